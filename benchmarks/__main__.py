@@ -1,0 +1,58 @@
+"""Run benchmarks: ``python -m benchmarks <name> [--quick] [--n-jobs N]``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import time
+from pathlib import Path
+
+from ._common import write_results
+
+
+def available() -> list[str]:
+    here = Path(__file__).resolve().parent
+    return sorted(
+        m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_")
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = available()
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("name", nargs="?", help=f"one of {names} or 'all'")
+    parser.add_argument("--list", action="store_true", help="list the benchmarks")
+    parser.add_argument(
+        "--quick", action="store_true", help="few replications (smoke run)"
+    )
+    parser.add_argument(
+        "--n-jobs", type=int, default=-1, help="joblib workers (default all)"
+    )
+    args = parser.parse_args(argv)
+    if args.list or args.name is None:
+        for name in names:
+            module = importlib.import_module(f"benchmarks.{name}")
+            print(f"{name:<28} {module.TITLE}")
+        return 0
+    chosen = names if args.name == "all" else [args.name]
+    for name in chosen:
+        if name not in names:
+            parser.error(f"unknown benchmark {name!r}; choose from {names} or 'all'")
+        module = importlib.import_module(f"benchmarks.{name}")
+        start = time.perf_counter()
+        sections = module.run(quick=args.quick, n_jobs=args.n_jobs)
+        path = write_results(
+            name,
+            module.TITLE,
+            sections,
+            quick=args.quick,
+            seconds=time.perf_counter() - start,
+        )
+        print(f"{name}: wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

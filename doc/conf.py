@@ -1,0 +1,54 @@
+"""Sphinx configuration of the skprivate documentation."""
+
+import os
+import sys
+from pathlib import Path
+
+import skprivate
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+project = "skprivate"
+copyright = "2026, the skprivate developers"
+release = skprivate.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "sphinx_gallery.gen_gallery",
+]
+
+autosummary_generate = True
+autodoc_default_options = {"members": True, "inherited-members": True}
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "generated/*.examples"]
+html_theme = "pydata_sphinx_theme"
+html_static_path = ["_static"]
+html_title = f"skprivate {release}"
+
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3", None),
+    "numpy": ("https://numpy.org/doc/stable", None),
+    "scipy": ("https://docs.scipy.org/doc/scipy", None),
+    "sklearn": ("https://scikit-learn.org/stable", None),
+    "pandas": ("https://pandas.pydata.org/docs", None),
+}
+# The documentation must build offline (CI machines have no general web access).
+if os.environ.get("SKPRIVATE_DOCS_OFFLINE", "1") == "1":
+    intersphinx_mapping = {}
+
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "within_subsection_order": "FileNameSortKey",
+}

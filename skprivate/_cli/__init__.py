@@ -1,0 +1,1 @@
+"""Command-line interface: ``python -m skprivate <command>``."""

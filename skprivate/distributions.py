@@ -1,0 +1,317 @@
+"""One interface for every estimated population distribution.
+
+The interval NPMLE, the deconvolution KDE, the subset category distribution
+and the RVNS reconstruction all estimate a population distribution.  They
+share the surface of :class:`PopulationEstimateMixin`: ``cdf``, ``pdf`` (or
+``pmf``), ``sample``, ``mean``, ``var``, ``std``, ``moment``, ``expect``,
+``quantile`` and ``median``, so the statistics a user needs are one call away
+whatever the mechanism was.
+
+An estimator implements ``_distribution()``, returning one of the small
+immutable representations below, and inherits the interface; an estimator
+with a closed form for some method (a KDE's exact ``pdf``) overrides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.utils.validation import check_is_fitted
+
+from .utils.validation import check_generator
+
+__all__ = [
+    "DiscreteDistribution",
+    "PiecewiseUniformDistribution",
+    "PopulationEstimate",
+    "PopulationEstimateMixin",
+]
+
+
+def _check_probabilities(q: ArrayLike) -> NDArray[np.float64]:
+    q = np.asarray(q, dtype=float)
+    if np.any(~((q >= 0) & (q <= 1))):
+        raise ValueError(f"quantile levels must lie in [0, 1]; got {q!r}.")
+    return q
+
+
+def _check_weights(weights: ArrayLike, n: int, what: str) -> NDArray[np.float64]:
+    w = np.asarray(weights, dtype=float)
+    if w.shape != (n,):
+        raise ValueError(
+            f"weights must have one entry per {what} ({n}); got {w.shape}."
+        )
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("weights must be finite and non-negative.")
+    total = w.sum()
+    if total <= 0:
+        raise ValueError("weights must have a positive sum.")
+    return w / total
+
+
+class DiscreteDistribution:
+    """A distribution with finitely many atoms.
+
+    Parameters
+    ----------
+    support : array-like of shape (m,)
+        Distinct finite atoms (sorted internally).
+    weights : array-like of shape (m,)
+        Non-negative masses, normalized to sum to one.
+
+    Examples
+    --------
+    >>> from skprivate.distributions import DiscreteDistribution
+    >>> d = DiscreteDistribution([0.0, 1.0], [0.25, 0.75])
+    >>> d.mean(), d.cdf(0.5), d.quantile(0.5)
+    (0.75, 0.25, 1.0)
+    """
+
+    def __init__(self, support: ArrayLike, weights: ArrayLike) -> None:
+        support = np.asarray(support, dtype=float)
+        if support.ndim != 1 or support.size == 0:
+            raise ValueError("support must be a non-empty 1-D array.")
+        if not np.all(np.isfinite(support)):
+            raise ValueError("support must be finite.")
+        weights = _check_weights(weights, support.size, "atom")
+        order = np.argsort(support, kind="stable")
+        support, weights = support[order], weights[order]
+        if np.any(np.diff(support) == 0):
+            raise ValueError("support atoms must be distinct.")
+        self.support = support
+        self.weights = weights
+        self._cum = np.cumsum(weights)
+        self._cum[-1] = 1.0
+
+    def pmf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Mass at ``x`` (zero away from the atoms)."""
+        x = np.asarray(x, dtype=float)
+        idx = np.clip(np.searchsorted(self.support, x), 0, self.support.size - 1)
+        return np.where(self.support[idx] == x, self.weights[idx], 0.0)
+
+    def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Not defined for a discrete distribution; use :meth:`pmf`."""
+        raise TypeError("A discrete distribution has no density; use pmf().")
+
+    def cdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """P(X <= x)."""
+        idx = np.searchsorted(self.support, np.asarray(x, dtype=float), side="right")
+        return np.concatenate([[0.0], self._cum])[idx]
+
+    def quantile(self, q: ArrayLike) -> NDArray[np.float64]:
+        """Smallest atom t with ``cdf(t) >= q``."""
+        q = _check_probabilities(q)
+        idx = np.searchsorted(self._cum, q, side="left")
+        return self.support[np.clip(idx, 0, self.support.size - 1)]
+
+    def expect(self, func: Callable[[NDArray], ArrayLike]) -> float:
+        """E[func(X)]."""
+        return float(np.dot(self.weights, np.asarray(func(self.support), dtype=float)))
+
+    def moment(self, k: int) -> float:
+        """E[X^k]."""
+        return float(np.dot(self.weights, self.support**k))
+
+    def mean(self) -> float:
+        """E[X]."""
+        return self.moment(1)
+
+    def sample(self, n_samples: int, random_state: Any = None) -> NDArray[np.float64]:
+        """Draw ``n_samples`` values."""
+        rng = check_generator(random_state)
+        idx = np.searchsorted(self._cum, rng.random(n_samples), side="right")
+        return self.support[np.clip(idx, 0, self.support.size - 1)]
+
+
+class PiecewiseUniformDistribution:
+    """A histogram density: uniform within each cell of a grid.
+
+    Parameters
+    ----------
+    edges : array-like of shape (m + 1,)
+        Strictly increasing finite cell edges.
+    weights : array-like of shape (m,)
+        Probability of each cell, normalized to sum to one.
+
+    Examples
+    --------
+    >>> from skprivate.distributions import PiecewiseUniformDistribution
+    >>> d = PiecewiseUniformDistribution([0.0, 1.0, 2.0], [0.5, 0.5])
+    >>> float(d.pdf(0.5)), d.mean(), float(d.quantile(0.25))
+    (0.5, 1.0, 0.5)
+    """
+
+    def __init__(self, edges: ArrayLike, weights: ArrayLike) -> None:
+        edges = np.asarray(edges, dtype=float)
+        if edges.ndim != 1 or edges.size < 2:
+            raise ValueError("edges must be a 1-D array with at least two entries.")
+        if not np.all(np.isfinite(edges)) or np.any(np.diff(edges) <= 0):
+            raise ValueError("edges must be finite and strictly increasing.")
+        self.edges = edges
+        self.weights = _check_weights(weights, edges.size - 1, "cell")
+        self.widths = np.diff(edges)
+        self._cum = np.concatenate([[0.0], np.cumsum(self.weights)])
+        self._cum[-1] = 1.0
+
+    @property
+    def density(self) -> NDArray[np.float64]:
+        """Density value in each cell."""
+        return self.weights / self.widths
+
+    def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Density at ``x``; cells are closed on the left, the last on both sides."""
+        x = np.asarray(x, dtype=float)
+        idx = np.searchsorted(self.edges, x, side="right") - 1
+        idx = np.where(x == self.edges[-1], self.weights.size - 1, idx)
+        inside = (idx >= 0) & (idx < self.weights.size)
+        return np.where(
+            inside, self.density[np.clip(idx, 0, self.weights.size - 1)], 0.0
+        )
+
+    def pmf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Not defined for a continuous distribution; use :meth:`pdf`."""
+        raise TypeError("A continuous distribution has no mass function; use pdf().")
+
+    def cdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """P(X <= x), linear within each cell."""
+        return np.interp(np.asarray(x, dtype=float), self.edges, self._cum)
+
+    def quantile(self, q: ArrayLike) -> NDArray[np.float64]:
+        """Smallest x with ``cdf(x) >= q``."""
+        q = _check_probabilities(q)
+        m = self.weights.size
+        idx = np.clip(np.searchsorted(self._cum[1:], q, side="left"), 0, m - 1)
+        w = self.weights[idx]
+        frac = np.where(w > 0, (q - self._cum[idx]) / np.where(w > 0, w, 1.0), 0.0)
+        return self.edges[idx] + np.clip(frac, 0.0, 1.0) * self.widths[idx]
+
+    def moment(self, k: int) -> float:
+        """E[X^k], exact for the histogram density."""
+        a, b = self.edges[:-1], self.edges[1:]
+        per_cell = (b ** (k + 1) - a ** (k + 1)) / ((k + 1) * self.widths)
+        return float(np.dot(self.weights, per_cell))
+
+    def mean(self) -> float:
+        """E[X]."""
+        return self.moment(1)
+
+    def expect(self, func: Callable[[NDArray], ArrayLike], n_nodes: int = 8) -> float:
+        """E[func(X)] by Gauss–Legendre quadrature within each cell."""
+        nodes, node_w = np.polynomial.legendre.leggauss(n_nodes)
+        a, h = self.edges[:-1, None], self.widths[:, None]
+        points = a + 0.5 * (nodes[None, :] + 1.0) * h
+        values = np.asarray(func(points), dtype=float)
+        cell_means = 0.5 * (values * node_w[None, :]).sum(axis=1)
+        return float(np.dot(self.weights, cell_means))
+
+    def sample(self, n_samples: int, random_state: Any = None) -> NDArray[np.float64]:
+        """Draw ``n_samples`` values: a cell by its weight, then uniformly in it."""
+        rng = check_generator(random_state)
+        u = rng.random(n_samples)
+        idx = np.clip(
+            np.searchsorted(self._cum[1:], u, side="right"), 0, self.weights.size - 1
+        )
+        return self.edges[idx] + rng.random(n_samples) * self.widths[idx]
+
+
+@runtime_checkable
+class PopulationEstimate(Protocol):
+    """What every population estimate offers (for type checking)."""
+
+    def cdf(self, x: ArrayLike) -> NDArray[np.float64]: ...
+
+    def sample(self, n_samples: int = 1, random_state: Any = None) -> Any: ...
+
+    def mean(self) -> Any: ...
+
+    def quantile(self, q: ArrayLike) -> Any: ...
+
+
+class PopulationEstimateMixin:
+    """The common population-estimate interface, delegated to a representation.
+
+    Subclasses implement ``_distribution()`` returning a fitted
+    :class:`DiscreteDistribution`, :class:`PiecewiseUniformDistribution` or
+    any object with the same methods, and may override a method when they
+    know it in closed form.
+    """
+
+    def _distribution(self) -> Any:  # pragma: no cover - documented contract
+        raise AttributeError(f"{type(self).__name__} must implement _distribution().")
+
+    def _fitted_distribution(self) -> Any:
+        check_is_fitted(self)
+        return self._distribution()
+
+    def cdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Estimated P(X <= x).
+
+        Parameters
+        ----------
+        x : array-like
+            Points at which to evaluate.
+
+        Returns
+        -------
+        ndarray
+            Same shape as ``x``.
+        """
+        return self._fitted_distribution().cdf(x)
+
+    def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Estimated density at ``x`` (continuous estimates only)."""
+        return self._fitted_distribution().pdf(x)
+
+    def pmf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Estimated mass at ``x`` (discrete estimates only)."""
+        return self._fitted_distribution().pmf(x)
+
+    def quantile(self, q: ArrayLike) -> NDArray[np.float64]:
+        """Estimated quantile function (generalized inverse of :meth:`cdf`)."""
+        return self._fitted_distribution().quantile(q)
+
+    def median(self) -> float:
+        """Estimated median, ``quantile(0.5)``."""
+        return float(self.quantile(0.5))
+
+    def expect(self, func: Callable[[NDArray], ArrayLike]) -> float:
+        """Estimated E[func(X)], a linear functional of the distribution."""
+        return self._fitted_distribution().expect(func)
+
+    def moment(self, k: int = 1) -> float:
+        """Estimated raw moment E[X^k]."""
+        return self._fitted_distribution().moment(k)
+
+    def mean(self) -> float:
+        """Estimated mean."""
+        return float(self._fitted_distribution().mean())
+
+    def var(self) -> float:
+        """Estimated variance."""
+        mean = self.mean()
+        return max(self.moment(2) - mean**2, 0.0)
+
+    def std(self) -> float:
+        """Estimated standard deviation."""
+        return float(np.sqrt(self.var()))
+
+    def sample(
+        self, n_samples: int = 1, random_state: Any = None
+    ) -> NDArray[np.float64]:
+        """Draw ``n_samples`` values from the estimated distribution.
+
+        Parameters
+        ----------
+        n_samples : int, default=1
+            Number of draws.
+        random_state : None, int, RandomState or Generator, default=None
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._fitted_distribution().sample(n_samples, random_state)

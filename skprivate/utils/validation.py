@@ -1,0 +1,280 @@
+"""Validation of the data formats skprivate shares across families.
+
+* interval-valued data: ``(n, 2)`` float arrays ``[lower, upper]`` meaning the
+  value lies in ``(lower, upper]``; ``lower == upper`` is an exact report;
+* declared bounds of a numeric domain, per column;
+* random states (int, ``RandomState`` or ``Generator``).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils import check_array
+
+from ..exceptions import PrivacyLeakWarning
+
+__all__ = [
+    "bounds_from_data",
+    "check_bounds",
+    "check_generator",
+    "check_interval_array",
+    "make_interval_array",
+]
+
+
+def make_interval_array(lower: ArrayLike, upper: ArrayLike) -> NDArray[np.float64]:
+    """Stack lower and upper bounds into the ``(n, 2)`` interval format.
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n,)
+        Bounds of the half-open cells ``(lower, upper]``.  Use ``-inf`` and
+        ``inf`` for half-lines and ``lower == upper`` for exact values.
+
+    Returns
+    -------
+    intervals : ndarray of shape (n, 2)
+        Validated by :func:`check_interval_array`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils import make_interval_array
+    >>> make_interval_array([-np.inf, 1.0], [0.5, 1.0])
+    array([[-inf,  0.5],
+           [ 1. ,  1. ]])
+    """
+    lower = np.asarray(lower, dtype=float)
+    upper = np.asarray(upper, dtype=float)
+    if lower.ndim != 1 or upper.ndim != 1:
+        raise ValueError(
+            f"lower and upper must be 1-D; got shapes {lower.shape} and {upper.shape}."
+        )
+    if lower.shape != upper.shape:
+        raise ValueError(
+            f"lower and upper must have the same length; got {lower.shape[0]} "
+            f"and {upper.shape[0]}."
+        )
+    return check_interval_array(np.column_stack([lower, upper]))
+
+
+def check_interval_array(
+    y: Any,
+    *,
+    name: str = "y",
+    allow_1d: bool = True,
+    allow_nan: bool = False,
+) -> NDArray[np.float64]:
+    """Validate interval-valued data and return it as an ``(n, 2)`` float array.
+
+    Parameters
+    ----------
+    y : array-like of shape (n, 2), (n,) or (n, 1)
+        ``[lower, upper]`` per row, meaning the value lies in
+        ``(lower, upper]``.  A 1-D array is read as exact values
+        (``lower == upper``); ``(n, 1)`` is read the same way with a
+        :class:`~sklearn.exceptions.DataConversionWarning`.
+    name : str, default="y"
+        Name used in error messages.
+    allow_1d : bool, default=True
+        Whether exact values given as a 1-D array are accepted.
+    allow_nan : bool, default=False
+        Whether NaN rows (both bounds NaN, meaning "no answer") are accepted.
+        A row with exactly one NaN bound is always an error.
+
+    Returns
+    -------
+    intervals : ndarray of shape (n, 2)
+
+    Raises
+    ------
+    ValueError
+        On a wrong shape, ``lower > upper``, a lower bound of ``+inf`` or an
+        upper bound of ``-inf`` (empty cells), an exact value that is infinite,
+        or a NaN where it is not allowed.  The message names the first
+        offending row.
+
+    Examples
+    --------
+    >>> from skprivate.utils import check_interval_array
+    >>> check_interval_array([1.0, 2.0])
+    array([[1., 1.],
+           [2., 2.]])
+    """
+    arr = check_array(
+        y,
+        ensure_2d=False,
+        dtype=np.float64,
+        ensure_all_finite=False,
+        input_name=name,
+    )
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn(
+            f"A column-vector {name} was passed when exact values or (n, 2) "
+            "interval bounds were expected; it is read as exact values.",
+            DataConversionWarning,
+            stacklevel=2,
+        )
+        arr = arr[:, 0]
+    if arr.ndim == 1:
+        if not allow_1d:
+            raise ValueError(
+                f"{name} must have shape (n, 2) with columns [lower, upper]; "
+                f"got a 1-D array of length {arr.shape[0]}."
+            )
+        arr = np.column_stack([arr, arr])
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(
+            f"{name} must have shape (n, 2) with columns [lower, upper] "
+            f"(or shape (n,) for exact values); got shape {arr.shape}."
+        )
+    lower, upper = arr[:, 0], arr[:, 1]
+    nan_lo, nan_hi = np.isnan(lower), np.isnan(upper)
+    half = nan_lo != nan_hi
+    if half.any():
+        row = int(np.flatnonzero(half)[0])
+        raise ValueError(
+            f"{name} has a row with exactly one NaN bound (row {row}: "
+            f"{arr[row].tolist()}); use -inf/inf for half-lines."
+        )
+    if nan_lo.any() and not allow_nan:
+        row = int(np.flatnonzero(nan_lo)[0])
+        raise ValueError(
+            f"{name} contains NaN (first at row {row}); every row needs an "
+            "interval [lower, upper]."
+        )
+    ok = ~nan_lo
+    checks = [
+        (lower > upper, "has lower > upper"),
+        (lower == np.inf, "has a lower bound of +inf (an empty cell)"),
+        (upper == -np.inf, "has an upper bound of -inf (an empty cell)"),
+    ]
+    for bad, text in checks:
+        bad = bad & ok
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{name} {text} at row {row}: {arr[row].tolist()} "
+                f"({int(bad.sum())} such rows)."
+            )
+    return arr
+
+
+def check_bounds(
+    bounds: Any,
+    n_features: int,
+    *,
+    name: str = "bounds",
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Validate declared domain bounds and broadcast them to every column.
+
+    Parameters
+    ----------
+    bounds : tuple (low, high)
+        Scalars for all columns, or arrays of length ``n_features``.
+    n_features : int
+        Number of columns the bounds must cover.
+    name : str, default="bounds"
+        Name used in error messages.
+
+    Returns
+    -------
+    low, high : ndarray of shape (n_features,)
+
+    Examples
+    --------
+    >>> from skprivate.utils import check_bounds
+    >>> check_bounds((0, [1, 2]), 2)
+    (array([0., 0.]), array([1., 2.]))
+    """
+    if not isinstance(bounds, tuple | list) or len(bounds) != 2:
+        raise ValueError(
+            f"{name} must be a pair (low, high) of scalars or per-column arrays; "
+            f"got {bounds!r}."
+        )
+    try:
+        low = np.broadcast_to(np.asarray(bounds[0], dtype=float), (n_features,))
+        high = np.broadcast_to(np.asarray(bounds[1], dtype=float), (n_features,))
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"{name} must give one (low, high) pair or one per column "
+            f"({n_features} columns); got {bounds!r}."
+        ) from exc
+    if not (np.isfinite(low).all() and np.isfinite(high).all()):
+        raise ValueError(f"{name} must be finite; got {bounds!r}.")
+    bad = low >= high
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name} must satisfy low < high for every column; column {j} has "
+            f"low={low[j]:g} >= high={high[j]:g}."
+        )
+    return low.copy(), high.copy()
+
+
+def bounds_from_data(
+    X: NDArray, *, owner: str
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Column-wise min and max of ``X``, with a :class:`PrivacyLeakWarning`.
+
+    Used when a privatizer is fitted without declared bounds.  A column whose
+    min equals its max is widened by 0.5 on each side so that the domain is
+    not empty.
+    """
+    warnings.warn(
+        f"{owner} was fitted without bounds, so the domain of each column was "
+        "read from the data. The bounds are then a function of the private "
+        "values and the privacy guarantee does not hold for the records at "
+        "the extremes. Pass bounds known before seeing the data.",
+        PrivacyLeakWarning,
+        stacklevel=3,
+    )
+    low = np.nanmin(X, axis=0).astype(float)
+    high = np.nanmax(X, axis=0).astype(float)
+    flat = low >= high
+    low[flat] -= 0.5
+    high[flat] += 0.5
+    return low, high
+
+
+def check_generator(random_state: Any) -> np.random.Generator:
+    """Turn ``random_state`` into a :class:`numpy.random.Generator`.
+
+    Parameters
+    ----------
+    random_state : None, int, RandomState or Generator
+        ``None`` gives fresh OS entropy; an int seeds a new generator (the
+        same int always gives the same stream); a ``Generator`` is used as
+        is; a ``RandomState`` seeds a new generator from one draw of it, so
+        repeated calls with the same instance differ, as with scikit-learn.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Examples
+    --------
+    >>> from skprivate.utils import check_generator
+    >>> check_generator(0).integers(10) == check_generator(0).integers(10)
+    True
+    """
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(np.iinfo(np.int32).max))
+    if isinstance(random_state, numbers.Integral) and not isinstance(
+        random_state, bool
+    ):
+        return np.random.default_rng(int(random_state))
+    raise ValueError(
+        "random_state must be None, an int, a numpy RandomState or Generator; "
+        f"got {random_state!r}."
+    )
