@@ -6,11 +6,16 @@ instance tested is the default-constructed one unless ``TEST_INSTANCES``
 gives others (for estimators whose defaults cannot take the generic data of
 scikit-learn's checks).  Each expected failure of scikit-learn's checks is
 listed in ``EXPECTED_FAILED_CHECKS`` with the reason.
+
+Each family keeps its entries of both tables next to its own tests, in
+``tests/<family>/common_config.py`` (optional), merged here.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +32,18 @@ TEST_INSTANCES: dict[str, object] = {}
 
 # name -> {check name: why scikit-learn's generic check cannot pass}.
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
+
+
+def _merge_family_configs() -> None:
+    for path in sorted(Path(__file__).parent.glob("*/common_config.py")):
+        spec = importlib.util.spec_from_file_location(f"_cfg_{path.parent.name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        TEST_INSTANCES.update(getattr(module, "TEST_INSTANCES", {}))
+        EXPECTED_FAILED_CHECKS.update(getattr(module, "EXPECTED_FAILED_CHECKS", {}))
+
+
+_merge_family_configs()
 
 
 def _instances():
