@@ -66,7 +66,7 @@ class DiscreteDistribution:
     --------
     >>> from skprivate.distributions import DiscreteDistribution
     >>> d = DiscreteDistribution([0.0, 1.0], [0.25, 0.75])
-    >>> d.mean(), d.cdf(0.5), d.quantile(0.5)
+    >>> d.mean(), float(d.cdf(0.5)), float(d.quantile(0.5))
     (0.75, 0.25, 1.0)
     """
 
