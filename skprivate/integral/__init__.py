@@ -2,7 +2,20 @@
 
 Releases statistics whose value is produced by many different resampled
 subsets of the data that share no common record, with optional input
-microaggregation.
+microaggregation, plus the differentially private baselines the method is
+compared with and the absolute relative error used to compare them.
 """
 
-__all__: list[str] = []
+from ._dp import absolute_relative_error, laplace_describe, laplace_statistic
+from ._microaggregation import Microaggregator, microaggregate
+from ._statistics import IntegralPrivateStatistics, integral_describe
+
+__all__ = [
+    "IntegralPrivateStatistics",
+    "Microaggregator",
+    "absolute_relative_error",
+    "integral_describe",
+    "laplace_describe",
+    "laplace_statistic",
+    "microaggregate",
+]

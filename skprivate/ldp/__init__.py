@@ -5,4 +5,15 @@ deconvolution kernel density and Nadaraya–Watson estimators undo its
 flattening effect.
 """
 
-__all__: list[str] = []
+from ._density import DeconvolutionKernelDensity
+from ._kernels import deconvolution_kernel
+from ._laplace import LaplaceLDP
+from ._regression import DeconvolutionKernelClassifier, DeconvolutionKernelRegressor
+
+__all__: list[str] = [
+    "DeconvolutionKernelClassifier",
+    "DeconvolutionKernelDensity",
+    "DeconvolutionKernelRegressor",
+    "LaplaceLDP",
+    "deconvolution_kernel",
+]

@@ -1,0 +1,111 @@
+"""``python -m skprivate privatize``: apply a mechanism to columns of a CSV file."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from .io import CLIError, parse_params, read_csv, select_columns, write_csv_atomically
+
+
+@dataclass(frozen=True)
+class MechanismEntry:
+    """How the command line builds a mechanism."""
+
+    class_name: str
+    summary: str
+    example: str
+
+
+MECHANISMS: dict[str, MechanismEntry] = {
+    "interval-case1": MechanismEntry(
+        "IntervalCaseI",
+        "interval privacy, one random anchor: each value becomes (-inf, U] or (U, inf)",
+        "--param distribution=logistic --param scale=5",
+    ),
+    "interval-case2": MechanismEntry(
+        "IntervalCaseII",
+        "interval privacy, two random anchors: three cells",
+        "--param scale=2",
+    ),
+    "laplace": MechanismEntry(
+        "LaplaceLDP",
+        "epsilon-local differential privacy by Laplace noise within declared bounds",
+        "--param epsilon=1 --param bounds=(0,100)",
+    ),
+    "subset": MechanismEntry(
+        "SubsetUniform",
+        "subset privacy: each category becomes a random subset containing it",
+        "",
+    ),
+    "rvns": MechanismEntry(
+        "RVNSPerturber",
+        "real-value negative survey: values drawn away from a band around the truth",
+        "--param d=2 --param k=1 --param bounds=(0,10)",
+    ),
+}
+
+
+def _build(name: str, params: dict[str, Any], seed: int | None) -> Any:
+    import skprivate
+
+    entry = MECHANISMS.get(name)
+    if entry is None:
+        raise CLIError(
+            f"unknown mechanism {name!r}; choose from {', '.join(MECHANISMS)}"
+        )
+    cls = getattr(skprivate, entry.class_name, None)
+    if cls is None:
+        raise CLIError(f"mechanism {name!r} ({entry.class_name}) is not available")
+    if seed is not None:
+        params = {**params, "random_state": seed}
+    unknown = set(params) - set(cls().get_params())
+    if unknown:
+        raise CLIError(
+            f"{entry.class_name} has no parameter(s) {', '.join(sorted(unknown))}; "
+            f"it takes {', '.join(sorted(cls().get_params()))}"
+        )
+    return cls(**params)
+
+
+def privatize(
+    path: str,
+    out: str,
+    mechanism: str,
+    columns: str,
+    params: list[str] | None = None,
+    seed: int | None = None,
+    keep: str | None = None,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Privatize ``columns`` of the CSV at ``path`` and write ``out``.
+
+    The output holds the columns listed in ``keep`` unchanged (for example a
+    respondent id), followed by the privatized columns in the format of the
+    mechanism (interval bounds ``<col>_lower``/``<col>_upper``, subset
+    indicators ``<col>=<category>``, RVNS samples ``<col>_s<j>``, noisy
+    values).  Columns not listed are not written.  Returns the written frame
+    and the mechanism's privacy summary.
+    """
+    frame = read_csv(path)
+    names = select_columns(frame, columns, path)
+    kept = select_columns(frame, keep, path) if keep else []
+    privatizer = _build(mechanism, parse_params(params), seed)
+    privatizer.set_output(transform="pandas")
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = privatizer.fit_transform(frame[names])
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc).splitlines()[0]) from exc
+    for w in caught:
+        print(f"warning: {w.message}".splitlines()[0], file=sys.stderr)
+    result = pd.DataFrame(result)
+    result.index = frame.index
+    output = pd.concat([frame[kept], result], axis=1)
+    write_csv_atomically(output, out)
+    summary = privatizer.privacy_summary()
+    return output, summary

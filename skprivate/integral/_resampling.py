@@ -1,0 +1,329 @@
+"""Algorithm 1 on one column: bootstrap, round, count generators, test them.
+
+Nothing here loops over resamples or records in Python.  Resamples are
+drawn in chunks as a matrix of per-record counts ``C`` (``C[i, j]`` is how
+often record ``j`` appears in resample ``i``), built from the drawn index
+multisets with one ``bincount``.  From ``C``:
+
+* mean, variance, SD and sum are weighted sums ``C @ x``;
+* order statistics (median, quartiles, min, max) come from the cumulative
+  counts over the sorted values: the element of rank ``r`` of resample
+  ``i`` is the first sorted position where the cumulative count exceeds
+  ``r``, found for every resample at once by one ``searchsorted`` on the
+  row-offset, flattened cumulative counts;
+* the generator of a resample is its set of records ``C[i] > 0``; two
+  resamples are the same generator when the sets are equal, detected by a
+  64-bit hash of the set (a sum of fixed random words modulo 2**64).
+
+A first pass computes the rounded statistic of every resample (O(t)
+memory).  The candidate values (frequency above the threshold) are then
+tested, most frequent first, by a second pass over the same resamples (the
+chunks are re-drawn from their own seeds) that accumulates, per candidate,
+how many of its generators contain each record: a grouped sum of the
+inclusion masks, O(n) memory per candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+STATISTICS = ("count", "mean", "std", "var", "min", "median", "iqr", "max", "sum")
+
+# Elements of one chunk of the (resamples x records) count matrix.
+_CHUNK_ELEMENTS = 1 << 20
+
+
+@dataclass
+class ColumnResult:
+    """Outcome of Algorithm 1 for one statistic of one column."""
+
+    statistic: str
+    value: float
+    frequency: int
+    n_resamples_with_value: int
+    n_candidates: int
+    max_frequency: int
+    empty_intersection: bool
+
+
+def _quantile_from_ranks(xs, rank_value, q, n):
+    """Linear-interpolation quantile (numpy's default) from an order-stat getter."""
+    h = (n - 1) * q
+    lo = int(np.floor(h))
+    frac = h - lo
+    v = rank_value(lo)
+    if frac > 0:
+        v = v + frac * (rank_value(lo + 1) - v)
+    return v
+
+
+def resample_statistics(x, counts, statistics, presorted=False):
+    """Statistics of every resample given its count row.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n,)
+        The column (records in their original positions).
+    counts : ndarray of shape (B, n)
+        Multiplicity of each record in each resample; rows sum to ``n``.
+    statistics : sequence of str
+        Names from :data:`STATISTICS`.
+    presorted : bool, default=False
+        Whether ``x`` is sorted (then ``counts`` need no reordering).
+
+    Returns
+    -------
+    dict
+        Statistic name -> ndarray of shape (B,), unrounded.
+    """
+    n = x.size
+    B = counts.shape[0]
+    wanted = set(statistics)
+    out = {}
+    if wanted & {"mean", "std", "var", "sum"}:
+        centre = x.mean()
+        xc = x - centre
+        # One pass over the counts for all weighted sums.
+        sums = counts.astype(np.float64) @ np.stack([xc, xc * xc, x], axis=1)
+        s1 = sums[:, 0]
+        if "mean" in wanted:
+            out["mean"] = centre + s1 / n
+        if "sum" in wanted:
+            out["sum"] = sums[:, 2]
+        if wanted & {"std", "var"}:
+            if n > 1:
+                var = np.maximum(sums[:, 1] - s1 * s1 / n, 0.0) / (n - 1)
+            else:
+                var = np.full(B, np.nan)
+            if "var" in wanted:
+                out["var"] = var
+            if "std" in wanted:
+                out["std"] = np.sqrt(var)
+    if "count" in wanted:
+        out["count"] = counts.sum(axis=1).astype(np.float64)
+    if wanted & {"min", "median", "iqr", "max"}:
+        if presorted:
+            xs, sorted_counts = x, counts
+        else:
+            order = np.argsort(x, kind="stable")
+            xs, sorted_counts = x[order], counts[:, order]
+        dtype = np.int32 if n < 2**31 - 1 else np.int64
+        cum = np.cumsum(sorted_counts, axis=1, dtype=dtype)
+        offsets = np.arange(B, dtype=np.int64) * n
+        if B * n < 2**31 - 1:
+            offsets = offsets.astype(dtype)
+            cum += offsets[:, None]
+            flat = cum.ravel()
+        else:
+            flat = (cum + offsets[:, None]).ravel()
+
+        def rank_value(r):
+            pos = np.searchsorted(flat, offsets + r, side="right") - offsets
+            return xs[pos]
+
+        if "min" in wanted:
+            out["min"] = rank_value(0)
+        if "max" in wanted:
+            out["max"] = rank_value(n - 1)
+        if "median" in wanted:
+            out["median"] = _quantile_from_ranks(xs, rank_value, 0.5, n)
+        if "iqr" in wanted:
+            out["iqr"] = _quantile_from_ranks(
+                xs, rank_value, 0.75, n
+            ) - _quantile_from_ranks(xs, rank_value, 0.25, n)
+    return out
+
+
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def _set_hash(mask, words):
+    """64-bit hash of each row's set of records (rows of a boolean mask)."""
+    packed = np.packbits(mask, axis=1)
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.pad(packed, ((0, 0), (0, pad)))
+    z = np.ascontiguousarray(packed).view(np.uint64)
+    # splitmix64 finalizer, then a random linear combination mod 2**64.
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z ^= z >> np.uint64(31)
+    return (z * words[: z.shape[1]]).sum(axis=1)
+
+
+def _chunks(n: int, n_resamples: int, seed: int):
+    """(seed sequence, size) of each chunk, reproducible from ``seed``."""
+    size = max(1, min(n_resamples, _CHUNK_ELEMENTS // max(n, 1)))
+    n_chunks = -(-n_resamples // size)
+    children = np.random.SeedSequence(seed).spawn(n_chunks)
+    sizes = [size] * (n_chunks - 1) + [n_resamples - size * (n_chunks - 1)]
+    return list(zip(children, sizes))
+
+
+def _draw_counts(rng, B: int, n: int) -> NDArray[np.int64]:
+    """Count matrix of ``B`` bootstrap index multisets of size ``n``."""
+    idx = rng.integers(0, n, size=(B, n))
+    idx += (np.arange(B, dtype=np.int64) * n)[:, None]
+    return np.bincount(idx.ravel(), minlength=B * n).reshape(B, n)
+
+
+def _round(values, decimals):
+    if decimals is None:
+        return values + 0.0
+    # "+ 0.0" turns -0.0 into 0.0 so both land in the same group.
+    return np.round(values, decimals) + 0.0
+
+
+def integral_private_column(
+    x: NDArray[np.float64],
+    statistics: tuple[str, ...],
+    n_resamples: int,
+    decimals: int | None,
+    min_frequency: int,
+    seed: int,
+    selection: str = "frequency",
+    batch: int = 16,
+) -> list[ColumnResult]:
+    """Run Algorithm 1 (SPEC 4.2) for several statistics of one column.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n,)
+        Finite values (already microaggregated if asked); position = record.
+    statistics : tuple of str
+        Statistic names.
+    n_resamples : int
+        Number of bootstrap resamples ``t``.
+    decimals : int or None
+        Output rounding (``numpy.round``); ``None`` for no rounding.
+    min_frequency : int
+        Threshold ``k``: a value is a candidate when its number of
+        generators is strictly greater than ``k``.
+    seed : int
+        Seed of the resampling streams.
+    selection : {"frequency", "least_error"}
+        Which surviving value to release.
+    batch : int
+        Candidates tested per statistic in one pass.
+
+    Returns
+    -------
+    list of ColumnResult
+    """
+    # Records are positions; relabelling them in sorted order changes
+    # nothing and spares a reordering of every count matrix.
+    x = np.sort(np.asarray(x, dtype=np.float64))
+    n = x.size
+    n_words = -(-n // 64)
+    words = np.random.default_rng([seed, 0x5EED]).integers(
+        0, 2**63, size=n_words, dtype=np.uint64
+    ) * np.uint64(2) + np.uint64(1)
+    chunks = _chunks(n, n_resamples, seed)
+
+    values = {s: [] for s in statistics}
+    hashes = []
+    for child, B in chunks:
+        counts = _draw_counts(np.random.default_rng(child), B, n)
+        stats = resample_statistics(x, counts, statistics, presorted=True)
+        for s in statistics:
+            values[s].append(_round(stats[s], decimals))
+        hashes.append(_set_hash(counts > 0, words))
+    hashes = np.concatenate(hashes)
+
+    plans = {}
+    for s in statistics:
+        v = np.concatenate(values[s])
+        values[s] = v
+        ok = ~np.isnan(v)
+        bits = v[ok].view(np.uint64)
+        pairs = np.unique(np.stack([bits, hashes[ok]], axis=1), axis=0)
+        uniq, freq = np.unique(pairs[:, 0], return_counts=True)
+        uvals = uniq.view(np.float64)
+        _, n_res = np.unique(bits, return_counts=True)
+        cand = freq > min_frequency
+        c_vals, c_freq, c_res = uvals[cand], freq[cand], n_res[cand]
+        if selection == "least_error":
+            ones = np.ones((1, n), dtype=np.int64)
+            truth = resample_statistics(x, ones, (s,), presorted=True)[s][0]
+            rank = np.lexsort((c_vals, -c_freq, np.abs(c_vals - truth)))
+        else:
+            rank = np.lexsort((c_vals, -c_freq))
+        plans[s] = {
+            "values": c_vals[rank],
+            "freq": c_freq[rank],
+            "n_res": c_res[rank],
+            "next": 0,
+            "found": None,
+            "max_frequency": int(freq.max()) if freq.size else 0,
+        }
+
+    # Count sums stay exact in float32 while below 2**24 resamples.
+    acc_dtype = np.float32 if n_resamples < 2**24 else np.float64
+    while True:
+        active = [
+            s
+            for s, p in plans.items()
+            if p["found"] is None and p["next"] < p["values"].size
+        ]
+        if not active:
+            break
+        tests = {}
+        row = 0
+        for s in active:
+            p = plans[s]
+            stop = min(p["next"] + batch, p["values"].size)
+            test_vals = p["values"][p["next"] : stop]
+            sort = np.argsort(test_vals)
+            tests[s] = (test_vals[sort], sort, row)
+            row += test_vals.size
+        acc = np.zeros((row, n), dtype=acc_dtype)
+        start = 0
+        for child, B in chunks:
+            counts = _draw_counts(np.random.default_rng(child), B, n)
+            onehot = np.zeros((row, B), dtype=acc_dtype)
+            for s, (sorted_vals, _, first) in tests.items():
+                v = values[s][start : start + B]
+                pos = np.minimum(np.searchsorted(sorted_vals, v), sorted_vals.size - 1)
+                hit = sorted_vals[pos] == v
+                onehot[first + pos[hit], np.flatnonzero(hit)] = 1.0
+            # c_j of every tested value: a grouped sum of inclusion masks.
+            acc += onehot @ (counts > 0).astype(acc_dtype)
+            start += B
+        for s, (sorted_vals, sort, first) in tests.items():
+            p = plans[s]
+            contained = np.empty(sorted_vals.size)
+            contained[sort] = acc[first : first + sorted_vals.size].max(axis=1)
+            stop = p["next"] + sorted_vals.size
+            survive = contained < p["n_res"][p["next"] : stop]
+            if survive.any():
+                p["found"] = p["next"] + int(np.argmax(survive))
+            p["next"] = stop
+        batch *= 4
+
+    results = []
+    for s in statistics:
+        p = plans[s]
+        if p["found"] is None:
+            results.append(
+                ColumnResult(
+                    s, np.nan, 0, 0, int(p["values"].size), p["max_frequency"], False
+                )
+            )
+        else:
+            i = p["found"]
+            results.append(
+                ColumnResult(
+                    s,
+                    float(p["values"][i]),
+                    int(p["freq"][i]),
+                    int(p["n_res"][i]),
+                    int(p["values"].size),
+                    p["max_frequency"],
+                    True,
+                )
+            )
+    return results

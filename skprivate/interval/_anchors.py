@@ -1,0 +1,167 @@
+"""Anchor distributions and the geometry of cells shared by every mechanism.
+
+An anchor ``U`` is drawn on a *standardized* scale and mapped to the scale of
+the response by the public, fixed-before-collection standardization
+``U_raw = anchor_loc + anchor_scale * U``.  On the standardized scale ``U =
+loc + scale * Z`` where ``Z`` follows the base family (standard logistic,
+standard normal, uniform on [0, 1]) or any distribution object with ``cdf``
+and ``ppf`` (a frozen :mod:`scipy.stats` distribution, ``rv_histogram``).
+Every draw uses the inverse CDF, so draws truncated to a cell (progressive
+refinement) use the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import stats
+
+_FAMILIES = {"logistic": stats.logistic, "normal": stats.norm, "uniform": stats.uniform}
+
+
+class AnchorDistribution:
+    """The distribution of one anchor on the raw scale of one column."""
+
+    def __init__(self, distribution: Any, loc: float, scale: float, a_loc, a_scale):
+        if isinstance(distribution, str):
+            self.base = _FAMILIES[distribution]()
+            self.name = distribution
+        else:
+            self.base = distribution
+            self.name = getattr(getattr(distribution, "dist", None), "name", None) or (
+                type(distribution).__name__
+            )
+        self.shift = a_loc + a_scale * loc
+        self.mult = a_scale * scale
+
+    def cdf(self, u: NDArray) -> NDArray:
+        return np.asarray(self.base.cdf((np.asarray(u) - self.shift) / self.mult))
+
+    def ppf(self, p: NDArray) -> NDArray:
+        return self.shift + self.mult * np.asarray(self.base.ppf(p), dtype=float)
+
+    def support(self) -> tuple[float, float]:
+        low, high = self.ppf(np.array([0.0, 1.0]))
+        return float(low), float(high)
+
+    def draw(self, rng: np.random.Generator, size, low=None, high=None) -> NDArray:
+        """Inverse-CDF draws, optionally truncated to ``(low, high]`` per row."""
+        v = rng.random(size)
+        if low is None:
+            # Keep away from 0 and 1, where ppf is infinite for unbounded families.
+            return self.ppf(np.clip(v, 1e-300, 1.0 - 2**-53))
+        p_lo = self.cdf(low)
+        p_hi = self.cdf(high)
+        p = p_lo + v * (p_hi - p_lo)
+        out = self.ppf(np.clip(p, 1e-300, 1.0 - 2**-53))
+        empty = ~(p_hi > p_lo)
+        return np.where(empty, np.nan, np.clip(out, low, high))
+
+
+def as_cdf(reference: Any) -> Callable[[NDArray], NDArray]:
+    """A CDF from a callable, an object with ``cdf``, or a sample (empirical CDF)."""
+    if hasattr(reference, "cdf") and callable(reference.cdf):
+        return lambda t: np.asarray(reference.cdf(t), dtype=float)
+    if callable(reference):
+        return lambda t: np.asarray(reference(t), dtype=float)
+    sample = np.sort(np.asarray(reference, dtype=float).ravel())
+    if sample.size == 0 or not np.all(np.isfinite(sample)):
+        raise ValueError(
+            "A reference sample must be a non-empty array of finite values."
+        )
+    n = sample.size
+    return lambda t: np.searchsorted(sample, np.asarray(t, dtype=float), "right") / n
+
+
+def check_acceptable_range(acceptable_range: Any) -> NDArray[np.float64]:
+    """Validate a fixed acceptable set: a pair ``(low, high)`` or a list of pairs.
+
+    Returns an ``(r, 2)`` array of disjoint cells ``(low, high]`` sorted by
+    ``low`` (``r = 0`` for ``None``).
+    """
+    if acceptable_range is None:
+        return np.empty((0, 2))
+    arr = np.asarray(acceptable_range, dtype=float)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] == 0:
+        raise ValueError(
+            "acceptable_range must be a pair (low, high) or a list of pairs; "
+            f"got {acceptable_range!r}."
+        )
+    if np.any(np.isnan(arr)) or np.any(arr[:, 0] >= arr[:, 1]):
+        raise ValueError(
+            "acceptable_range needs low < high in every pair; "
+            f"got {acceptable_range!r}."
+        )
+    arr = arr[np.argsort(arr[:, 0])]
+    if np.any(arr[1:, 0] < arr[:-1, 1]):
+        raise ValueError(
+            f"acceptable_range pairs must not overlap; got {acceptable_range!r}."
+        )
+    return arr
+
+
+def in_fixed_set(y: NDArray, fixed: NDArray) -> NDArray[np.bool_]:
+    """Whether each ``y`` lies in the union of the cells ``(low, high]``."""
+    if fixed.shape[0] == 0:
+        return np.zeros(np.shape(y), dtype=bool)
+    y = np.asarray(y)[..., None]
+    return np.any((y > fixed[:, 0]) & (y <= fixed[:, 1]), axis=-1)
+
+
+def mass_in_fixed_set(lo: NDArray, hi: NDArray, fixed: NDArray, cdf) -> NDArray:
+    """P_Y(cell ∩ A) for cells ``(lo, hi]`` and a fixed set ``A``."""
+    out = np.zeros(np.broadcast(lo, hi).shape)
+    for low, high in fixed:
+        a = np.maximum(lo, low)
+        b = np.minimum(hi, high)
+        out += np.where(b > a, cdf(b) - cdf(a), 0.0)
+    return out
+
+
+def pad_anchors(anchors: NDArray) -> NDArray:
+    """``[-inf, q_1, ..., q_k, inf]`` per row."""
+    n = anchors.shape[0]
+    return np.hstack([np.full((n, 1), -np.inf), anchors, np.full((n, 1), np.inf)])
+
+
+def cell_bounds(anchors: NDArray, y: NDArray) -> tuple[NDArray, NDArray, NDArray]:
+    """Index, lower and upper bound of the cell ``(q_{i-1}, q_i]`` holding ``y``."""
+    idx = np.sum(anchors < y[:, None], axis=1)
+    padded = pad_anchors(anchors)
+    lo = np.take_along_axis(padded, idx[:, None], axis=1)[:, 0]
+    hi = np.take_along_axis(padded, idx[:, None] + 1, axis=1)[:, 0]
+    return idx, lo, hi
+
+
+def design_coverage(
+    components: list[tuple[NDArray, tuple[int, ...]]],
+    cdf,
+    fixed: NDArray,
+) -> NDArray[np.float64]:
+    """Σ_j P_Y(cell_j \\ A)² for each row of anchors (the expected coverage given Q).
+
+    ``components`` lists, per pooled mechanism, its anchors ``(n, k_i)`` and
+    the indices of its cells reported exactly; ``fixed`` is the fixed
+    acceptable set.  Pooled cells inside an exactly reported cell of any
+    component, and the part of a cell inside ``fixed``, carry no coverage.
+    """
+    pooled = np.sort(np.hstack([a for a, _ in components]), axis=1)
+    padded = pad_anchors(pooled)
+    lo, hi = padded[:, :-1], padded[:, 1:]
+    prob = cdf(hi) - cdf(lo)
+    prob = prob - mass_in_fixed_set(lo, hi, fixed, cdf)
+    keep = np.ones(prob.shape, dtype=bool)
+    for anchors, exact in components:
+        if not exact:
+            continue
+        # A pooled cell lies in the component cell whose index counts the
+        # component's anchors strictly below the pooled cell's upper bound.
+        comp_idx = np.sum(anchors[:, None, :] < hi[:, :, None], axis=2)
+        keep &= ~np.isin(comp_idx, exact)
+    prob = np.where(keep, np.clip(prob, 0.0, 1.0), 0.0)
+    return np.sum(prob * prob, axis=1)

@@ -1,0 +1,358 @@
+"""Deconvolution kernel density estimation from Laplace-privatized data."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, DensityMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
+from ..utils import Interval, Options
+from ._bandwidth import select_cv_bandwidth
+from ._common import (
+    ALGORITHM_CONSTRAINT,
+    KERNEL_CONSTRAINT,
+    NOISE_CONSTRAINT,
+    PRIVATIZER_CONSTRAINT,
+    check_candidates,
+    default_candidates,
+    resolve_noise_scale,
+    use_binned,
+)
+from ._kernels import BinnedSums, direct_sums
+
+__all__ = ["DeconvolutionKernelDensity"]
+
+_DISTRIBUTION_CELLS = 4096
+
+
+class DeconvolutionKernelDensity(
+    PrivatizedInputMixin,
+    PopulationEstimateMixin,
+    ParamsValidationMixin,
+    DensityMixin,
+    BaseEstimator,
+):
+    """Density of the clean data estimated from Laplace-noised data.
+
+    The deconvolution kernel density estimate (Farokhi, eq. 5) is
+    ``f_hat(x) = (n h**q)**-1 sum_i K_hat((x - z_i) / h)`` where ``z_i`` are
+    the noisy records and ``K_hat`` is the deconvolution kernel of
+    :func:`deconvolution_kernel`.  Its expectation equals the expectation of
+    the ordinary KDE of the clean data (eq. 6), so it undoes the flattening
+    caused by the noise; it is not itself a density (it has negative lobes).
+
+    Parameters
+    ----------
+    bandwidth : "cv", float or array-like, default="cv"
+        ``h``.  ``"cv"`` minimizes the deconvolution cross-validation
+        criterion of Stefanski & Carroll (1990) / Hesse (1999) (an unbiased
+        estimate of the integrated squared error up to a constant) over a log
+        grid of 30 values from 0.02 to 2 times the estimated clean standard
+        deviation, keeping the local minimizer with the largest bandwidth
+        (Hall & Marron, 1991) among the candidates whose variance term does
+        not exceed the roughness of the smoothest estimate (the criterion's
+        sampling noise explodes at small bandwidths); an array gives the
+        candidates instead.  With several
+        features the 1-D criterion is applied to each and the geometric mean
+        is used.  A float is used as is.
+    kernel : {"gaussian", "cauchy"}, default="gaussian"
+        Base kernel ``K``.  The paper's experiments use ``"cauchy"``.
+    noise_scale : float, array-like or None, default=None
+        Laplace scale ``b`` of the noise in the data given to ``fit`` (one per
+        feature, or a scalar; ``0`` for clean data).  Must be None when
+        ``privatizer`` is given.
+    privatizer : LaplaceLDP or None, default=None
+        If given, ``fit`` receives clean data, privatizes it with a clone of
+        this privatizer (stored as ``privatizer_``) and reads the noise scale
+        from its ``scale_``.
+    algorithm : {"auto", "direct", "binned"}, default="auto"
+        How kernel sums are computed: exactly (``"direct"``, ``O(n m)``), or
+        by linear binning on a grid of about ``40 sqrt(1 + (b/h)**2)`` points
+        per bandwidth, one FFT convolution and linear interpolation
+        (``"binned"``, one feature only; relative error about ``1e-5`` of the
+        peak).  ``"auto"`` bins one-feature data with more than 2,000 points.
+    support : tuple (low, high) or None, default=None
+        Interval carrying the clean data, used by the population-estimate
+        methods (``pdf``, ``cdf``, ``quantile``, ``sample``, ``mean``...).
+        ``None`` takes the privatizer's bounds when there is one and the range
+        of the noisy data otherwise.
+
+    Attributes
+    ----------
+    bandwidth_ : float
+        Bandwidth used.
+    noise_scale_ : ndarray of shape (n_features_in_,)
+        Laplace scale per feature used for deconvolution.
+    bandwidth_candidates_ : ndarray or None
+        Candidates searched by cross-validation (None for a fixed float).
+    cv_scores_ : ndarray or None
+        Criterion of each candidate (smaller is better; NaN where discarded
+        as unreliable).
+    support_ : tuple of float or None
+        Support of the population estimate (one feature only).
+    privatizer_ : LaplaceLDP or None
+        Fitted clone of ``privatizer``.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during ``fit`` (only for string column names).
+
+    See Also
+    --------
+    LaplaceLDP : The mechanism whose noise is removed.
+    DeconvolutionKernelRegressor : Regression on privatized inputs.
+    sklearn.neighbors.KernelDensity : The ordinary (naive) estimate.
+
+    Notes
+    -----
+    ``score_samples`` returns the log of the raw estimate of eq. (5) where
+    it is positive and ``-inf`` elsewhere.  The population-estimate methods
+    use the proper density obtained by clipping the estimate at zero on
+    ``support_`` and renormalizing; ``cdf``, ``quantile``, ``mean``,
+    ``sample`` work on that density tabulated on 4,096 equal cells
+    (piecewise constant).  They are available for one feature only.
+
+    References
+    ----------
+    F. Farokhi, "Deconvoluting kernel density estimation and regression for
+    locally differentially private data", Scientific Reports 10, 2020.
+
+    L. A. Stefanski and R. J. Carroll, "Deconvoluting kernel density
+    estimators", Statistics 21, 1990.
+
+    C. H. Hesse, "Data-driven deconvolution", Journal of Nonparametric
+    Statistics 10, 1999.
+
+    P. Hall and J. S. Marron, "Local minima in cross-validation functions",
+    Journal of the Royal Statistical Society B 53, 1991.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate import DeconvolutionKernelDensity, LaplaceLDP
+    >>> x = np.random.default_rng(0).normal(size=(5000, 1))
+    >>> kde = DeconvolutionKernelDensity(
+    ...     privatizer=LaplaceLDP(epsilon=10, bounds=(-4, 4), random_state=0)
+    ... ).fit(x)
+    >>> kde.privatizer_.scale_
+    array([0.8])
+    >>> round(float(kde.pdf(0.0)), 2)  # N(0, 1) has 0.40; smoothed by h: 0.38
+    0.36
+    >>> round(kde.mean(), 1), round(float(kde.quantile(0.5)), 1)
+    (-0.0, -0.0)
+    """
+
+    _parameter_constraints: ClassVar[dict[str, Any]] = {
+        "bandwidth": [
+            Interval(numbers.Real, 0, None, closed="neither"),
+            Options({"cv"}),
+            "array-like",
+        ],
+        "kernel": KERNEL_CONSTRAINT,
+        "noise_scale": NOISE_CONSTRAINT,
+        "privatizer": PRIVATIZER_CONSTRAINT,
+        "algorithm": ALGORITHM_CONSTRAINT,
+        "support": [tuple, list, None],
+    }
+
+    def __init__(
+        self,
+        bandwidth: Any = "cv",
+        kernel: str = "gaussian",
+        noise_scale: Any = None,
+        privatizer: Any = None,
+        algorithm: str = "auto",
+        support: Any = None,
+    ) -> None:
+        self.bandwidth = bandwidth
+        self.kernel = kernel
+        self.noise_scale = noise_scale
+        self.privatizer = privatizer
+        self.algorithm = algorithm
+        self.support = support
+
+    def fit(self, X: ArrayLike, y: Any = None) -> DeconvolutionKernelDensity:
+        """Fit the estimate on noisy data (or on clean data with ``privatizer``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Noisy records, or clean records when ``privatizer`` is set.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : DeconvolutionKernelDensity
+        """
+        self._check_params()
+        X = validate_data(self, X, dtype=np.float64)
+        Z = np.asarray(self._privatize(X), dtype=np.float64)
+        n, q = Z.shape
+        noise = resolve_noise_scale(self, q)
+        self.noise_scale_ = noise
+        self.bandwidth_ = self._select_bandwidth(Z, noise)
+        self._ratio = noise / self.bandwidth_
+        self._Z = Z
+        self._binned = None
+        self.support_ = None
+        support = self._support_interval(Z) if q == 1 else None
+        if use_binned(self.algorithm, n, q):
+            self._binned = BinnedSums(
+                Z[:, 0],
+                np.full((n, 1), 1.0 / n),
+                self.bandwidth_,
+                float(self._ratio[0]),
+                self.kernel,
+                span=support,
+            )
+        if q == 1:
+            self.support_ = support
+            self._build_distribution()
+        return self
+
+    def _select_bandwidth(self, Z: NDArray, noise: NDArray) -> float:
+        self.bandwidth_candidates_ = None
+        self.cv_scores_ = None
+        if isinstance(self.bandwidth, numbers.Real):
+            return float(self.bandwidth)
+        if isinstance(self.bandwidth, str):
+            candidates = default_candidates(Z, noise, Z.shape[0])
+        else:
+            candidates = check_candidates(self.bandwidth, "bandwidth")
+        chosen, scores = [], []
+        for j in range(Z.shape[1]):
+            h, s = select_cv_bandwidth(Z[:, j], noise[j], self.kernel, candidates)
+            chosen.append(h)
+            scores.append(s)
+        self.bandwidth_candidates_ = candidates
+        self.cv_scores_ = scores[0] if len(scores) == 1 else np.array(scores)
+        return float(np.exp(np.mean(np.log(chosen))))
+
+    def _support_interval(self, Z: NDArray) -> tuple[float, float]:
+        if self.support is not None:
+            if len(self.support) != 2 or not self.support[0] < self.support[1]:
+                raise ValueError(
+                    f"support must be a pair (low, high) with low < high; "
+                    f"got {self.support!r}."
+                )
+            return float(self.support[0]), float(self.support[1])
+        bounds = getattr(self.privatizer_, "bounds_", None)
+        if bounds is not None:
+            return float(bounds[0][0]), float(bounds[1][0])
+        return float(Z.min()), float(Z.max())
+
+    def _raw(self, X: NDArray) -> NDArray[np.float64]:
+        h, q = self.bandwidth_, X.shape[1]
+        out = np.empty(X.shape[0])
+        todo = np.ones(X.shape[0], dtype=bool)
+        if self._binned is not None:
+            todo = ~self._binned.inside(X[:, 0])
+            out[~todo] = self._binned(X[~todo, 0])[:, 0]
+        if todo.any():
+            n = self._Z.shape[0]
+            sums = direct_sums(
+                X[todo], self._Z, np.full((n, 1), 1.0 / n), h, self._ratio, self.kernel
+            )
+            out[todo] = sums[:, 0] / h**q
+        return out
+
+    def raw_density(self, X: ArrayLike) -> NDArray[np.float64]:
+        """The deconvolution estimate of eq. (5), which may be negative.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points at which to evaluate.
+
+        Returns
+        -------
+        density : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "bandwidth_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._raw(X)
+
+    def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Log of the estimate of eq. (5); ``-inf`` where it is not positive.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points at which to evaluate.
+
+        Returns
+        -------
+        log_density : ndarray of shape (n_samples,)
+        """
+        raw = self.raw_density(X)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(raw > 0, np.log(np.where(raw > 0, raw, 1.0)), -np.inf)
+
+    def score(self, X: ArrayLike, y: Any = None) -> float:
+        """Total of :meth:`score_samples` over ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points at which to evaluate.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        log_likelihood : float
+        """
+        return float(np.sum(self.score_samples(X)))
+
+    def _build_distribution(self) -> None:
+        low, high = self.support_
+        edges = np.linspace(low, high, _DISTRIBUTION_CELLS + 1)
+        mids = 0.5 * (edges[:-1] + edges[1:])
+        dens = np.maximum(self._raw(mids[:, None]), 0.0)
+        mass = dens * np.diff(edges)
+        total = mass.sum()
+        if not total > 0:
+            raise ValueError(
+                "The deconvolution estimate is not positive anywhere on the "
+                f"support {self.support_}; check noise_scale and support."
+            )
+        self._norm = total
+        self._dist = PiecewiseUniformDistribution(edges, mass)
+
+    def _distribution(self) -> PiecewiseUniformDistribution:
+        if self.support_ is None:
+            raise ValueError(
+                "The population-estimate methods (pdf, cdf, quantile, sample, "
+                f"mean...) need one feature; this estimate has {self.n_features_in_}."
+            )
+        return self._dist
+
+    def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Clipped and renormalized density on ``support_`` (one feature).
+
+        Parameters
+        ----------
+        x : array-like
+            Points at which to evaluate.
+
+        Returns
+        -------
+        ndarray
+            ``max(f_hat(x), 0) / C`` inside ``support_`` and 0 outside, where
+            ``C`` is the integral of the positive part over ``support_``;
+            same shape as ``x``.
+        """
+        self._fitted_distribution()
+        x = np.asarray(x, dtype=float)
+        flat = x.reshape(-1, 1)
+        raw = np.maximum(self._raw(flat), 0.0) / self._norm
+        low, high = self.support_
+        inside = (flat[:, 0] >= low) & (flat[:, 0] <= high)
+        return np.where(inside, raw, 0.0).reshape(x.shape)

@@ -1,0 +1,106 @@
+"""Gaussian kernel density on a grid: the ksdensity bandwidth, binned evaluation."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.signal import fftconvolve
+
+__all__ = ["grid_kde", "ksdensity_bandwidth"]
+
+_MAX_BINS = 1 << 17
+
+
+def ksdensity_bandwidth(values: ArrayLike) -> float:
+    """Normal-reference bandwidth of MATLAB's ``ksdensity``.
+
+    ``h = sigma * (4 / (3 n)) ** (1 / 5)`` with the robust scale
+    ``sigma = MAD / 0.6745`` (median absolute deviation from the median).
+    Falls back to the standard deviation, then to 1, for degenerate samples.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,)
+        Sample.
+
+    Returns
+    -------
+    h : float
+        Bandwidth.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.negative_survey import ksdensity_bandwidth
+    >>> round(ksdensity_bandwidth(np.arange(100.0)), 4)
+    15.6295
+    """
+    y = np.asarray(values, dtype=float).ravel()
+    if y.size == 0:
+        raise ValueError("cannot choose a bandwidth for an empty sample.")
+    sigma = np.median(np.abs(y - np.median(y))) / 0.6745
+    if not sigma > 0:
+        sigma = np.std(y)
+    if not sigma > 0:
+        sigma = 1.0
+    return float(sigma * (4.0 / (3.0 * y.size)) ** 0.2)
+
+
+def grid_kde(
+    values: ArrayLike,
+    points: ArrayLike,
+    bandwidth: float,
+    *,
+    reflect: tuple[float, float] | None = None,
+) -> NDArray[np.float64]:
+    """Gaussian kernel density of ``values`` evaluated at ``points``.
+
+    The sample is linearly binned on a grid ten times finer than the
+    bandwidth and convolved with the kernel by FFT, which is exact to about
+    1e-4 relative error and costs O(n + bins log bins) instead of
+    O(n * len(points)).
+
+    Parameters
+    ----------
+    values : array-like of shape (n,)
+        Sample.
+    points : array-like of shape (m,)
+        Evaluation points.
+    bandwidth : float
+        Standard deviation of the Gaussian kernel.
+    reflect : tuple (a, b) or None, default=None
+        Boundary correction by reflection: the sample is mirrored about
+        ``a`` and ``b`` so that no mass leaks outside ``[a, b]`` and the
+        density is not halved at the ends (``values`` must lie in ``[a, b]``).
+
+    Returns
+    -------
+    density : ndarray of shape (m,)
+    """
+    y = np.asarray(values, dtype=float).ravel()
+    z = np.asarray(points, dtype=float).ravel()
+    h = float(bandwidth)
+    if not h > 0:
+        raise ValueError(f"bandwidth must be positive; got {bandwidth!r}.")
+    if reflect is not None:
+        a, b = reflect
+        y = np.concatenate([y, 2 * a - y, 2 * b - y])
+        scale = 3.0
+    else:
+        scale = 1.0
+    lo = min(y.min(), z.min()) - 5 * h
+    hi = max(y.max(), z.max()) + 5 * h
+    n_bins = int(min(_MAX_BINS, max(64, np.ceil((hi - lo) / (h / 10)))))
+    step = (hi - lo) / (n_bins - 1)
+    pos = (y - lo) / step
+    left = np.clip(np.floor(pos).astype(np.int64), 0, n_bins - 2)
+    frac = pos - left
+    counts = np.bincount(left, weights=1.0 - frac, minlength=n_bins)
+    counts += np.bincount(left + 1, weights=frac, minlength=n_bins)
+    half = int(np.ceil(5 * h / step))
+    offsets = np.arange(-half, half + 1) * step
+    kernel = np.exp(-0.5 * (offsets / h) ** 2) / (np.sqrt(2 * np.pi) * h)
+    smooth = fftconvolve(counts, kernel, mode="same")
+    grid = lo + step * np.arange(n_bins)
+    dens = np.interp(z, grid, smooth) / (y.size / scale)
+    return np.maximum(dens, 0.0)

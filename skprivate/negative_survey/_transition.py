@@ -1,0 +1,141 @@
+"""The RVNS perturbation kernel: band sampling and the exact transition density."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["rvns_transition_density"]
+
+
+def _band_limits(
+    x: NDArray, d: float, a: float, b: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Range [L, R] of the left offset d1 of the band [x - d1, x - d1 + d].
+
+    L = max(0, x + d - b) keeps the band below b, R = min(d, x - a) keeps it
+    above a; with d < b - a this gives L <= R for every x in [a, b].
+    """
+    low = np.maximum(0.0, x + d - b)
+    high = np.minimum(d, x - a)
+    return low, high
+
+
+def _check_kernel_args(d: float, a: float, b: float) -> tuple[float, float, float]:
+    d, a, b = float(d), float(a), float(b)
+    if not (np.isfinite(a) and np.isfinite(b) and a < b):
+        raise ValueError(f"bounds must be finite with a < b; got ({a}, {b}).")
+    if not (np.isfinite(d) and 0 < d < b - a):
+        raise ValueError(
+            f"d must satisfy 0 < d < b - a = {b - a:g} (the band must leave room "
+            f"for the reports); got d={d:g}."
+        )
+    return d, a, b
+
+
+def rvns_transition_density(
+    x: ArrayLike, y: ArrayLike, d: float, bounds: tuple[float, float]
+) -> NDArray[np.float64]:
+    """Exact marginal density p(x, y) of one RVNS report y given the value x.
+
+    Implements the unified form of Eqs. (2)-(4) of Jiang et al.: the band
+    ``[x - d1, x - d1 + d]`` has a uniformly random offset
+    ``d1 ~ U[L, R]`` with ``L = max(0, x + d - b)`` and ``R = min(d, x - a)``,
+    and given the band the report is uniform on ``[a, b]`` minus the band, so
+
+    * for ``y < x``: ``p = c * clip((x - y - L) / (R - L), 0, 1)``,
+    * for ``y > x``: ``p = c * clip((R - (x + d - y)) / (R - L), 0, 1)``,
+
+    with ``c = 1 / (b - a - d)``; when ``R = L`` (``x = a`` or ``x = b``) the
+    band is fixed and ``p = c`` outside it.  ``p(x, x) = 0`` and ``p = 0``
+    outside ``[a, b]``.
+
+    Parameters
+    ----------
+    x, y : array-like
+        True values (in ``[a, b]``) and reports; broadcast against each other.
+    d : float
+        Band width, ``0 < d < b - a``.
+    bounds : tuple (a, b)
+        Domain of the values and of the reports.
+
+    Returns
+    -------
+    p : ndarray
+        Density of ``y`` given ``x`` (broadcast shape of ``x`` and ``y``).
+
+    See Also
+    --------
+    RVNSPerturber : the mechanism this density describes.
+
+    References
+    ----------
+    H. Jiang et al., "A Privacy-Preserving Data Collection Method for
+    Diversified Statistical Analysis", Eqs. (2)-(4), with the corrections of
+    its Algorithm 1 listed in the skprivate user guide.
+
+    Examples
+    --------
+    >>> from skprivate.negative_survey import rvns_transition_density
+    >>> rvns_transition_density(5.0, [1.0, 4.0, 5.0, 6.5, 9.0], 2.0, (0, 10))
+    array([0.125  , 0.0625 , 0.     , 0.09375, 0.125  ])
+    """
+    a, b = bounds
+    d, a, b = _check_kernel_args(d, a, b)
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    x, y = np.broadcast_arrays(x, y)
+    c = 1.0 / (b - a - d)
+    low, high = _band_limits(x, d, a, b)
+    width = high - low
+    fixed = width <= 0
+    safe = np.where(fixed, 1.0, width)
+    # P(y outside the band) for y left / right of x, over d1 ~ U[L, R].
+    left = np.clip((x - y - low) / safe, 0.0, 1.0)
+    right = np.clip((high - (x + d - y)) / safe, 0.0, 1.0)
+    # Deterministic band [x - L, x - L + d] when R == L.
+    left = np.where(fixed, (y < x - low).astype(float), left)
+    right = np.where(fixed, (y > x - low + d).astype(float), right)
+    p = np.where(y < x, left, np.where(y > x, right, 0.0))
+    inside = (y >= a) & (y <= b) & (x >= a) & (x <= b)
+    return np.where(inside, c * p, 0.0)
+
+
+def sample_rvns(
+    x: NDArray,
+    d: NDArray | float,
+    a: NDArray | float,
+    b: NDArray | float,
+    k: int,
+    rng: np.random.Generator,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Corrected Algorithm 1 on a 1-D or 2-D array of values.
+
+    Returns the reports, of shape ``(*x.shape, k)``, and the left edge of
+    each value's band (``x - d1``), drawn once per value.
+    """
+    x = np.asarray(x, dtype=float)
+    low, high = _band_limits(x, d, a, b)
+    d1 = low + (high - low) * rng.random(x.shape)
+    start = x - d1
+    u = rng.random((*x.shape, k)) * np.expand_dims(b - a - d, -1)
+    gap = np.expand_dims(start - a, -1)
+    shift = np.where(u < gap, 0.0, np.expand_dims(np.broadcast_to(d, x.shape), -1))
+    y = np.expand_dims(np.broadcast_to(a, x.shape), -1) + u + shift
+    return y, start
+
+
+def rvns_log_likelihood_grid(
+    reports: NDArray, grid: NDArray, d: float, a: float, b: float
+) -> NDArray[np.float64]:
+    """Sum over the k reports of log p(x, y_j), for x on ``grid``.
+
+    ``reports`` has shape (n, k); the result has shape (n, len(grid)).
+    """
+    with np.errstate(divide="ignore"):
+        out = np.zeros((reports.shape[0], grid.size))
+        for j in range(reports.shape[1]):
+            out += np.log(
+                rvns_transition_density(grid[None, :], reports[:, j, None], d, (a, b))
+            )
+    return out

@@ -1,0 +1,423 @@
+"""Estimating a category distribution from subset reports (Section III)."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import stats
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..distributions import DiscreteDistribution, PopulationEstimateMixin
+from ..utils import HasMethods, Interval, Options, check_generator
+from . import _fitting as fitting
+from ._design import MAX_BITMASK, SubsetDesign, indicators_to_masks
+
+__all__ = ["SubsetDistributionEstimator"]
+
+
+def check_subset_data(A: Any, design: SubsetDesign, name: str = "A"):
+    """Validate 0/1 reports against a design; return the true-category part.
+
+    Raises a ``ValueError`` naming the first offending row.
+    """
+    A = np.asarray(A)
+    if A.ndim != 2:
+        raise ValueError(f"{name} must be 2-D 0/1 indicators; got shape {A.shape}.")
+    if A.shape[1] != design.n_outputs:
+        raise ValueError(
+            f"{name} has {A.shape[1]} columns but the design reports "
+            f"{design.n_outputs} ({design.n_categories} categories"
+            f"{' + 2 dummies' if design.has_dummies else ''})."
+        )
+    binary = (A == 0) | (A == 1)
+    if not np.all(binary):
+        row = int(np.flatnonzero(~binary.all(axis=1))[0])
+        raise ValueError(
+            f"{name} must contain only 0 and 1 (subset indicators); row {row} "
+            f"is {A[row].tolist()}."
+        )
+    A = A.astype(bool)
+    p = design.n_categories
+    ind = A[:, :p]
+    empty = ~ind.any(axis=1)
+    if empty.any():
+        row = int(np.flatnonzero(empty)[0])
+        raise ValueError(
+            f"Row {row} of {name} is an empty subset (all 0); every report must "
+            "contain the respondent's category."
+        )
+    if design.has_dummies:
+        bad = A[:, p:].sum(axis=1) != 1
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"Row {row} of {name} must contain exactly one of the two dummy "
+                "categories (its last two columns)."
+            )
+    ok = design.admissible(ind)
+    if not ok.all():
+        row = int(np.flatnonzero(~ok)[0])
+        raise ValueError(
+            f"Row {row} of {name} is the subset {np.flatnonzero(ind[row]).tolist()}, "
+            "which the design never reports (inconsistent with the design)."
+        )
+    return ind
+
+
+def count_subsets(ind: NDArray[np.bool_], weights=None):
+    """Distinct rows and how often they occur (the sufficient statistic)."""
+    if ind.shape[1] <= MAX_BITMASK:
+        keys = indicators_to_masks(ind)
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        rows = ind[first]
+    else:
+        rows, inverse = np.unique(ind, axis=0, return_inverse=True)
+    counts = np.bincount(inverse.ravel(), weights=weights, minlength=rows.shape[0])
+    return rows.astype(np.int8), counts.astype(float)
+
+
+def resolve_design(design: Any, n_columns: int, *, name: str = "design"):
+    """A SubsetDesign and category labels from a design argument."""
+    if design is None:
+        if n_columns < 4:
+            raise ValueError(
+                f"The uniform design needs at least 4 categories; the data have "
+                f"{n_columns} columns. Pass the design (with its dummy categories) "
+                f"as {name}=."
+            )
+        return SubsetDesign.uniform(n_columns), np.arange(n_columns)
+    if isinstance(design, SubsetDesign):
+        return design, np.arange(design.n_categories)
+    check_is_fitted(design, "designs_")
+    if len(design.designs_) != 1:
+        raise ValueError(
+            f"{name} privatizes {len(design.designs_)} columns; one variable is "
+            "needed here. Fit one mechanism per column."
+        )
+    return design.designs_[0], np.asarray(design.categories_[0])
+
+
+class SubsetDistributionEstimator(
+    PrivatizedInputMixin, PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator
+):
+    """Estimate a category distribution from subset reports (Section III).
+
+    Every respondent reports a random subset of the categories that contains
+    their own; the estimator recovers the population distribution ``w``.
+
+    Parameters
+    ----------
+    method : {"mom", "em", "mle", "one-step"}
+        ``"mom"``: method of moments ``Q^{-1}(γ̂ - t)/s`` (for the uniform
+        design with ``p <= 4`` this is the closed form
+        ``(r_p γ̂ - 1)/(r_p - 1)``), then projected onto the simplex;
+        ``"em"``: expectation–maximization; ``"mle"``: maximum
+        likelihood by active-set projected Newton (same optimum as EM, far
+        fewer iterations); ``"one-step"``: one Newton step of the likelihood
+        from the projected MoM, ``θ̂ - [∇²ℓ]^{-1}∇ℓ``, then projected.
+    design : SubsetDesign, fitted SubsetUniform/SubsetMechanism, or None
+        Public description of the mechanism that produced the reports,
+        including its dummy categories.  ``None`` means the uniform design
+        on as many categories as ``A`` has columns.  Ignored when
+        ``privatizer`` is set.
+    privatizer : SubsetUniform, SubsetMechanism or None
+        With a privatizer, :meth:`fit` takes raw categories (one column),
+        privatizes them and reads the design from the fitted privatizer.
+    max_iter : int
+        Iteration limit of EM and Newton.
+    tol : float
+        Convergence tolerance (largest change of ``w`` for EM; step size or
+        relative log-likelihood change for Newton).
+
+    Attributes
+    ----------
+    distribution_ : ndarray of shape (n_categories,)
+        Estimated ``w``: non-negative, sums to one.
+    distribution_raw_ : ndarray of shape (n_categories,)
+        Before projection onto the simplex (MoM and one-step can leave it;
+        risk studies use this value).
+    covariance_ : ndarray of shape (n_categories, n_categories)
+        Estimated covariance of ``distribution_raw_``: plug-in
+        ``Q^{-1} C Q^{-1} / n`` for the MoM, inverse observed Fisher
+        information for the likelihood methods.
+    log_likelihood_ : float
+        Log-likelihood of the reports at ``distribution_``.
+    categories_ : ndarray
+        Category labels (codes ``0..p-1`` without a named privatizer).
+    design_ : SubsetDesign
+        The design used.
+    subsets_ : ndarray of int8, shape (k, n_categories)
+        The distinct observed subsets (true categories).
+    subset_counts_ : ndarray of shape (k,)
+        How often each was observed.
+    n_samples_seen_ : int
+        Number of reports.
+    n_iter_ : int
+        Iterations of EM/Newton (0 for the MoM, 1 for one-step).
+
+    See Also
+    --------
+    SubsetUniform : the mechanism.
+    subset_independence_test : tests on two privatized variables.
+
+    References
+    ----------
+    Wang, G. and Ding, J. "Subset Privacy: Draw from an Obfuscated Urn",
+    Section III.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.subset import SubsetDistributionEstimator, SubsetUniform
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.choice(4, size=(5000, 1), p=[0.1, 0.2, 0.3, 0.4])
+    >>> est = SubsetDistributionEstimator(
+    ...     method="mle", privatizer=SubsetUniform(random_state=1)
+    ... )
+    >>> est.fit(x).distribution_.round(2)
+    array([0.1, 0.2, 0.3, 0.4])
+    >>> lower, upper = est.confidence_intervals(0.95)
+    >>> bool(np.all((lower <= [0.1, 0.2, 0.3, 0.4]) & ([0.1, 0.2, 0.3, 0.4] <= upper)))
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        "method": [Options({"mom", "em", "mle", "one-step"})],
+        "design": [None, SubsetDesign, HasMethods(["fit", "transform"])],
+        "privatizer": [None, HasMethods(["fit", "transform"])],
+        "max_iter": [Interval(numbers.Integral, 1, None)],
+        "tol": [Interval(numbers.Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        method: str = "mom",
+        design: Any = None,
+        privatizer: Any = None,
+        max_iter: int = 10_000,
+        tol: float = 1e-7,
+    ) -> None:
+        self.method = method
+        self.design = design
+        self.privatizer = privatizer
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def fit(self, A: ArrayLike, y: Any = None):
+        """Estimate the distribution from reports ``A``.
+
+        Parameters
+        ----------
+        A : array-like of shape (n_samples, n_outputs)
+            0/1 subset indicators (or raw categories, one column, when
+            ``privatizer`` is set).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+        """
+        self._check_params()
+        for attr in ("subsets_", "subset_counts_"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        return self._fit_chunk(A, reset=True)
+
+    def partial_fit(self, A: ArrayLike, y: Any = None):
+        """Add a chunk of reports; the subset counts of all chunks are merged.
+
+        Parameters
+        ----------
+        A : array-like of shape (n_samples, n_outputs)
+            0/1 subset indicators (raw categories with ``privatizer``; the
+            privatizer is fitted on the first chunk).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+        """
+        self._check_params()
+        return self._fit_chunk(A, reset=not hasattr(self, "subsets_"))
+
+    def _fit_chunk(self, A, reset):
+        if reset or self.privatizer is None:
+            data = self._privatize(A)
+        else:
+            data = self.privatizer_.transform(A)
+        X = validate_data(self, data, reset=reset, dtype=None, ensure_all_finite=True)
+        if self.privatizer is not None:
+            design, cats = resolve_design(self.privatizer_, 0, name="privatizer")
+        else:
+            design, cats = resolve_design(self.design, X.shape[1])
+        ind = check_subset_data(X, design)
+        rows, counts = count_subsets(ind)
+        if not reset:
+            rows, counts = count_subsets(
+                np.vstack([self.subsets_, rows]).astype(bool),
+                np.concatenate([self.subset_counts_, counts]),
+            )
+        self.design_ = design
+        self.categories_ = cats
+        self.subsets_ = rows
+        self.subset_counts_ = counts
+        self.n_samples_seen_ = round(counts.sum())
+        self._estimate()
+        return self
+
+    def _estimate(self):
+        design = self.design_
+        U = self.subsets_.astype(float)
+        counts = self.subset_counts_
+        s, t = design.scale, design.offset
+        q = design.q_matrix()
+        # The general Q^{-1}γ̂ (not the uniform closed form, which equals it
+        # for p <= 4 and has a larger limit risk for p >= 5: 2.93 vs 2.80 on
+        # the Adult race distribution).
+        r = None
+        w_mom = fitting.mom(U, counts, q, s, t, uniform_r=r)
+        self.n_iter_ = 0
+        if self.method == "mom":
+            raw = w_mom
+            self.covariance_ = fitting.mom_covariance(U, counts, q, s, uniform_r=r)
+        elif self.method == "one-step":
+            raw = fitting.one_step(U, counts, w_mom, s, t)
+            self.n_iter_ = 1
+        else:
+            p = design.n_categories
+            if self.method == "em":
+                raw, self.n_iter_ = fitting.em(
+                    U, counts, np.full(p, 1.0 / p), s, t, self.max_iter, self.tol
+                )
+            else:
+                start = 0.9 * fitting.project_simplex(w_mom) + 0.1 / p
+                raw, self.n_iter_ = fitting.mle_newton(
+                    U, counts, start, s, t, self.max_iter, self.tol
+                )
+        self.distribution_raw_ = raw
+        self.distribution_ = fitting.project_simplex(raw)
+        if self.method != "mom":
+            self.covariance_ = fitting.fisher_covariance(
+                U, counts, self.distribution_, s, t
+            )
+        self.log_likelihood_ = self._log_likelihood(self.distribution_)
+
+    def _log_likelihood(self, w) -> float:
+        """Full log-likelihood ``sum_i log P(A = a_i)`` of the reports."""
+        design = self.design_
+        ind = self.subsets_.astype(bool)
+        masks = indicators_to_masks(ind) if ind.shape[1] <= MAX_BITMASK else None
+        if masks is None:
+            log_mu = np.log(2.0 / (2.0 ** ind.shape[1] - 2 * ind.shape[1] - 2))
+            log_mu = np.full(ind.shape[0], log_mu)
+        else:
+            log_mu = np.log(design.mu_of(masks))
+        # With dummies, each of the two dummies is equally likely given a.
+        extra = np.log(0.5) if design.has_dummies else 0.0
+        lik = design.coverage(ind, w)
+        with np.errstate(divide="ignore"):
+            return float(self.subset_counts_ @ (log_mu + np.log(lik) + extra))
+
+    # ----------------------------------------------------------- inference
+    def confidence_intervals(self, level: float = 0.95):
+        """Normal-approximation intervals for each category's mass.
+
+        Parameters
+        ----------
+        level : float in (0, 1)
+            Coverage level.
+
+        Returns
+        -------
+        lower, upper : ndarray of shape (n_categories,)
+            ``distribution_raw_ ± z · se``, clipped to ``[0, 1]``.
+        """
+        check_is_fitted(self)
+        if not 0 < level < 1:
+            raise ValueError(f"level must lie in (0, 1); got {level!r}.")
+        z = stats.norm.ppf(0.5 + level / 2)
+        se = np.sqrt(np.clip(np.diag(self.covariance_), 0, None))
+        centre = self.distribution_raw_
+        return np.clip(centre - z * se, 0, 1), np.clip(centre + z * se, 0, 1)
+
+    def predict_proba(self, A: ArrayLike) -> NDArray[np.float64]:
+        """Posterior of each respondent's category given their report.
+
+        Parameters
+        ----------
+        A : array-like of shape (n_samples, n_outputs)
+            0/1 subset indicators.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_categories)
+            ``w_j 1{j ∈ a} / 1_aᵀw`` (for a true respondent when the design
+            has dummies); uniform over ``a`` if ``w`` puts no mass on it.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, A, reset=False, dtype=None, ensure_all_finite=True)
+        ind = check_subset_data(X, self.design_).astype(float)
+        num = ind * self.distribution_[None, :]
+        tot = num.sum(axis=1, keepdims=True)
+        fallback = ind / ind.sum(axis=1, keepdims=True)
+        return np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), fallback)
+
+    # ------------------------------------------------- population interface
+    def _distribution(self) -> DiscreteDistribution:
+        return DiscreteDistribution(
+            np.arange(self.distribution_.size), self.distribution_
+        )
+
+    def pmf(self, x: ArrayLike) -> NDArray[np.float64]:
+        """Estimated mass of categories ``x`` (labels of ``categories_``).
+
+        Parameters
+        ----------
+        x : array-like
+            Category labels.
+
+        Returns
+        -------
+        ndarray
+            Masses (0 for a label that is not a category).
+        """
+        check_is_fitted(self)
+        x = np.asarray(x, dtype=object)
+        lookup = {c: i for i, c in enumerate(self.categories_.tolist())}
+        idx = np.array([lookup.get(v, -1) for v in x.ravel().tolist()])
+        out = np.where(idx >= 0, self.distribution_[np.maximum(idx, 0)], 0.0)
+        return out.reshape(x.shape)
+
+    def sample(self, n_samples: int = 1, random_state: Any = None) -> NDArray:
+        """Draw categories (labels of ``categories_``) from the estimate.
+
+        Parameters
+        ----------
+        n_samples : int
+            Number of draws.
+        random_state : int, Generator, RandomState or None
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        rng = check_generator(random_state)
+        codes = rng.choice(
+            self.distribution_.size, size=n_samples, p=self.distribution_
+        )
+        return self.categories_[codes]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.requires_fit = True
+        return tags

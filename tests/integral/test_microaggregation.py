@@ -1,0 +1,157 @@
+"""Microaggregation: the partitions, the transformer, scikit-learn use."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from skprivate.exceptions import InvalidParameterError
+from skprivate.integral import Microaggregator, microaggregate
+from skprivate.integral._microaggregation import _optimal_labels
+
+
+def _sse(xs, labels):
+    return sum(
+        ((xs[labels == g] - xs[labels == g].mean()) ** 2).sum() for g in set(labels)
+    )
+
+
+def _brute_force_sse(xs, k):
+    """Least SSE over all consecutive partitions with sizes in [k, 2k-1]."""
+    n = xs.size
+    best = np.inf
+    for n_cuts in range(n // k):
+        for cuts in itertools.combinations(range(1, n), n_cuts):
+            sizes = np.diff((0, *cuts, n))
+            if sizes.min() < k or sizes.max() > 2 * k - 1:
+                continue
+            labels = np.repeat(np.arange(sizes.size), sizes)
+            best = min(best, _sse(xs, labels))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("k", [2, 3])
+def test_optimal_partition_matches_brute_force(seed, k):
+    xs = np.sort(np.random.default_rng(seed).exponential(size=11))
+    labels = _optimal_labels(xs, k)
+    sizes = np.bincount(labels)
+    assert sizes.min() >= k and sizes.max() <= 2 * k - 1
+    assert np.all(np.diff(labels) >= 0)
+    assert _sse(xs, labels) == pytest.approx(_brute_force_sse(xs, k), rel=1e-10)
+
+
+def test_optimal_is_never_worse_than_consecutive():
+    x = np.random.default_rng(1).lognormal(size=500)
+    for k in (2, 5, 20):
+        opt, _ = microaggregate(x, k, "optimal")
+        cons, _ = microaggregate(x, k, "consecutive")
+        assert ((x - opt) ** 2).sum() <= ((x - cons) ** 2).sum() + 1e-9
+
+
+def test_consecutive_rule_of_the_spec():
+    x = np.array([5.0, 1, 9, 3, 7, 2, 8, 4, 6, 10, 11])
+    values, labels = microaggregate(x, 3, "consecutive")
+    # sorted: 1..11 -> groups {1,2,3}, {4,5,6}, {7,...,11} (remainder to the last)
+    assert np.bincount(labels).tolist() == [3, 3, 5]
+    assert values[x == 1][0] == 2.0 and values[x == 5][0] == 5.0
+    assert values[x == 11][0] == 9.0
+    assert values.mean() == pytest.approx(x.mean())
+
+
+def test_fewer_records_than_k_form_one_cluster():
+    values, labels = microaggregate([1.0, 3.0], 5)
+    assert labels.tolist() == [0, 0] and values.tolist() == [2.0, 2.0]
+
+
+def test_microaggregate_bad_input():
+    with pytest.raises(ValueError, match="method"):
+        microaggregate([1.0, 2.0], 2, "mdav")
+    with pytest.raises(ValueError, match="min_cluster_size"):
+        microaggregate([1.0, 2.0], 0)
+
+
+@pytest.mark.parametrize("method", ["optimal", "consecutive"])
+def test_univariate_transform_gives_back_own_clusters(method):
+    X = np.random.default_rng(0).normal(size=(200, 3))
+    ma = Microaggregator(min_cluster_size=4, method=method)
+    Xt = ma.fit_transform(X)
+    np.testing.assert_array_equal(ma.transform(X), Xt)
+    assert ma.labels_.shape == X.shape
+    for j in range(3):
+        sizes = np.bincount(ma.labels_[:, j])
+        assert sizes.min() >= 4
+        # each released value is shared by at least k records
+        assert pd.Series(Xt[:, j]).value_counts().min() >= 4
+
+
+def test_mdav_clusters():
+    X = np.random.default_rng(2).normal(size=(103, 2)) * [1.0, 100.0]
+    ma = Microaggregator(min_cluster_size=5, method="mdav")
+    Xt = ma.fit_transform(X)
+    sizes = np.bincount(ma.labels_)
+    assert ma.labels_.shape == (103,)
+    assert sizes.min() >= 5 and sizes.max() <= 9
+    for g in range(sizes.size):
+        np.testing.assert_allclose(
+            Xt[ma.labels_ == g],
+            X[ma.labels_ == g].mean(axis=0)[None].repeat(sizes[g], 0),
+        )
+    np.testing.assert_allclose(Xt.mean(axis=0), X.mean(axis=0))
+
+
+def test_pandas_output_and_feature_names():
+    df = pd.DataFrame({"age": [30.0, 31, 32, 50, 51, 52], "h": [1.0, 2, 3, 4, 5, 6]})
+    out = (
+        Microaggregator(min_cluster_size=3)
+        .set_output(transform="pandas")
+        .fit_transform(df)
+    )
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == ["age", "h"]
+    assert out["age"].tolist() == [31.0, 31, 31, 51, 51, 51]
+
+
+def test_bad_parameters():
+    X = np.ones((10, 1))
+    with pytest.raises(InvalidParameterError, match="min_cluster_size"):
+        Microaggregator(min_cluster_size=0).fit(X)
+    with pytest.raises(InvalidParameterError, match="method"):
+        Microaggregator(method="kmeans").fit(X)
+    with pytest.raises(ValueError, match="NaN"):
+        Microaggregator().fit(np.array([[1.0], [np.nan]]))
+
+
+def test_in_a_grid_search():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(120, 2))
+    y = X @ [2.0, -1.0] + rng.normal(scale=0.1, size=120)
+    grid = GridSearchCV(
+        make_pipeline(Microaggregator(), LinearRegression()),
+        {"microaggregator__min_cluster_size": [2, 10]},
+        cv=3,
+    ).fit(X, y)
+    assert grid.best_params_["microaggregator__min_cluster_size"] == 2
+    assert grid.best_score_ > 0.9
+
+
+_MDAV_REASON = (
+    "MDAV clusters are not the cells of their centroids: transform maps a row "
+    "to the nearest centroid, fit_transform gives each training row its own "
+    "cluster's centroid, which differs for rows near a cluster boundary."
+)
+
+
+@parametrize_with_checks(
+    [Microaggregator(min_cluster_size=3, method="mdav")],
+    expected_failed_checks=lambda est: {
+        "check_transformer_general": _MDAV_REASON,
+        "check_transformer_data_not_an_array": _MDAV_REASON,
+    },
+)
+def test_mdav_sklearn_compatible(estimator, check):
+    check(estimator)

@@ -1,0 +1,151 @@
+"""Algorithm 1 on one column: statistics, generators, the intersection rule."""
+
+import numpy as np
+import pytest
+
+from skprivate.integral import _resampling
+from skprivate.integral._resampling import (
+    STATISTICS,
+    _draw_counts,
+    integral_private_column,
+    resample_statistics,
+)
+
+# A hand-checked toy table.  Records 0..3 hold the values 0, 1, 2, 3 and the
+# statistic is the mean rounded to integers (numpy rounds half to even).
+# Each row lists a resample's index multiset, its mean, rounded value and
+# generator (its set of records):
+TOY_X = np.array([0.0, 1.0, 2.0, 3.0])
+TOY_RESAMPLES = [
+    (0, 0, 1, 3),  # mean 1.00 -> 1, U = {0, 1, 3}
+    (0, 1, 1, 2),  # mean 1.00 -> 1, U = {0, 1, 2}
+    (1, 1, 1, 1),  # mean 1.00 -> 1, U = {1}
+    (0, 0, 2, 2),  # mean 1.00 -> 1, U = {0, 2}
+    (1, 1, 1, 1),  # mean 1.00 -> 1, U = {1} again: the same generator
+    (2, 2, 2, 3),  # mean 2.25 -> 2, U = {2, 3}
+    (1, 2, 3, 2),  # mean 2.00 -> 2, U = {1, 2, 3}
+    (3, 3, 1, 1),  # mean 2.00 -> 2, U = {1, 3}
+    (3, 3, 3, 0),  # mean 2.25 -> 2, U = {0, 3}
+    (3, 2, 3, 0),  # mean 2.00 -> 2, U = {0, 2, 3}
+    (2, 3, 3, 3),  # mean 2.75 -> 3, U = {2, 3}
+    (0, 0, 0, 0),  # mean 0.00 -> 0, U = {0}
+]
+# By hand: value 2 has 5 resamples and 5 distinct generators, all containing
+# record 3, so the intersection rule removes it.  Value 1 has 5 resamples
+# but 4 distinct generators ({1} twice), whose intersection is empty
+# (record 1 is missing from {0, 2}); it is released with frequency 4.
+# Values 3 and 0 have one generator each.
+
+
+@pytest.fixture
+def toy_draws(monkeypatch):
+    counts = np.array([np.bincount(r, minlength=4) for r in TOY_RESAMPLES])
+
+    def fixed(rng, B, n):
+        assert (B, n) == counts.shape
+        return counts.copy()
+
+    monkeypatch.setattr(_resampling, "_draw_counts", fixed)
+
+
+def _toy(k, selection="frequency"):
+    (res,) = integral_private_column(
+        TOY_X, ("mean",), len(TOY_RESAMPLES), 0, k, seed=0, selection=selection
+    )
+    return res
+
+
+def test_toy_table_frequencies_and_intersection_rule(toy_draws):
+    res = _toy(k=2)
+    assert res.value == 1.0
+    assert res.frequency == 4  # distinct generators, not resamples
+    assert res.n_resamples_with_value == 5
+    assert res.n_candidates == 2  # values 1 and 2 have more than 2 generators
+    assert res.max_frequency == 5  # value 2, removed by the intersection rule
+    assert res.empty_intersection
+
+
+def test_toy_table_threshold_is_strict(toy_draws):
+    assert _toy(k=3).value == 1.0  # 4 > 3
+    res = _toy(k=4)  # 4 is not > 4, and value 2 (5 > 4) fails the rule
+    assert np.isnan(res.value) and res.frequency == 0 and res.n_candidates == 1
+    res = _toy(k=5)
+    assert np.isnan(res.value) and res.n_candidates == 0
+
+
+def test_toy_table_least_error_picks_closest_survivor(toy_draws):
+    # true mean is 1.5; the only survivor is 1 either way
+    assert _toy(k=2, selection="least_error").value == 1.0
+
+
+def _naive(values):
+    q75, q25 = np.percentile(values, [75, 25])
+    return {
+        "count": values.size,
+        "mean": values.mean(),
+        "std": values.std(ddof=1),
+        "var": values.var(ddof=1),
+        "min": values.min(),
+        "max": values.max(),
+        "median": np.median(values),
+        "iqr": q75 - q25,
+        "sum": values.sum(),
+    }
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("n", [1, 2, 5, 37, 100])
+@pytest.mark.parametrize("presorted", [False, True])
+def test_vectorized_statistics_equal_a_loop_over_resamples(n, presorted):
+    rng = np.random.default_rng(n)
+    x = rng.normal(size=n).round(1)  # ties included
+    if presorted:
+        x = np.sort(x)
+    counts = _draw_counts(rng, 60, n)
+    assert (counts.sum(axis=1) == n).all()
+    fast = resample_statistics(x, counts, STATISTICS, presorted=presorted)
+    for i in range(60):
+        ref = _naive(np.repeat(x, counts[i]))
+        for s in STATISTICS:
+            if n == 1 and s in ("std", "var"):
+                assert np.isnan(fast[s][i])
+            else:
+                assert fast[s][i] == pytest.approx(ref[s], rel=1e-9, abs=1e-9), s
+
+
+def test_draws_are_uniform_bootstrap_counts():
+    counts = _draw_counts(np.random.default_rng(0), 4000, 50)
+    # each multiplicity is Binomial(50, 1/50): mean 1, variance 49/50
+    assert counts.mean() == pytest.approx(1.0, abs=4 * np.sqrt(0.98 / counts.size))
+    inclusion = (counts > 0).mean()
+    expected = 1 - (1 - 1 / 50) ** 50
+    assert inclusion == pytest.approx(expected, abs=4 * np.sqrt(0.25 / counts.size))
+
+
+def test_many_small_chunks_are_reproducible_and_exact(monkeypatch):
+    x = np.random.default_rng(3).normal(10, 2, 300)
+    monkeypatch.setattr(_resampling, "_CHUNK_ELEMENTS", 300 * 7)  # 58 chunks
+    first = integral_private_column(x, STATISTICS, 400, 2, 2, seed=5)
+    again = integral_private_column(x, STATISTICS, 400, 2, 2, seed=5)
+    for a, b in zip(first, again):
+        assert a == b or (np.isnan(a.value) and np.isnan(b.value))
+    by_name = {r.statistic: r for r in first}
+    assert by_name["count"].value == 300 and by_name["count"].frequency == 400
+    assert np.isnan(by_name["max"].value) and np.isnan(by_name["min"].value)
+    assert abs(by_name["mean"].value - x.mean()) < 4 * x.std() / np.sqrt(300)
+
+
+def test_count_is_always_n_with_every_resample_a_generator():
+    x = np.random.default_rng(0).normal(size=200)
+    (res,) = integral_private_column(x, ("count",), 300, 2, 2, seed=1)
+    assert res.value == 200 and res.frequency == 300 and res.empty_intersection
+
+
+def test_the_record_attaining_the_max_blocks_the_raw_max():
+    x = np.arange(50, dtype=float)  # distinct values: max = x[j] needs record j
+    (res,) = integral_private_column(x, ("max",), 500, 2, 2, seed=0)
+    assert np.isnan(res.value) and res.n_candidates > 0 and res.max_frequency > 100
+    # the same value held by 20 different records is integrally private
+    y = np.concatenate([np.arange(30.0), np.full(20, 99.0)])
+    (res,) = integral_private_column(y, ("max",), 500, 2, 2, seed=0)
+    assert res.value == 99.0 and res.frequency == 500

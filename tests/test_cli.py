@@ -1,0 +1,222 @@
+"""The collector's command line: privatize CSV files without writing Python."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skprivate.__main__ import main
+
+
+@pytest.fixture
+def survey(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(200),
+            "age": rng.integers(18, 90, size=200),
+            "income": rng.uniform(0, 10, size=200),
+            "race": rng.choice(["A", "B", "C", "D", "E"], size=200),
+        }
+    )
+    path = tmp_path / "survey.csv"
+    frame.to_csv(path, index=False)
+    return frame, path
+
+
+def _run(args, capsys):
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_laplace_writes_noisy_columns_with_header(survey, tmp_path, capsys):
+    frame, path = survey
+    out = tmp_path / "out.csv"
+    code, stdout, _ = _run(
+        [
+            "privatize",
+            "--mechanism",
+            "laplace",
+            "--columns",
+            "age",
+            "--param",
+            "epsilon=2",
+            "--param",
+            "bounds=(18, 90)",
+            "--keep",
+            "id",
+            "--seed",
+            "3",
+            str(path),
+            "-o",
+            str(out),
+        ],
+        capsys,
+    )
+    assert code == 0 and "wrote 200 rows" in stdout and "epsilon" in stdout
+    written = pd.read_csv(out)
+    assert list(written.columns) == ["id", "age"]
+    np.testing.assert_array_equal(written["id"], frame["id"])
+    noise = written["age"] - frame["age"]
+    assert abs(noise.std() - np.sqrt(2) * 72 / 2) < 0.25 * np.sqrt(2) * 72 / 2
+    again = tmp_path / "again.csv"
+    _run(
+        [
+            "privatize",
+            "--mechanism",
+            "laplace",
+            "--columns",
+            "age",
+            "--param",
+            "epsilon=2",
+            "--param",
+            "bounds=(18, 90)",
+            "--seed",
+            "3",
+            str(path),
+            "-o",
+            str(again),
+        ],
+        capsys,
+    )
+    np.testing.assert_array_equal(pd.read_csv(again)["age"], written["age"])
+
+
+def test_interval_and_rvns_and_subset_formats(survey, tmp_path, capsys):
+    frame, path = survey
+    out = tmp_path / "iv.csv"
+    assert (
+        _run(
+            [
+                "privatize",
+                "--mechanism",
+                "interval-case1",
+                "--columns",
+                "income",
+                "--seed",
+                "0",
+                str(path),
+                "-o",
+                str(out),
+            ],
+            capsys,
+        )[0]
+        == 0
+    )
+    iv = pd.read_csv(out)
+    assert list(iv.columns) == ["income_lower", "income_upper"]
+    assert (
+        (iv["income_lower"] < frame["income"]) & (frame["income"] <= iv["income_upper"])
+    ).all()
+
+    out = tmp_path / "rvns.csv"
+    assert (
+        _run(
+            [
+                "privatize",
+                "--mechanism",
+                "rvns",
+                "--columns",
+                "income",
+                "--param",
+                "d=2",
+                "--param",
+                "k=2",
+                "--param",
+                "bounds=(0, 10)",
+                "--seed",
+                "0",
+                str(path),
+                "-o",
+                str(out),
+            ],
+            capsys,
+        )[0]
+        == 0
+    )
+    rv = pd.read_csv(out)
+    assert list(rv.columns) == ["income_s0", "income_s1"]
+
+    out = tmp_path / "subset.csv"
+    assert (
+        _run(
+            [
+                "privatize",
+                "--mechanism",
+                "subset",
+                "--columns",
+                "race",
+                "--seed",
+                "0",
+                str(path),
+                "-o",
+                str(out),
+            ],
+            capsys,
+        )[0]
+        == 0
+    )
+    sub = pd.read_csv(out)
+    assert all(c.startswith("race=") for c in sub.columns)
+    truth = frame["race"].to_numpy()
+    contains = sub[[f"race={c}" for c in "ABCDE"]].to_numpy()
+    assert contains[np.arange(200), np.searchsorted(list("ABCDE"), truth)].all()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--columns", "nope"], "column(s) nope not in"),
+        (
+            ["--columns", "age", "--param", "epsilon=-1", "--param", "bounds=(0,1)"],
+            "epsilon",
+        ),
+        (["--columns", "age", "--param", "nonsense=1"], "has no parameter(s) nonsense"),
+        (["--columns", "age", "--param", "novalue"], "key=value"),
+    ],
+)
+def test_errors_are_one_line_and_leave_no_file(survey, tmp_path, capsys, args, message):
+    _, path = survey
+    out = tmp_path / "out.csv"
+    code, _, err = _run(
+        ["privatize", "--mechanism", "laplace", *args, str(path), "-o", str(out)],
+        capsys,
+    )
+    assert code == 2
+    assert err.startswith("error: ") and message in err
+    assert err.count("\n") == 1
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_unreadable_or_missing_input(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"")
+    code, _, err = _run(
+        [
+            "privatize",
+            "--mechanism",
+            "laplace",
+            "--columns",
+            "a",
+            str(bad),
+            "-o",
+            str(tmp_path / "o.csv"),
+        ],
+        capsys,
+    )
+    assert code == 2 and "cannot read" in err
+    code, _, err = _run(
+        [
+            "privatize",
+            "--mechanism",
+            "laplace",
+            "--columns",
+            "a",
+            str(tmp_path / "none.csv"),
+            "-o",
+            str(tmp_path / "o.csv"),
+        ],
+        capsys,
+    )
+    assert code == 2 and "not found" in err
