@@ -43,6 +43,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     priv.add_argument("--keep", help="comma-separated columns copied unchanged")
     priv.add_argument("--seed", type=int, help="random seed for reproducible output")
+
+    from ._cli.estimate import ESTIMATORS
+
+    lines = [f"  {name:<18} {entry.summary}" for name, entry in ESTIMATORS.items()]
+    est = sub.add_parser(
+        "estimate",
+        help="estimate population quantities from privatized columns of a CSV file",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Estimate a population distribution or statistics from the "
+        "output of a mechanism.\n\nestimators:\n" + "\n".join(lines),
+        epilog="example: python -m skprivate estimate --estimator interval-npmle "
+        "--columns income private.csv",
+    )
+    est.add_argument("input", metavar="IN.csv")
+    est.add_argument("--estimator", required=True, choices=sorted(ESTIMATORS))
+    est.add_argument(
+        "--columns",
+        required=True,
+        help="comma-separated original column names (e.g. income for "
+        "income_lower/income_upper)",
+    )
+    est.add_argument("--param", action="append", metavar="KEY=VALUE")
+    est.add_argument("-o", "--output", metavar="OUT.csv", help="also write the table")
     return parser
 
 
@@ -71,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
             )
             details = ", ".join(f"{k}={v}" for k, v in summary.items())
             print(f"wrote {len(output)} rows to {args.output} ({details})")
+        elif args.command == "estimate":
+            from ._cli.estimate import estimate
+
+            table = estimate(
+                args.input, args.estimator, args.columns, args.param, args.output
+            )
+            print(table.to_string(index=False))
     except CLIError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

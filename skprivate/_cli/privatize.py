@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 import warnings
 from dataclasses import dataclass
@@ -63,13 +64,17 @@ def _build(name: str, params: dict[str, Any], seed: int | None) -> Any:
         raise CLIError(f"mechanism {name!r} ({entry.class_name}) is not available")
     if seed is not None:
         params = {**params, "random_state": seed}
-    unknown = set(params) - set(cls().get_params())
+    accepted = [p for p in inspect.signature(cls).parameters if p != "self"]
+    unknown = set(params) - set(accepted)
     if unknown:
         raise CLIError(
             f"{entry.class_name} has no parameter(s) {', '.join(sorted(unknown))}; "
-            f"it takes {', '.join(sorted(cls().get_params()))}"
+            f"it takes {', '.join(accepted)}"
         )
-    return cls(**params)
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        raise CLIError(f"{entry.class_name}: {exc} (give it with --param)") from exc
 
 
 def privatize(
