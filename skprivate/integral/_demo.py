@@ -83,7 +83,9 @@ def run(context: DemoContext) -> DemoSection:
         pos = np.arange(len(stats))
         ip_mean = are_ip.mean(axis=1).to_numpy()
         dp_mean = are_dp.mean(axis=1).to_numpy()
-        ax.bar(pos - 0.2, np.nan_to_num(ip_mean, nan=0.0), 0.4, label="integral privacy")
+        ax.bar(
+            pos - 0.2, np.nan_to_num(ip_mean, nan=0.0), 0.4, label="integral privacy"
+        )
         ax.bar(pos + 0.2, dp_mean, 0.4, label=f"Laplace, epsilon={EPSILON}")
         ax.set_xticks(pos, stats)
         ax.set_yscale("symlog", linthresh=1e-4)

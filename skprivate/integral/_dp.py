@@ -99,16 +99,18 @@ def _iqr_ptr(xs, lo, hi, epsilon, delta, rng):
         return np.nan
     base = 1.0 + 1.0 / np.log(n)
     j = np.floor(np.log(iqr) / np.log(base))
-    i1 = int(np.floor((n - 1) * 0.25))
-    i3 = int(np.ceil((n - 1) * 0.75))
+    # Replacing m records moves every order statistic by at most m ranks, so
+    # after m changes each quartile (interpolated between two order
+    # statistics) stays between these bounds; beyond the data, the domain.
+    h1, h3 = (n - 1) * 0.25, (n - 1) * 0.75
     m = np.arange(1, n + 1)
     padded = np.concatenate(([lo], xs, [hi]))
 
     def at(i):
         return padded[np.clip(i, -1, n) + 1]
 
-    smallest = np.maximum(at(i3 - m) - at(i1 + m), 0.0)
-    largest = at(i3 + m) - at(i1 - m)
+    smallest = np.maximum(at(int(np.floor(h3)) - m) - at(int(np.ceil(h1)) + m), 0.0)
+    largest = at(int(np.ceil(h3)) + m) - at(int(np.floor(h1)) - m)
     leaves = (smallest < base**j) | (largest >= base ** (j + 1))
     changes = int(m[np.argmax(leaves)]) if leaves.any() else n
     distance = changes - 1

@@ -208,7 +208,8 @@ def integral_private_column(
     selection : {"frequency", "least_error"}
         Which surviving value to release.
     batch : int
-        Candidates tested per statistic in one pass.
+        Candidates tested per statistic in the first verification pass
+        (multiplied by 4 at each further pass, within a memory cap).
 
     Returns
     -------
@@ -271,11 +272,14 @@ def integral_private_column(
         ]
         if not active:
             break
+        # The accumulator holds one row of n counts per tested value; cap it
+        # at about 2**23 counts so memory stays O(n) for any column size.
+        per_statistic = max(1, min(batch, (1 << 23) // (n * len(active))))
         tests = {}
         row = 0
         for s in active:
             p = plans[s]
-            stop = min(p["next"] + batch, p["values"].size)
+            stop = min(p["next"] + per_statistic, p["values"].size)
             test_vals = p["values"][p["next"] : stop]
             sort = np.argsort(test_vals)
             tests[s] = (test_vals[sort], sort, row)

@@ -315,6 +315,27 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
+    def privacy_summary(self) -> dict:
+        """The release rule in the paper's terms.
+
+        Returns
+        -------
+        summary : dict
+            ``notion``, the resampling and discretization parameters
+            (``n_resamples`` t, ``min_frequency`` k, ``min_cluster_size`` y,
+            ``decimals`` r), ``selection`` and whether it reads the true
+            statistic (``reads_true_statistic``).
+        """
+        return {
+            "notion": "integral privacy: many generators, none shared record",
+            "n_resamples": self.n_resamples,
+            "min_frequency": self.min_frequency,
+            "min_cluster_size": self.min_cluster_size,
+            "decimals": self.decimals,
+            "selection": self.selection,
+            "reads_true_statistic": self.selection == "least_error",
+        }
+
     def describe(self) -> pd.DataFrame:
         """The released values as a :meth:`pandas.DataFrame.describe` table.
 

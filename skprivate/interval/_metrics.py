@@ -87,8 +87,8 @@ def interval_r2_score(
     ``1 - Σ d(ŷ_i, I_i)² / Σ d(c, I_i)²`` where ``d`` is
     :func:`interval_distance` and ``c`` is the best constant prediction
     (minimizing the denominator).  For exact targets this is the usual R².
-    Returns 0 when the best constant already lies in every interval and
-    the predictions do too, and ``-inf`` when only the constant does.
+    When the best constant already lies in every interval the ratio is
+    undefined: the score is then 1 if the predictions do too, else ``-inf``.
 
     Parameters
     ----------

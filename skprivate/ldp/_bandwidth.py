@@ -77,10 +77,12 @@ def deconvolution_cv_scores(
     weights = np.full(t.size, dt)
     weights[0] = 0.5 * dt
     for k, h in enumerate(candidates):
-        phi = base_kernel_ft(t * h, kernel)
-        scores[k] = np.dot(weights, phi * psi2 * (phi * ecf2 - 2.0 * pair)) / np.pi
-        variance[k] = np.dot(weights, phi**2 * psi2) / (np.pi * n)
-        roughness[k] = np.dot(weights, phi**2 * psi2 * ecf2) / np.pi
+        m = int(np.searchsorted(t, s_max / h, side="right"))
+        phi = base_kernel_ft(t[:m] * h, kernel)
+        w, p2, e2 = weights[:m] * psi2[:m], phi * phi, ecf2[:m]
+        scores[k] = np.dot(w, p2 * e2 - 2.0 * phi * pair[:m]) / np.pi
+        variance[k] = np.sum(w * p2) / (np.pi * n)
+        roughness[k] = np.dot(w, p2 * e2) / np.pi
     if return_variance:
         return scores, variance, roughness
     return scores
@@ -93,7 +95,7 @@ def select_cv_bandwidth(
 
     The criterion's sampling noise is of the order of the variance term
     ``V(h) = (pi n)**-1 int phi_K(th)**2 psi(t)**2 dt``, which explodes as
-    ``h -> 0``.  Candidates whose ``V(h)`` exceeds the roughness
+    ``h -> 0``.  Candidates whose ``V(h)`` exceeds a tenth of the roughness
     ``int f_hat**2`` of the most smoothed estimate (a lower bound on
     ``int f**2``) are discarded as unreliable; among the others the local
     minimizer with the largest bandwidth is kept (Hall & Marron, 1991).

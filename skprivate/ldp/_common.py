@@ -69,7 +69,7 @@ def default_candidates(Z: NDArray, noise: NDArray, n: int) -> NDArray[np.float64
     """Log grid of bandwidths scaled to the clean data's spread.
 
     The clean variance is estimated as ``var(z) - 2 b**2`` (Laplace noise has
-    variance ``2 b**2``), floored at a tenth of the noisy variance.
+    variance ``2 b**2``), floored at a hundredth of the noisy variance.
     """
     var = np.var(Z, axis=0) - 2.0 * noise**2
     var = np.maximum(var, 0.01 * np.var(Z, axis=0))

@@ -56,9 +56,9 @@ class DeconvolutionKernelDensity(
         grid of 30 values from 0.02 to 2 times the estimated clean standard
         deviation, keeping the local minimizer with the largest bandwidth
         (Hall & Marron, 1991) among the candidates whose variance term does
-        not exceed the roughness of the smoothest estimate (the criterion's
-        sampling noise explodes at small bandwidths); an array gives the
-        candidates instead.  With several
+        not exceed a tenth of the roughness of the smoothest estimate (the
+        criterion's sampling noise explodes at small bandwidths); an array
+        gives the candidates instead.  With several
         features the 1-D criterion is applied to each and the geometric mean
         is used.  A float is used as is.
     kernel : {"gaussian", "cauchy"}, default="gaussian"

@@ -23,7 +23,7 @@ KERNELS = ("gaussian", "cauchy")
 _SQRT_2PI = np.sqrt(2.0 * np.pi)
 # Grid step of the binned sums: bandwidth / (_STEPS_PER_BANDWIDTH * sqrt(1 + r)).
 _STEPS_PER_BANDWIDTH = 40.0
-_MAX_GRID = 2**18
+_MAX_GRID = 2**16
 _CHUNK = 2**21
 
 

@@ -215,7 +215,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             )
             if not self.clip:
                 raise ValueError(msg + "; pass clip=True to clip them.")
-            warnings.warn(msg + " and were clipped to them.", UserWarning, stacklevel=3)
+            warnings.warn(msg + " and were clipped to them.", UserWarning, stacklevel=4)
             np.clip(X, low, high, out=X)
         return X
 

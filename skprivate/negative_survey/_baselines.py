@@ -21,6 +21,7 @@ from scipy import optimize
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, PrivatizerMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
@@ -788,7 +789,8 @@ class SquareWaveEMSEstimator(
                 f"mechanism with epsilon={epsilon:g} on [{a:g}, {b:g}]."
             )
         counts = np.histogram(np.clip(v, -w, 1 + w), out_edges)[0].astype(float)
-        theta, n_iter = self._ems(M, counts)
+        with threadpool_limits(limits=1, user_api="blas"):
+            theta, n_iter = self._ems(M, counts)
         self.epsilon_ = float(epsilon)
         self.bounds_ = (a, b)
         self.edges_ = a + (b - a) * edges

@@ -49,9 +49,11 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
     ----------
     d : float or array-like of shape (n_features,)
         Width of the prohibited band, one value for all columns or one per
-        column; ``0 < d < b - a`` for every column.  The larger ``d``, the
-        farther reports are from the truth (more privacy, noisier
-        reconstruction).  With ``d <= (b - a) / 2`` the paper's three cases
+        column; ``0 < d < b - a`` for every column.  A wider band keeps
+        every report farther from the truth but makes each report more
+        informative (it rules out more values): Theorem 1's epsilon grows as
+        ``k ln(4 d / delta)`` and the reconstruction becomes more accurate.
+        With ``d <= (b - a) / 2`` the paper's three cases
         apply; a wider band is allowed (every value is then "near an end"
         and the band is still of width ``d`` inside ``[a, b]``).
     k : int, default=1
@@ -73,7 +75,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         Band width for each column.
     n_features_in_ : int
         Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Input column names, when ``X`` has string column names.
 
     See Also

@@ -130,12 +130,22 @@ def rvns_log_likelihood_grid(
 ) -> NDArray[np.float64]:
     """Sum over the k reports of log p(x, y_j), for x on ``grid``.
 
-    ``reports`` has shape (n, k); the result has shape (n, len(grid)).
+    ``reports`` has shape (n, k); the result has shape (n, len(grid)).  Uses
+    that only one of the two ramps of the unified form is non-zero for any
+    pair: ``p / c = clip((x - L - y) / w) + clip((y - x - d + R) / w)`` with
+    ``w = R - L``; at the two end points (``w = 0``, fixed band) a width of
+    1e-12 (b - a) stands in, which is exact to that resolution.
     """
+    c = 1.0 / (b - a - d)
+    low, high = _band_limits(grid, d, a, b)
+    inv = 1.0 / np.maximum(high - low, 1e-12 * (b - a))
+    left_edge = grid - low
+    right_edge = grid + d - high
+    out = np.zeros((reports.shape[0], grid.size))
     with np.errstate(divide="ignore"):
-        out = np.zeros((reports.shape[0], grid.size))
         for j in range(reports.shape[1]):
-            out += np.log(
-                rvns_transition_density(grid[None, :], reports[:, j, None], d, (a, b))
-            )
-    return out
+            y = reports[:, j, None]
+            ratio = np.clip((left_edge - y) * inv, 0.0, 1.0)
+            ratio += np.clip((y - right_edge) * inv, 0.0, 1.0)
+            out += np.log(ratio)
+    return out + reports.shape[1] * np.log(c)

@@ -38,7 +38,7 @@ def interior(w: NDArray) -> NDArray[np.float64]:
 def log_likelihood(U, counts, w, s=1.0, t=0.0) -> float:
     """``sum_a n_a log(s 1_aᵀw + t)`` (the part that depends on ``w``)."""
     lik = s * (U @ w) + t
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):
         return float(counts @ np.log(lik))
 
 
@@ -186,7 +186,8 @@ def mle_newton(U, counts, w0, s=1.0, t=0.0, max_iter=200, tol=1e-8):
         step = min(1.0, step_max)
         slope = grad @ d
         new_ll = log_likelihood(U, counts, w + step * d, s, t)
-        while new_ll < ll + 1e-4 * step * slope and step > 1e-12:
+        # ``not >=`` also rejects NaN/-inf (a report whose coverage hits 0).
+        while not new_ll >= ll + 1e-4 * step * slope and step > 1e-12:
             step *= 0.5
             new_ll = log_likelihood(U, counts, w + step * d, s, t)
         w_new = w + step * d
@@ -228,7 +229,16 @@ def one_step(U, counts, w_mom, s=1.0, t=0.0) -> NDArray[np.float64]:
     grad, hess = _grad_hess(U, counts, w, s, t)
     others, g, h = _reduce(grad, hess, np.arange(p), p - 1)
     theta = w[others] - _solve(h, g)
-    return np.concatenate([theta, [1.0 - theta.sum()]])
+    out = np.concatenate([theta, [1.0 - theta.sum()]])
+    if not np.all(np.isfinite(out)):
+        warnings.warn(
+            "The one-step Newton update is not finite (singular information at "
+            "the projected MoM); returning the projected MoM.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+        return w
+    return out
 
 
 def limit_covariance(design, w, method="mle") -> NDArray[np.float64]:

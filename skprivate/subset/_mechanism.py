@@ -24,10 +24,11 @@ SMALL_COLUMN_ALPHA = 0.05
 
 
 class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
-    """Shared machinery: categories, codes, product mechanism, feature names."""
+    """Shared machinery: categories, codes, product mechanism, feature names.
 
-    def _make_design(self, j: int, n_categories: int) -> SubsetDesign:
-        raise NotImplementedError  # pragma: no cover - implemented by subclasses
+    Subclasses define ``_make_design(j, n_categories)``, the design of column
+    ``j``.
+    """
 
     def fit(self, X: ArrayLike, y: Any = None):
         """Learn the categories of each column and build its design.

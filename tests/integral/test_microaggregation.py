@@ -155,3 +155,12 @@ _MDAV_REASON = (
 )
 def test_mdav_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_privacy_summary_matches_cluster_sizes():
+    ma = Microaggregator(min_cluster_size=7, method="mdav")
+    assert ma.privacy_summary()["min_cluster_size"] == 7
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    Xt = ma.fit_transform(X)
+    _, counts = np.unique(Xt, axis=0, return_counts=True)
+    assert counts.min() >= 7

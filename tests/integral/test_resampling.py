@@ -149,3 +149,37 @@ def test_the_record_attaining_the_max_blocks_the_raw_max():
     y = np.concatenate([np.arange(30.0), np.full(20, 99.0)])
     (res,) = integral_private_column(y, ("max",), 500, 2, 2, seed=0)
     assert res.value == 99.0 and res.frequency == 500
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_selection_equals_a_set_based_reference(seed):
+    """Generators as Python sets, intersections by set algebra, on the same draws."""
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.normal(size=25).round(1))
+    t, k = 300, 2
+    results = integral_private_column(x, STATISTICS, t, 1, k, seed=seed)
+    counts = np.vstack(
+        [
+            _draw_counts(np.random.default_rng(child), B, x.size)
+            for child, B in _resampling._chunks(x.size, t, seed)
+        ]
+    )
+    stats = resample_statistics(x, counts, STATISTICS, presorted=True)
+    for res in results:
+        values = np.round(stats[res.statistic], 1) + 0.0
+        gens: dict[float, set] = {}
+        for v, row in zip(values, counts):
+            if not np.isnan(v):
+                gens.setdefault(v, set()).add(frozenset(np.flatnonzero(row)))
+        survivors = [
+            (len(g), v)
+            for v, g in gens.items()
+            if len(g) > k and not frozenset.intersection(*g)
+        ]
+        if survivors:
+            best = max(f for f, _ in survivors)
+            expected = min(v for f, v in survivors if f == best)
+            assert res.value == expected and res.frequency == best
+        else:
+            assert np.isnan(res.value)
+        assert res.n_candidates == sum(len(g) > k for g in gens.values())

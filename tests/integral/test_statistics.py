@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from joblib import parallel_config
 
 from skprivate.exceptions import InvalidParameterError, PrivacyLeakWarning
 from skprivate.integral import IntegralPrivateStatistics, integral_describe
@@ -70,14 +71,20 @@ def test_results_frame_layout(spec_runs):
 def test_determinism_and_n_jobs(normal_1000):
     X = np.hstack([normal_1000, normal_1000 * 3])
     a = IntegralPrivateStatistics(n_resamples=200, random_state=7).fit(X).results_
-    b = (
-        IntegralPrivateStatistics(n_resamples=200, random_state=7, n_jobs=2)
-        .fit(X)
-        .results_
-    )
+    # each column has its own stream, so parallel columns give the same answer
+    with parallel_config(backend="threading"):
+        b = (
+            IntegralPrivateStatistics(n_resamples=200, random_state=7, n_jobs=2)
+            .fit(X)
+            .results_
+        )
     pd.testing.assert_frame_equal(a, b)
     c = IntegralPrivateStatistics(n_resamples=200, random_state=8).fit(X).results_
     assert not a["frequency"].equals(c["frequency"])
+    gen = np.random.default_rng(3)
+    d = IntegralPrivateStatistics(n_resamples=200, random_state=gen).fit(X).results_
+    e = IntegralPrivateStatistics(n_resamples=200, random_state=gen).fit(X).results_
+    assert not d["frequency"].equals(e["frequency"])  # a Generator advances
 
 
 def test_describe_shape_missing_values_and_non_numeric():
@@ -215,3 +222,43 @@ def test_unfitted_describe():
 
     with pytest.raises(NotFittedError):
         IntegralPrivateStatistics().describe()
+
+
+def test_privacy_summary():
+    summary = IntegralPrivateStatistics(min_cluster_size=20).privacy_summary()
+    assert summary["notion"].startswith("integral privacy")
+    assert summary["min_cluster_size"] == 20 and not summary["reads_true_statistic"]
+    summary = IntegralPrivateStatistics(selection="least_error").privacy_summary()
+    assert summary["reads_true_statistic"]
+
+
+@pytest.mark.parametrize("method", ["consecutive", "optimal"])
+def test_microaggregation_choice(normal_1000, method):
+    est = IntegralPrivateStatistics(
+        statistics=("min", "max", "mean"),
+        n_resamples=300,
+        min_cluster_size=20,
+        microaggregation=method,
+        random_state=0,
+    ).fit(normal_1000)
+    table = est.describe()
+    assert table.notna().all().all()
+    # the released max is the mean of the top cluster: below the true max
+    top = np.sort(normal_1000[:, 0])[-39:]
+    assert top.mean() - 0.5 < table.loc["max", "x0"] < normal_1000.max()
+    assert integral_describe(
+        normal_1000,
+        statistics=("min", "max", "mean"),
+        n_resamples=300,
+        min_cluster_size=20,
+        random_state=0,
+    ).equals(
+        IntegralPrivateStatistics(
+            statistics=("min", "max", "mean"),
+            n_resamples=300,
+            min_cluster_size=20,
+            random_state=0,
+        )
+        .fit(normal_1000)
+        .describe()
+    )

@@ -3,6 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from skprivate.subset import (
@@ -287,3 +289,64 @@ def test_privatizing_a_million_rows_is_vectorized():
     x = np.random.default_rng(16).integers(0, 5, size=(1_000_000, 1))
     a = SubsetUniform(random_state=17).fit_transform(x)
     assert a.shape == (1_000_000, 5) and a[np.arange(1_000_000), x[:, 0]].all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    p=st.integers(2, 9),
+    alpha=st.one_of(st.none(), st.floats(0.01, 0.45)),
+    seed=st.integers(0, 2**31),
+)
+def test_every_report_contains_the_category(p, alpha, seed):
+    if p < 4 and alpha is None:
+        alpha = 0.05
+    design = SubsetDesign.uniform(p, min_coverage=alpha)
+    codes = np.random.default_rng(seed).integers(0, design.n_outputs, size=300)
+    reports = design.sample(codes, random_state=seed + 1)
+    assert reports[np.arange(codes.size), codes].all()
+    if alpha is not None:
+        assert np.all(reports[:, p:].sum(axis=1) == 1)
+
+
+def test_pipeline_with_a_downstream_classifier():
+    from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from skprivate.datasets import load_adult
+
+    adult = load_adult().head(3000)
+    y = adult["income"] == ">50K"
+    pipe = make_pipeline(
+        ColumnTransformer(
+            [("subset", SubsetUniform(random_state=0), ["race", "sex", "relationship"])]
+        ),
+        LogisticRegression(max_iter=500),
+    ).fit(adult, y)
+    # Private features still carry signal about income.
+    from sklearn.metrics import roc_auc_score
+
+    assert roc_auc_score(y, pipe.predict_proba(adult)[:, 1]) > 0.65
+
+
+def test_question_side_with_dummies_adds_one_dummy():
+    design = SubsetDesign.uniform(3, min_coverage=0.1)
+    questions = design.draw_questions(1000, random_state=30)
+    codes = np.random.default_rng(31).integers(0, 3, size=1000)
+    answers = questions[np.arange(1000), codes] == 1
+    reports = design.record_answers(questions, answers, random_state=32)
+    assert reports.shape == (1000, 5)
+    assert reports[np.arange(1000), codes].all()
+    assert np.all(reports[:, 3:].sum(axis=1) == 1)
+    with pytest.raises(ValueError, match="answers must be booleans"):
+        design.record_answers(questions, np.full(1000, 2))
+
+
+def test_privacy_summary_per_column_weights():
+    x = np.column_stack([np.arange(40) % 4, np.arange(40) % 5])
+    mech = SubsetUniform().fit(x)
+    out = mech.privacy_summary([np.full(4, 0.25), np.full(5, 0.2)])
+    sizes = [c["leakage"]["size_leakage"] for c in out["columns"]]
+    # p = 4: every report is a pair covering 1/2.  p = 5: tau = 2/20 *
+    # (10 * 0.4² + 10 * 0.6²) = 0.52.
+    assert sizes == pytest.approx([0.5, 0.48])

@@ -322,3 +322,19 @@ def test_explicit_independent_design():
         est = SubsetDistributionEstimator(method, design=mech).fit(mech.transform(x))
         se = np.sqrt(np.diag(est.covariance_))
         assert np.all(np.abs(est.distribution_raw_ - W4) < 4 * se + 1e-4)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_mle_is_robust_on_small_samples_with_rare_categories():
+    # Any EM iterate has a log-likelihood below the maximum.
+    design = SubsetDesign.uniform(5)
+    for seed in range(100):
+        A, _ = _reports(RACE, 120 + seed, design, 20_000 + seed)
+        mle = SubsetDistributionEstimator("mle").fit(A)
+        assert np.all(np.isfinite(mle.distribution_))
+        assert np.isfinite(mle.log_likelihood_)
+        U, counts = mle.subsets_.astype(float), mle.subset_counts_
+        em_w, _ = fitting.em(U, counts, np.full(5, 0.2), max_iter=500, tol=1e-10)
+        assert fitting.log_likelihood(U, counts, mle.distribution_) >= (
+            fitting.log_likelihood(U, counts, em_w) - 1e-6
+        )

@@ -1,0 +1,177 @@
+"""Deconvolution Nadaraya–Watson: eq. (7), LOO of eq. (8), fallbacks, sklearn use."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+
+from skprivate import (
+    DeconvolutionKernelClassifier,
+    DeconvolutionKernelRegressor,
+    LaplaceLDP,
+)
+from skprivate.datasets import make_truncated_chi2
+from skprivate.exceptions import InvalidParameterError
+from skprivate.ldp import deconvolution_kernel
+
+
+def g2(x):
+    return 4.5 * np.sin(x) - 5
+
+
+def _chi2_data(n=5000, seed=0):
+    x = make_truncated_chi2(n, 3, low=0, high=3, random_state=seed)[:, None]
+    y = g2(x[:, 0]) + np.random.default_rng(seed + 100).normal(size=n)
+    return x, y
+
+
+def test_prediction_is_equation_7():
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(200, 1))
+    y = rng.normal(size=200)
+    reg = DeconvolutionKernelRegressor(bandwidth=0.7, noise_scale=0.3).fit(z, y)
+    x = np.array([[-0.5], [0.2]])
+    w = deconvolution_kernel((x - z.T) / 0.7, 0.3 / 0.7)
+    np.testing.assert_allclose(reg.predict(x), (w @ y) / w.sum(axis=1), rtol=1e-12)
+
+
+def test_leave_one_out_score_is_equation_8_at_z():
+    rng = np.random.default_rng(1)
+    z = rng.normal(size=(150, 2))
+    y = z[:, 0] - z[:, 1] ** 2 + rng.normal(size=150)
+    reg = DeconvolutionKernelRegressor(
+        bandwidth=[0.5, 0.9], noise_scale=[0.2, 0.3], kernel="cauchy"
+    ).fit(z, y)
+    for h, score in zip(reg.bandwidth_candidates_, reg.loo_scores_, strict=True):
+        ratio = np.array([0.2, 0.3]) / h
+        u = (z[:, None, :] - z[None, :, :]) / h
+        w = deconvolution_kernel(u[..., 0], ratio[0], "cauchy") * deconvolution_kernel(
+            u[..., 1], ratio[1], "cauchy"
+        )
+        np.fill_diagonal(w, 0.0)
+        pred = (w @ y) / w.sum(axis=1)
+        assert score == pytest.approx(np.mean((y - pred) ** 2), rel=1e-10)
+    assert reg.bandwidth_ == reg.bandwidth_candidates_[np.argmin(reg.loo_scores_)]
+
+
+def test_binned_loo_matches_direct_loo():
+    x, y = _chi2_data(3000)
+    z = LaplaceLDP(epsilon=10, bounds=(0, 3), random_state=0).fit_transform(x)
+    params = {"bandwidth": [0.15, 0.3, 0.6], "noise_scale": 0.3, "kernel": "cauchy"}
+    binned = DeconvolutionKernelRegressor(algorithm="binned", **params).fit(z, y)
+    direct = DeconvolutionKernelRegressor(algorithm="direct", **params).fit(z, y)
+    np.testing.assert_allclose(binned.loo_scores_, direct.loo_scores_, rtol=1e-4)
+    grid = np.linspace(0, 3, 50)[:, None]
+    np.testing.assert_allclose(binned.predict(grid), direct.predict(grid), atol=1e-3)
+
+
+def _ise(model, grid):
+    return np.mean((model.predict(grid[:, None]) - g2(grid)) ** 2) * 3
+
+
+def test_recovers_the_curve_better_than_the_naive_kernel():
+    """Synthetic study (SPEC 2.4): chi2(3) on [0, 3], g2, epsilon = 10."""
+    x, y = _chi2_data(5000)
+    ldp = LaplaceLDP(epsilon=10, bounds=(0, 3), random_state=0)
+    z = ldp.fit_transform(x)
+    grid = np.linspace(0, 3, 301)
+    naive = DeconvolutionKernelRegressor(noise_scale=0.0).fit(z, y)
+    simex = DeconvolutionKernelRegressor(
+        bandwidth="simex", noise_scale=ldp.scale_, random_state=0
+    ).fit(z, y)
+    assert simex.simex_bandwidths_.shape == (2,)
+    assert _ise(simex, grid) < 0.6 * _ise(naive, grid)
+    # at any common bandwidth, deconvolution removes the attenuation bias
+    for h in [0.15, 0.3]:
+        fixed = {"bandwidth": h, "kernel": "cauchy"}
+        deconv = DeconvolutionKernelRegressor(noise_scale=ldp.scale_, **fixed).fit(z, y)
+        plain = DeconvolutionKernelRegressor(noise_scale=0.0, **fixed).fit(z, y)
+        assert _ise(deconv, grid) < 0.6 * _ise(plain, grid)
+
+
+def test_privatizer_route_and_grid_search_over_epsilon():
+    x, y = _chi2_data(3000)
+    reg = DeconvolutionKernelRegressor(
+        bandwidth=0.3, privatizer=LaplaceLDP(epsilon=10, bounds=(0, 3), random_state=0)
+    )
+    reg.fit(x, y)
+    np.testing.assert_allclose(reg.noise_scale_, [0.3])
+    np.testing.assert_allclose(reg.privatizer_.scale_, [0.3])
+    search = GridSearchCV(
+        reg, {"privatizer__epsilon": [2.0, 50.0]}, cv=KFold(3), scoring="r2"
+    ).fit(x, y)
+    # less noise, better clean-data fit
+    assert search.best_params_ == {"privatizer__epsilon": 50.0}
+    scores = search.cv_results_["mean_test_score"]
+    assert scores[1] > scores[0]
+
+
+def test_near_zero_denominators_fall_back_to_the_mean():
+    rng = np.random.default_rng(2)
+    z = rng.uniform(-1, 1, size=(400, 1))
+    y = 3 + z[:, 0]
+    reg = DeconvolutionKernelRegressor(bandwidth=0.1, noise_scale=0.3).fit(z, y)
+    far = np.array([[100.0], [0.0]])  # Gaussian weights underflow far away
+    mask = reg.fallback_mask(far)
+    np.testing.assert_array_equal(mask, [True, False])
+    pred = reg.predict(far)
+    assert pred[0] == pytest.approx(y.mean())
+    assert np.isfinite(pred).all()
+    assert isinstance(reg.loo_fallback_, int)
+
+
+def test_classifier_estimates_probabilities():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 1, size=(6000, 1))
+    y = np.where(rng.uniform(size=6000) < 0.2 + 0.6 * x[:, 0], "yes", "no")
+    clf = DeconvolutionKernelClassifier(
+        privatizer=LaplaceLDP(epsilon=10, bounds=(0, 1), random_state=0)
+    ).fit(x, y)
+    assert list(clf.classes_) == ["no", "yes"]
+    proba = clf.predict_proba([[0.5]])
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # P(yes | x = 0.5) = 0.5; binomial SE over the effective window is ~0.03
+    assert proba[0, 1] == pytest.approx(0.5, abs=0.1)
+    assert np.all(clf.predict_proba(np.linspace(-1, 2, 30)[:, None]) >= 1e-7)
+    assert set(clf.predict([[0.05], [0.95]])) == {"no", "yes"}
+    np.testing.assert_allclose(
+        np.exp(clf.predict_log_proba([[0.3]])), clf.predict_proba([[0.3]])
+    )
+
+
+@pytest.mark.parametrize("bandwidth", [0.0, -0.5])
+def test_non_positive_bandwidth_is_refused(bandwidth):
+    X, y = np.zeros((10, 1)), np.zeros(10)
+    with pytest.raises(InvalidParameterError, match="'bandwidth' parameter"):
+        DeconvolutionKernelRegressor(bandwidth=bandwidth, noise_scale=0.1).fit(X, y)
+
+
+def test_bad_input():
+    rng = np.random.default_rng(4)
+    X, y = rng.normal(size=(60, 2)), rng.normal(size=60)
+    reg = DeconvolutionKernelRegressor(bandwidth=0.5, noise_scale=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        reg.predict(X[:, :1])
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        reg.fit(Xn, y)
+    with pytest.raises(ValueError, match="noise_scale is required"):
+        DeconvolutionKernelRegressor().fit(X, y)
+    with pytest.raises(InvalidParameterError, match="'kernel' parameter"):
+        DeconvolutionKernelRegressor(kernel="tophat", noise_scale=0.1).fit(X, y)
+
+
+def test_pandas_input_and_pipeline():
+    x, y = _chi2_data(500)
+    df = pd.DataFrame({"score": x[:, 0]})
+    pipe = make_pipeline(
+        FunctionTransformer(lambda d: d, feature_names_out="one-to-one"),
+        DeconvolutionKernelRegressor(bandwidth=0.3, noise_scale=0.0),
+    )
+    pred = pipe.fit(df, y).predict(df)
+    assert pred.shape == (500,)
+    reg = DeconvolutionKernelRegressor(bandwidth=0.3, noise_scale=0.1).fit(df, y)
+    assert list(reg.feature_names_in_) == ["score"]
