@@ -77,7 +77,7 @@ def _one(domain, curve, n, seed):
         out[name] = ise(model.fit(z, y))
         out[name + " h"] = model.bandwidth_
     for name, scale in [("deconv Cauchy", b), ("naive NW Cauchy", 0.0)]:
-        out[name + ", oracle h"] = min(
+        out[name + ", oracle bandwidth"] = min(
             ise(
                 DeconvolutionKernelRegressor(
                     kernel="cauchy", noise_scale=scale, bandwidth=h, **fast
@@ -134,7 +134,7 @@ flattened.
   (2008), offered as ``bandwidth="simex"``.
 * All kernel sums are binned (``algorithm="binned"``, error about 1e-5 of
   the peak), also for n = 1,000.
-* "oracle h" picks the bandwidth minimizing the true ISE over 16 log-spaced
+* "oracle bandwidth" picks the bandwidth minimizing the true ISE over 16 log-spaced
   values in [0.03, 2] (not available in practice): it shows what each
   estimator can do at its best bandwidth.
 * g1 grows like -x^4/5 at the ends of [-3, 3] (g1(±3) = -14.4), where the

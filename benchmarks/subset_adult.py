@@ -103,7 +103,7 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
                 "MLE": f"{lim_mle:.3f}",
                 "MoM (raw)": f"{np.trace(limit_covariance(design, w, 'mom')):.3f}",
                 "MLE / non-private": f"{lim_mle / lim_raw:.2f}",
-                "paper": "MLE ≈ 4× sample (figure); SPEC: 3.3×",
+                "paper": "MLE ≈ 4× sample (figure); exact limit ratio 3.3×",
             }
         ]
     )
@@ -115,7 +115,7 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
             "Estimates are projected onto the simplex (what a user gets), so the "
             "MoM here is below its raw limit 2.80.  The paper shows the n^(-1/2) "
             "rate (flat scaled loss) and an MLE loss about four times the sample's "
-            "in its figures; the exact limit ratio is 3.3 (SPEC erratum 13); ours is "
+            "in its figures; the exact limit ratio is 3.3; ours is "
             "about 3 at every n.  The one-step column has rare huge losses: "
             "with two categories below 1% the projected MoM often puts one at "
             "the 1e-10 floor, and the single Newton step from there can be "
@@ -191,7 +191,8 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
             "Sex × income: power at level 0.05 (Fig 6)",
             f"n rows drawn with replacement from Adult; each variable becomes Y by "
             f"a Markov step to one of two dummy categories with probability α = "
-            f"0.05 each (SPEC 3.7-10), then the p = 2 dummy design of App. C. "
+            f"0.05 each (the paper leaves this step unspecified), then the "
+            "p = 2 dummy design of App. C. "
             f"{reps} replications. PT:X is Pearson's test on the raw 2×2 table, "
             "PT:Y on the 4×4 table of Y. The paper reports (figure only) that the "
             "subset data need about four times the sample size of Y and that the "

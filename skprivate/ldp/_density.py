@@ -87,7 +87,7 @@ class DeconvolutionKernelDensity(
     ----------
     bandwidth_ : float
         Bandwidth used.
-    noise_scale_ : ndarray of shape (n_features_in_,)
+    noise_scale_ : ndarray of shape (n_features,)
         Laplace scale per feature used for deconvolution.
     bandwidth_candidates_ : ndarray or None
         Candidates searched by cross-validation (None for a fixed float).
@@ -100,7 +100,7 @@ class DeconvolutionKernelDensity(
         Fitted clone of ``privatizer``.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during ``fit`` (only for string column names).
 
     See Also
@@ -206,7 +206,7 @@ class DeconvolutionKernelDensity(
         if use_binned(self.algorithm, n, q):
             self._binned = BinnedSums(
                 Z[:, 0],
-                np.full((n, 1), 1.0 / n),
+                None,
                 self.bandwidth_,
                 float(self._ratio[0]),
                 self.kernel,
@@ -254,7 +254,7 @@ class DeconvolutionKernelDensity(
         todo = np.ones(X.shape[0], dtype=bool)
         if self._binned is not None:
             todo = ~self._binned.inside(X[:, 0])
-            out[~todo] = self._binned(X[~todo, 0])[:, 0]
+            out[~todo] = self._binned(X[~todo, 0])[:, 0] / self._Z.shape[0]
         if todo.any():
             n = self._Z.shape[0]
             sums = direct_sums(

@@ -145,8 +145,8 @@ class BinnedSums:
     ----------
     z : ndarray of shape (n,)
         Data points.
-    W : ndarray of shape (n, c)
-        Weights (a column of ones for a density, ``y`` for regression).
+    W : ndarray of shape (n, c) or None
+        Weights (``y`` for regression); None for unit weights (a density).
     bandwidth, ratio : float
         Bandwidth ``h`` and noise-to-bandwidth ratio ``b / h``.
     kernel : str
@@ -160,7 +160,7 @@ class BinnedSums:
     def __init__(
         self,
         z: NDArray,
-        W: NDArray,
+        W: NDArray | None,
         bandwidth: float,
         ratio: float,
         kernel: str,
@@ -195,14 +195,23 @@ class BinnedSums:
         idx = np.clip(np.floor(pos), 0, self.size - 2).astype(np.intp)
         return idx, pos - idx
 
-    def bin(self, z: NDArray, W: NDArray) -> NDArray[np.float64]:
-        """Linear binning of weighted points on the grid, ``(size, c)``."""
-        idx, frac = self._positions(z)
-        out = np.empty((self.size, W.shape[1]))
-        for k in range(W.shape[1]):
-            out[:, k] = np.bincount(
-                idx, W[:, k] * (1.0 - frac), self.size
-            ) + np.bincount(idx + 1, W[:, k] * frac, self.size)
+    def bin(self, z: NDArray, W: NDArray | None) -> NDArray[np.float64]:
+        """Linear binning of weighted points on the grid, ``(size, c)``.
+
+        ``W=None`` means unit weights (one column).  Points must lie inside
+        the grid (they do for the data the grid was built from).
+        """
+        pos = (z - self.lo) / self.delta
+        idx = pos.astype(np.intp)  # pos >= 0, so truncation is floor
+        np.minimum(idx, self.size - 2, out=idx)
+        frac = pos - idx
+        columns = [None] if W is None else [W[:, k] for k in range(W.shape[1])]
+        out = np.empty((self.size, len(columns)))
+        for k, w in enumerate(columns):
+            total = np.bincount(idx, w, self.size)
+            upper = np.bincount(idx, frac if w is None else w * frac, self.size)
+            out[:, k] = total - upper
+            out[1:, k] += upper[:-1]
         return out
 
     def inside(self, x: NDArray) -> NDArray[np.bool_]:

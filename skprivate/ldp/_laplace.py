@@ -71,18 +71,18 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
 
     Attributes
     ----------
-    scale_ : ndarray of shape (n_features_in_,)
+    scale_ : ndarray of shape (n_features,)
         Laplace scale ``b_j`` of each feature (in secure mode, the scale of
         the discrete Laplace law in data units).
-    bounds_ : tuple of two ndarrays of shape (n_features_in_,)
+    bounds_ : tuple of two ndarrays of shape (n_features,)
         The bounds used, ``(low, high)``.
     bounds_from_data_ : bool
         Whether the bounds were read from the data.
-    grid_step_ : ndarray of shape (n_features_in_,) or None
+    grid_step_ : ndarray of shape (n_features,) or None
         Grid step of the secure mode (``None`` otherwise).
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during ``fit`` (only for string column names).
 
     See Also

@@ -31,6 +31,7 @@ SIMEX_REPEATS = 5
 # A prediction falls back to the training mean where the kernel weights
 # sum to at most this fraction of the sum of their absolute values.
 DENOMINATOR_TOLERANCE = 1e-4
+ABSOLUTE_FLOOR = 1e-12
 PROBA_FLOOR = 1e-6
 
 _SHARED_PARAMS_DOC = """
@@ -189,16 +190,31 @@ class _DeconvolutionNadarayaWatson(
             sums = binned(X[:, 0])
             own = binned.pair_weight(Z[:, 0], X[:, 0])
         else:
+            scale = h ** Z.shape[1]
             sums = direct_sums(X, Z, self._W, h, ratio, self.kernel, absolute=True)
-            own = product_kernel((X - Z) / h, ratio, self.kernel)
+            sums /= scale
+            own = product_kernel((X - Z) / h, ratio, self.kernel) / scale
         sums[:, :-1] -= own[:, None] * self._W
         sums[:, -1] -= np.abs(own)
-        pred, fallback = self._ratio_of_sums(sums)
+        pred, fallback = self._ratio_of_sums(sums, h)
         return self._loss(Y, pred), int(fallback.sum())
 
-    def _ratio_of_sums(self, sums: NDArray) -> tuple[NDArray, NDArray]:
+    def _ratio_of_sums(self, sums: NDArray, h: float) -> tuple[NDArray, NDArray]:
+        """Eq. (7) from kernel sums scaled by ``1 / h**q``, with fallbacks.
+
+        Sums below ``1e-12`` of the largest possible one, ``n K_hat(0) / h**q``,
+        are rounding noise (of the FFT in binned mode) and fall back too.
+        """
         den, num, absden = sums[:, 0], sums[:, 1:-1], sums[:, -1]
-        fallback = ~(den > DENOMINATOR_TOLERANCE * absden)
+        q = self._Z.shape[1]
+        peak = (
+            self._Z.shape[0]
+            * product_kernel(np.zeros((1, q)), self.noise_scale_ / h, self.kernel)[0]
+            / h**q
+        )
+        fallback = ~(
+            (den > DENOMINATOR_TOLERANCE * absden) & (absden > ABSOLUTE_FLOOR * peak)
+        )
         safe = np.where(fallback, 1.0, den)
         pred = np.where(fallback[:, None], self._fallback_value, num / safe[:, None])
         return pred, fallback
@@ -210,22 +226,24 @@ class _DeconvolutionNadarayaWatson(
             todo = ~self._binned.inside(X[:, 0])
             out[~todo] = self._binned(X[~todo, 0])
         if todo.any():
-            out[todo] = direct_sums(
-                X[todo],
-                self._Z,
-                self._W,
-                self.bandwidth_,
-                self._ratio,
-                self.kernel,
-                absolute=True,
+            out[todo] = (
+                direct_sums(
+                    X[todo],
+                    self._Z,
+                    self._W,
+                    self.bandwidth_,
+                    self._ratio,
+                    self.kernel,
+                    absolute=True,
+                )
+                / self.bandwidth_ ** X.shape[1]
             )
-            # direct sums carry no 1/h factor; only ratios of sums are used
         return out
 
     def _predict_raw(self, X: ArrayLike) -> tuple[NDArray, NDArray]:
         check_is_fitted(self, "bandwidth_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._ratio_of_sums(self._sums(X))
+        return self._ratio_of_sums(self._sums(X), self.bandwidth_)
 
     def fallback_mask(self, X: ArrayLike) -> NDArray[np.bool_]:
         """Points where the kernel weights nearly cancel and the mean is returned.
@@ -233,8 +251,10 @@ class _DeconvolutionNadarayaWatson(
         The deconvolution kernel takes negative values, so the denominator
         ``sum_i K_hat((x - z_i) / h)`` of eq. (7) can vanish or turn negative
         (far from the data, or where the density estimate dips below zero).
-        Where it is at most ``1e-4`` times ``sum_i |K_hat((x - z_i) / h)|``,
-        the prediction is the training mean of the target instead.
+        Where it is at most ``1e-4`` times ``sum_i |K_hat((x - z_i) / h)|``
+        (or where that sum is below ``1e-12`` of its largest possible value,
+        ``n K_hat(0)``, i.e. no training point is near), the prediction is the
+        training mean of the target instead.
 
         Parameters
         ----------
@@ -277,7 +297,7 @@ class DeconvolutionKernelRegressor(RegressorMixin, _DeconvolutionNadarayaWatson)
     ----------
     bandwidth_ : float
         Bandwidth used.
-    noise_scale_ : ndarray of shape (n_features_in_,)
+    noise_scale_ : ndarray of shape (n_features,)
         Laplace scale per feature used for deconvolution.
     bandwidth_candidates_, loo_scores_ : ndarray or None
         Candidates and their leave-one-out mean squared error (None for a
@@ -293,7 +313,7 @@ class DeconvolutionKernelRegressor(RegressorMixin, _DeconvolutionNadarayaWatson)
         Fitted clone of ``privatizer``.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during ``fit`` (only for string column names).
 
     See Also
@@ -403,7 +423,7 @@ class DeconvolutionKernelClassifier(ClassifierMixin, _DeconvolutionNadarayaWatso
         Class labels.
     bandwidth_ : float
         Bandwidth used.
-    noise_scale_ : ndarray of shape (n_features_in_,)
+    noise_scale_ : ndarray of shape (n_features,)
         Laplace scale per feature used for deconvolution.
     bandwidth_candidates_, loo_scores_ : ndarray or None
         Candidates and their leave-one-out mean log-loss.
@@ -418,7 +438,7 @@ class DeconvolutionKernelClassifier(ClassifierMixin, _DeconvolutionNadarayaWatso
         Fitted clone of ``privatizer``.
     n_features_in_ : int
         Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during ``fit`` (only for string column names).
 
     See Also

@@ -221,8 +221,8 @@ def mle_newton(U, counts, w0, s=1.0, t=0.0, max_iter=200, tol=1e-8):
 def one_step(U, counts, w_mom, s=1.0, t=0.0) -> NDArray[np.float64]:
     """One Newton step from the projected MoM: ``θ̂ - [∇²ℓ]^{-1} ∇ℓ`` (raw).
 
-    ``θ = (w_1, ..., w_{p-1})`` and ``w_p = 1 - sum θ`` (SPEC erratum 5: the
-    paper's "+" sign is wrong).
+    ``θ = (w_1, ..., w_{p-1})`` and ``w_p = 1 - sum θ`` (the paper's eq. (7)
+    writes "+", an erratum: with the Hessian the Newton step subtracts).
     """
     w = interior(w_mom)
     p = w.size

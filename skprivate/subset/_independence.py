@@ -179,9 +179,9 @@ def subset_independence_test(
         ``"lrt-mom"``: the same statistic with projected MoM estimates (can
         be negative; the paper's recommendation); ``"pearson"``: Pearson's
         statistic over the ``s × r`` report cells with the marginal MLEs,
-        ``dof = s r - p - q + 1`` (SPEC erratum 4; the paper's ``s r`` is
-        wrong); ``"bonferroni"``: the smallest p-value of the ``p q`` 2×2
-        Pearson tests of ``(1{x ∈ A}, 1{y ∈ B})`` (no continuity
+        ``dof = s r - p - q + 1`` (cells - 1 - estimated parameters; the
+        paper's ``s r`` is wrong); ``"bonferroni"``: the smallest p-value of
+        the ``p q`` 2×2 Pearson tests of ``(1{x ∈ A}, 1{y ∈ B})`` (no continuity
         correction), times ``p q``.
     design_a, design_b : SubsetDesign, fitted mechanism or None
         Designs of the two variables (``None``: uniform).

@@ -142,7 +142,8 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             known = col >= 0
             if design.has_dummies:
                 # Dummy respondents (App. B): each row is replaced, with
-                # probability alpha per dummy, by a dummy user (SPEC 3.7-10).
+                # probability alpha per dummy, by a dummy user; this is how
+                # the dummies carry mass alpha each, as App. B states.
                 u = rng.random(col.size)
                 alpha = design.min_coverage
                 p = design.n_categories

@@ -42,7 +42,7 @@ def test_mom_closed_form_equals_q_solution_for_uniform_p4():
 
 
 def test_mom_closed_form_and_q_solution_differ_but_agree_in_limit_for_p5():
-    # SPEC 3.2: the closed form uses sum(w) = 1 exactly; with random |A|
+    # The closed form uses sum(w) = 1 exactly; with random |A|
     # (p >= 5) it differs from Q^{-1}γ̂ in finite samples; both are consistent.
     design = SubsetDesign.uniform(5)
     A, _ = _reports(RACE, 2000, design, 2)
@@ -104,7 +104,7 @@ def test_mle_is_the_maximum_against_random_simplex_points():
     "method,limit", [("mom", "mom"), ("mle", "mle"), ("one-step", "mle")]
 )
 def test_asymptotic_risk_matches_monte_carlo(method, limit):
-    # SPEC 3.5: p = 4, uniform design, w = (.1,.2,.3,.4), n = 1000.
+    # p = 4, uniform design, w = (.1,.2,.3,.4), n = 1000.
     design = SubsetDesign.uniform(4)
     n, reps = 1000, 300
     losses = []
