@@ -24,7 +24,25 @@ extensions = [
 ]
 
 autosummary_generate = True
-autodoc_default_options = {"members": True, "inherited-members": True}
+# Inherited members matter (PopulationEstimateMixin gives cdf, quantile, ...),
+# but scikit-learn's own plumbing methods are documented by scikit-learn.
+autodoc_default_options = {
+    "members": True,
+    "inherited-members": True,
+    "exclude-members": ",".join(
+        [
+            "set_output",
+            "get_metadata_routing",
+            "set_fit_request",
+            "set_partial_fit_request",
+            "set_transform_request",
+            "set_score_request",
+            "set_predict_request",
+            "set_predict_proba_request",
+            "set_inverse_transform_request",
+        ]
+    ),
+}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 
