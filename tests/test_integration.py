@@ -152,3 +152,25 @@ def test_rvns_density_grid_search_over_band_width_and_samples():
     ).fit(x)
     assert np.isfinite(search.cv_results_["mean_test_score"]).all()
     assert search.best_estimator_.privatizer_.k in (1, 3)
+
+
+def test_subset_estimator_grid_search_over_coverage_bound(adult):
+    from skprivate import SubsetDistributionEstimator
+
+    est = SubsetDistributionEstimator(
+        method="mle", privatizer=SubsetUniform(random_state=0)
+    )
+    search = GridSearchCV(
+        est, {"privatizer__min_coverage": [None, 0.1, 0.3]}, cv=3, n_jobs=2
+    ).fit(adult[["race"]])
+    scores = search.cv_results_["mean_test_score"]
+    assert np.isfinite(scores).all()
+    # Scored on clean categories: between the uniform guess and minus the
+    # entropy of the race mix (a cross-entropy cannot beat the entropy).
+    p = adult["race"].value_counts(normalize=True).to_numpy()
+    assert np.log(1 / p.size) < scores.max() < np.sum(p * np.log(p)) + 0.02
+    # A coverage bound of 0.3 replaces 60% of reports by dummies: least useful.
+    assert scores[2] < scores[:2].min()
+    reports = SubsetUniform(random_state=1).fit_transform(adult[["race"]])
+    plain = SubsetDistributionEstimator().fit(reports)
+    assert plain.score(reports) == pytest.approx(plain.log_likelihood_ / len(reports))

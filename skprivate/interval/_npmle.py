@@ -186,7 +186,8 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
             raise ValueError(
                 "X carries no information: every row is (-inf, inf) or has zero weight."
             )
-        Z, w = _unique_rows(Z[informative], w[informative])
+        if not informative.all():
+            Z, w = Z[informative], w[informative]
         w = w / w.sum()
         case_one = bool(np.all(np.isneginf(Z[:, 0]) ^ np.isposinf(Z[:, 1])))
         method = self.method
@@ -197,6 +198,8 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
                 "method='pava' needs Case-I data (every row (-inf, u] or (u, inf)); "
                 "use method='turnbull' for other interval data."
             )
+        if method == "turnbull":
+            Z, w = _unique_rows(Z, w)
         self.innermost_, self.probabilities_, start, stop = (
             self._pava(Z, w) if method == "pava" else self._turnbull(Z, w)
         )

@@ -311,8 +311,11 @@ class SubsetDistributionEstimator(
 
     def _log_likelihood(self, w) -> float:
         """Full log-likelihood ``sum_i log P(A = a_i)`` of the reports."""
+        return self._report_log_likelihood(self.subsets_, self.subset_counts_, w)
+
+    def _report_log_likelihood(self, subsets, counts, w) -> float:
         design = self.design_
-        ind = self.subsets_.astype(bool)
+        ind = subsets.astype(bool)
         masks = indicators_to_masks(ind) if ind.shape[1] <= MAX_BITMASK else None
         if masks is None:
             log_mu = np.log(2.0 / (2.0 ** ind.shape[1] - 2 * ind.shape[1] - 2))
@@ -323,7 +326,46 @@ class SubsetDistributionEstimator(
         extra = np.log(0.5) if design.has_dummies else 0.0
         lik = design.coverage(ind, w)
         with np.errstate(divide="ignore"):
-            return float(self.subset_counts_ @ (log_mu + np.log(lik) + extra))
+            return float(counts @ (log_mu + np.log(lik) + extra))
+
+    def score(self, X: ArrayLike, y: Any = None) -> float:
+        """Mean log-likelihood per row of held-out data.
+
+        Like every learner of skprivate, the estimator is scored on the
+        data it would see: with a ``privatizer``, ``X`` holds clean
+        categories (one column) and the score is the mean log of their
+        estimated masses (floored at 1e-12), so a grid search over the
+        privatizer's parameters is scored on clean data; without one, ``X``
+        holds subset reports and the score is the mean of
+        ``log P(A = a)`` under the estimate and the design.
+
+        Parameters
+        ----------
+        X : array-like
+            Clean categories (with a privatizer) or 0/1 subset reports.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        score : float
+        """
+        check_is_fitted(self)
+        if self.privatizer_ is not None:
+            cats = np.asarray(X, dtype=object)
+            if cats.ndim == 2:
+                if cats.shape[1] != 1:
+                    raise ValueError(
+                        "With a privatizer, X must hold one column of categories; "
+                        f"got {cats.shape[1]} columns."
+                    )
+                cats = cats[:, 0]
+            return float(np.mean(np.log(np.maximum(self.pmf(cats), 1e-12))))
+        data = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=True)
+        ind = check_subset_data(data, self.design_)
+        rows, counts = count_subsets(ind)
+        total = self._report_log_likelihood(rows, counts, self.distribution_)
+        return total / counts.sum()
 
     # ----------------------------------------------------------- inference
     def confidence_intervals(self, level: float = 0.95):
