@@ -89,7 +89,7 @@ def _npmle_section(quick: bool) -> Section:
     import tempfile
 
     sizes = [1_000, 10_000, 100_000] if quick else [1_000, 10_000, 100_000, 1_000_000]
-    lifelines_sizes = [1_000] if quick else [1_000, 3_000]
+    lifelines_sizes = [1_000] if quick else [1_000, 2_000]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
@@ -111,7 +111,7 @@ def _npmle_section(quick: bool) -> Section:
                     diff = np.max(np.abs(est.cdf(grid) - np.asarray(res["cdf"])))
                     row["max |F_ours - F_lifelines| at 19 quantiles"] = f"{diff:.2g}"
             rows.append(row)
-        for n in [1_000, 10_000] if quick else [1_000, 10_000, 100_000]:
+        for n in [1_000, 10_000] if quick else [1_000, 10_000, 30_000]:
             y = np.random.default_rng(1).normal(size=(n, 1))
             Z = IntervalCaseII(random_state=2).fit_transform(y)
             start = time.perf_counter()
@@ -143,7 +143,7 @@ def _lgbm_section(quick: bool) -> Section:
 
     from skprivate.datasets import make_interval_regression
 
-    n = 5_000 if quick else 20_000
+    n = 5_000 if quick else 10_000
     X, _, Z = make_interval_regression(
         n, privatizer=IntervalCaseI(scale=2.0, random_state=0), random_state=0
     )

@@ -92,7 +92,7 @@ after deconvolution: the variance of the deconvolution KDE grows like
 (b / h)^4 / (n h), and with b of several years and h = {clean.bandwidth_:.2f}
 year it swamps the estimate.  The deconvolution CV bandwidth is larger than
 the naive KDE's and removes a large part of the flattening (lower L1 and
-ISE than the naive KDE) for epsilon up to 20; at epsilon = 50 (b = 1.4 years) the noise is small and the
-two are within their standard errors.
+ISE than the naive KDE) for epsilon up to 20; at epsilon = 50 (b = 1.4
+years) the noise is small and the two are within their standard errors.
 """
     return [Section("Distance to the clean-data KDE", text, [pd.DataFrame(rows)])]
