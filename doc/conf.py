@@ -70,3 +70,15 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "within_subsection_order": "FileNameSortKey",
 }
+
+
+def _skip_scikit_learn_members(app, what, name, obj, skip, options):
+    """Leave methods inherited unchanged from scikit-learn to its own docs."""
+    module = getattr(obj, "__module__", "") or ""
+    if module.startswith("sklearn"):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_scikit_learn_members)

@@ -42,7 +42,7 @@ class MostPrivateWithin:
         Allowed shortfall from the best mean test score.
     rule : {"absolute", "relative", "one-se"}, default="absolute"
         ``"absolute"``: score ≥ best − tolerance; ``"relative"``: score ≥
-        best − tolerance·|best|; ``"one-se"``: score ≥ best − tolerance·SE of
+        best − tolerance·abs(best); ``"one-se"``: score ≥ best − tolerance·SE of
         the best, where SE = std_test_score / sqrt(n_splits) (tolerance=1 is
         the one-standard-error rule).
     score_key : str, default="mean_test_score"
