@@ -80,5 +80,17 @@ def _skip_scikit_learn_members(app, what, name, obj, skip, options):
     return None
 
 
+def _copy_benchmark_results(app):
+    """Publish benchmarks/results/*.md with the site (linked from reproducing.rst)."""
+    import shutil
+
+    target = Path(app.outdir) / "_static" / "results"
+    target.mkdir(parents=True, exist_ok=True)
+    for path in (ROOT / "benchmarks" / "results").glob("*.md"):
+        if not path.name.endswith(".quick.md"):
+            shutil.copy(path, target / path.name)
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_scikit_learn_members)
+    app.connect("builder-inited", _copy_benchmark_results)
