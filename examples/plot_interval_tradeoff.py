@@ -12,7 +12,9 @@ with ``n = 200``; the responses are privatized with
 :class:`~skprivate.IntervalCaseI` at several scales, and
 :class:`~skprivate.IterativeIntervalRegressor` fits a linear model on the
 intervals.  The plot shows the prediction error of the fitted line against
-the expected coverage reported by the mechanism.
+the expected coverage reported by the mechanism.  Below coverage 0.7 the
+error rises again: anchors packed near one point tell only on which side of
+it each response lies, which identifies slope / noise but not the slope.
 """
 
 import warnings
@@ -24,7 +26,7 @@ from sklearn.exceptions import ConvergenceWarning
 from skprivate import IntervalCaseI, IterativeIntervalRegressor
 from skprivate.datasets import make_interval_regression
 
-scales = [0.1, 0.5, 2.0, 10.0, 30.0]
+scales = [0.3, 1.0, 3.0, 10.0, 30.0]
 X_test, _ = make_interval_regression(2000, random_state=123)
 f_test = X_test[:, 0]
 coverage, error, error_se = [], [], []
@@ -53,7 +55,8 @@ for scale in scales:
 fig, ax = plt.subplots(figsize=(5.5, 3.8))
 ax.errorbar(coverage, error, yerr=error_se, marker="o")
 for s, c, e in zip(scales, coverage, error):
-    ax.annotate(f"scale {s:g}", (c, e), textcoords="offset points", xytext=(5, 5))
+    ax.annotate(f"scale {s:g}", (c, e), textcoords="offset points", xytext=(-20, 8))
+ax.set_yscale("log")
 ax.set_xlabel("expected privacy coverage")
 ax.set_ylabel("prediction MSE of f(x) = x")
 ax.set_title("More privacy, less accuracy (Case I, n = 200)")

@@ -68,7 +68,8 @@ def _family_demos() -> dict[str, Any]:
     return demos
 
 
-def _progress(i: int, total: int, label: str, stream=sys.stderr) -> None:
+def _progress(i: int, total: int, label: str) -> None:
+    stream = sys.stderr
     width = 24
     filled = int(width * i / max(total, 1))
     stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {i}/{total} {label:<40}")
@@ -112,7 +113,7 @@ def _write_report(out: Path, sections: list[DemoSection], summary: str) -> Path:
 
 
 def run_demo(
-    out: str | None = None, random_state: int = 0, stream=sys.stdout
+    out: str | None = None, random_state: int = 0, stream=None
 ) -> list[DemoSection]:
     """Run every family's demo section and print the summary.
 
@@ -122,8 +123,8 @@ def run_demo(
         Folder for ``report.html`` and the figures.
     random_state : int, default=0
         Seed shared by every section.
-    stream : file-like, default=sys.stdout
-        Where the summary is printed.
+    stream : file-like, optional
+        Where the summary is printed (default: the current ``sys.stdout``).
 
     Returns
     -------
@@ -132,6 +133,7 @@ def run_demo(
     from skprivate import FAMILIES, __version__
     from skprivate.datasets import load_adult, load_life_expectancy
 
+    stream = sys.stdout if stream is None else stream
     start = time.perf_counter()
     adult = load_adult()
     life = load_life_expectancy()

@@ -11,7 +11,6 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, RegressorMixin, clone, is_classifier
 from sklearn.exceptions import (
     ConvergenceWarning,
-    DataConversionWarning,
     NotFittedError,
 )
 from sklearn.linear_model import LinearRegression
@@ -192,16 +191,6 @@ class IterativeIntervalRegressor(
                     f"{type(self).__name__} requires y to be passed, but the target y "
                     "is None."
                 )
-            y = np.asarray(y, dtype=float)
-            if y.ndim == 2 and y.shape[1] == 1:
-                warnings.warn(
-                    "A column-vector y was passed when a 1d array was expected "
-                    "(exact values) or an (n, 2) array of interval bounds; it is "
-                    "read as exact values.",
-                    DataConversionWarning,
-                    stacklevel=3,
-                )
-                y = y[:, 0]
             Z = check_interval_array(y, name="y")
         if np.any(np.isinf(Z[:, 0]) & np.isinf(Z[:, 1])):
             raise ValueError(

@@ -116,10 +116,12 @@ def check_interval_array(
     )
     if arr.ndim == 2 and arr.shape[1] == 1:
         warnings.warn(
-            f"A column-vector {name} was passed when exact values or (n, 2) "
-            "interval bounds were expected; it is read as exact values.",
+            # The opening words are scikit-learn's, which its common checks expect.
+            f"A column-vector {name} was passed when a 1d array was expected "
+            "(exact values) or an (n, 2) array of interval bounds; it is read as "
+            "exact values.",
             DataConversionWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         arr = arr[:, 0]
     if arr.ndim == 1:
