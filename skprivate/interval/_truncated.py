@@ -141,6 +141,15 @@ def truncated_mean(
     -------
     ndarray
         Same shape as the broadcast bounds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate import truncated_mean
+    >>> float(truncated_mean(0.0, np.inf, "gaussian", 1.0))  # sqrt(2 / pi)
+    0.7978845608028654
+    >>> float(truncated_mean(-np.inf, 0.0, "logistic", 1.0))  # -2 log 2
+    -1.3862943611198906
     """
     a, b, shape = _prepare(lower, upper, scale)
     narrow = _narrow(a, b)
@@ -156,7 +165,29 @@ def truncated_second_moment(
     """E[e**2 | lower < e <= upper] for Gaussian or logistic noise.
 
     Closed form for the Gaussian; 96-point Gauss-Legendre quadrature for the
-    logistic.  Same parameters as :func:`truncated_mean`.
+    logistic.
+
+    Parameters
+    ----------
+    lower, upper : array-like
+        Bounds of the truncation cell ``(lower, upper]``; ``-inf``/``inf``
+        allowed.
+    noise : {"gaussian", "logistic"}, default="gaussian"
+        Noise family.
+    scale : float, default=1.0
+        Standard deviation (Gaussian) or scale (logistic).
+
+    Returns
+    -------
+    ndarray
+        Broadcast shape of ``lower`` and ``upper``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate import truncated_second_moment
+    >>> float(truncated_second_moment(0.0, np.inf, "gaussian", 1.0))
+    1.0
     """
     a, b, shape = _prepare(lower, upper, scale)
     narrow = _narrow(a, b)

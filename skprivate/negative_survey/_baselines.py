@@ -24,7 +24,6 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, PrivatizerMixin
-from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import (
     HasMethods,
     Interval,
@@ -40,7 +39,7 @@ from ._noise import (
     additive_privacy_profile,
 )
 from ._perturber import check_values_in_bounds
-from ._reconstruction import density_score, density_score_samples, rvns_grid
+from ._reconstruction import GridDensityMixin, rvns_grid
 
 __all__ = [
     "FlippedHuberLDP",
@@ -472,7 +471,7 @@ def _bounds_of(estimator, priv) -> tuple[float, float]:
 
 
 class PerturbedKDEEstimator(
-    PopulationEstimateMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
+    GridDensityMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
 ):
     """Density of noisy releases by a KDE on ``[a, b]``: the paper's baseline estimate.
 
@@ -597,41 +596,6 @@ class PerturbedKDEEstimator(
         self.bandwidth_ = h
         return self
 
-    def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Log of the estimated density at clean values (summed over a row).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values of the variable (usually one column).
-
-        Returns
-        -------
-        log_density : ndarray of shape (n_samples,)
-        """
-        return density_score_samples(self, X)
-
-    def score(self, X: ArrayLike, y: Any = None) -> float:
-        """Mean log-density of clean values, floored at ``log(1e-12)``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values (usually one column).
-        y : Ignored
-            Present for scikit-learn API compatibility.
-
-        Returns
-        -------
-        score : float
-        """
-        return density_score(self, X)
-
-    def _distribution(self) -> PiecewiseUniformDistribution:
-        return PiecewiseUniformDistribution(
-            self.edges_, self.density_ * np.diff(self.edges_)
-        )
-
 
 def square_wave_transition(
     edges: NDArray, epsilon: float, n_sub: int = 16
@@ -658,7 +622,7 @@ def square_wave_transition(
 
 
 class SquareWaveEMSEstimator(
-    PopulationEstimateMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
+    GridDensityMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
 ):
     """Reconstruct a density from Square Wave reports by EM with smoothing (EMS).
 
@@ -820,38 +784,3 @@ class SquareWaveEMSEstimator(
             stacklevel=3,
         )
         return theta, self.max_iter
-
-    def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Log of the estimated density at clean values (summed over a row).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values of the variable (usually one column).
-
-        Returns
-        -------
-        log_density : ndarray of shape (n_samples,)
-        """
-        return density_score_samples(self, X)
-
-    def score(self, X: ArrayLike, y: Any = None) -> float:
-        """Mean log-density of clean values, floored at ``log(1e-12)``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values (usually one column).
-        y : Ignored
-            Present for scikit-learn API compatibility.
-
-        Returns
-        -------
-        score : float
-        """
-        return density_score(self, X)
-
-    def _distribution(self) -> PiecewiseUniformDistribution:
-        return PiecewiseUniformDistribution(
-            self.edges_, self.density_ * np.diff(self.edges_)
-        )

@@ -76,6 +76,14 @@ def grid_kde(
     Returns
     -------
     density : ndarray of shape (m,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate import grid_kde
+    >>> values = np.random.default_rng(0).normal(size=5000)
+    >>> np.round(grid_kde(values, np.linspace(-3, 3, 7), 0.3), 2)
+    array([0.01, 0.06, 0.25, 0.37, 0.24, 0.06, 0.01])
     """
     y = np.asarray(values, dtype=float).ravel()
     z = np.asarray(points, dtype=float).ravel()

@@ -22,25 +22,64 @@ from ._transition import _check_kernel_args, rvns_transition_density
 __all__ = ["RVNSDensityEstimator", "rvns_grid", "rvns_transition_matrix"]
 
 
-def density_score_samples(estimator: Any, X: ArrayLike) -> NDArray[np.float64]:
-    """Log density of clean values under a fitted population estimate.
+class GridDensityMixin(PopulationEstimateMixin):
+    """A density estimate on grid cells ``edges_`` with values ``density_``.
 
-    Every entry of ``X`` is a value of the one variable; a row's score is the
-    sum over its entries (independent values).  With ``privatizer=None`` the
-    estimator was fitted on ``k`` reports per row, so the column count of the
-    clean data is not checked against ``n_features_in_``.
+    Shared by the RVNS reconstruction and the baselines' estimates: the
+    population interface (a piecewise-uniform distribution) and scoring on
+    held-out clean values, so that a grid search can tune the mechanism.
     """
-    check_is_fitted(estimator)
-    X = check_array(X, dtype=np.float64, input_name="X")
-    with np.errstate(divide="ignore"):
-        return np.log(estimator.pdf(X)).sum(axis=1)
 
+    def _distribution(self) -> PiecewiseUniformDistribution:
+        return PiecewiseUniformDistribution(
+            self.edges_, self.density_ * np.diff(self.edges_)
+        )
 
-def density_score(estimator: Any, X: ArrayLike) -> float:
-    """Mean log density with a floor of 1e-12."""
-    return float(
-        np.mean(np.maximum(density_score_samples(estimator, X), np.log(1e-12)))
-    )
+    def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Log of the estimated density at clean values.
+
+        Every entry of ``X`` is a value of the one variable; a row's score is
+        the sum over its entries (independent values).  With
+        ``privatizer=None`` the estimator was fitted on ``k`` reports per row,
+        so the column count of the clean data is not checked against
+        ``n_features_in_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_values)
+            Clean values of the variable (usually one column).
+
+        Returns
+        -------
+        log_density : ndarray of shape (n_samples,)
+            Sum over the row's values; ``-inf`` where the estimate is zero
+            (outside the bounds).
+        """
+        check_is_fitted(self)
+        X = check_array(X, dtype=np.float64, input_name="X")
+        with np.errstate(divide="ignore"):
+            return np.log(self.pdf(X)).sum(axis=1)
+
+    def score(self, X: ArrayLike, y: Any = None) -> float:
+        """Mean log-density of clean values (higher is better).
+
+        Lets :class:`~sklearn.model_selection.GridSearchCV` tune the
+        mechanism or the estimator on held-out clean data, with the density
+        floored at ``1e-12`` so that one value in an empty cell does not give
+        ``-inf``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_values)
+            Clean values (usually one column).
+        y : Ignored
+            Present for scikit-learn API compatibility.
+
+        Returns
+        -------
+        score : float
+        """
+        return float(np.mean(np.maximum(self.score_samples(X), np.log(1e-12))))
 
 
 def rvns_grid(bounds: tuple[float, float], n_points: int) -> NDArray[np.float64]:
@@ -91,6 +130,16 @@ def rvns_transition_matrix(
     Returns
     -------
     P : ndarray of shape (m, m)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate import rvns_grid, rvns_transition_matrix
+    >>> P = rvns_transition_matrix(rvns_grid((0, 10), 100), 2.0, (0, 10))
+    >>> P.shape
+    (100, 100)
+    >>> bool(np.allclose(P.sum(axis=0), 1.0, atol=0.02))  # each column ~ a density
+    True
     """
     edges = np.asarray(edges, dtype=float)
     z, widths = edges[:-1], np.diff(edges)
@@ -101,7 +150,7 @@ _SOLVERS = {"em": solve_em, "lbfgs": solve_lbfgs, "slsqp": solve_slsqp}
 
 
 class RVNSDensityEstimator(
-    PopulationEstimateMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
+    GridDensityMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
 ):
     """Reconstruct a population density from real-value negative survey reports.
 
@@ -352,47 +401,6 @@ class RVNSDensityEstimator(
         self.n_iter_ = n_iter
         self.objective_ = value
         return self
-
-    def _distribution(self) -> PiecewiseUniformDistribution:
-        return PiecewiseUniformDistribution(
-            self.edges_, self.density_ * np.diff(self.edges_)
-        )
-
-    def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Log of the estimated density at clean values.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values of the variable (usually one column).
-
-        Returns
-        -------
-        log_density : ndarray of shape (n_samples,)
-            Sum over the row's values; ``-inf`` where the estimate is zero
-            (outside the bounds).
-        """
-        return density_score_samples(self, X)
-
-    def score(self, X: ArrayLike, y: Any = None) -> float:
-        """Mean log-density of clean values (higher is better).
-
-        Lets :class:`~sklearn.model_selection.GridSearchCV` tune ``d``, ``l2``
-        or ``n_points`` on held-out clean data, with the density floored at
-        ``1e-12`` so that one value in an empty cell does not give ``-inf``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values (usually one column).
-        y : Ignored
-            Present for scikit-learn API compatibility.
-
-        Returns
-        -------
-        score : float
-        """
-        return density_score(self, X)
 
     @property
     def grid_(self) -> NDArray[np.float64]:

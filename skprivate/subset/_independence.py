@@ -45,6 +45,19 @@ class SubsetIndependenceResult:
         P-value from the chi-square reference.
     n_permutations : int or None
         Number of permutations used for calibration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate import SubsetUniform, subset_independence_test
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.choice(list("ABCD"), 2000)[:, None]
+    >>> b = rng.choice(list("WXYZ"), 2000)[:, None]
+    >>> A = SubsetUniform(random_state=0).fit_transform(a)
+    >>> B = SubsetUniform(random_state=1).fit_transform(b)
+    >>> result = subset_independence_test(A, B)
+    >>> result.dof, bool(result.pvalue > 0.05)
+    (9, True)
     """
 
     statistic: float
