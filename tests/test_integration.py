@@ -1,6 +1,8 @@
 """skprivate inside ordinary scikit-learn code: pipelines, column transformers,
 cloning, cross-validation and searches over privacy parameters."""
 
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -174,3 +176,105 @@ def test_subset_estimator_grid_search_over_coverage_bound(adult):
     reports = SubsetUniform(random_state=1).fit_transform(adult[["race"]])
     plain = SubsetDistributionEstimator().fit(reports)
     assert plain.score(reports) == pytest.approx(plain.log_likelihood_ / len(reports))
+
+
+# Every learner with a privatizer: (learner, data, grid over the privacy parameter
+# and one of the learner's own parameters).
+def _numeric(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    x = np.clip(rng.normal(5, 1.5, size=(n, 1)), 0, 10)
+    return x, np.sin(x[:, 0]) + rng.normal(scale=0.1, size=n)
+
+
+def _learner_cases():
+    from skprivate import (
+        DeconvolutionKernelClassifier,
+        DeconvolutionKernelDensity,
+        FlippedHuberLDP,
+        PerturbedKDEEstimator,
+        SquareWaveEMSEstimator,
+        SquareWaveLDP,
+        SubsetDistributionEstimator,
+    )
+
+    x, y = _numeric()
+    cats = np.random.default_rng(0).choice(list("ABCDE"), size=(600, 1))
+    lap = LaplaceLDP(epsilon=4.0, bounds=(0, 10), random_state=0)
+    return {
+        "IterativeIntervalRegressor": (
+            IterativeIntervalRegressor(
+                max_iter=50, privatizer=IntervalCaseI(random_state=0)
+            ),
+            (x, y),
+            {"privatizer__scale": [1.0, 5.0], "max_iter": [20, 50]},
+        ),
+        "DeconvolutionKernelRegressor": (
+            DeconvolutionKernelRegressor(bandwidth=0.5, privatizer=lap),
+            (x, y),
+            {"privatizer__epsilon": [2.0, 8.0], "bandwidth": [0.3, 0.6]},
+        ),
+        "DeconvolutionKernelClassifier": (
+            DeconvolutionKernelClassifier(bandwidth=0.5, privatizer=lap),
+            (x, (y > 0).astype(int)),
+            {"privatizer__epsilon": [2.0, 8.0], "kernel": ["gaussian", "cauchy"]},
+        ),
+        "DeconvolutionKernelDensity": (
+            DeconvolutionKernelDensity(bandwidth=0.5, privatizer=lap),
+            (x,),
+            {"privatizer__epsilon": [2.0, 8.0], "bandwidth": [0.4, 0.8]},
+        ),
+        "SubsetDistributionEstimator": (
+            SubsetDistributionEstimator(privatizer=SubsetUniform(random_state=0)),
+            (cats,),
+            {"privatizer__min_coverage": [None, 0.2], "method": ["mom", "mle"]},
+        ),
+        "RVNSDensityEstimator": (
+            RVNSDensityEstimator(
+                privatizer=RVNSPerturber(d=2.0, bounds=(0, 10), random_state=0)
+            ),
+            (x,),
+            {"privatizer__d": [1.0, 3.0], "privatizer__k": [1, 2], "n_points": [50]},
+        ),
+        "PerturbedKDEEstimator": (
+            PerturbedKDEEstimator(
+                privatizer=FlippedHuberLDP(bounds=(0, 10), random_state=0)
+            ),
+            (x,),
+            {"privatizer__epsilon": [1.0, 4.0], "n_points": [50, 100]},
+        ),
+        "SquareWaveEMSEstimator": (
+            SquareWaveEMSEstimator(
+                privatizer=SquareWaveLDP(bounds=(0, 10), random_state=0)
+            ),
+            (x,),
+            {"privatizer__epsilon": [1.0, 4.0], "smoothing": [True, False]},
+        ),
+    }
+
+
+LEARNER_CASES = _learner_cases()
+
+
+def test_every_learner_with_a_privatizer_is_covered():
+    from skprivate.utils import all_estimators
+
+    with_privatizer = {
+        name
+        for name, cls in all_estimators()
+        if "privatizer" in inspect.signature(cls).parameters
+    }
+    assert with_privatizer == set(LEARNER_CASES)
+
+
+@pytest.mark.parametrize("name", sorted(LEARNER_CASES))
+def test_learner_clones_cross_validates_and_searches_privacy(name):
+    learner, data, grid = LEARNER_CASES[name]
+    fitted = clone(learner).fit(*data)
+    assert (
+        fitted.privatizer_ is not None and learner.privatizer is not fitted.privatizer_
+    )
+    scores = cross_val_score(learner, *data, cv=3, n_jobs=2)
+    assert np.isfinite(scores).all()
+    search = GridSearchCV(learner, grid, cv=3, n_jobs=2).fit(*data)
+    assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+    assert len(search.cv_results_["params"]) == np.prod([len(v) for v in grid.values()])

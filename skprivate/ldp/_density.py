@@ -296,7 +296,12 @@ class DeconvolutionKernelDensity(
             return np.where(raw > 0, np.log(np.where(raw > 0, raw, 1.0)), -np.inf)
 
     def score(self, X: ArrayLike, y: Any = None) -> float:
-        """Total of :meth:`score_samples` over ``X``.
+        """Total log-likelihood of ``X``, the estimate floored at ``1e-12``.
+
+        The deconvolution estimate can be zero or negative at a point (its
+        kernel has negative lobes), where :meth:`score_samples` is ``-inf``.
+        The floor keeps one such point from making every candidate of a grid
+        search (over the bandwidth or the privatizer's ε) score ``-inf``.
 
         Parameters
         ----------
@@ -309,7 +314,7 @@ class DeconvolutionKernelDensity(
         -------
         log_likelihood : float
         """
-        return float(np.sum(self.score_samples(X)))
+        return float(np.sum(np.maximum(self.score_samples(X), np.log(1e-12))))
 
     def _build_distribution(self) -> None:
         low, high = self.support_
