@@ -300,3 +300,27 @@ def test_estimate_errors(survey, tmp_path, capsys):
         capsys,
     )
     assert code == 2 and "income_lower, income_upper" in err
+
+
+@pytest.mark.parametrize(
+    "mechanism, params",
+    [
+        ("interval", ["n_anchors=3", "scale=2", "anchor_loc=5"]),
+        ("interval-case2", ["scale=2", "anchor_loc=5"]),
+        ("generalized-gaussian", ["epsilon=2", "bounds=(0, 10)"]),
+        ("flipped-huber", ["epsilon=2", "bounds=(0, 10)"]),
+        ("square-wave", ["epsilon=2", "bounds=(0, 10)"]),
+    ],
+)
+def test_every_numeric_mechanism_is_available(
+    survey, tmp_path, capsys, mechanism, params
+):
+    frame, path = survey
+    out = tmp_path / "out.csv"
+    args = ["privatize", "--mechanism", mechanism, "--columns", "income", "--seed", "0"]
+    for p in params:
+        args += ["--param", p]
+    code, stdout, err = _run([*args, str(path), "-o", str(out)], capsys)
+    assert code == 0, err
+    written = pd.read_csv(out)
+    assert len(written) == len(frame) and "notion=" in stdout

@@ -33,6 +33,11 @@ MECHANISMS: dict[str, MechanismEntry] = {
         "interval privacy, two random anchors: three cells",
         "--param scale=2",
     ),
+    "interval": MechanismEntry(
+        "IntervalMechanism",
+        "interval privacy, m-1 random anchors, optional exact reports in a range",
+        "--param n_anchors=3 --param scale=2",
+    ),
     "laplace": MechanismEntry(
         "LaplaceLDP",
         "epsilon-local differential privacy by Laplace noise within declared bounds",
@@ -47,6 +52,21 @@ MECHANISMS: dict[str, MechanismEntry] = {
         "RVNSPerturber",
         "real-value negative survey: values drawn away from a band around the truth",
         "--param d=2 --param k=1 --param bounds=(0,10)",
+    ),
+    "generalized-gaussian": MechanismEntry(
+        "GeneralizedGaussianLDP",
+        "(epsilon, delta)-LDP with generalized Gaussian noise (a comparison baseline)",
+        "--param epsilon=2 --param bounds=(0,10)",
+    ),
+    "flipped-huber": MechanismEntry(
+        "FlippedHuberLDP",
+        "(epsilon, delta)-LDP with Flipped Huber noise (a comparison baseline)",
+        "--param epsilon=2 --param bounds=(0,10)",
+    ),
+    "square-wave": MechanismEntry(
+        "SquareWaveLDP",
+        "epsilon-LDP Square Wave reports (estimate with EMS)",
+        "--param epsilon=2 --param bounds=(0,10)",
     ),
 }
 
