@@ -190,7 +190,7 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
     )
 
     scales = [0.1, 0.3, 0.5, 1, 3, 5, 10, 20, 30]
-    reps6 = 5 if quick else 20
+    reps6 = 5 if quick else 50
     rows6 = []
     for s in scales:
         res = pd.DataFrame(
@@ -221,7 +221,7 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
     )
 
     rows7 = []
-    reps7 = 5 if quick else 50
+    reps7 = 5 if quick else 200
     for df in [1000, 100, 10, 5, 3, 1]:
         res = pd.DataFrame(
             par(delayed(_linear_rep)(seed, noise="t", df=df) for seed in range(reps7))

@@ -119,7 +119,8 @@ class SubsetDistributionEstimator(
         ``"em"``: expectation–maximization; ``"mle"``: maximum
         likelihood by active-set projected Newton (same optimum as EM, far
         fewer iterations); ``"one-step"``: one Newton step of the likelihood
-        from the projected MoM, ``θ̂ - [∇²ℓ]^{-1}∇ℓ``, then projected.
+        from the projected MoM, ``θ̂ - [∇²ℓ]^{-1}∇ℓ``, halved until it stays
+        in the simplex and does not lower the likelihood.
     design : SubsetDesign, fitted SubsetUniform/SubsetMechanism, or None
         Public description of the mechanism that produced the reports,
         including its dummy categories.  ``None`` means the uniform design
