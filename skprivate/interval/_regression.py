@@ -18,6 +18,7 @@ from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
 from ..utils.validation import check_interval_array
 from ._metrics import interval_r2_score
@@ -198,6 +199,24 @@ class IterativeIntervalRegressor(
             )
         return Z
 
+    @staticmethod
+    def _warn_if_scale_unidentified(Z: NDArray, scale: float) -> None:
+        # When every cut point lies in a narrow band (anchors drawn with a
+        # tiny scale), the answers say little more than on which side of the
+        # band y lies: only f/sigma is identified, the marginal scale fit is
+        # arbitrary, and re-estimating sigma drifts along a flat ridge.
+        finite = Z[np.isfinite(Z)]
+        spread = float(np.ptp(finite)) if finite.size else 0.0
+        if spread < 0.5 * scale:
+            warnings.warn(
+                f"The interval endpoints span only {spread:.3g}, much less than "
+                f"the fitted scale of y ({scale:.3g}): the intervals barely "
+                "identify the noise scale, so sigma='auto' can drift to huge "
+                "values. Pass a known sigma, or anchors with a wider spread.",
+                NotIdentifiableWarning,
+                stacklevel=3,
+            )
+
     def _impute(self, f: NDArray, Z: NDArray, sigma: float) -> NDArray:
         exact = Z[:, 0] == Z[:, 1]
         with np.errstate(invalid="ignore"):
@@ -257,6 +276,8 @@ class IterativeIntervalRegressor(
             family="normal" if self.noise == "gaussian" else "logistic"
         ).fit(Z, sample_weight=w)
         sigma = marginal.scale_ if self.sigma == "auto" else float(self.sigma)
+        if self.sigma == "auto":
+            self._warn_if_scale_unidentified(Z, marginal.scale_)
         f = np.full(n, marginal.loc_)
         self.history_, self.sigma_history_ = [], []
         self.converged_ = False

@@ -245,3 +245,30 @@ def test_bad_inputs():
         IterativeIntervalRegressor(privatizer=IntervalMechanism()).fit(
             X, np.array([0.0, np.nan, 1.0, 2.0])
         )
+
+
+def test_warns_when_anchors_cannot_identify_the_noise_scale():
+    from skprivate import IntervalCaseI, IterativeIntervalRegressor
+    from skprivate.datasets import make_interval_regression
+    from skprivate.exceptions import NotIdentifiableWarning
+
+    X, _, Z = make_interval_regression(
+        200, privatizer=IntervalCaseI(scale=0.1, random_state=2), random_state=2
+    )
+    with pytest.warns(NotIdentifiableWarning, match="Pass a known sigma"):
+        IterativeIntervalRegressor(LinearRegression(), max_iter=5).fit(X, Z)
+    # A known sigma is the remedy: no warning, and a sane slope.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NotIdentifiableWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = IterativeIntervalRegressor(LinearRegression(), sigma=1.0, max_iter=500)
+        est.fit(X, Z)
+    assert abs(est.estimator_.coef_[0] - 1.0) < 0.5
+    # The paper's setting (scale 5) is identified: no warning.
+    X, _, Z = make_interval_regression(
+        200, privatizer=IntervalCaseI(scale=5.0, random_state=0), random_state=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NotIdentifiableWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        IterativeIntervalRegressor(LinearRegression(), max_iter=5).fit(X, Z)
