@@ -8,13 +8,13 @@ from joblib import Parallel, delayed
 
 from skprivate.datasets import load_life_expectancy
 from skprivate.integral import (
-    IntegralPrivateStatistics,
     absolute_relative_error,
     laplace_statistic,
 )
 from skprivate.integral._resampling import STATISTICS
 
 from ._common import Section
+from ._integral import clean_statistics, integral_run
 
 TITLE = "Integral privacy: a real table (Gapminder), ARE and winning frequencies"
 
@@ -43,29 +43,6 @@ PAPER_ARO = {
 }
 
 
-def _truth(x):
-    q75, q25 = np.percentile(x, [75, 25])
-    return {
-        "count": x.size,
-        "mean": x.mean(),
-        "std": x.std(ddof=1),
-        "var": x.var(ddof=1),
-        "min": x.min(),
-        "median": np.median(x),
-        "iqr": q75 - q25,
-        "max": x.max(),
-        "sum": x.sum(),
-    }
-
-
-def _ip(x, t, run):
-    est = IntegralPrivateStatistics(
-        n_resamples=t, min_cluster_size=MIN_CLUSTER_SIZE, random_state=run, n_jobs=1
-    ).fit(x[:, None])
-    res = est.results_.set_index("statistic")
-    return res["value"].to_dict(), res["frequency"].to_dict()
-
-
 def _dp(x, run):
     rng = np.random.default_rng(run)
     bounds = (float(x.min()), float(x.max()))
@@ -77,11 +54,13 @@ def _dp(x, run):
 
 def _study(cols, t, n_runs, n_jobs):
     tasks = [(c, r) for c in COLUMNS for r in range(n_runs)]
-    ip_out = Parallel(n_jobs=n_jobs)(delayed(_ip)(cols[c], t, r) for c, r in tasks)
+    ip_out = Parallel(n_jobs=n_jobs)(
+        delayed(integral_run)(cols[c], t, MIN_CLUSTER_SIZE, r) for c, r in tasks
+    )
     dp_out = [_dp(cols[c], r) for c, r in tasks]
     are_rows, freq_rows = [], []
     for c in COLUMNS:
-        truth = _truth(cols[c])
+        truth = clean_statistics(cols[c])
         idx = [i for i, (cc, _) in enumerate(tasks) if cc == c]
         for s in STATISTICS:
             ip_vals = np.array([ip_out[i][0][s] for i in idx], dtype=float)

@@ -7,13 +7,13 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from skprivate.integral import (
-    IntegralPrivateStatistics,
     absolute_relative_error,
     laplace_statistic,
 )
 from skprivate.integral._resampling import STATISTICS
 
 from ._common import Section
+from ._integral import clean_statistics, integral_run
 
 TITLE = "Integral privacy: synthetic study (IP vs DP, ARE)"
 
@@ -38,29 +38,6 @@ def _datasets() -> dict[str, tuple[np.ndarray, tuple[float, float]]]:
             (0.0, 1000.0),
         ),
     }
-
-
-def _true(x: np.ndarray) -> dict[str, float]:
-    q75, q25 = np.percentile(x, [75, 25])
-    return {
-        "count": x.size,
-        "mean": x.mean(),
-        "std": x.std(ddof=1),
-        "var": x.var(ddof=1),
-        "min": x.min(),
-        "median": np.median(x),
-        "iqr": q75 - q25,
-        "max": x.max(),
-        "sum": x.sum(),
-    }
-
-
-def _ip_run(x, y, run):
-    est = IntegralPrivateStatistics(
-        n_resamples=N_RESAMPLES, min_cluster_size=y, random_state=run, n_jobs=1
-    ).fit(x[:, None])
-    res = est.results_.set_index("statistic")
-    return res["value"].to_dict(), res["frequency"].to_dict()
 
 
 def _dp_run(x, bounds, eps, run):
@@ -94,7 +71,7 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
         x, bounds = data[d]
         _, kind, param = methods[m]
         if kind == "ip":
-            return _ip_run(x, param, r)
+            return integral_run(x, N_RESAMPLES, param, r)
         return _dp_run(x, bounds, param, r), None
 
     outs = Parallel(n_jobs=n_jobs)(delayed(one)(*t) for t in tasks)
@@ -107,7 +84,7 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
 
     value_tables, are_rows, freq_rows = [], [], []
     for d, (x, _) in data.items():
-        truth = _true(x)
+        truth = clean_statistics(x)
         table = {"statistic": list(STATISTICS), "true": [truth[s] for s in STATISTICS]}
         for m, (name, _, _) in enumerate(methods):
             v = np.array(values[(d, m)], dtype=float)  # runs x statistics
