@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from skprivate import (
+    DeconvolutionKernelDensity,
     DeconvolutionKernelRegressor,
     LaplaceLDP,
     SubsetDistributionEstimator,
@@ -52,3 +53,17 @@ def test_partial_fit_on_chunks_equals_one_fit():
     for chunk in np.array_split(A, 7):
         chunked.partial_fit(chunk)
     np.testing.assert_allclose(chunked.distribution_, whole.distribution_, atol=1e-6)
+
+
+def test_density_partial_fit_on_chunks_equals_one_fit():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(40_000, 1)).clip(-4, 4)
+    z = LaplaceLDP(epsilon=5.0, bounds=(-4, 4), random_state=0).fit_transform(x)
+    settings = {"bandwidth": 0.4, "noise_scale": 1.6, "support": (-4, 4)}
+    whole = DeconvolutionKernelDensity(**settings).fit(z)
+    chunked = DeconvolutionKernelDensity(**settings)
+    for chunk in np.array_split(z, 9):
+        chunked.partial_fit(chunk)
+    grid = np.linspace(-6, 6, 121)
+    np.testing.assert_allclose(chunked.pdf(grid), whole.pdf(grid), rtol=1e-10)
+    assert chunked.bin_counts_.shape == whole.bin_counts_.shape

@@ -7,12 +7,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, DensityMixin
+from sklearn.base import BaseEstimator, DensityMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
-from ..utils import Interval, Options
+from ..utils import Interval, Options, check_generator
 from ._bandwidth import select_cv_bandwidth
 from ._common import (
     ALGORITHM_CONSTRAINT,
@@ -29,6 +29,9 @@ from ._kernels import BinnedSums, direct_sums
 __all__ = ["DeconvolutionKernelDensity"]
 
 _DISTRIBUTION_CELLS = 4096
+# Grid margin of the fixed-settings binned path, in Laplace scales: noise
+# exceeds it with probability exp(-40).
+_TAIL_SCALES = 40.0
 
 
 class DeconvolutionKernelDensity(
@@ -81,7 +84,8 @@ class DeconvolutionKernelDensity(
         Interval carrying the clean data, used by the population-estimate
         methods (``pdf``, ``cdf``, ``quantile``, ``sample``, ``mean``...).
         ``None`` takes the privatizer's bounds when there is one and the range
-        of the noisy data otherwise.
+        of the noisy data otherwise.  A support fixed in advance (with a
+        float bandwidth) lets :meth:`partial_fit` stream the data.
 
     Attributes
     ----------
@@ -96,6 +100,12 @@ class DeconvolutionKernelDensity(
         as unreliable).
     support_ : tuple of float or None
         Support of the population estimate (one feature only).
+    n_samples_seen_ : int
+        Number of records the estimate is made of.
+    bin_counts_ : ndarray of shape (n_grid,) or None
+        Linearly binned counts of the records on the fixed grid, the only
+        record-level state when the bandwidth and the support are fixed in
+        advance (see :meth:`partial_fit`); None when the records are kept.
     privatizer_ : LaplaceLDP or None
         Fitted clone of ``privatizer``.
     n_features_in_ : int
@@ -117,6 +127,12 @@ class DeconvolutionKernelDensity(
     ``support_`` and renormalizing; ``cdf``, ``quantile``, ``mean``,
     ``sample`` work on that density tabulated on 4,096 equal cells
     (piecewise constant).  They are available for one feature only.
+
+    With a float ``bandwidth`` and a ``support`` (or privatizer bounds) fixed
+    in advance, one feature and binned sums, ``fit`` bins the records on a
+    grid that does not depend on them and keeps only the counts; chunks
+    given to :meth:`partial_fit` are binned on the same grid and their
+    counts added, so streaming gives the same estimate as one ``fit``.
 
     References
     ----------
@@ -180,6 +196,8 @@ class DeconvolutionKernelDensity(
     def fit(self, X: ArrayLike, y: Any = None) -> DeconvolutionKernelDensity:
         """Fit the estimate on noisy data (or on clean data with ``privatizer``).
 
+        Discards any state left by :meth:`partial_fit`.
+
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
@@ -192,6 +210,7 @@ class DeconvolutionKernelDensity(
         self : DeconvolutionKernelDensity
         """
         self._check_params()
+        self.__dict__.pop("_stream", None)
         X = validate_data(self, X, dtype=np.float64)
         Z = np.asarray(self._privatize(X), dtype=np.float64)
         n, q = Z.shape
@@ -201,21 +220,197 @@ class DeconvolutionKernelDensity(
         self._ratio = noise / self.bandwidth_
         self._Z = Z
         self._binned = None
+        self.bin_counts_ = None
+        self.n_samples_seen_ = n
         self.support_ = None
         support = self._support_interval(Z) if q == 1 else None
         if use_binned(self.algorithm, n, q):
+            fixed = isinstance(self.bandwidth, numbers.Real) and self._fixed_support()
+            # With a bandwidth and a support that do not come from the data,
+            # the grid is the one partial_fit uses, so both give one estimate.
+            span = self._grid_span(support, noise) if fixed else support
             self._binned = BinnedSums(
                 Z[:, 0],
                 None,
                 self.bandwidth_,
                 float(self._ratio[0]),
                 self.kernel,
-                span=support,
+                span=span,
             )
+            if fixed:
+                self._Z = None
+                self.bin_counts_ = self._binned.counts[:, 0]
+                self._stream = self._settings()
+                self._continue_privatizer_stream()
         if q == 1:
             self.support_ = support
             self._build_distribution()
         return self
+
+    def partial_fit(self, X: ArrayLike, y: Any = None) -> DeconvolutionKernelDensity:
+        """Add a chunk of data; only binned counts on a fixed grid are kept.
+
+        The records of each chunk are linearly binned on a grid that covers
+        ``support_`` widened by ``40 * noise_scale_ + 4 * bandwidth_`` (Laplace
+        noise exceeds 40 scales with probability ``exp(-40)``), the counts
+        of all chunks are added, and the estimate is recomputed from them,
+        so the result equals :meth:`fit` on all the chunks at once with the
+        same settings (up to rounding).  Memory does not grow with the
+        number of records.
+
+        Streaming needs settings that do not depend on the data: a float
+        ``bandwidth`` (cross-validation needs all the records), a ``support``
+        (or a ``privatizer`` with ``bounds``), one feature and an
+        ``algorithm`` other than ``"direct"``.  They cannot change between
+        calls.  A ``privatizer`` is fitted on the first chunk; its random
+        stream continues over the chunks, so every chunk gets fresh noise.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, 1)
+            Noisy records, or clean records when ``privatizer`` is set.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : DeconvolutionKernelDensity
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skprivate import DeconvolutionKernelDensity, LaplaceLDP
+        >>> rng = np.random.default_rng(0)
+        >>> kde = DeconvolutionKernelDensity(
+        ...     bandwidth=0.4,
+        ...     privatizer=LaplaceLDP(epsilon=10, bounds=(-4, 4), random_state=0),
+        ... )
+        >>> for _ in range(5):  # e.g. pandas.read_csv(..., chunksize=2000)
+        ...     kde = kde.partial_fit(rng.normal(size=(2000, 1)).clip(-4, 4))
+        >>> kde.n_samples_seen_, kde.bin_counts_.shape  # memory set by the grid
+        (10000, (16817,))
+        >>> round(float(kde.pdf(0.0)), 2)  # N(0, 1) has 0.40, smoothed by h
+        0.37
+        """
+        self._check_params()
+        first = not hasattr(self, "_stream")
+        if first:
+            if hasattr(self, "bandwidth_"):
+                raise ValueError(
+                    "partial_fit cannot add to an estimate that fit computed "
+                    "without the fixed grid (it needs a float bandwidth, a "
+                    "support or privatizer bounds, and binned sums: "
+                    "algorithm='binned', or 'auto' with more than 2000 "
+                    "points); call fit again, or stream from a fresh estimator."
+                )
+            self._check_streamable()
+            X = validate_data(self, X, dtype=np.float64)
+            if X.shape[1] != 1:
+                raise ValueError(
+                    "partial_fit needs a single feature (kernel sums of several "
+                    "features are computed from the stored records, which "
+                    f"streaming does not keep); got {X.shape[1]} features."
+                )
+            Z = self._privatize_stream(X)
+            noise = resolve_noise_scale(self, 1)
+            h = float(self.bandwidth)
+            support = self._support_interval(Z)
+            binned = BinnedSums.empty(
+                self._grid_span(support, noise), h, float(noise[0] / h), self.kernel
+            )
+            counts, n = np.zeros(binned.size), 0
+        else:
+            changed = [k for k, v in self._settings().items() if self._stream[k] != v]
+            if changed:
+                raise ValueError(
+                    f"{', '.join(changed)} changed since the first call to "
+                    "partial_fit; the binned counts were made with the old "
+                    "value.  Call fit to start again."
+                )
+            X = validate_data(self, X, dtype=np.float64, reset=False)
+            Z = X if self.privatizer_ is None else self.privatizer_.transform(X)
+            binned, counts, n = self._binned, self.bin_counts_, self.n_samples_seen_
+            support, noise, h = self.support_, self.noise_scale_, self.bandwidth_
+        z = np.asarray(Z, dtype=np.float64)[:, 0]
+        if not np.all(binned.inside(z)):
+            lo, hi = self._grid_span(support, noise)
+            raise ValueError(
+                f"{int(np.sum(~binned.inside(z)))} values of X lie outside "
+                f"[{lo:g}, {hi:g}] = support widened by 40 noise scales, beyond "
+                "the fixed grid of partial_fit; support (or the privatizer's "
+                "bounds) must contain the clean data."
+            )
+        counts = counts + binned.bin(z, None)[:, 0]
+        binned.set_counts(counts[:, None])
+        self.noise_scale_ = noise
+        self.bandwidth_ = h
+        self.bandwidth_candidates_ = None
+        self.cv_scores_ = None
+        self._ratio = noise / h
+        self._Z = None
+        self._binned = binned
+        self.bin_counts_ = counts
+        self.n_samples_seen_ = n + z.size
+        self.support_ = support
+        self._stream = self._settings()
+        self._build_distribution()
+        return self
+
+    def _settings(self) -> dict[str, str]:
+        return {k: repr(v) for k, v in self.get_params(deep=False).items()}
+
+    def _check_streamable(self) -> None:
+        if not isinstance(self.bandwidth, numbers.Real):
+            raise ValueError(
+                "partial_fit needs a float bandwidth: choosing it by "
+                f"cross-validation (bandwidth={self.bandwidth!r}) needs all the "
+                "records at once."
+            )
+        if self.algorithm == "direct":
+            raise ValueError(
+                "partial_fit uses binned kernel sums; algorithm='direct' needs "
+                "all the records. Use algorithm='auto' or 'binned'."
+            )
+        if not self._fixed_support():
+            raise ValueError(
+                "partial_fit needs a support (low, high) fixed in advance (or a "
+                "privatizer with bounds): the grid of binned counts cannot "
+                "follow the range of the first chunk."
+            )
+
+    def _fixed_support(self) -> bool:
+        return self.support is not None or (
+            self.privatizer is not None
+            and getattr(self.privatizer, "bounds", None) is not None
+        )
+
+    def _continue_privatizer_stream(self) -> None:
+        # Chunks given to partial_fit after fit must not reuse the noise fit
+        # drew from the same seed: continue with an independent child stream.
+        priv = self.privatizer_
+        if priv is not None and "random_state" in priv.get_params():
+            seed = priv.get_params()["random_state"]
+            priv.set_params(random_state=check_generator(seed).spawn(1)[0])
+
+    def _privatize_stream(self, X: NDArray) -> NDArray:
+        if self.privatizer is None:
+            self.privatizer_ = None
+            return X
+        privatizer = clone(self.privatizer)
+        if "random_state" in privatizer.get_params():
+            # One generator for all chunks: an int seed would otherwise give
+            # every chunk the same noise.
+            seed = privatizer.get_params()["random_state"]
+            privatizer.set_params(random_state=check_generator(seed))
+        Z = privatizer.fit_transform(X)
+        self.privatizer_ = privatizer
+        return Z
+
+    def _grid_span(
+        self, support: tuple[float, float], noise: NDArray
+    ) -> tuple[float, float]:
+        pad = _TAIL_SCALES * float(noise[0])
+        return support[0] - pad, support[1] + pad
 
     def _select_bandwidth(self, Z: NDArray, noise: NDArray) -> float:
         self.bandwidth_candidates_ = None
@@ -252,14 +447,17 @@ class DeconvolutionKernelDensity(
         h, q = self.bandwidth_, X.shape[1]
         out = np.empty(X.shape[0])
         todo = np.ones(X.shape[0], dtype=bool)
+        n = self.n_samples_seen_
         if self._binned is not None:
             todo = ~self._binned.inside(X[:, 0])
-            out[~todo] = self._binned(X[~todo, 0])[:, 0] / self._Z.shape[0]
+            out[~todo] = self._binned(X[~todo, 0])[:, 0] / n
         if todo.any():
-            n = self._Z.shape[0]
-            sums = direct_sums(
-                X[todo], self._Z, np.full((n, 1), 1.0 / n), h, self._ratio, self.kernel
-            )
+            if self._Z is None:  # only binned counts: their nodes are the points
+                nodes, weights = self._binned.nodes()
+                Z, W = nodes[:, None], weights[:, None] / n
+            else:
+                Z, W = self._Z, np.full((n, 1), 1.0 / n)
+            sums = direct_sums(X[todo], Z, W, h, self._ratio, self.kernel)
             out[todo] = sums[:, 0] / h**q
         return out
 

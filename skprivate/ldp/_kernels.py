@@ -170,6 +170,26 @@ class BinnedSums:
         lo, hi = float(z.min()), float(z.max())
         if span is not None:
             lo, hi = min(lo, span[0]), max(hi, span[1])
+        self._make_grid(lo, hi, bandwidth, ratio, kernel)
+        self.set_counts(self.bin(z, W), absolute)
+
+    @classmethod
+    def empty(
+        cls, span: tuple[float, float], bandwidth: float, ratio: float, kernel: str
+    ) -> BinnedSums:
+        """Grid covering ``span`` with no point binned yet (unit weights).
+
+        The grid is the one the constructor builds for data inside ``span``,
+        so counts binned chunk by chunk and added match binning all at once.
+        """
+        self = cls.__new__(cls)
+        self._make_grid(float(span[0]), float(span[1]), bandwidth, ratio, kernel)
+        self.set_counts(np.zeros((self.size, 1)))
+        return self
+
+    def _make_grid(
+        self, lo: float, hi: float, bandwidth: float, ratio: float, kernel: str
+    ) -> None:
         pad = 4.0 * bandwidth
         lo, hi = lo - pad, hi + pad
         delta = bandwidth / (_STEPS_PER_BANDWIDTH * np.sqrt(1.0 + ratio**2))
@@ -179,16 +199,24 @@ class BinnedSums:
         delta = (hi - lo) / (size - 1)
         self.lo, self.hi, self.delta, self.size = lo, hi, delta, size
         self.bandwidth, self.ratio, self.kernel = bandwidth, ratio, kernel
-        counts = self.bin(z, W)
         offsets = np.arange(-(size - 1), size) * (delta / bandwidth)
-        kern = deconvolution_kernel(offsets, ratio, kernel) / bandwidth
+        self._kern = deconvolution_kernel(offsets, ratio, kernel) / bandwidth
+
+    def set_counts(self, counts: NDArray, absolute: bool = False) -> None:
+        """Use binned ``counts`` of shape ``(size, c)`` and convolve them."""
+        self.counts = counts
+        kern = self._kern
         values = [fftconvolve(counts, kern[:, None], mode="same", axes=0)]
         if absolute:
             values.append(
                 fftconvolve(counts[:, :1], np.abs(kern)[:, None], mode="same", axes=0)
             )
         self.values = np.concatenate(values, axis=1)
-        self._kern = kern
+
+    def nodes(self) -> tuple[NDArray, NDArray]:
+        """Grid nodes with a nonzero count and their counts (first column)."""
+        keep = np.flatnonzero(self.counts[:, 0])
+        return self.lo + self.delta * keep, self.counts[keep, 0]
 
     def _positions(self, x: NDArray) -> tuple[NDArray, NDArray]:
         pos = (x - self.lo) / self.delta

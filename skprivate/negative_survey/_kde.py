@@ -98,17 +98,76 @@ def grid_kde(
         scale = 1.0
     lo = min(y.min(), z.min()) - 5 * h
     hi = max(y.max(), z.max()) + 5 * h
+    n_bins, step = _bin_layout(lo, hi, h)
+    counts = _linear_bin(y, lo, step, n_bins)
+    return _smooth(counts, lo, step, h, z, y.size / scale)
+
+
+def _bin_layout(lo: float, hi: float, h: float) -> tuple[int, float]:
     n_bins = int(min(_MAX_BINS, max(64, np.ceil((hi - lo) / (h / 10)))))
-    step = (hi - lo) / (n_bins - 1)
+    return n_bins, (hi - lo) / (n_bins - 1)
+
+
+def _linear_bin(y: NDArray, lo: float, step: float, n_bins: int) -> NDArray:
     pos = (y - lo) / step
     left = np.clip(np.floor(pos).astype(np.int64), 0, n_bins - 2)
     frac = pos - left
     counts = np.bincount(left, weights=1.0 - frac, minlength=n_bins)
     counts += np.bincount(left + 1, weights=frac, minlength=n_bins)
+    return counts
+
+
+def _smooth(
+    counts: NDArray, lo: float, step: float, h: float, z: NDArray, n: float
+) -> NDArray[np.float64]:
     half = int(np.ceil(5 * h / step))
     offsets = np.arange(-half, half + 1) * step
     kernel = np.exp(-0.5 * (offsets / h) ** 2) / (np.sqrt(2 * np.pi) * h)
     smooth = fftconvolve(counts, kernel, mode="same")
-    grid = lo + step * np.arange(n_bins)
-    dens = np.interp(z, grid, smooth) / (y.size / scale)
-    return np.maximum(dens, 0.0)
+    grid = lo + step * np.arange(counts.size)
+    return np.maximum(np.interp(z, grid, smooth) / n, 0.0)
+
+
+class BinnedReports:
+    """Linearly binned reports on a grid fixed by ``[a, b]`` and the bandwidth.
+
+    The grid does not depend on the reports, so the counts of several chunks
+    add up to the counts of all of them, and :meth:`density` gives the same
+    KDE as :func:`grid_kde` up to the binning error (reports must lie in
+    ``[a, b]``).
+
+    Parameters
+    ----------
+    bounds : tuple (a, b)
+        Domain of the reports.
+    bandwidth : float
+        Standard deviation of the Gaussian kernel.
+    reflect : bool
+        Mirror the reports about ``a`` and ``b`` (boundary correction).
+    """
+
+    def __init__(
+        self, bounds: tuple[float, float], bandwidth: float, reflect: bool
+    ) -> None:
+        a, b = float(bounds[0]), float(bounds[1])
+        self.bounds, self.bandwidth, self.reflect = (a, b), float(bandwidth), reflect
+        lo, hi = (2 * a - b, 2 * b - a) if reflect else (a, b)
+        self.lo = lo - 5 * self.bandwidth
+        self.n_bins, self.step = _bin_layout(
+            self.lo, hi + 5 * self.bandwidth, self.bandwidth
+        )
+
+    def bin(self, values: ArrayLike) -> NDArray[np.float64]:
+        """Counts of ``values`` on the grid, shape ``(n_bins,)``."""
+        y = np.asarray(values, dtype=float).ravel()
+        if self.reflect:
+            a, b = self.bounds
+            y = np.concatenate([y, 2 * a - y, 2 * b - y])
+        return _linear_bin(y, self.lo, self.step, self.n_bins)
+
+    def density(
+        self, counts: NDArray, n_values: int, points: ArrayLike
+    ) -> NDArray[np.float64]:
+        """KDE at ``points`` of the ``n_values`` reports binned in ``counts``."""
+        z = np.asarray(points, dtype=float).ravel()
+        return _smooth(counts, self.lo, self.step, self.bandwidth, z, n_values)

@@ -7,15 +7,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
-from ..utils import HasMethods, Interval, Options
-from ._kde import grid_kde, ksdensity_bandwidth
+from ..utils import HasMethods, Interval, Options, check_generator
+from ._kde import BinnedReports, ksdensity_bandwidth
 from ._solvers import solve_em, solve_lbfgs, solve_slsqp
 from ._transition import _check_kernel_args, rvns_transition_density
 
@@ -146,6 +146,13 @@ def rvns_transition_matrix(
     return rvns_transition_density(z[None, :], z[:, None], d, bounds) * widths[None, :]
 
 
+def _continue_random_stream(privatizer: Any) -> None:
+    """Give a fitted privatizer an independent child of its random stream."""
+    if privatizer is not None and "random_state" in privatizer.get_params():
+        seed = privatizer.get_params()["random_state"]
+        privatizer.set_params(random_state=check_generator(seed).spawn(1)[0])
+
+
 _SOLVERS = {"em": solve_em, "lbfgs": solve_lbfgs, "slsqp": solve_slsqp}
 
 
@@ -180,6 +187,7 @@ class RVNSDensityEstimator(
     bandwidth : float or {"ksdensity"}, default="ksdensity"
         KDE bandwidth of the reports; ``"ksdensity"`` is MATLAB's
         normal-reference rule with a robust scale, the tool the paper used.
+        A float (with ``bounds``) lets :meth:`partial_fit` stream reports.
     boundary : {"none", "reflect"}, default="none"
         KDE boundary treatment.  The reports live on ``[a, b]``; a plain KDE
         (``"none"``, as published) halves their density at the ends, which
@@ -234,6 +242,14 @@ class RVNSDensityEstimator(
         Fitted clone of ``privatizer``.
     n_features_in_ : int
         Number of columns of the data passed to ``fit``.
+    bin_counts_ : ndarray of shape (n_bins,)
+        Reports linearly binned on the KDE grid, which is fixed by the bounds
+        and the bandwidth; the only report-level state, summed over the
+        chunks of :meth:`partial_fit`.
+    n_reports_seen_ : int
+        Number of reports (``k`` per respondent).
+    n_samples_seen_ : int
+        Number of rows (respondents, or raw values with ``privatizer``).
 
     See Also
     --------
@@ -337,6 +353,8 @@ class RVNSDensityEstimator(
     def fit(self, X: ArrayLike, y: Any = None) -> RVNSDensityEstimator:
         """Reconstruct the density.
 
+        Discards any state left by :meth:`partial_fit`.
+
         Parameters
         ----------
         X : array-like of shape (n_samples, k)
@@ -351,10 +369,148 @@ class RVNSDensityEstimator(
         self : RVNSDensityEstimator
         """
         self._check_params()
+        self.__dict__.pop("_stream", None)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         Y = np.asarray(self._privatize(X), dtype=float)
-        d, a, b = self._mechanism(Y)
-        d, a, b = _check_kernel_args(d, a, b)
+        d, a, b = _check_kernel_args(*self._mechanism(Y))
+        self._check_reports(Y, a, b)
+        h = (
+            ksdensity_bandwidth(Y.ravel())
+            if self.bandwidth == "ksdensity"
+            else float(self.bandwidth)
+        )
+        binned = BinnedReports((a, b), h, self.boundary == "reflect")
+        self._update(d, binned, binned.bin(Y), Y.size, Y.shape[0])
+        if self._streamable():
+            # The grid depends on no report, so partial_fit may add chunks;
+            # they must not reuse the draws fit made from the same seed.
+            _continue_random_stream(self.privatizer_)
+            self._stream = self._settings()
+        return self
+
+    def partial_fit(self, X: ArrayLike, y: Any = None) -> RVNSDensityEstimator:
+        """Add a chunk of reports and reconstruct from all the reports so far.
+
+        The reports are linearly binned on a grid fixed by the bounds and the
+        bandwidth; the counts of all chunks are added and the reconstruction
+        is solved again on them, so the result equals :meth:`fit` on all the
+        chunks at once with the same settings (up to rounding).  Only the
+        counts are kept: memory does not grow with the number of reports.
+
+        Streaming needs a float ``bandwidth`` (the ``"ksdensity"`` rule needs
+        all the reports), ``bounds`` (or a ``privatizer`` with ``bounds``) and
+        ``d`` (or a ``privatizer``); they cannot change between calls.  A
+        ``privatizer`` is fitted on the first chunk; its random stream
+        continues over the chunks, so every chunk gets fresh reports.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, k)
+            RVNS reports, ``k`` per respondent; with ``privatizer`` set, raw
+            values of shape (n_samples, 1) instead.
+        y : Ignored
+            Present for scikit-learn API compatibility.
+
+        Returns
+        -------
+        self : RVNSDensityEstimator
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
+        >>> rng = np.random.default_rng(0)
+        >>> est = RVNSDensityEstimator(
+        ...     bandwidth=0.3,
+        ...     privatizer=RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=1),
+        ... )
+        >>> for _ in range(4):  # e.g. pandas.read_csv(..., chunksize=5000)
+        ...     est = est.partial_fit(rng.beta(2, 5, size=(5000, 1)) * 10)
+        >>> est.n_samples_seen_, est.n_reports_seen_, est.bin_counts_.shape
+        (20000, 40000, (434,))
+        >>> round(est.mean(), 1)  # 10 * 2 / 7 = 2.86
+        2.9
+        """
+        self._check_params()
+        if hasattr(self, "_stream"):
+            changed = [k for k, v in self._settings().items() if self._stream[k] != v]
+            if changed:
+                raise ValueError(
+                    f"{', '.join(changed)} changed since the first call to "
+                    "partial_fit; the binned counts were made with the old "
+                    "value.  Call fit to start again."
+                )
+            X = validate_data(
+                self, X, dtype=np.float64, ensure_all_finite=True, reset=False
+            )
+            Y = X if self.privatizer_ is None else self.privatizer_.transform(X)
+            Y = np.asarray(Y, dtype=float)
+            binned, d = self._binned, self.d_
+            self._check_reports(Y, *self.bounds_)
+            counts = self.bin_counts_ + binned.bin(Y)
+            n_reports = self.n_reports_seen_ + Y.size
+            n_rows = self.n_samples_seen_ + Y.shape[0]
+        else:
+            if hasattr(self, "density_"):
+                raise ValueError(
+                    "partial_fit cannot add to a reconstruction that fit made "
+                    "with a bandwidth or bounds read from the data; call fit "
+                    "again, or stream from a fresh estimator."
+                )
+            if not self._streamable():
+                raise ValueError(self._not_streamable_reason())
+            X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
+            Y = np.asarray(self._privatize_stream(X), dtype=float)
+            d, a, b = _check_kernel_args(*self._mechanism(Y))
+            self._check_reports(Y, a, b)
+            binned = BinnedReports(
+                (a, b), float(self.bandwidth), self.boundary == "reflect"
+            )
+            counts, n_reports, n_rows = binned.bin(Y), Y.size, Y.shape[0]
+        self._update(d, binned, counts, n_reports, n_rows)
+        self._stream = self._settings()
+        return self
+
+    def _streamable(self) -> bool:
+        return self.bandwidth != "ksdensity" and (
+            self.bounds is not None
+            or (
+                self.privatizer is not None
+                and getattr(self.privatizer, "bounds", None) is not None
+            )
+        )
+
+    def _not_streamable_reason(self) -> str:
+        if self.bandwidth == "ksdensity":
+            return (
+                "partial_fit needs a float bandwidth: the 'ksdensity' rule "
+                "reads the spread of all the reports at once."
+            )
+        return (
+            "partial_fit needs bounds (a, b) fixed in advance (or a privatizer "
+            "with bounds): the grid of binned counts cannot follow the range "
+            "of the first chunk."
+        )
+
+    def _settings(self) -> dict[str, str]:
+        return {k: repr(v) for k, v in self.get_params(deep=False).items()}
+
+    def _privatize_stream(self, X: NDArray) -> NDArray:
+        if self.privatizer is None:
+            self.privatizer_ = None
+            return X
+        privatizer = clone(self.privatizer)
+        if "random_state" in privatizer.get_params():
+            # One generator for all chunks: an int seed would otherwise give
+            # every chunk the same draws.
+            seed = privatizer.get_params()["random_state"]
+            privatizer.set_params(random_state=check_generator(seed))
+        Y = privatizer.fit_transform(X)
+        self.privatizer_ = privatizer
+        return Y
+
+    @staticmethod
+    def _check_reports(Y: NDArray, a: float, b: float) -> None:
         tol_edge = 1e-9 * (b - a)
         if Y.min() < a - tol_edge or Y.max() > b + tol_edge:
             raise ValueError(
@@ -362,16 +518,20 @@ class RVNSDensityEstimator(
                 f"mechanism (range {Y.min():g} to {Y.max():g}); RVNS reports "
                 "always lie within the bounds."
             )
-        y_flat = Y.ravel()
+
+    def _update(
+        self,
+        d: float,
+        binned: BinnedReports,
+        counts: NDArray,
+        n_reports: int,
+        n_rows: int,
+    ) -> None:
+        """Solve the reconstruction on binned report counts; set the attributes."""
+        a, b = binned.bounds
         edges = rvns_grid((a, b), self.n_points)
         z, widths = edges[:-1], np.diff(edges)
-        h = (
-            ksdensity_bandwidth(y_flat)
-            if self.bandwidth == "ksdensity"
-            else float(self.bandwidth)
-        )
-        reflect = (a, b) if self.boundary == "reflect" else None
-        G = grid_kde(y_flat, z, h, reflect=reflect)
+        G = binned.density(counts, n_reports, z)
         if not G.sum() > 0:
             raise ValueError(
                 "the KDE of the reports vanishes on the grid; check bounds and "
@@ -396,11 +556,14 @@ class RVNSDensityEstimator(
         self.edges_ = edges
         self.density_ = v
         self.perturbed_density_ = G
-        self.bandwidth_ = h
+        self.bandwidth_ = binned.bandwidth
         self.l2_ = float(l2)
         self.n_iter_ = n_iter
         self.objective_ = value
-        return self
+        self._binned = binned
+        self.bin_counts_ = counts
+        self.n_reports_seen_ = int(n_reports)
+        self.n_samples_seen_ = int(n_rows)
 
     @property
     def grid_(self) -> NDArray[np.float64]:
