@@ -15,7 +15,7 @@ from ..distributions import PopulationEstimateMixin
 from ..utils import Options
 from ..utils.validation import check_interval_array
 from ._anchors import as_cdf
-from ._truncated import log_interval_prob
+from ._truncated import interval_log_likelihood
 
 __all__ = ["IntervalMLE", "optimal_anchor_density", "uniform_anchor_mean"]
 
@@ -60,14 +60,11 @@ class _FrozenAdapter:
         )
 
 
-def _log_likelihood(theta, lo, hi, exact, w, family):
+def _log_likelihood(theta, lo, hi, w, family):
     mu, log_sigma = theta
-    sigma = np.exp(log_sigma)
-    ll = np.empty(lo.shape)
-    iv = ~exact
-    ll[iv] = log_interval_prob(lo[iv] - mu, hi[iv] - mu, family_noise(family), sigma)
-    ll[exact] = _SCIPY[family].logpdf(lo[exact], mu, sigma)
-    return float(np.dot(w, ll))
+    return interval_log_likelihood(
+        lo, hi, mu, family_noise(family), np.exp(log_sigma), w
+    )
 
 
 def family_noise(family: str) -> str:
@@ -151,14 +148,13 @@ class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator)
             raise ValueError("sample_weight: all weights are zero.")
         w = w / w.sum()
         lo, hi = Z[:, 0], Z[:, 1]
-        exact = lo == hi
         ends = np.concatenate([lo[np.isfinite(lo)], hi[np.isfinite(hi)]])
         if ends.size == 0:
             raise ValueError("X has no finite bound: the family cannot be located.")
         spread = np.std(ends)
         theta0 = np.array([np.median(ends), np.log(spread if spread > 0 else 1.0)])
         result = optimize.minimize(
-            lambda t: -_log_likelihood(t, lo, hi, exact, w, self.family),
+            lambda t: -_log_likelihood(t, lo, hi, w, self.family),
             theta0,
             method="L-BFGS-B",
         )

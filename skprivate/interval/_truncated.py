@@ -14,7 +14,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import log_ndtr
 
-__all__ = ["log_interval_prob", "truncated_mean", "truncated_second_moment"]
+__all__ = [
+    "interval_log_likelihood",
+    "log_interval_prob",
+    "truncated_mean",
+    "truncated_second_moment",
+]
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 _LOGISTIC_VARIANCE = np.pi**2 / 3.0
@@ -210,3 +215,47 @@ def log_interval_prob(
             ln_a, ln_b = -np.logaddexp(0.0, -a), -np.logaddexp(0.0, -b)
         out = ln_b + np.log(-np.expm1(ln_a - ln_b))
     return out.reshape(shape)
+
+
+def interval_log_likelihood(
+    lower, upper, center, noise: str = "gaussian", scale: float = 1.0, weights=None
+) -> float:
+    """Observed-data log-likelihood of responses ``center + e`` seen as cells.
+
+    Rows with ``lower == upper`` are exact values and contribute the log
+    density; the others contribute ``log P(lower < center + e <= upper)``.
+
+    Parameters
+    ----------
+    lower, upper : ndarray of shape (n,)
+        Response bounds.
+    center : float or ndarray of shape (n,)
+        Location of each response (fitted values).
+    noise : {"gaussian", "logistic"}
+        Noise family.
+    scale : float
+        Standard deviation (Gaussian) or scale (logistic).
+    weights : ndarray of shape (n,), optional
+        Row weights.
+
+    Returns
+    -------
+    float
+    """
+    lower = np.asarray(lower, dtype=float)
+    upper = np.asarray(upper, dtype=float)
+    center = np.broadcast_to(np.asarray(center, dtype=float), lower.shape)
+    exact = lower == upper
+    ll = np.empty(lower.shape)
+    iv = ~exact
+    ll[iv] = log_interval_prob(
+        lower[iv] - center[iv], upper[iv] - center[iv], noise, scale
+    )
+    t = (lower[exact] - center[exact]) / scale
+    if noise == "gaussian":
+        ll[exact] = -0.5 * t * t - _LOG_SQRT_2PI - np.log(scale)
+    else:
+        ll[exact] = -t - 2.0 * np.logaddexp(0.0, -t) - np.log(scale)
+    if weights is None:
+        return float(ll.sum())
+    return float(np.dot(weights, ll))
