@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from sklearn.base import TransformerMixin, clone
 
 from .utils._param_validation import validate_params
+from .utils.validation import check_generator
 
 __all__ = ["ParamsValidationMixin", "PrivatizedInputMixin", "PrivatizerMixin"]
 
@@ -85,7 +86,7 @@ class PrivatizedInputMixin:
     reads mechanism parameters from it when present.
     """
 
-    def _privatize(self, data: Any) -> Any:
+    def _privatize(self, data: Any, stream: bool = False) -> Any:
         """Privatize ``data`` with a clone of ``self.privatizer`` if one is set.
 
         Parameters
@@ -93,6 +94,12 @@ class PrivatizedInputMixin:
         data : array-like
             Raw data when ``self.privatizer`` is set; privatized data
             otherwise (returned unchanged).
+        stream : bool, default=False
+            Whether more chunks will be privatized later with
+            ``self.privatizer_.transform`` (``partial_fit``).  The clone then
+            gets one random generator made from its ``random_state``, so that
+            every chunk draws fresh noise; an int seed would otherwise restart
+            the same stream at every call.
 
         Returns
         -------
@@ -103,6 +110,9 @@ class PrivatizedInputMixin:
             self.privatizer_ = None
             return data
         privatizer = clone(self.privatizer)
+        if stream and "random_state" in privatizer.get_params():
+            seed = privatizer.get_params()["random_state"]
+            privatizer.set_params(random_state=check_generator(seed))
         privatized = privatizer.fit_transform(data)
         self.privatizer_ = privatizer
         return privatized

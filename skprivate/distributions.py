@@ -186,7 +186,10 @@ class PiecewiseUniformDistribution:
         idx = np.clip(np.searchsorted(self._cum[1:], q, side="left"), 0, m - 1)
         w = self.weights[idx]
         frac = np.where(w > 0, (q - self._cum[idx]) / np.where(w > 0, w, 1.0), 0.0)
-        return self.edges[idx] + np.clip(frac, 0.0, 1.0) * self.widths[idx]
+        x = self.edges[idx] + np.clip(frac, 0.0, 1.0) * self.widths[idx]
+        # Rounding in the cumulative sums must not leave q = cdf(edge) a hair
+        # short of the edge (quantile(1.0) is the top of the support).
+        return np.where(q >= self._cum[idx + 1], self.edges[idx + 1], x)
 
     def moment(self, k: int) -> float:
         """E[X^k], exact for the histogram density."""

@@ -100,3 +100,12 @@ def test_population_estimate_mixin_delegates_and_requires_fit():
     assert est.median() == 2.0
     assert est.moment(3) == pytest.approx(np.mean(np.array([1, 2, 2, 5.0]) ** 3))
     assert set(est.sample(50, random_state=0)) <= {1.0, 2.0, 5.0}
+
+
+def test_piecewise_uniform_top_quantile_is_the_support_end_despite_rounding():
+    # Weights whose float cumulative sum falls short of 1 before the last edge.
+    weights = np.full(10, 0.1)
+    edges = np.linspace(0.0, 10.0, 11)
+    d = PiecewiseUniformDistribution(edges, weights)
+    assert d.quantile(1.0) == 10.0
+    np.testing.assert_allclose(d.quantile([0.3, 0.55]), [3.0, 5.5])

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, DensityMixin, clone
+from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
@@ -311,7 +311,7 @@ class DeconvolutionKernelDensity(
                     "features are computed from the stored records, which "
                     f"streaming does not keep); got {X.shape[1]} features."
                 )
-            Z = self._privatize_stream(X)
+            Z = self._privatize(X, stream=True)
             noise = resolve_noise_scale(self, 1)
             h = float(self.bandwidth)
             support = self._support_interval(Z)
@@ -391,20 +391,6 @@ class DeconvolutionKernelDensity(
         if priv is not None and "random_state" in priv.get_params():
             seed = priv.get_params()["random_state"]
             priv.set_params(random_state=check_generator(seed).spawn(1)[0])
-
-    def _privatize_stream(self, X: NDArray) -> NDArray:
-        if self.privatizer is None:
-            self.privatizer_ = None
-            return X
-        privatizer = clone(self.privatizer)
-        if "random_state" in privatizer.get_params():
-            # One generator for all chunks: an int seed would otherwise give
-            # every chunk the same noise.
-            seed = privatizer.get_params()["random_state"]
-            privatizer.set_params(random_state=check_generator(seed))
-        Z = privatizer.fit_transform(X)
-        self.privatizer_ = privatizer
-        return Z
 
     def _grid_span(
         self, support: tuple[float, float], noise: NDArray

@@ -250,7 +250,7 @@ class SubsetDistributionEstimator(
 
     def _fit_chunk(self, A, reset):
         if reset or self.privatizer is None:
-            data = self._privatize(A)
+            data = self._privatize(A, stream=True)
         else:
             data = self.privatizer_.transform(A)
         X = validate_data(self, data, reset=reset, dtype=None, ensure_all_finite=True)

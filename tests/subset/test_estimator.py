@@ -190,6 +190,23 @@ def test_partial_fit_merges_chunks():
     assert part.subsets_.shape[0] <= 20  # distinct subsets of sizes 2 and 3
 
 
+def test_partial_fit_with_a_seeded_privatizer_draws_fresh_subsets_per_chunk():
+    # An int seed must not restart the privatizer's stream at every chunk:
+    # the same raw chunk sent twice gets different reports.
+    x = np.random.default_rng(3).choice(list("ABCDE"), 2000, p=RACE)[:, None]
+    est = SubsetDistributionEstimator("mle", privatizer=SubsetUniform(random_state=5))
+
+    def counts():
+        return {tuple(r): c for r, c in zip(est.subsets_, est.subset_counts_)}
+
+    est.partial_fit(x)
+    doubled = {k: 2 * c for k, c in counts().items()}
+    est.partial_fit(x)
+    assert est.n_samples_seen_ == 4000
+    # A restarted stream would report exactly the same subsets again.
+    assert counts() != doubled
+
+
 def test_privatizer_and_design_paths_agree_and_categories_are_labels():
     x = pd.DataFrame(
         {"race": np.random.default_rng(13).choice(list("ABCDE"), 4000, p=RACE)}
