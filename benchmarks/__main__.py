@@ -1,4 +1,4 @@
-"""Run benchmarks: ``python -m benchmarks <name> [--quick] [--n-jobs N]``."""
+"""Run benchmarks: ``python -m benchmarks <name>... | all [--quick] [--n-jobs N]``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def available() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     names = available()
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    parser.add_argument("name", nargs="?", help=f"one of {names} or 'all'")
+    parser.add_argument("name", nargs="*", help=f"one or more of {names}, or 'all'")
     parser.add_argument("--list", action="store_true", help="list the benchmarks")
     parser.add_argument(
         "--quick", action="store_true", help="few replications (smoke run)"
@@ -31,15 +31,16 @@ def main(argv: list[str] | None = None) -> int:
         "--n-jobs", type=int, default=-1, help="joblib workers (default all)"
     )
     args = parser.parse_args(argv)
-    if args.list or args.name is None:
+    if args.list or not args.name:
         for name in names:
             module = importlib.import_module(f"benchmarks.{name}")
             print(f"{name:<28} {module.TITLE}")
         return 0
-    chosen = names if args.name == "all" else [args.name]
+    chosen = names if "all" in args.name else args.name
+    unknown = [name for name in chosen if name not in names]
+    if unknown:
+        parser.error(f"unknown benchmark {unknown[0]!r}; choose from {names} or 'all'")
     for name in chosen:
-        if name not in names:
-            parser.error(f"unknown benchmark {name!r}; choose from {names} or 'all'")
         module = importlib.import_module(f"benchmarks.{name}")
         start = time.perf_counter()
         sections = module.run(quick=args.quick, n_jobs=args.n_jobs)

@@ -8,6 +8,10 @@
   ``/work/.venv-peers-interval/bin/python``) through a subprocess; the section
   says so when it is missing.  lifelines needs non-negative times and finite
   lower bounds, so its input is shifted by +10 and (-inf, u] becomes [0, u].
+  Its results take minutes to an hour (n = 10,000) and do not depend on
+  skprivate, so they are cached in ``results/interval_speed_lifelines.json``
+  (keyed by n; the data are fixed by their seeds); set
+  ``SKPRIVATE_RERUN_PEERS=1`` to measure them again.
 * IterativeIntervalRegressor(LGBMRegressor()) total fit time as a multiple of
   one base fit on the same data.
 """
@@ -66,6 +70,27 @@ def _case_one(n: int, seed: int = 0) -> np.ndarray:
     return IntervalCaseI(random_state=seed + 1).fit_transform(y)
 
 
+LIFELINES_CACHE = os.path.join(
+    os.path.dirname(__file__), "results", "interval_speed_lifelines.json"
+)
+
+
+def _lifelines_cached(n: int, Z: np.ndarray, grid: np.ndarray, tmpdir: str):
+    cache = {}
+    if os.path.exists(LIFELINES_CACHE):
+        with open(LIFELINES_CACHE) as fh:
+            cache = json.load(fh)
+    key = f"case_one_n{n}_seed0"
+    if key in cache and not os.environ.get("SKPRIVATE_RERUN_PEERS"):
+        return cache[key]
+    res = _lifelines(Z, grid, tmpdir)
+    if res is not None and "error" not in res:
+        cache[key] = res
+        with open(LIFELINES_CACHE, "w") as fh:
+            json.dump(cache, fh, indent=1)
+    return res
+
+
 def _lifelines(Z: np.ndarray, grid: np.ndarray, tmpdir: str):
     if not os.path.exists(LIFELINES_PYTHON):
         return None
@@ -77,7 +102,7 @@ def _lifelines(Z: np.ndarray, grid: np.ndarray, tmpdir: str):
         [LIFELINES_PYTHON, "-c", _LIFELINES_SCRIPT, path],
         capture_output=True,
         text=True,
-        timeout=1800,
+        timeout=3 * 3600,
         check=False,
     )
     if out.returncode != 0:
@@ -89,7 +114,7 @@ def _npmle_section(quick: bool) -> Section:
     import tempfile
 
     sizes = [1_000, 10_000, 100_000] if quick else [1_000, 10_000, 100_000, 1_000_000]
-    lifelines_sizes = [1_000] if quick else [1_000, 2_000]
+    lifelines_sizes = [1_000] if quick else [1_000, 10_000]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
@@ -100,7 +125,7 @@ def _npmle_section(quick: bool) -> Section:
             if n in lifelines_sizes:
                 u = np.where(np.isneginf(Z[:, 0]), Z[:, 1], Z[:, 0])
                 grid = np.quantile(u, np.linspace(0.05, 0.95, 19))
-                res = _lifelines(Z, grid, tmp)
+                res = _lifelines_cached(n, Z, grid, tmp)
                 if res is None:
                     row["lifelines (s)"] = "not installed"
                 elif "error" in res:
@@ -111,29 +136,43 @@ def _npmle_section(quick: bool) -> Section:
                     diff = np.max(np.abs(est.cdf(grid) - np.asarray(res["cdf"])))
                     row["max |F_ours - F_lifelines| at 19 quantiles"] = f"{diff:.2g}"
             rows.append(row)
-        for n in [1_000, 10_000] if quick else [1_000, 10_000, 30_000]:
+        case_two = [1_000, 10_000] if quick else [1_000, 10_000, 30_000, 100_000]
+        for n in case_two:
             y = np.random.default_rng(1).normal(size=(n, 1))
             Z = IntervalCaseII(random_state=2).fit_transform(y)
-            start = time.perf_counter()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
+                seconds = best_time(lambda Z=Z: IntervalNPMLE().fit(Z), repeat=3)
                 est = IntervalNPMLE().fit(Z)
-            rows.append(
-                {
-                    "n": n,
-                    "data": "Case II",
-                    "skprivate Turnbull (s)": time.perf_counter() - start,
-                    "EM steps": est.n_iter_,
-                    "converged (tol 1e-6)": est.converged_,
-                }
-            )
+            row = {
+                "n": n,
+                "data": "Case II",
+                "skprivate EM-ICM (s)": seconds,
+                "iterations": est.n_iter_,
+                "optimality gap": f"{est.optimality_gap_:.1e}",
+                "converged (gap <= 1e-8)": est.converged_,
+            }
+            if n <= 10_000:
+                start = time.perf_counter()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    tb = IntervalNPMLE(method="turnbull").fit(Z)
+                row["plain Turnbull + SQUAREM (s)"] = time.perf_counter() - start
+                row["Turnbull cycles"] = tb.n_iter_
+                row["Turnbull converged"] = tb.converged_
+            rows.append(row)
     text = (
         "Best of 3 wall-clock times for skprivate; one run for lifelines "
-        f"{'(' + LIFELINES_PYTHON + ')'}. Targets from the issue: at least 1,000x "
-        "faster than lifelines at n = 1,000 with the same estimate, and n = 10^6 "
-        "in under 2 s. The NPMLE is unique only up to where mass sits inside "
-        "each innermost interval; the comparison uses the CDF at 19 anchor "
-        "quantiles."
+        f"{'(' + LIFELINES_PYTHON + ')'}"
+        ", cached in results/interval_speed_lifelines.json. Targets from the "
+        "issue: at least 1,000x faster than lifelines at n = 1,000 with the "
+        "same estimate, and n = 10^6 in under 2 s. The NPMLE is unique only up "
+        "to where mass sits inside each innermost interval; the comparison uses"
+        " the CDF at 19 anchor quantiles. Case-II data use the EM-ICM hybrid "
+        "(the default for non-Case-I data), stopped on the NPMLE's optimality "
+        "conditions; the Turnbull self-consistency iteration (SQUAREM-"
+        "accelerated) is shown for comparison with its own cap of max_iter "
+        "cycles."
     )
     return Section("NPMLE speed", text, [pd.DataFrame(rows)])
 
@@ -147,38 +186,61 @@ def _lgbm_section(quick: bool) -> Section:
     X, _, Z = make_interval_regression(
         n, privatizer=IntervalCaseI(scale=2.0, random_state=0), random_state=0
     )
-    X_aug = np.column_stack([X, np.random.default_rng(0).normal(size=(n, 9))])
-    base = LGBMRegressor(n_estimators=100, verbose=-1)
+    noise_cols = np.random.default_rng(0).normal(size=(n, 9))
+    X_aug = np.column_stack([X, noise_cols])
+    X_test, _ = make_interval_regression(5_000, random_state=1)
+    f_test = X_test[:, 0]
+    X_test = np.column_stack([X_test, np.random.default_rng(1).normal(size=(5_000, 9))])
+    base = LGBMRegressor(n_estimators=100, verbose=-1, n_jobs=1)
     y_mid = np.where(np.isfinite(Z[:, 0]), Z[:, 0], Z[:, 1])
     one = best_time(lambda: base.fit(X_aug, y_mid), repeat=3)
+    settings = [
+        ("default (SQUAREM)", 5, {}),
+        ("default (SQUAREM)", 20, {}),
+        ("acceleration=None (the paper)", 20, {"acceleration": None}),
+        ("warm_start=True", 5, {"warm_start": True}),
+        ("warm_start=True", 20, {"warm_start": True}),
+    ]
     rows = []
-    for max_iter in (5, 20):
-        reg = IterativeIntervalRegressor(base, max_iter=max_iter, tol=0.0)
+    for name, max_iter, params in settings:
+        reg = IterativeIntervalRegressor(base, max_iter=max_iter, **params)
 
         def fit(reg=reg):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 reg.fit(X_aug, Z)
 
-        total = best_time(fit, repeat=1)
+        total = best_time(fit, repeat=3 if quick else 2)
         rows.append(
             {
-                "n": n,
+                "setting": name,
                 "max_iter": max_iter,
+                "base fits": reg.n_iter_,
                 "one LGBM fit (s)": one,
                 "IterativeIntervalRegressor fit (s)": total,
                 "multiple": f"{total / one:.1f}x",
+                "test MSE of f": float(np.mean((reg.predict(X_test) - f_test) ** 2)),
             }
         )
     text = (
-        "LGBMRegressor(n_estimators=100) on 10 features. Algorithm 1 refits "
-        "the base learner from scratch at every iteration (the imputed "
-        "responses change, and refitting is what Algorithm 1 prescribes); no "
-        "warm start is used, so the multiple is about the number of iterations "
-        "plus the marginal MLE and prediction overhead. The issue's target of "
-        "at most 10x is therefore met only with max_iter <= about 9; warm "
-        "starting (continuing boosting from the previous booster) would change "
-        "the fitted model and is not implemented."
+        f"LGBMRegressor(n_estimators=100, n_jobs=1) on 10 features, n = {n}, "
+        "Case-I anchors of scale 2 (one-thread LightGBM keeps the timings "
+        "stable on a shared 2-core machine; both sides use it). Best of 2 "
+        "wall-clock times. The test MSE of f is on 5,000 clean test points. "
+        "Target from the issue: at most 10x one base fit. Not met at 20 "
+        "iterations: a cold iteration costs one fit plus one prediction, and "
+        "with LightGBM the iteration does not converge in the usual sense: the "
+        "fitted values keep moving by about 5 % of sigma from one iteration "
+        "to the next (split choices flip), so SQUAREM finds no stable "
+        "direction to extrapolate and tol is not reached; 20 iterations are "
+        "needed for the accuracy (test MSE) to level off. Warm starting adds "
+        "10 trees per iteration on top of the previous booster, but LightGBM "
+        "re-predicts the whole previous booster on the training data at every "
+        "continuation (init_model), so an iteration still costs most of a "
+        "fit, and the growing ensemble overfits the imputed responses (sigma "
+        "shrinks), which costs accuracy. SQUAREM pays off for smooth base "
+        "learners: the linear model of Sec. IV-B needs a median 16 instead "
+        "of 158 iterations (interval_regression.md)."
     )
     return Section("Meta-estimator fit time with LightGBM", text, [pd.DataFrame(rows)])
 
