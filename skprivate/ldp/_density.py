@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options, check_generator
+from ..utils.validation import check_unchanged_settings
 from ._bandwidth import select_cv_bandwidth
 from ._common import (
     ALGORITHM_CONSTRAINT,
@@ -320,13 +321,7 @@ class DeconvolutionKernelDensity(
             )
             counts, n = np.zeros(binned.size), 0
         else:
-            changed = [k for k, v in self._settings().items() if self._stream[k] != v]
-            if changed:
-                raise ValueError(
-                    f"{', '.join(changed)} changed since the first call to "
-                    "partial_fit; the binned counts were made with the old "
-                    "value.  Call fit to start again."
-                )
+            check_unchanged_settings(self._stream, self._settings())
             X = validate_data(self, X, dtype=np.float64, reset=False)
             Z = X if self.privatizer_ is None else self.privatizer_.transform(X)
             binned, counts, n = self._binned, self.bin_counts_, self.n_samples_seen_

@@ -15,6 +15,7 @@ from threadpoolctl import threadpool_limits
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils.validation import check_unchanged_settings
 from ._kde import BinnedReports, ksdensity_bandwidth
 from ._solvers import solve_em, solve_lbfgs, solve_slsqp
 from ._transition import _check_kernel_args, rvns_transition_density
@@ -433,13 +434,7 @@ class RVNSDensityEstimator(
         """
         self._check_params()
         if hasattr(self, "_stream"):
-            changed = [k for k, v in self._settings().items() if self._stream[k] != v]
-            if changed:
-                raise ValueError(
-                    f"{', '.join(changed)} changed since the first call to "
-                    "partial_fit; the binned counts were made with the old "
-                    "value.  Call fit to start again."
-                )
+            check_unchanged_settings(self._stream, self._settings())
             X = validate_data(
                 self, X, dtype=np.float64, ensure_all_finite=True, reset=False
             )

@@ -280,3 +280,39 @@ def check_generator(random_state: Any) -> np.random.Generator:
         "random_state must be None, an int, a numpy RandomState or Generator; "
         f"got {random_state!r}."
     )
+
+
+def check_unchanged_settings(first: dict, now: dict) -> None:
+    """Raise if settings used by the first ``partial_fit`` call have changed.
+
+    Streaming estimators keep statistics computed with their settings at the
+    first chunk (a grid, a bandwidth); later chunks must use the same ones.
+
+    Parameters
+    ----------
+    first : dict
+        Settings recorded at the first call.
+    now : dict
+        Current settings (same keys).
+
+    Raises
+    ------
+    ValueError
+        Naming every changed setting.
+
+    Examples
+    --------
+    >>> from skprivate.utils.validation import check_unchanged_settings
+    >>> check_unchanged_settings({"bandwidth": 0.5}, {"bandwidth": 0.5})
+    >>> check_unchanged_settings({"bandwidth": 0.5}, {"bandwidth": 0.7})
+    Traceback (most recent call last):
+    ...
+    ValueError: bandwidth changed since the first call to partial_fit; ...
+    """
+    changed = [k for k, v in now.items() if first[k] != v]
+    if changed:
+        raise ValueError(
+            f"{', '.join(changed)} changed since the first call to partial_fit; "
+            "the binned counts were made with the old value.  Call fit to start "
+            "again."
+        )
