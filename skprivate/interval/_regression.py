@@ -143,6 +143,10 @@ class IterativeIntervalRegressor(
     J. Ding and B. Ding, "Interval Privacy: A Framework for Data Collection",
     Algorithm 1 and Remark 4.
 
+    R. Varadhan and C. Roland, "Simple and globally convergent methods for
+    accelerating the convergence of any EM algorithm", Scandinavian Journal
+    of Statistics 35(2), 2008 (SQUAREM).
+
     Examples
     --------
     >>> import numpy as np
