@@ -20,8 +20,9 @@ TITLE = "Subset privacy: speed (MoM, EM, MLE, one-step; privatizing 10⁶ rows)"
 METHODS = ["mom", "em", "mle", "one-step"]
 
 # Optional comparison with CVXPY's MLE (the paper's solver), run by another
-# interpreter so that CVXPY never becomes a dependency: set
-# SKPRIVATE_PEER_PYTHON to a Python that has cvxpy installed.
+# interpreter so that CVXPY never becomes a dependency: SKPRIVATE_PEER_PYTHON
+# names a Python that has cvxpy installed (default: the peers' virtual
+# environment next to the repository, used when it exists).
 _CVXPY_SCRIPT = """
 import sys, time, numpy as np, cvxpy as cp
 data = np.load(sys.argv[1])
@@ -38,8 +39,10 @@ print(best, prob.value, *w.value)
 
 
 def _cvxpy_time(A, repeat):
-    python = os.environ.get("SKPRIVATE_PEER_PYTHON")
-    if not python:
+    python = os.environ.get(
+        "SKPRIVATE_PEER_PYTHON", "/work/.venv-peers-subset/bin/python"
+    )
+    if not os.path.exists(python):
         return None
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "a.npz"
