@@ -27,7 +27,7 @@ from sklearn.isotonic import isotonic_regression
 from ..base import ParamsValidationMixin
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options
-from ..utils.validation import check_interval_array
+from ..utils.validation import check_interval_array, check_weights
 
 __all__ = ["IntervalNPMLE", "turnbull_intervals"]
 
@@ -378,12 +378,7 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
         self._check_params()
         Z = check_interval_array(X, name="X")
         n = Z.shape[0]
-        w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, float)
-        if w.shape != (n,) or np.any(~np.isfinite(w)) or np.any(w < 0):
-            raise ValueError(
-                f"sample_weight must be {n} finite non-negative numbers; got shape "
-                f"{w.shape}."
-            )
+        w = check_weights(sample_weight, n)
         informative = ~(np.isneginf(Z[:, 0]) & np.isposinf(Z[:, 1])) & (w > 0)
         if not informative.any():
             raise ValueError(

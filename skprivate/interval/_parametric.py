@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator
 from ..base import ParamsValidationMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
-from ..utils.validation import check_interval_array
+from ..utils.validation import check_interval_array, check_weights
 from ._anchors import as_cdf
 from ._truncated import interval_log_likelihood
 
@@ -141,11 +141,7 @@ class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator)
         self._check_params()
         Z = check_interval_array(X, name="X")
         n = Z.shape[0]
-        w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, float)
-        if w.shape != (n,) or np.any(~np.isfinite(w)) or np.any(w < 0):
-            raise ValueError(f"sample_weight must be {n} non-negative finite numbers.")
-        if w.sum() <= 0:
-            raise ValueError("sample_weight: all weights are zero.")
+        w = check_weights(sample_weight, n)
         w = w / w.sum()
         lo, hi = Z[:, 0], Z[:, 1]
         ends = np.concatenate([lo[np.isfinite(lo)], hi[np.isfinite(hi)]])

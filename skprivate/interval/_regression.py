@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
-from ..utils.validation import check_interval_array
+from ..utils.validation import check_interval_array, check_weights
 from ._metrics import interval_r2_score
 from ._parametric import IntervalMLE
 from ._truncated import (
@@ -313,14 +313,7 @@ class IterativeIntervalRegressor(
             raise ValueError(
                 f"X and y have inconsistent numbers of samples: {n_x} and {n}."
             )
-        w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, float)
-        if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise ValueError(
-                f"sample_weight must have shape ({n},) with finite non-negative "
-                f"entries; got shape {w.shape}."
-            )
-        if w.sum() <= 0:
-            raise ValueError("sample_weight: all weights are zero.")
+        w = check_weights(sample_weight, n)
         fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
         marginal = IntervalMLE(
             family="normal" if self.noise == "gaussian" else "logistic"

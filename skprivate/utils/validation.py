@@ -316,3 +316,45 @@ def check_unchanged_settings(first: dict, now: dict) -> None:
             "the binned counts were made with the old value.  Call fit to start "
             "again."
         )
+
+
+def check_weights(sample_weight: Any, n_samples: int) -> NDArray[np.float64]:
+    """Validate ``sample_weight``: ``n_samples`` finite non-negative numbers.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,) or None
+        Weights; ``None`` means all ones.
+    n_samples : int
+        Number of rows they weight.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        On a wrong shape, a negative or non-finite weight, or all-zero weights.
+
+    Examples
+    --------
+    >>> from skprivate.utils.validation import check_weights
+    >>> check_weights(None, 3)
+    array([1., 1., 1.])
+    >>> check_weights([1, -1], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight must have shape (2,) with finite non-negative ...
+    """
+    if sample_weight is None:
+        return np.ones(n_samples)
+    w = np.asarray(sample_weight, dtype=float)
+    if w.shape != (n_samples,) or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError(
+            f"sample_weight must have shape ({n_samples},) with finite non-negative "
+            f"entries; got shape {w.shape}."
+        )
+    if w.sum() <= 0:
+        raise ValueError("sample_weight: all weights are zero.")
+    return w
