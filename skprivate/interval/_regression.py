@@ -121,7 +121,7 @@ class IterativeIntervalRegressor(
         Final noise scale.
     log_likelihood_ : float
         Observed-data log-likelihood of the interval responses at the final
-        fitted values and noise scale.
+        fitted values and noise scale (weighted by ``sample_weight``).
     sigma_history_ : list of float
         Noise scale used at each iteration.
     converged_ : bool
