@@ -322,8 +322,6 @@ class IterativeIntervalRegressor(
         if self.sigma == "auto":
             self._warn_if_scale_unidentified(Z, marginal.scale_)
         self.history_, self.sigma_history_ = [], []
-        self.converged_ = False
-        self._n_fits = 0
 
         def em_map(f, sigma):
             # One iteration of Algorithm 1: impute at (f, sigma), refit, and
@@ -335,12 +333,11 @@ class IterativeIntervalRegressor(
             else:
                 sigma_new = sigma
             change = float(np.max(np.abs(f_new - f)))
-            self._n_fits += 1
             self.history_.append(change)
             self.sigma_history_.append(sigma)
             if self.verbose:
                 print(
-                    f"[IterativeIntervalRegressor] iter {self._n_fits}: "
+                    f"[IterativeIntervalRegressor] iter {len(self.history_)}: "
                     f"change={change:.3g}, sigma={sigma_new:.4g}"
                 )
             return _State(f_new, sigma_new, est, change)
@@ -354,11 +351,10 @@ class IterativeIntervalRegressor(
         if self.acceleration == "squarem" and not self.warm_start:
             state = self._squarem(em_map, state, Z, w)
         else:
-            while self._n_fits < self.max_iter and state.change >= self.tol:
+            while len(self.history_) < self.max_iter and state.change >= self.tol:
                 state = em_map(state.f, state.sigma)
         self.converged_ = state.change < self.tol
-        self.n_iter_ = self._n_fits
-        del self._n_fits
+        self.n_iter_ = len(self.history_)
         self.sigma_ = state.sigma
         self.estimator_ = state.estimator
         self.log_likelihood_ = self._log_likelihood(state, Z, w)
@@ -390,16 +386,14 @@ class IterativeIntervalRegressor(
         # log-likelihood is not below the cycle's start, so the accepted
         # sequence keeps the monotonicity of EM.
         auto = self.sigma == "auto"
-        if self.max_iter == 1:
-            return em_map(state.f, state.sigma)
         state = em_map(state.f, state.sigma)
         ll = self._log_likelihood(state, Z, w)
-        while state.change >= self.tol and self._n_fits < self.max_iter:
+        while state.change >= self.tol and len(self.history_) < self.max_iter:
             s1 = em_map(state.f, state.sigma)
-            if s1.change < self.tol or self._n_fits >= self.max_iter:
+            if s1.change < self.tol or len(self.history_) >= self.max_iter:
                 return s1
             s2 = em_map(s1.f, s1.sigma)
-            if s2.change < self.tol or self._n_fits >= self.max_iter:
+            if s2.change < self.tol or len(self.history_) >= self.max_iter:
                 return s2
             theta0 = _pack(state, auto)
             r = _pack(s1, auto) - theta0
