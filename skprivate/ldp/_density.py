@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
-from ..utils import Interval, Options, check_generator
+from ..utils import Interval, Options
 from ..utils.validation import check_unchanged_settings
 from ._bandwidth import select_cv_bandwidth
 from ._common import (
@@ -213,7 +213,7 @@ class DeconvolutionKernelDensity(
         self._check_params()
         self.__dict__.pop("_stream", None)
         X = validate_data(self, X, dtype=np.float64)
-        Z = np.asarray(self._privatize(X), dtype=np.float64)
+        Z = np.asarray(self._privatize(X, stream=True), dtype=np.float64)
         n, q = Z.shape
         noise = resolve_noise_scale(self, q)
         self.noise_scale_ = noise
@@ -242,7 +242,6 @@ class DeconvolutionKernelDensity(
                 self._Z = None
                 self.bin_counts_ = self._binned.counts[:, 0]
                 self._stream = self._settings()
-                self._continue_privatizer_stream()
         if q == 1:
             self.support_ = support
             self._build_distribution()
@@ -378,14 +377,6 @@ class DeconvolutionKernelDensity(
             self.privatizer is not None
             and getattr(self.privatizer, "bounds", None) is not None
         )
-
-    def _continue_privatizer_stream(self) -> None:
-        # Chunks given to partial_fit after fit must not reuse the noise fit
-        # drew from the same seed: continue with an independent child stream.
-        priv = self.privatizer_
-        if priv is not None and "random_state" in priv.get_params():
-            seed = priv.get_params()["random_state"]
-            priv.set_params(random_state=check_generator(seed).spawn(1)[0])
 
     def _grid_span(
         self, support: tuple[float, float], noise: NDArray

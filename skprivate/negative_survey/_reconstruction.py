@@ -7,14 +7,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
-from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils import HasMethods, Interval, Options
 from ..utils.validation import check_unchanged_settings
 from ._kde import BinnedReports, ksdensity_bandwidth
 from ._solvers import solve_em, solve_lbfgs, solve_slsqp
@@ -145,13 +145,6 @@ def rvns_transition_matrix(
     edges = np.asarray(edges, dtype=float)
     z, widths = edges[:-1], np.diff(edges)
     return rvns_transition_density(z[None, :], z[:, None], d, bounds) * widths[None, :]
-
-
-def _continue_random_stream(privatizer: Any) -> None:
-    """Give a fitted privatizer an independent child of its random stream."""
-    if privatizer is not None and "random_state" in privatizer.get_params():
-        seed = privatizer.get_params()["random_state"]
-        privatizer.set_params(random_state=check_generator(seed).spawn(1)[0])
 
 
 _SOLVERS = {"em": solve_em, "lbfgs": solve_lbfgs, "slsqp": solve_slsqp}
@@ -372,7 +365,7 @@ class RVNSDensityEstimator(
         self._check_params()
         self.__dict__.pop("_stream", None)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
-        Y = np.asarray(self._privatize(X), dtype=float)
+        Y = np.asarray(self._privatize(X, stream=True), dtype=float)
         d, a, b = _check_kernel_args(*self._mechanism(Y))
         self._check_reports(Y, a, b)
         h = (
@@ -384,8 +377,7 @@ class RVNSDensityEstimator(
         self._update(d, binned, binned.bin(Y), Y.size, Y.shape[0])
         if self._streamable():
             # The grid depends on no report, so partial_fit may add chunks;
-            # they must not reuse the draws fit made from the same seed.
-            _continue_random_stream(self.privatizer_)
+            # the privatizer's stream continues into them.
             self._stream = self._settings()
         return self
 
@@ -455,7 +447,7 @@ class RVNSDensityEstimator(
             if not self._streamable():
                 raise ValueError(self._not_streamable_reason())
             X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
-            Y = np.asarray(self._privatize_stream(X), dtype=float)
+            Y = np.asarray(self._privatize(X, stream=True), dtype=float)
             d, a, b = _check_kernel_args(*self._mechanism(Y))
             self._check_reports(Y, a, b)
             binned = BinnedReports(
@@ -489,20 +481,6 @@ class RVNSDensityEstimator(
 
     def _settings(self) -> dict[str, str]:
         return {k: repr(v) for k, v in self.get_params(deep=False).items()}
-
-    def _privatize_stream(self, X: NDArray) -> NDArray:
-        if self.privatizer is None:
-            self.privatizer_ = None
-            return X
-        privatizer = clone(self.privatizer)
-        if "random_state" in privatizer.get_params():
-            # One generator for all chunks: an int seed would otherwise give
-            # every chunk the same draws.
-            seed = privatizer.get_params()["random_state"]
-            privatizer.set_params(random_state=check_generator(seed))
-        Y = privatizer.fit_transform(X)
-        self.privatizer_ = privatizer
-        return Y
 
     @staticmethod
     def _check_reports(Y: NDArray, a: float, b: float) -> None:

@@ -75,6 +75,11 @@ def test_privatizer_stream_continues_over_chunks(noisy):
     first = twice.bin_counts_.copy()
     twice.partial_fit(x[:500])
     assert not np.allclose(twice.bin_counts_, 2 * first)
+    # The same after a fit: partial_fit continues fit's stream.
+    after_fit = DeconvolutionKernelDensity(**params).fit(x[:500])
+    np.testing.assert_allclose(after_fit.bin_counts_, first)
+    after_fit.partial_fit(x[:500])
+    assert not np.allclose(after_fit.bin_counts_, 2 * first)
 
 
 def test_streamed_estimate_recovers_the_density():
