@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from functools import partial
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -22,6 +21,7 @@ from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
 from ..utils.validation import check_interval_array, check_weights
+from ._boosting_start import Refitter, boosted_start, lightgbm_step
 from ._metrics import interval_r2_score
 from ._parametric import IntervalMLE
 from ._truncated import (
@@ -29,7 +29,7 @@ from ._truncated import (
     truncated_mean,
     truncated_second_moment,
 )
-from ._warm_start import WarmStarter, fit_predict
+from ._warm_start import WarmStarter
 
 __all__ = ["IterativeIntervalRegressor"]
 
@@ -97,6 +97,26 @@ class IterativeIntervalRegressor(
         constant factor per iteration when the intervals are wide, and the
         extrapolation typically cuts the iterations to convergence several
         fold.  ``None`` runs the plain iteration of the paper.
+    init : {"constant", "boosting"}, default="constant"
+        Where the iteration starts.  ``"constant"`` (the paper): every fitted
+        value at the marginal MLE location of the responses.
+        ``"boosting"``, for LightGBM base regressors (or pipelines ending in
+        one): the first base fit is a LightGBM model whose objective re-runs
+        the E-step before every tree (trees are fitted to the residuals of
+        the current imputations, the noise scale is updated every 5 trees),
+        which starts Algorithm 1 close to its fixed point; the later
+        iterations and the final model are ordinary refits of the base
+        regressor on imputed responses.  With tree ensembles, whose
+        iterations never settle below a few percent of ``sigma``, 4 to 5
+        base fits from this start reach the test error of 20 from the
+        constant one; it counts as one of the ``max_iter`` base fits.
+    warm_start : bool or int, default=False
+        Continue the previous iteration's model instead of refitting from
+        scratch: boosting models add rounds (``True``: a tenth of their
+        round count, an int: that many) fitted to the new imputations on top
+        of the previous ensemble; models whose ``warm_start`` initializes
+        their solver start at the previous solution.  Random forests and
+        pipelines are refused.  Disables ``acceleration``.
     privatizer : interval mechanism, default=None
         If given, ``fit`` takes raw 1-D ``y`` and privatizes it first with a
         clone of this mechanism (``privatizer.fit_transform(y.reshape(-1,
@@ -167,6 +187,7 @@ class IterativeIntervalRegressor(
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
         "acceleration": [Options({"squarem"}), None],
+        "init": [Options({"constant", "boosting"})],
         "warm_start": ["boolean", Interval(numbers.Integral, 1, None, closed="left")],
         "privatizer": [HasMethods(["fit_transform"]), None],
         "random_state": ["random_state"],
@@ -181,6 +202,7 @@ class IterativeIntervalRegressor(
         max_iter: int = 20,
         tol: float = 1e-4,
         acceleration: str | None = "squarem",
+        init: str = "constant",
         warm_start: bool | int = False,
         privatizer: Any = None,
         random_state: Any = None,
@@ -192,6 +214,7 @@ class IterativeIntervalRegressor(
         self.max_iter = max_iter
         self.tol = tol
         self.acceleration = acceleration
+        self.init = init
         self.warm_start = warm_start
         self.privatizer = privatizer
         self.random_state = random_state
@@ -345,9 +368,11 @@ class IterativeIntervalRegressor(
         if self.warm_start:
             fitter = WarmStarter(est, self.warm_start).fit_predict
         else:
-            fitter = partial(fit_predict, est)
+            fitter = Refitter(est)
 
         state = _State(np.full(n, marginal.loc_), sigma, None, np.inf)
+        if self.init == "boosting":
+            state = self._boosted_start(est, X, Z, state, w, fit_params)
         if self.acceleration == "squarem" and not self.warm_start:
             state = self._squarem(em_map, state, Z, w)
         else:
@@ -369,6 +394,63 @@ class IterativeIntervalRegressor(
                 stacklevel=2,
             )
         return self
+
+    def _check_boosting_start(self, est: Any) -> None:
+        if lightgbm_step(est) is None:
+            raise ValueError(
+                "init='boosting' needs a LightGBM regressor (or a Pipeline ending "
+                f"in one) as estimator; got {type(est).__name__}. Use "
+                "init='constant'."
+            )
+        if self.max_iter < 2:
+            raise ValueError(
+                "init='boosting' needs max_iter >= 2: the boosted start is one "
+                "base fit and the final model comes from at least one iteration "
+                f"of Algorithm 1; got max_iter={self.max_iter}."
+            )
+
+    def _information(self, f: NDArray, Z: NDArray, sigma: float, w: NDArray) -> float:
+        # Average fraction of the complete-data information about f_i kept by
+        # the response: 1 - Var(e | cell) / Var(e) (1 for exact values).
+        lo, hi = Z[:, 0] - f, Z[:, 1] - f
+        iv = Z[:, 0] != Z[:, 1]
+        var = np.zeros(Z.shape[0])
+        with np.errstate(invalid="ignore"):
+            m = truncated_mean(lo[iv], hi[iv], self.noise, sigma)
+            var[iv] = truncated_second_moment(lo[iv], hi[iv], self.noise, sigma) - m * m
+        total = sigma**2 * (_LOGISTIC_VAR if self.noise == "logistic" else 1.0)
+        return float(np.average(1.0 - var / total, weights=w))
+
+    def _boosted_start(
+        self, est: Any, X: Any, Z: NDArray, state: _State, w: NDArray, fit_params: dict
+    ) -> _State:
+        self._check_boosting_start(est)
+        if self.sigma == "auto":
+
+            def update(f, sigma):
+                return max(self._update_sigma(f, Z, sigma, w), 1e-12)
+
+        else:
+            update = None
+        f, sigma = boosted_start(
+            est,
+            X,
+            state.f,
+            state.sigma,
+            impute=lambda f, sigma: self._impute(f, Z, sigma),
+            update_sigma=update,
+            information=self._information(state.f, Z, state.sigma, w),
+            fit_params=fit_params,
+        )
+        change = float(np.max(np.abs(f - state.f)))
+        self.history_.append(change)
+        self.sigma_history_.append(state.sigma)
+        if self.verbose:
+            print(
+                f"[IterativeIntervalRegressor] boosted start: change={change:.3g}, "
+                f"sigma={sigma:.4g}"
+            )
+        return _State(f, sigma, None, change)
 
     def _log_likelihood(self, state: _State, Z: NDArray, w: NDArray) -> float:
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -24,7 +24,6 @@ import inspect
 import math
 from typing import Any
 
-import numpy as np
 from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.ensemble import (
@@ -34,7 +33,9 @@ from sklearn.ensemble import (
 )
 from sklearn.pipeline import Pipeline
 
-__all__ = ["WarmStarter", "fit_predict"]
+from ._boosting_start import predict_values
+
+__all__ = ["WarmStarter"]
 
 
 def _accepts_init_model(est: Any) -> bool:
@@ -42,14 +43,6 @@ def _accepts_init_model(est: Any) -> bool:
         return "init_model" in inspect.signature(est.fit).parameters
     except (TypeError, ValueError):
         return False
-
-
-def fit_predict(
-    template: Any, X: Any, y: Any, **fit_params: Any
-) -> tuple[Any, NDArray]:
-    """Fit a fresh clone of ``template`` and predict ``X``."""
-    est = clone(template).fit(X, y, **fit_params)
-    return est, _predict(est, X)
 
 
 class WarmStarter:
@@ -118,24 +111,20 @@ class WarmStarter:
             if self.kind != "init_model":
                 est.set_params(warm_start=True)
             est.fit(X, y, **fit_params)
-            fitted = _predict(est, X)
+            fitted = predict_values(est, X)
         elif self.kind == "init_model":
             est = clone(self.template).set_params(n_estimators=self.rounds)
             est.fit(X, y, init_model=prev.booster_, **fit_params)
             # Only the new rounds need predicting: the earlier ones give the
             # previous fitted values.
             start = prev.booster_.current_iteration()
-            fitted = self._fitted + _predict(est, X, start_iteration=start)
+            fitted = self._fitted + predict_values(est, X, start_iteration=start)
         else:
             est = prev
             if self.kind == "warm_start":
                 current = est.get_params()[self.count]
                 est.set_params(**{self.count: current + self.rounds})
             est.fit(X, y, **fit_params)
-            fitted = _predict(est, X)
+            fitted = predict_values(est, X)
         self._previous, self._fitted = est, fitted
         return est, fitted
-
-
-def _predict(est: Any, X: Any, **params: Any) -> NDArray:
-    return np.asarray(est.predict(X, **params), dtype=float).ravel()

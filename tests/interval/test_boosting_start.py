@@ -1,0 +1,184 @@
+"""The boosted start and the fitted-value shortcut for LightGBM base models."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LinearRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from skprivate.datasets import make_interval_regression
+from skprivate.interval import IntervalCaseI, IterativeIntervalRegressor
+from skprivate.interval._boosting_start import (
+    FittedValues,
+    Refitter,
+    _EStepObjective,
+    boosted_start,
+)
+
+lightgbm = pytest.importorskip("lightgbm")
+
+
+def _lgbm(**params):
+    return lightgbm.LGBMRegressor(
+        **{"n_estimators": 50, "verbose": -1, "n_jobs": 1, **params}
+    )
+
+
+def _fit(reg, X, Z, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return reg.fit(X, Z, **kw)
+
+
+@pytest.fixture(scope="module")
+def data():
+    # y = x + N(0, 1), four pure-noise features, Case-I answers; clean test set.
+    n = 3000
+    X, _, Z = make_interval_regression(
+        n, privatizer=IntervalCaseI(scale=2.0, random_state=0), random_state=0
+    )
+    X = np.column_stack([X, np.random.default_rng(0).normal(size=(n, 4))])
+    X_test, _ = make_interval_regression(4000, random_state=1)
+    f_test = X_test[:, 0]
+    X_test = np.column_stack([X_test, np.random.default_rng(1).normal(size=(4000, 4))])
+    return X, Z, X_test, f_test
+
+
+def test_refitter_reads_the_training_scores_of_lightgbm(data):
+    X, Z, _, _ = data
+    y = np.where(np.isfinite(Z[:, 0]), Z[:, 0], Z[:, 1])
+    refit = Refitter(_lgbm())
+    for _ in range(2):
+        est, fitted = refit(X, y)
+        assert refit._checked
+        np.testing.assert_allclose(fitted, est.predict(X), rtol=0, atol=1e-12)
+    # Pipelines ending in LightGBM route the callback to the last step.
+    est, fitted = Refitter(make_pipeline(StandardScaler(), _lgbm()))(X, y)
+    np.testing.assert_allclose(fitted, est.predict(X), rtol=0, atol=1e-12)
+
+
+def test_refitter_falls_back_to_predict_when_scores_differ(data, monkeypatch):
+    X, Z, _, _ = data
+    y = np.where(np.isfinite(Z[:, 0]), Z[:, 0], Z[:, 1])
+    original = FittedValues._read
+
+    def shifted(self, preds, dataset):
+        out = original(self, preds, dataset)
+        self.values = self.values + 1.0
+        return out
+
+    monkeypatch.setattr(FittedValues, "_read", shifted)
+    refit = Refitter(_lgbm())
+    for _ in range(2):
+        est, fitted = refit(X, y)
+        np.testing.assert_array_equal(fitted, est.predict(X))
+    assert refit._lightgbm is None
+
+
+def test_objective_is_the_e_step_residual_with_weights():
+    imputed = np.array([1.0, -2.0, 0.5])
+    obj = _EStepObjective(lambda f, s: imputed, None, 1.0, hessian=0.25)
+    f = np.array([0.0, 0.0, 1.0])
+    grad, hess = obj(None, f, None)
+    np.testing.assert_array_equal(grad, f - imputed)
+    np.testing.assert_array_equal(hess, 0.25)
+    w = np.array([2.0, 0.0, 1.0])
+    grad_w, hess_w = obj(None, f, w)
+    np.testing.assert_array_equal(grad_w, w * (f - imputed))
+    np.testing.assert_array_equal(hess_w, 0.25 * w)
+
+
+def test_boosted_start_on_exact_responses_is_least_squares_boosting(data):
+    # With exact responses the imputation is y itself and the information is
+    # 1, so the boosted start is LightGBM's own L2 boosting from init_score.
+    X, _, _, _ = data
+    y = X[:, 0] + np.random.default_rng(3).normal(size=X.shape[0])
+    f0 = np.full(y.shape, y.mean())
+    f, sigma = boosted_start(
+        _lgbm(),
+        X,
+        f0,
+        1.0,
+        impute=lambda f, s: y,
+        update_sigma=None,
+        information=1.0,
+        fit_params={},
+    )
+    ref = _lgbm().fit(X, y, init_score=f0)
+    # LightGBM stores gradients in single precision, hence the tolerance.
+    np.testing.assert_allclose(f, f0 + ref.predict(X), rtol=0, atol=1e-6)
+    assert sigma == 1.0
+
+
+def test_information_of_half_lines_is_two_over_pi():
+    # Cell (0, inf) for N(0, 1) noise: Var(e | e > 0) = 1 - 2 / pi.
+    reg = IterativeIntervalRegressor()
+    Z = np.array([[0.0, np.inf], [-np.inf, 0.0], [1.5, 1.5]])
+    w = np.array([1.0, 1.0, 0.0])
+    info = reg._information(np.zeros(3), Z, 1.0, w)
+    assert info == pytest.approx(2 / np.pi, rel=1e-10)
+    # Exact values keep all the information.
+    assert reg._information(np.zeros(3), Z, 1.0, np.array([0, 0, 1.0])) == 1.0
+
+
+def test_boosted_start_reaches_the_accuracy_of_twenty_cold_iterations(data):
+    X, Z, X_test, f_test = data
+    cold = _fit(IterativeIntervalRegressor(_lgbm(), max_iter=20), X, Z)
+    boosted = _fit(
+        IterativeIntervalRegressor(_lgbm(), init="boosting", max_iter=5), X, Z
+    )
+    short = _fit(IterativeIntervalRegressor(_lgbm(), max_iter=5), X, Z)
+
+    def mse(reg):
+        return float(np.mean((reg.predict(X_test) - f_test) ** 2))
+
+    assert boosted.n_iter_ == 5 == len(boosted.history_)
+    assert mse(boosted) <= 1.15 * mse(cold)
+    assert mse(short) > 1.3 * mse(boosted)
+    # The final model is the user's regressor refitted on imputed responses.
+    assert boosted.estimator_.get_params()["objective"] is None
+    assert boosted.estimator_.booster_.num_trees() == 50
+    restored = pickle.loads(pickle.dumps(boosted))
+    np.testing.assert_array_equal(restored.predict(X_test), boosted.predict(X_test))
+
+
+def test_boosted_start_with_known_sigma_pipeline_and_weights(data):
+    X, Z, X_test, f_test = data
+    pipe = make_pipeline(StandardScaler(), _lgbm())
+    reg = _fit(
+        IterativeIntervalRegressor(pipe, init="boosting", sigma=1.0, max_iter=3), X, Z
+    )
+    assert reg.sigma_ == 1.0 and set(reg.sigma_history_) == {1.0}
+    assert float(np.mean((reg.predict(X_test) - f_test) ** 2)) < 0.15
+    # Zero weights: the same fit as dropping those rows.
+    w = np.ones(len(Z))
+    w[::3] = 0.0
+    keep = w > 0
+    weighted = _fit(
+        IterativeIntervalRegressor(_lgbm(), init="boosting", max_iter=2),
+        X,
+        Z,
+        sample_weight=w,
+    )
+    dropped = _fit(
+        IterativeIntervalRegressor(_lgbm(), init="boosting", max_iter=2),
+        X[keep],
+        Z[keep],
+    )
+    assert weighted.sigma_ == pytest.approx(dropped.sigma_, rel=0.05)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"estimator": LinearRegression()}, "init='boosting' needs a LightGBM"),
+        ({"estimator": _lgbm(), "max_iter": 1}, "max_iter >= 2"),
+    ],
+)
+def test_boosted_start_refused_with_a_clear_message(data, params, match):
+    X, Z, _, _ = data
+    with pytest.raises(ValueError, match=match):
+        IterativeIntervalRegressor(init="boosting", **params).fit(X, Z)
