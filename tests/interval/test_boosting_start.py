@@ -182,3 +182,15 @@ def test_boosted_start_refused_with_a_clear_message(data, params, match):
     X, Z, _, _ = data
     with pytest.raises(ValueError, match=match):
         IterativeIntervalRegressor(init="boosting", **params).fit(X, Z)
+
+
+def test_convergence_warning_points_lightgbm_users_to_the_boosted_start(data):
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, Z, _, _ = data
+    with pytest.warns(ConvergenceWarning, match="init='boosting'"):
+        IterativeIntervalRegressor(_lgbm(), max_iter=2).fit(X, Z)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        IterativeIntervalRegressor(max_iter=2).fit(X[:, :1], Z)
+    assert not any("init='boosting'" in str(w.message) for w in caught)
