@@ -98,8 +98,9 @@ class IterativeIntervalRegressor(
         extrapolation typically cuts the iterations to convergence several
         fold.  ``None`` runs the plain iteration of the paper.
     init : {"constant", "boosting"}, default="constant"
-        Where the iteration starts.  ``"constant"`` (the paper): every fitted
-        value at the marginal MLE location of the responses.
+        Where the iteration starts.  ``"constant"``: every fitted value at
+        the marginal MLE location of the responses (the paper starts at 0;
+        the iteration is the same).
         ``"boosting"``, for LightGBM base regressors (or pipelines ending in
         one): the first base fit is a LightGBM model whose objective re-runs
         the E-step before every tree (trees are fitted to the residuals of
