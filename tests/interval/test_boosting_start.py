@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -185,8 +186,6 @@ def test_boosted_start_refused_with_a_clear_message(data, params, match):
 
 
 def test_convergence_warning_points_lightgbm_users_to_the_boosted_start(data):
-    from sklearn.exceptions import ConvergenceWarning
-
     X, Z, _, _ = data
     with pytest.warns(ConvergenceWarning, match="init='boosting'"):
         IterativeIntervalRegressor(_lgbm(), max_iter=2).fit(X, Z)
@@ -227,3 +226,22 @@ def test_boosted_start_with_logistic_noise_and_named_columns():
     assert 0.5 < boosted.sigma_ < 1.2
     assert mse_boosted < mse_short
     assert mse_boosted <= 1.15 * mse_cold
+
+
+def test_tol_none_runs_a_fixed_budget_without_warning(data):
+    X, Z, _, _ = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reg = IterativeIntervalRegressor(
+            _lgbm(), init="boosting", max_iter=3, tol=None
+        ).fit(X, Z)
+        linear = IterativeIntervalRegressor(max_iter=4, tol=None).fit(X[:, :1], Z)
+    assert reg.n_iter_ == 3 and not reg.converged_
+    assert linear.n_iter_ == 4 and not linear.converged_
+    # The same fits as a tolerance that is never reached.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same = IterativeIntervalRegressor(max_iter=4, tol=0.0).fit(X[:, :1], Z)
+    assert linear.estimator_.coef_[0] == same.estimator_.coef_[0]
+    with pytest.warns(ConvergenceWarning, match="tol=None"):
+        IterativeIntervalRegressor(_lgbm(), init="boosting", max_iter=2).fit(X, Z)
