@@ -42,6 +42,7 @@ __all__ = [
     "boosted_start",
     "lightgbm_step",
     "predict_values",
+    "starter",
 ]
 
 # Rounds between two updates of the noise scale during the boosted start: the
@@ -63,6 +64,49 @@ def lightgbm_step(est: Any) -> tuple[Any, str] | None:
     if type(est).__module__.split(".")[0] == "lightgbm" and hasattr(est, "fit"):
         return est, prefix
     return None
+
+
+def starter(base: Any, init: Any) -> Any:
+    """The unfitted LightGBM model (or pipeline) that fits the boosted start.
+
+    Parameters
+    ----------
+    base : regressor
+        The base regressor of Algorithm 1.
+    init : "boosting" or LightGBM regressor
+        ``"boosting"``: ``base`` itself when it is a LightGBM model (or a
+        pipeline ending in one), otherwise ``LGBMRegressor(verbose=-1)`` in
+        place of ``base`` (as the last step of a copy of ``base`` when it is
+        a pipeline, so the start sees the same preprocessing).  An estimator:
+        a clone of it.
+
+    Raises
+    ------
+    ValueError
+        If ``init`` is an estimator but not a LightGBM model, or LightGBM is
+        not installed.
+    """
+    if not isinstance(init, str):
+        if lightgbm_step(init) is None:
+            raise ValueError(
+                "init must be 'constant', 'boosting' or a LightGBM regressor (or a "
+                f"Pipeline ending in one); got {type(init).__name__}."
+            )
+        return clone(init)
+    if lightgbm_step(base) is not None:
+        return base
+    try:
+        from lightgbm import LGBMRegressor
+    except ImportError as exc:  # pragma: no cover - lightgbm is a dev dependency
+        raise ValueError(
+            "init='boosting' fits the start with LightGBM, which is not "
+            "installed: pip install 'skprivate[lightgbm]', or use "
+            "init='constant'."
+        ) from exc
+    model = LGBMRegressor(verbose=-1)
+    if isinstance(base, Pipeline):
+        return clone(base).set_params(**{base.steps[-1][0]: model})
+    return model
 
 
 def predict_values(est: Any, X: Any, **params: Any) -> NDArray:

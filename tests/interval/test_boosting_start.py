@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.ensemble import RandomForestRegressor
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LinearRegression
 from sklearn.pipeline import make_pipeline
@@ -17,6 +18,7 @@ from skprivate.interval._boosting_start import (
     Refitter,
     _EStepObjective,
     boosted_start,
+    starter,
 )
 
 lightgbm = pytest.importorskip("lightgbm")
@@ -175,14 +177,47 @@ def test_boosted_start_with_known_sigma_pipeline_and_weights(data):
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"estimator": LinearRegression()}, "init='boosting' needs a LightGBM"),
-        ({"estimator": _lgbm(), "max_iter": 1}, "max_iter >= 2"),
+        (
+            {"init": RandomForestRegressor(n_estimators=3)},
+            "init must be 'constant', 'boosting' or a LightGBM",
+        ),
+        ({"estimator": _lgbm(), "init": "boosting", "max_iter": 1}, "max_iter >= 2"),
     ],
 )
 def test_boosted_start_refused_with_a_clear_message(data, params, match):
     X, Z, _, _ = data
     with pytest.raises(ValueError, match=match):
-        IterativeIntervalRegressor(init="boosting", **params).fit(X, Z)
+        IterativeIntervalRegressor(**params).fit(X, Z)
+
+
+def test_starter_is_the_base_model_a_default_lightgbm_or_the_given_one():
+    base = _lgbm(num_leaves=7)
+    assert starter(base, "boosting") is base
+    default = starter(LinearRegression(), "boosting")
+    assert isinstance(default, lightgbm.LGBMRegressor)
+    pipe = make_pipeline(StandardScaler(), RandomForestRegressor())
+    swapped = starter(pipe, "boosting")
+    assert isinstance(swapped.steps[0][1], StandardScaler)
+    assert isinstance(swapped.steps[-1][1], lightgbm.LGBMRegressor)
+    assert isinstance(pipe.steps[-1][1], RandomForestRegressor)  # not modified
+    chosen = starter(LinearRegression(), base)
+    assert chosen is not base and chosen.get_params() == base.get_params()
+
+
+def test_lightgbm_start_speeds_up_a_random_forest(data):
+    X, Z, X_test, f_test = data
+    forest = RandomForestRegressor(
+        n_estimators=20, min_samples_leaf=5, max_features=0.5, random_state=0
+    )
+
+    def mse(**params):
+        reg = _fit(IterativeIntervalRegressor(forest, tol=None, **params), X, Z)
+        assert isinstance(reg.estimator_, RandomForestRegressor)
+        return float(np.mean((reg.predict(X_test) - f_test) ** 2))
+
+    boosted = mse(init=_lgbm(n_estimators=100), max_iter=3)
+    assert boosted < mse(max_iter=3) / 1.5
+    assert boosted <= 1.1 * mse(max_iter=20)
 
 
 def test_convergence_warning_points_lightgbm_users_to_the_boosted_start(data):
