@@ -318,5 +318,77 @@ def _boosting_start_section(quick: bool) -> Section:
     return Section("Boosted start across designs", text, [pd.DataFrame(rows)])
 
 
+def _other_learners_section(quick: bool) -> Section:
+    from lightgbm import LGBMRegressor
+    from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor
+    from sklearn.linear_model import LinearRegression
+
+    n = 5_000 if quick else 10_000
+    X, Z, X_test, f_test = _lgbm_data(n, IntervalCaseI(scale=2.0, random_state=0))
+    learners = {
+        "RandomForestRegressor(30 trees, min_samples_leaf=5, max_features=0.5)": (
+            RandomForestRegressor(
+                n_estimators=30,
+                min_samples_leaf=5,
+                max_features=0.5,
+                random_state=0,
+                n_jobs=1,
+            )
+        ),
+        "HistGradientBoostingRegressor()": HistGradientBoostingRegressor(
+            random_state=0
+        ),
+        "LinearRegression()": LinearRegression(),
+    }
+    starter = LGBMRegressor(verbose=-1, n_jobs=1)
+    settings = [
+        ("constant", 5, {}),
+        ("constant", 20, {}),
+        ("boosting", 3, {"init": starter}),
+        ("boosting", 5, {"init": starter}),
+    ]
+    rows = []
+    for label, learner in learners.items():
+        block = []
+        for init, max_iter, params in settings:
+            reg = IterativeIntervalRegressor(
+                learner, max_iter=max_iter, tol=None, **params
+            )
+            seconds = best_time(lambda reg=reg: _quiet_fit(reg, X, Z), repeat=1)
+            block.append(
+                {
+                    "base regressor": label,
+                    "init": init,
+                    "base fits": reg.n_iter_,
+                    "fit (s)": seconds,
+                    "test MSE of f": float(
+                        np.mean((reg.predict(X_test) - f_test) ** 2)
+                    ),
+                }
+            )
+        reference = block[1]["fit (s)"]  # constant start, 20 fits
+        for row in block:
+            row["time / 20 constant-start fits"] = f"{row['fit (s)'] / reference:.2f}"
+        rows.extend(block)
+    text = (
+        f"The same data as above (n = {n}, 10 features, Case-I anchors of scale "
+        "2) with other base regressors. init='boosting' fits the start with "
+        "LGBMRegressor(verbose=-1, n_jobs=1) (passed as init), then refits the "
+        "base regressor itself; tol=None runs exactly max_iter fits. One "
+        "wall-clock run each. For the tree ensembles the start brings the "
+        "test error of 20 constant-start iterations within 3 to 5 fits. For "
+        "the linear model, whose fits cost microseconds and whose iteration "
+        "converges to the MLE from anywhere, a LightGBM start only adds time."
+    )
+    return Section(
+        "Boosted start with other base regressors", text, [pd.DataFrame(rows)]
+    )
+
+
 def run(quick: bool, n_jobs: int) -> list[Section]:
-    return [_npmle_section(quick), _lgbm_section(quick), _boosting_start_section(quick)]
+    return [
+        _npmle_section(quick),
+        _lgbm_section(quick),
+        _boosting_start_section(quick),
+        _other_learners_section(quick),
+    ]
