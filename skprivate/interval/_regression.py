@@ -21,7 +21,7 @@ from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
 from ..utils.validation import check_interval_array, check_weights
-from ._boosting_start import Refitter, boosted_start, lightgbm_step, starter
+from ._boosting_start import Refitter, boosted_start, starter
 from ._metrics import interval_r2_score
 from ._parametric import IntervalMLE
 from ._truncated import (
@@ -397,19 +397,16 @@ class IterativeIntervalRegressor(
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
         if not self.converged_ and self.tol is not None:
-            hint = ""
-            if lightgbm_step(est) is not None:
-                hint = (
-                    " With LightGBM the fitted values never settle below a few "
-                    "percent of sigma; tol=None runs exactly max_iter fits "
-                    "without this warning"
+            hint = (
+                " Tree ensembles never settle below a few percent of sigma: "
+                "tol=None runs exactly max_iter fits without this warning"
+            )
+            if isinstance(self.init, str) and self.init == "constant":
+                hint += (
+                    ", and init='boosting' reaches the accuracy of 20 "
+                    "constant-start iterations in 3 to 5 fits"
                 )
-                if self.init == "constant":
-                    hint += (
-                        ", and init='boosting' with max_iter=5 reaches the "
-                        "accuracy of 20 iterations from the constant start"
-                    )
-                hint += "."
+            hint += "."
             warnings.warn(
                 f"IterativeIntervalRegressor did not converge in max_iter="
                 f"{self.max_iter} iterations (last change {state.change:.3g} >= "
