@@ -117,7 +117,10 @@ class IterativeIntervalRegressor(
         regressor on imputed responses; the start counts as one of the
         ``max_iter`` fits.  With tree ensembles, whose iterations never
         settle below a few percent of ``sigma``, 3 to 5 fits from this start
-        reach the test error of 20 from the constant one.  Needs lightgbm.
+        reach the test error of 20 from the constant one, except on small,
+        weakly informative samples (a few hundred rows at high coverage),
+        where the start overfits and ``"constant"`` is better.  Needs
+        lightgbm.
     warm_start : bool or int, default=False
         Continue the previous iteration's model instead of refitting from
         scratch: boosting models add rounds (``True``: a tenth of their
