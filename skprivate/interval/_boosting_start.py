@@ -1,29 +1,22 @@
-"""LightGBM-specific speed-ups for Algorithm 1.
+"""A boosted start for Algorithm 1.
 
 Algorithm 1 started from a constant needs about twenty refits of a tree
-ensemble before its test error levels off, and each refit of a LightGBM model
-costs a full fit.  Two things make it cheaper without changing what it
-computes:
+ensemble before its test error levels off.  The boosted start is one LightGBM
+fit whose objective is the E-step of Algorithm 1 itself: before every tree
+the interval responses are re-imputed at the current fitted values, and the
+tree is fitted to the residuals of these imputations (for Gaussian noise they
+are ``sigma**2`` times the gradient of the observed-data log-likelihood).
+This is a generalized EM run at the granularity of single trees; it lands
+close to the fixed point of Algorithm 1, which then needs only a few
+iterations.  The trees are fitted with a constant Hessian equal to the
+fraction of the complete-data information the intervals keep at the starting
+fit, so a round moves as far as a Fisher-scoring step would on average;
+per-row Hessians would let leaves of nearly uninformative rows take huge
+steps.  The noise scale is re-estimated every few rounds.
 
-* **A boosted start.**  One LightGBM fit whose objective is the E-step of
-  Algorithm 1 itself: before every tree the interval responses are re-imputed
-  at the current fitted values, and the tree is fitted to the residuals of
-  these imputations (for Gaussian noise they are ``sigma**2`` times the
-  gradient of the observed-data log-likelihood).  This is a generalized EM
-  run at the granularity of single trees, and it lands close to the fixed
-  point of Algorithm 1, which then needs only a few iterations.  The trees
-  are fitted with a constant Hessian equal to the fraction of the complete-data
-  information the intervals keep at the starting fit, so a round moves as far
-  as a Fisher-scoring step would on average; per-row Hessians would let
-  leaves of nearly uninformative rows take huge steps.  The noise scale is
-  re-estimated every few rounds.  The boosted model only supplies starting
-  values: every later iteration, and the final model, is the user's regressor
-  refitted on imputed responses as in the paper.
-* **Fitted values without predicting.**  A LightGBM booster keeps its
-  training scores; a callback reads them after the last round, which saves
-  one prediction pass over the training data per iteration (about 40 % of a
-  fit at 100 trees).  They are checked once against ``predict`` and the
-  callback is dropped if they differ (early stopping, exotic objectives).
+The boosted model only supplies starting values, whatever the base regressor
+is: every later iteration, and the final model, is the user's regressor
+refitted on imputed responses as in the paper.
 """
 
 from __future__ import annotations
@@ -36,34 +29,14 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 
-__all__ = [
-    "FittedValues",
-    "Refitter",
-    "boosted_start",
-    "lightgbm_step",
-    "predict_values",
-    "starter",
-]
+from ._refit import FittedValues, lightgbm_step, predict_values
+
+__all__ = ["boosted_start", "starter"]
 
 # Rounds between two updates of the noise scale during the boosted start: the
 # scale estimate follows the in-sample fit, which early trees overfit, so
 # updating it after every tree lets it shrink too fast.
 SIGMA_EVERY = 5
-
-
-def lightgbm_step(est: Any) -> tuple[Any, str] | None:
-    """The LightGBM model inside ``est`` and its fit-parameter prefix.
-
-    Returns ``(model, "")`` for a LightGBM model, ``(model, "name__")`` for a
-    :class:`~sklearn.pipeline.Pipeline` ending in one, and ``None`` otherwise.
-    """
-    prefix = ""
-    if isinstance(est, Pipeline):
-        name, est = est.steps[-1]
-        prefix = f"{name}__"
-    if type(est).__module__.split(".")[0] == "lightgbm" and hasattr(est, "fit"):
-        return est, prefix
-    return None
 
 
 def starter(base: Any, init: Any) -> Any:
@@ -107,63 +80,6 @@ def starter(base: Any, init: Any) -> Any:
     if isinstance(base, Pipeline):
         return clone(base).set_params(**{base.steps[-1][0]: model})
     return model
-
-
-def predict_values(est: Any, X: Any, **params: Any) -> NDArray:
-    """Predictions of ``est`` on ``X`` as a flat float array."""
-    return np.asarray(est.predict(X, **params), dtype=float).ravel()
-
-
-class FittedValues:
-    """LightGBM callback: the training scores after the last boosting round."""
-
-    def __init__(self) -> None:
-        self.values: NDArray | None = None
-
-    def __call__(self, env: Any) -> None:
-        if env.iteration == env.end_iteration - 1:
-            env.model.eval_train(feval=self._read)
-
-    def _read(self, preds: NDArray, data: Any) -> tuple[str, float, bool]:
-        self.values = np.array(preds, dtype=float).ravel()
-        return "fitted_values", 0.0, True
-
-
-class Refitter:
-    """Fit a fresh clone of a regressor and return it with its fitted values.
-
-    For LightGBM models the fitted values are read from the booster's training
-    scores; the first time they are compared with ``predict`` and, if they
-    differ, ``predict`` is used from then on.
-
-    Parameters
-    ----------
-    template : regressor
-        Unfitted base regressor.
-    """
-
-    def __init__(self, template: Any) -> None:
-        self.template = template
-        self._lightgbm = lightgbm_step(template)
-        self._checked = False
-
-    def __call__(self, X: Any, y: Any, **fit_params: Any) -> tuple[Any, NDArray]:
-        est = clone(self.template)
-        if self._lightgbm is None:
-            est.fit(X, y, **fit_params)
-            return est, predict_values(est, X)
-        capture = FittedValues()
-        est.fit(X, y, **fit_params, **{f"{self._lightgbm[1]}callbacks": [capture]})
-        if capture.values is None:
-            return est, predict_values(est, X)
-        if not self._checked:
-            fitted = predict_values(est, X)
-            scale = 1.0 + float(np.max(np.abs(fitted), initial=0.0))
-            if not np.allclose(capture.values, fitted, rtol=0.0, atol=1e-9 * scale):
-                self._lightgbm = None
-                return est, fitted
-            self._checked = True
-        return est, capture.values
 
 
 class _EStepObjective:

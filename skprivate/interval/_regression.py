@@ -21,9 +21,10 @@ from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
 from ..utils.validation import check_interval_array, check_weights
-from ._boosting_start import Refitter, boosted_start, starter
+from ._boosting_start import boosted_start, starter
 from ._metrics import interval_r2_score
 from ._parametric import IntervalMLE
+from ._refit import Refitter
 from ._truncated import (
     interval_log_likelihood,
     truncated_mean,

@@ -33,7 +33,7 @@ from sklearn.ensemble import (
 )
 from sklearn.pipeline import Pipeline
 
-from ._boosting_start import predict_values
+from ._refit import predict_values
 
 __all__ = ["WarmStarter"]
 

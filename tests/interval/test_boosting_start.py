@@ -14,12 +14,11 @@ from sklearn.preprocessing import StandardScaler
 from skprivate.datasets import make_interval_regression
 from skprivate.interval import IntervalCaseI, IterativeIntervalRegressor
 from skprivate.interval._boosting_start import (
-    FittedValues,
-    Refitter,
     _EStepObjective,
     boosted_start,
     starter,
 )
+from skprivate.interval._refit import FittedValues, Refitter
 
 lightgbm = pytest.importorskip("lightgbm")
 
