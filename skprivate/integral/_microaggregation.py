@@ -31,37 +31,70 @@ def _consecutive_labels(n: int, k: int) -> NDArray[np.intp]:
     return np.minimum(np.arange(n) // k, n_groups - 1)
 
 
+# Candidate group SSEs computed at once: about this many table entries.
+_SSE_TABLE_ENTRIES = 1 << 18
+
+
+def _group_sse_table(xs: NDArray[np.float64], k: int, lo: int, hi: int):
+    """Within-group SSE of ``xs[j : j + m]`` for ``lo <= j < hi``, ``k <= m < 2k``.
+
+    Each group's SSE is accumulated directly from its own values by
+    Welford's update, vectorized over the starts ``j``: no difference of
+    large prefix sums, so two tight groups far from each other (or from
+    zero) keep their small SSEs exactly enough to be compared.  Entries of
+    groups running past the end of ``xs`` are meaningless and never read.
+    """
+    n = xs.size
+    starts = np.arange(lo, hi)
+    table = np.empty((starts.size, k))
+    mean = np.zeros(starts.size)
+    m2 = np.zeros(starts.size)
+    for m in range(1, 2 * k):
+        x = xs[np.minimum(starts + (m - 1), n - 1)]
+        delta = x - mean
+        mean += delta / m
+        m2 += delta * (x - mean)
+        if m >= k:
+            table[:, m - k] = m2
+    return table
+
+
 def _optimal_labels(xs: NDArray[np.float64], k: int) -> NDArray[np.intp]:
     """Optimal k-partition of sorted values (sizes in ``[k, 2k-1]``), by DP.
 
     ``cost[i]`` is the least within-group SSE of the first ``i`` sorted
     values.  A group ending at ``i`` starts at ``j`` with ``k <= i - j <=
     2k - 1``, so ``cost`` on a block of ``k`` consecutive ends depends only
-    on earlier blocks: each block is computed in one vectorized step and
-    the work is O(n k).
+    on earlier blocks: each block is computed in one vectorized step.  The
+    candidate groups' SSEs come from :func:`_group_sse_table`, computed for
+    many blocks at a time; the work is O(n k) and the memory
+    O(``_SSE_TABLE_ENTRIES``).
     """
     n = xs.size
     if n < 2 * k:
         return np.zeros(n, dtype=np.intp)
-    # Shift by the mean so the SSE from prefix sums does not cancel badly.
-    z = xs - xs.mean()
-    s1 = np.concatenate(([0.0], np.cumsum(z)))
-    s2 = np.concatenate(([0.0], np.cumsum(z * z)))
     cost = np.full(n + 1, np.inf)
     cost[0] = 0.0
     start = np.zeros(n + 1, dtype=np.intp)
     sizes = np.arange(k, 2 * k)
-    for first in range(k, n + 1, k):
-        ends = np.arange(first, min(first + k, n + 1))
-        j = ends[:, None] - sizes[None, :]
-        valid = j >= 0
-        jj = np.where(valid, j, 0)
-        m = sizes[None, :].astype(float)
-        sse = (s2[ends, None] - s2[jj]) - (s1[ends, None] - s1[jj]) ** 2 / m
-        total = np.where(valid, cost[jj] + np.maximum(sse, 0.0), np.inf)
-        best = np.argmin(total, axis=1)
-        cost[ends] = total[np.arange(ends.size), best]
-        start[ends] = jj[np.arange(ends.size), best]
+    firsts = np.arange(k, n + 1, k)
+    blocks_per_table = max(1, _SSE_TABLE_ENTRIES // (3 * k * k))
+    for c in range(0, firsts.size, blocks_per_table):
+        chunk = firsts[c : c + blocks_per_table]
+        lo = max(int(chunk[0]) - (2 * k - 1), 0)
+        hi = min(int(chunk[-1]) + k, n + 1) - k
+        table = _group_sse_table(xs, k, lo, hi)
+        for first in chunk:
+            ends = np.arange(first, min(first + k, n + 1))
+            j = ends[:, None] - sizes[None, :]
+            valid = j >= 0
+            jj = np.where(valid, j, lo)
+            sse = table[jj - lo, sizes[None, :] - k]
+            total = np.where(valid, cost[jj] + sse, np.inf)
+            best = np.argmin(total, axis=1)
+            rows = np.arange(ends.size)
+            cost[ends] = total[rows, best]
+            start[ends] = jj[rows, best]
     bounds = []
     i = n
     while i > 0:

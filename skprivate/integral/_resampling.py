@@ -5,7 +5,10 @@ drawn in chunks as a matrix of per-record counts ``C`` (``C[i, j]`` is how
 often record ``j`` appears in resample ``i``), built from the drawn index
 multisets with one ``bincount``.  From ``C``:
 
-* mean, variance, SD and sum are weighted sums ``C @ x``;
+* mean, variance, SD and sum are weighted sums ``C @ x``, computed in
+  fixed point so that every sum is exact and the rounded statistic is the
+  same on every CPU, BLAS kernel and thread count
+  (:func:`skprivate.utils._exact_sums.integer_weighted_sums`);
 * order statistics (median, quartiles, min, max) come from the cumulative
   counts over the sorted values: the element of rank ``r`` of resample
   ``i`` is the first sorted position where the cumulative count exceeds
@@ -29,6 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from ..utils._exact_sums import integer_weighted_sums
 
 STATISTICS = ("count", "mean", "std", "var", "min", "median", "iqr", "max", "sum")
 
@@ -86,8 +91,12 @@ def resample_statistics(x, counts, statistics, presorted=False):
     if wanted & {"mean", "std", "var", "sum"}:
         centre = x.mean()
         xc = x - centre
-        # One pass over the counts for all weighted sums.
-        sums = counts.astype(np.float64) @ np.stack([xc, xc * xc, x], axis=1)
+        # One pass over the counts for all weighted sums, exact in fixed
+        # point so that the rounded statistics do not depend on the BLAS
+        # kernel or thread count (rows of ``counts`` sum to ``n``).
+        sums = integer_weighted_sums(
+            counts, np.stack([xc, xc * xc, x], axis=1), max_row_total=n
+        )
         s1 = sums[:, 0]
         if "mean" in wanted:
             out["mean"] = centre + s1 / n
@@ -262,7 +271,9 @@ def integral_private_column(
             "max_frequency": int(freq.max()) if freq.size else 0,
         }
 
-    # Count sums stay exact in float32 while below 2**24 resamples.
+    # The accumulated counts are integers below 2**24 (float32) or 2**53
+    # (float64), so the product below is exact in any summation order: the
+    # comparison with the number of resamples is the same on every machine.
     acc_dtype = np.float32 if n_resamples < 2**24 else np.float64
     while True:
         active = [

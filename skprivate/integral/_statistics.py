@@ -427,7 +427,7 @@ def integral_describe(
     >>> integral_describe(df, n_resamples=300, min_cluster_size=20, random_state=0)
                  a       b
     count   400.00  400.00
-    mean      9.92    4.05
+    mean      9.92    4.01
     std       1.93    2.42
     var        NaN     NaN
     min       5.83    0.00

@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
-from ..utils import Interval, bounds_from_data, check_bounds, check_generator
+from ..utils import Interval, bounds_from_data, check_bounds
 
 __all__ = ["LaplaceLDP"]
 
@@ -196,7 +196,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         check_is_fitted(self, "scale_")
         X = validate_data(self, X, dtype=np.float64, reset=False, copy=True)
         X = self._enforce_bounds(X)
-        rng = check_generator(self.random_state)
+        rng = self._next_generator()
         if self.secure:
             return self._secure_noise(X, rng)
         X += rng.laplace(0.0, 1.0, size=X.shape) * self.scale_

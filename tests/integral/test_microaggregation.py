@@ -164,3 +164,69 @@ def test_privacy_summary_matches_cluster_sizes():
     Xt = ma.fit_transform(X)
     _, counts = np.unique(Xt, axis=0, return_counts=True)
     assert counts.min() >= 7
+
+
+def _set_partitions(items):
+    """Every partition of a list into blocks (Bell-number many)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in _set_partitions(rest):
+        for i in range(len(partition)):
+            yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
+        yield [[first], *partition]
+
+
+def _best_over_all_partitions(xs, k):
+    """Least SSE over *every* partition into groups of at least k records."""
+    best = np.inf
+    for partition in _set_partitions(list(range(xs.size))):
+        if min(len(b) for b in partition) < k:
+            continue
+        best = min(best, sum(((xs[b] - xs[b].mean()) ** 2).sum() for b in partition))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", [2, 3])
+def test_optimal_partition_is_optimal_over_all_partitions(seed, k):
+    # Not only over consecutive groups: over every grouping of 8 records.
+    rng = np.random.default_rng(seed)
+    xs = np.sort(np.concatenate([rng.normal(0, 1, 4), rng.normal(1e8, 0.3, 4)]))
+    values, _ = microaggregate(xs, k, "optimal")
+    sse = ((xs - values) ** 2).sum()
+    assert sse == pytest.approx(_best_over_all_partitions(xs, k), rel=1e-6)
+
+
+def test_optimal_partition_of_tight_groups_far_apart():
+    # Prefix sums of squares lose the within-group differences to
+    # cancellation here (they gave SSE 2.633 instead of 2.287).
+    low = [-1.303, 0.33, 0.346, 0.446, 0.822, 0.905]
+    high = [99999999.264, 99999999.463, 100000000.028, 100000000.294]
+    high += [100000000.365, 100000000.547, 100000000.581]
+    x = np.array(low + high)
+    _, labels = microaggregate(x, 3, "optimal")
+    assert labels.tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3]
+    sse = sum(((x[labels == g] - x[labels == g].mean()) ** 2).sum() for g in range(4))
+    assert sse == pytest.approx(2.2872934, abs=1e-6)
+    assert sse == pytest.approx(_brute_force_sse(x, 3), rel=1e-9)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, 1e9, -1e12])
+def test_optimal_partition_does_not_depend_on_a_shift(offset):
+    rng = np.random.default_rng(3)
+    base = np.sort(np.round(rng.normal(0, 1, 40), 3))
+    reference = _optimal_labels(base, 4)
+    assert np.array_equal(_optimal_labels(base + offset, 4), reference)
+
+
+def test_optimal_partition_over_several_sse_tables(monkeypatch):
+    # Tables of candidate SSEs computed a few blocks at a time give the
+    # same partition as one table.
+    import skprivate.integral._microaggregation as ma
+
+    xs = np.sort(np.random.default_rng(5).lognormal(size=301))
+    whole = _optimal_labels(xs, 3)
+    monkeypatch.setattr(ma, "_SSE_TABLE_ENTRIES", 40)
+    assert np.array_equal(_optimal_labels(xs, 3), whole)

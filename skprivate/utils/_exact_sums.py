@@ -1,0 +1,101 @@
+"""Weighted sums whose result does not depend on the BLAS kernel.
+
+A matrix product through BLAS adds its terms in an order chosen by the
+kernel (SIMD width, blocking, threads), so the last bits of ``W @ v`` change
+with the CPU.  When such a sum is later rounded, grouped or compared, the
+discrete outcome changes with the machine.
+
+:func:`integer_weighted_sums` removes the dependence for integer weights.
+Each column ``v`` is written in fixed point as ``sum_p d_p * 2**(e - D*(p+1))``
+with integer digits ``|d_p| < 2**D``, where ``2**e`` bounds ``|v|`` and ``D``
+is chosen so that ``sum_j |w_ij| * 2**D <= 2**53``.  Every product and every
+partial sum of ``W @ d_p`` is then an integer below ``2**53``, which float64
+represents exactly, so BLAS returns the exact integer in any order, with or
+without FMA.  The digits are recombined with power-of-two scalings (exact)
+and a fixed sequence of additions.  The result is deterministic; it equals
+the exactly rounded weighted sum of the values truncated to the fixed-point
+grid, which is at least 53 bits below the largest ``|v|``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["integer_weighted_sums"]
+
+# Bits kept below the largest magnitude of a column: more than float64's 53,
+# so the largest values are represented exactly.
+_FIXED_POINT_BITS = 56
+
+
+def integer_weighted_sums(
+    weights: NDArray, columns: NDArray[np.float64], max_row_total: int | None = None
+) -> NDArray[np.float64]:
+    """``weights @ columns`` for integer weights, identical on every machine.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (B, n)
+        Integer-valued weights (any integer or float dtype holding integers).
+    columns : ndarray of shape (n, m)
+        Finite float values.
+    max_row_total : int, optional
+        An upper bound of ``sum_j |weights[i, j]|`` over rows; computed when
+        not given.  Bootstrap count rows sum to ``n``.
+
+    Returns
+    -------
+    sums : ndarray of shape (B, m)
+        Deterministic weighted sums (see the module notes for their
+        accuracy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._exact_sums import integer_weighted_sums
+    >>> w = np.array([[1, 2, 0], [0, 1, 3]])
+    >>> v = np.array([[0.1], [0.2], [0.3]])
+    >>> integer_weighted_sums(w, v).ravel().round(12)
+    array([0.5, 1.1])
+    """
+    columns = np.asarray(columns, dtype=np.float64)
+    if columns.ndim != 2:
+        raise ValueError(f"columns must be 2-D; got shape {columns.shape}.")
+    W = np.asarray(weights)
+    B, n = W.shape
+    m = columns.shape[1]
+    if n != columns.shape[0]:
+        raise ValueError(
+            f"weights has {n} columns but columns has {columns.shape[0]} rows."
+        )
+    if B == 0 or n == 0 or m == 0:
+        return np.zeros((B, m))
+    if max_row_total is None:
+        max_row_total = int(np.abs(W).sum(axis=1).max())
+    max_row_total = max(int(max_row_total), 1)
+    digit_bits = 53 - max_row_total.bit_length()
+    if digit_bits < 8:
+        raise ValueError(
+            f"integer weights summing to {max_row_total} per row are too large "
+            "for exact float64 sums."
+        )
+    n_digits = -(-_FIXED_POINT_BITS // digit_bits)
+
+    top = np.abs(columns).max(axis=0)
+    if not np.isfinite(top).all():
+        raise ValueError("columns must be finite.")
+    # |v| < 2**exponent for every value of the column.
+    exponent = np.frexp(top)[1].astype(np.int64)
+    digits = np.empty((n, m * n_digits))
+    scaled = np.ldexp(columns, digit_bits - exponent)
+    for p in range(n_digits):
+        d = np.trunc(scaled)
+        digits[:, p * m : (p + 1) * m] = d
+        scaled = np.ldexp(scaled - d, digit_bits)
+
+    exact = np.asarray(W, dtype=np.float64) @ digits
+    out = np.zeros((B, m))
+    for p in range(n_digits):
+        out += np.ldexp(exact[:, p * m : (p + 1) * m], exponent - digit_bits * (p + 1))
+    return out
