@@ -16,13 +16,14 @@ from ..utils import Interval, bounds_from_data, check_bounds
 
 __all__ = ["LaplaceLDP"]
 
-# Secure mode: grid step is 2**-GRID_BITS of the column range (rounded down to
-# a power of two) and outputs are clamped CLAMP_SCALES noise scales beyond the
-# bounds, a data-independent post-processing that keeps every output atom
-# reachable from every input.
+# Secure mode: the grid step is 2**-GRID_BITS of the column range, or of the
+# continuous noise scale when that is smaller (rounded down to a power of two),
+# and outputs are clamped CLAMP_SCALES noise scales beyond the bounds, a
+# data-independent post-processing that keeps every output atom reachable from
+# every input.  Grid indices must stay exact integers in double precision.
 GRID_BITS = 20
 CLAMP_SCALES = 20.0
-MAX_SECURE_EPSILON_PER_FEATURE = 20.0
+MAX_GRID_INDEX = 2.0**52
 
 
 class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
@@ -52,28 +53,27 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         range.
     random_state : None, int, RandomState or Generator, default=None
         Source of the noise.  Pass an int for reproducible releases.
-    secure : bool, default=False
-        Sample on a grid instead of adding floating-point Laplace noise.
-        The textbook sampler ``x + b * log(U)`` leaves gaps in the set of
-        floating-point outputs that depend on ``x``, which reveals ``x``
-        exactly with high probability (Mironov, 2012).  With
-        ``secure=True`` each value is rounded to a grid of step
-        ``g_j`` (a power of two, about ``2**-20`` of the column range), the
-        noise is a discrete Laplace (two-sided geometric) integer multiple of
-        ``g_j`` and outputs are clamped to ``CLAMP_SCALES = 20`` noise scales
-        beyond the bounds.  Every output is an exactly representable grid
-        point, the set of possible outputs is the same for every input, and
-        the likelihood ratio is bounded by ``exp(epsilon)`` up to the double
-        precision of the geometric sampler.  Costs: a rounding error of at
-        most ``g_j / 2`` on the input, a noise scale larger by a relative
-        ``2**-19`` at most, about half the throughput, and ``epsilon / q``
-        is limited to 20.
+    secure : bool, default=True
+        Sample exactly on a grid (the default) instead of adding
+        floating-point Laplace noise.  The textbook sampler
+        ``x + b * log(U)`` leaves gaps in the set of floating-point outputs
+        that depend on ``x``, which reveals ``x`` exactly with high
+        probability (Mironov, 2012).  With ``secure=True`` each value is
+        rounded to a grid of step ``g_j`` (a power of two, ``2**-20`` of the
+        column range or of the noise scale, whichever is smaller), the noise
+        is a Laplace draw rounded to an integer multiple of ``g_j`` before
+        it is added, and outputs are clamped to ``CLAMP_SCALES = 20`` noise scales
+        beyond the bounds; see Notes for the guarantee.  ``secure=False`` is
+        the fast continuous sampler, kept as an explicit opt-out: it is not
+        safe against the floating-point attack, and ``privacy_summary()``
+        reports ``"floating_point_safe": False``.
 
     Attributes
     ----------
     scale_ : ndarray of shape (n_features,)
         Laplace scale ``b_j`` of each feature (in secure mode, the scale of
-        the discrete Laplace law in data units).
+        the discrete Laplace law in data units); the deconvolution learners
+        read it as the noise scale.
     bounds_ : tuple of two ndarrays of shape (n_features,)
         The bounds used, ``(low, high)``.
     bounds_from_data_ : bool
@@ -84,6 +84,53 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (n_features,)
         Names of features seen during ``fit`` (only for string column names).
+
+    Notes
+    -----
+    **Guarantee of the default (``secure=True``) sampler.**  For column
+    ``j`` with bounds ``[l_j, h_j]`` and grid step ``g_j``, let
+    ``k_lo = floor(l_j / g_j)``, ``k_hi = ceil(h_j / g_j)`` and
+    ``K_j = k_hi - k_lo`` (the range in grid steps).  A value is mapped to
+    the integer ``k = clip(rint(x / g_j), k_lo, k_hi)``; this map does not
+    depend on the noise, so any two inputs give ``|k - k'| <= K_j``.  The
+    released integer is ``m = clip(k + N, k_lo - M_j, k_hi + M_j)`` with
+    ``N = rint(L)``, ``L`` Laplace of scale ``s_j = K_j / epsilon_j`` grid
+    steps (drawn as the difference of two standard exponentials) and
+    ``epsilon_j = epsilon / q``, so that
+    ``P(N = n) = integral of f over [n - 1/2, n + 1/2]`` with
+    ``f(t) = exp(-|t| / s_j) / (2 s_j)``.  Since
+    ``f(t) <= exp(|d| / s_j) f(t + d)`` for every shift ``d``, integrating
+    over a cell gives, for every integer ``m`` and inputs ``k, k'``,
+    ``P(k + N = m) / P(k' + N = m) <= exp(|k - k'| / s_j)
+    <= exp(K_j / s_j) = exp(epsilon_j)``; clamping and the map
+    ``m -> m * g_j`` are post-processing, so each column is
+    ``epsilon_j``-LDP and the ``q`` independent columns of one record are
+    ``epsilon``-LDP by sequential composition.  The arithmetic that
+    touches ``x`` (rounding to the grid) happens *before* the noise and the
+    noise is added in exact integer arithmetic, so the set of possible
+    outputs ``{m * g_j : k_lo - M_j <= m <= k_hi + M_j}`` is the same for
+    every input: there is no floating-point side channel.  The only
+    remaining approximation is that numpy's exponential sampler realises
+    the ideal probabilities to double precision, which matters only for outputs
+    far in the tails (more than about 30 noise scales from an input, hence
+    the clamp at 20 scales beyond the bounds); for ``epsilon_j`` above
+    about 20 some of those outputs are nearer than the clamp to one input
+    and beyond the sampler's resolution for another, so such budgets hold
+    up to events of probability below ``exp(-20)`` per value.
+
+    The discrete noise is a Laplace law of scale
+    ``b_j = K_j g_j / epsilon_j`` (``scale_``) rounded to the grid: its
+    variance exceeds ``2 b_j**2`` by ``g_j**2 / 12``, a relative
+    ``2**-43`` at most, and the rounding of the input adds at most
+    ``g_j / 2``; the deconvolution learners, which assume continuous
+    Laplace noise of scale ``scale_``, are unaffected in practice.
+
+    ``secure=False`` releases ``x + b_j * L`` with ``L`` a floating-point
+    standard Laplace draw.  Its law is ``epsilon``-LDP in exact
+    arithmetic, but the rounding of ``x + b_j * L`` depends on ``x``: for
+    bounds ``(0, 1)`` and ``epsilon = 1`` about 40 % of the outputs for
+    ``x = 0`` cannot occur for ``x = 1``.  Use it only where the released
+    values are never seen at full precision by an adversary.
 
     See Also
     --------
@@ -127,7 +174,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         bounds: Any = None,
         clip: bool = True,
         random_state: Any = None,
-        secure: bool = False,
+        secure: bool = True,
     ) -> None:
         self.epsilon = epsilon
         self.bounds = bounds
@@ -162,16 +209,22 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         self.bounds_ = (low, high)
         eps_j = self.epsilon / q
         if self.secure:
-            if eps_j > MAX_SECURE_EPSILON_PER_FEATURE:
-                raise ValueError(
-                    "secure=True supports epsilon / n_features <= "
-                    f"{MAX_SECURE_EPSILON_PER_FEATURE:g}; got epsilon={self.epsilon:g} "
-                    f"for {q} features."
-                )
-            step = np.exp2(np.floor(np.log2(high - low)) - GRID_BITS)
+            unit = (high - low) / max(eps_j, 1.0)
+            step = np.exp2(np.floor(np.log2(unit)) - GRID_BITS)
             self._k_low = np.floor(low / step)
             self._k_high = np.ceil(high / step)
             width = self._k_high - self._k_low  # sensitivity in grid units
+            margin = np.ceil(CLAMP_SCALES * width / eps_j)
+            reach = np.maximum(np.abs(self._k_low), np.abs(self._k_high)) + margin
+            if np.any(reach >= MAX_GRID_INDEX):
+                raise ValueError(
+                    "secure=True needs grid indices below 2**52: epsilon / "
+                    f"n_features = {eps_j:g} with bounds {low.tolist()} to "
+                    f"{high.tolist()} is too large a budget for bounds this far "
+                    "from 0 relative to their width; shift the data towards 0 or "
+                    "pass secure=False (not safe against floating-point attacks)."
+                )
+            self._margin = margin
             self.grid_step_ = step
             self.scale_ = width * step / eps_j
         else:
@@ -222,14 +275,17 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
     def _secure_noise(self, X: NDArray, rng: np.random.Generator) -> NDArray:
         step = self.grid_step_
         k = np.clip(np.rint(X / step), self._k_low, self._k_high)
-        width = self._k_high - self._k_low
-        # two-sided geometric: P(k) proportional to exp(-|k| eps_j / width)
-        p = -np.expm1(-(self.epsilon / X.shape[1]) / width)
-        p = np.broadcast_to(p, X.shape)
-        noise = rng.geometric(p) - rng.geometric(p)
-        margin = np.ceil(CLAMP_SCALES * width / (self.epsilon / X.shape[1]))
-        k = np.clip(k + noise, self._k_low - margin, self._k_high + margin)
-        return k * step
+        # Laplace noise in grid units (difference of two exponentials), rounded
+        # to an integer *before* it meets the data: the sum k + n is exact.
+        # (two draws per value in row order, so chunks continue one stream)
+        draws = rng.standard_exponential((*X.shape, 2))
+        noise = draws[..., 0] - draws[..., 1]
+        noise *= self.scale_ / step
+        np.rint(noise, out=noise)
+        k += noise
+        np.clip(k, self._k_low - self._margin, self._k_high + self._margin, out=k)
+        k *= step
+        return k
 
     def privacy_summary(self) -> dict[str, Any]:
         """The guarantee in the paper's terms.
@@ -239,10 +295,13 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         summary : dict
             ``notion`` ("epsilon-local differential privacy"), ``epsilon``
             (per record), ``epsilon_per_feature``, ``scale`` (``b_j``),
-            ``bounds``, ``bounds_from_data`` and ``sampler``.
+            ``bounds``, ``bounds_from_data``, ``sampler``,
+            ``floating_point_safe`` (False only for ``secure=False``) and,
+            in secure mode, ``output_grid`` (``origin`` and ``step`` per
+            feature: every output is ``origin + integer * step``).
         """
         check_is_fitted(self, "scale_")
-        return {
+        summary = {
             "notion": "epsilon-local differential privacy",
             "epsilon": float(self.epsilon),
             "epsilon_per_feature": float(self.epsilon / self.n_features_in_),
@@ -250,4 +309,11 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             "bounds": (self.bounds_[0].tolist(), self.bounds_[1].tolist()),
             "bounds_from_data": bool(self.bounds_from_data_),
             "sampler": "discrete Laplace on a grid" if self.secure else "Laplace",
+            "floating_point_safe": bool(self.secure),
         }
+        if self.secure:
+            summary["output_grid"] = {
+                "origin": [0.0] * self.n_features_in_,
+                "step": self.grid_step_.tolist(),
+            }
+        return summary

@@ -41,6 +41,13 @@ from ._noise import (
 from ._perturber import check_values_in_bounds
 from ._reconstruction import GridDensityMixin, rvns_grid
 
+# Grid samplers: 2**GRID_BITS grid steps per noise scale (at least per range),
+# outputs clamped where the noise tail has probability exp(-CLAMP_LOG_TAIL),
+# grid indices below MAX_GRID_INDEX so they stay exact in double precision.
+GRID_BITS = 20
+CLAMP_LOG_TAIL = 20.0
+MAX_GRID_INDEX = 2.0**50
+
 __all__ = [
     "FlippedHuberLDP",
     "GeneralizedGaussianLDP",
@@ -48,6 +55,18 @@ __all__ = [
     "SquareWaveEMSEstimator",
     "SquareWaveLDP",
 ]
+
+
+def _clamp_distance(law) -> float:
+    """Distance ``t`` with ``log P(Z < -t) = -CLAMP_LOG_TAIL`` for the noise ``Z``."""
+
+    def gap(log_t: float) -> float:
+        return float(law.logcdf(np.array(-np.exp(log_t)))) + CLAMP_LOG_TAIL
+
+    lo, hi = np.log(law.scale) - 5.0, np.log(law.scale) + 5.0
+    while gap(hi) > 0:
+        hi += 2.0
+    return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-6)))
 
 
 class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
@@ -78,6 +97,30 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         self._calibrate(high - low)
         return self
 
+    @property
+    def _epsilon_per_feature(self) -> float:
+        return float(self.epsilon) / self.n_features_in_
+
+    @property
+    def _delta_per_feature(self) -> float:
+        return float(getattr(self, "delta", 0.0)) / self.n_features_in_
+
+    def _base_summary(self) -> dict[str, Any]:
+        low, high = self.bounds_
+        summary = {
+            "epsilon": float(self.epsilon),
+            "epsilon_per_feature": self._epsilon_per_feature,
+            "bounds": (low.tolist(), high.tolist()),
+            "bounds_from_data": bool(self.bounds is None),
+            "floating_point_safe": bool(self.secure),
+        }
+        if self.secure:
+            summary["output_grid"] = {
+                "origin": low.tolist(),
+                "step": self.grid_step_.tolist(),
+            }
+        return summary
+
     def transform(self, X: ArrayLike) -> NDArray[np.float64]:
         """Privatize each value independently.
 
@@ -100,9 +143,48 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
 
 
 class _AdditivePrivatizer(_BoundedPrivatizer):
+    def _set_grid(self, sensitivity: NDArray) -> None:
+        """Grid of ``2**GRID_BITS`` steps per noise scale (or per range) and clamp."""
+        cells = []
+        margins = []
+        for D, law in zip(sensitivity, self.noise_, strict=True):
+            per_range = max(1.0, D / law.scale)
+            n = np.exp2(np.ceil(np.log2(per_range)) + GRID_BITS)
+            if n > MAX_GRID_INDEX:
+                raise ValueError(
+                    f"epsilon={self.epsilon:g} is too large for the grid sampler of "
+                    f"{type(self).__name__} (noise scale {law.scale:g} against a "
+                    f"range of {D:g}); lower epsilon or pass secure=False."
+                )
+            step = D / n
+            t = _clamp_distance(law)
+            cells.append(n)
+            margins.append(np.ceil(t / step))
+        self.grid_step_ = sensitivity / np.asarray(cells)
+        self._n_cells = np.asarray(cells)
+        self._margin = np.asarray(margins)
+
+    def _delta_summary(self) -> dict[str, Any]:
+        low, high = self.bounds_
+        eps = self._epsilon_per_feature
+        deltas = [
+            additive_privacy_profile(law, D, eps)
+            for law, D in zip(self.noise_, high - low, strict=True)
+        ]
+        return {"delta": float(sum(deltas)), "delta_per_feature": deltas}
+
     def _release(self, X, low, high, rng):
         noise = np.column_stack([law.sample((X.shape[0],), rng) for law in self.noise_])
-        return X + noise.reshape(X.shape)
+        noise = noise.reshape(X.shape)
+        if not self.secure:
+            return X + noise
+        step = self.grid_step_
+        k = np.clip(np.rint((X - low) / step), 0, self._n_cells)
+        # the noise becomes an integer number of steps before it meets the data
+        np.rint(noise / step, out=noise)
+        k += noise
+        np.clip(k, -self._margin, self._n_cells + self._margin, out=k)
+        return low + k * step
 
 
 class GeneralizedGaussianLDP(_AdditivePrivatizer):
@@ -118,9 +200,9 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
     Parameters
     ----------
     epsilon : float, default=1.0
-        Privacy-loss bound, ``> 0``.
+        Privacy-loss bound of one record (all columns together), ``> 0``.
     delta : float, default=1e-5
-        Probability slack, in ``(0, 1)``.
+        Probability slack of one record, in ``(0, 1)``.
     power : float, default=2.0
         Shape ``p >= 1`` of the noise (log-concave for ``p >= 1``).
     bounds : tuple (low, high) or None, default=None
@@ -128,6 +210,10 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         :class:`~skprivate.exceptions.PrivacyLeakWarning`.
     random_state : int, RandomState, Generator or None, default=None
         Source of randomness.
+    secure : bool, default=True
+        Release on a fixed grid, safe against the floating-point attack
+        (see Notes); ``False`` adds floating-point noise (faster, not safe,
+        reported by ``privacy_summary()``).
 
     Attributes
     ----------
@@ -137,6 +223,35 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         Calibrated ``sigma`` per column.
     noise_ : list
         Noise law per column.
+    grid_step_ : ndarray of shape (n_features,)
+        Step of the output grid per column (with ``secure=True``).
+
+    Notes
+    -----
+    **Accounting.**  The budget is of one record over all its columns:
+    with ``q`` columns each column is calibrated to ``(epsilon / q,
+    delta / q)``, and sequential composition of the ``q`` independent
+    releases gives ``(epsilon, delta)`` for the record, the rule of
+    :class:`~skprivate.LaplaceLDP`.
+
+    **Floating-point safety** (``secure=True``, the default).  Every value
+    is mapped to the integer ``k = clip(rint((x - a) / g), 0, n)`` on a grid
+    of ``n`` steps ``g = (b - a) / n`` (``2**20`` steps per noise scale, at
+    least per range); the noise ``Z`` is drawn and rounded to
+    ``N = rint(Z / g)`` *before* it meets the data, and the release is
+    ``a + g * clip(k + N, -M, n + M)`` with the clamp ``M`` where the noise
+    tail has probability ``exp(-20)``.  In exact arithmetic
+    ``k + rint(Z / g) = rint((k g + Z) / g)`` is a post-processing of the
+    continuous mechanism applied to ``k g``, an input in ``[0, b - a]``,
+    so the grid sampler keeps the guarantee of the continuous one at the
+    same sensitivity ``b - a``; and because ``k + N`` is an exact integer
+    sum, the set of possible outputs is the same for every input (the
+    attack of Mironov, 2012, needs the rounding of ``x + Z`` to depend on
+    ``x``).  The law of ``N`` is realised by a floating-point sampler to
+    double precision; it does not depend on the input.  ``secure=False``
+    releases ``x + Z`` in floating point: the same law in exact
+    arithmetic, but not safe against the floating-point attack
+    (``privacy_summary()`` reports ``"floating_point_safe": False``).
 
     See Also
     --------
@@ -167,6 +282,7 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         "power": [Interval(numbers.Real, 1, None, closed="left")],
         "bounds": ["array-like", None],
         "random_state": ["random_state"],
+        "secure": ["boolean"],
     }
 
     def __init__(
@@ -176,25 +292,37 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         power: float = 2.0,
         bounds: tuple[Any, Any] | None = None,
         random_state: Any = None,
+        secure: bool = True,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
         self.power = power
         self.bounds = bounds
         self.random_state = random_state
+        self.secure = secure
 
     def _calibrate(self, sensitivity: NDArray) -> None:
+        eps, delta = self._epsilon_per_feature, self._delta_per_feature
         scales = []
         for D in sensitivity:
 
             def gap(log_scale: float, D: float = D) -> float:
                 law = GeneralizedGaussianNoise(np.exp(log_scale), self.power)
-                return additive_privacy_profile(law, D, self.epsilon) - self.delta
+                return additive_privacy_profile(law, D, eps) - delta
 
-            lo, hi = np.log(D) - 10.0, np.log(D) + 10.0
+            lo = np.log(D) - np.log(max(eps, 1.0)) - 10.0
+            hi = np.log(D) + 10.0
+            if not (gap(lo) > 0 > gap(hi)):
+                raise ValueError(
+                    f"GeneralizedGaussianLDP cannot be calibrated to epsilon="
+                    f"{self.epsilon:g}, delta={self.delta:g} (per column "
+                    f"{eps:g}, {delta:g}): no noise scale in [{np.exp(lo):g}, "
+                    f"{np.exp(hi):g}] attains it; choose a moderate epsilon and delta."
+                )
             scales.append(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-10)))
         self.scale_ = np.asarray(scales)
         self.noise_ = [GeneralizedGaussianNoise(s, self.power) for s in scales]
+        self._set_grid(sensitivity)
 
     def privacy_summary(self) -> dict[str, Any]:
         """``(epsilon, delta)``-LDP of the calibrated mechanism.
@@ -202,19 +330,18 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         Returns
         -------
         summary : dict
-            ``notion``, ``epsilon``, ``delta`` (recomputed from the privacy
-            profile at the calibrated scale), ``power`` and ``scale``.
+            ``notion``; ``epsilon`` and ``delta`` of one record (``delta``
+            is the sum over columns of the profile recomputed at the
+            calibrated scale); ``epsilon_per_feature`` and
+            ``delta_per_feature``; ``bounds``, ``bounds_from_data``,
+            ``floating_point_safe``, ``output_grid`` (with
+            ``secure=True``), ``power`` and ``scale``.
         """
         check_is_fitted(self)
-        low, high = self.bounds_
-        delta = max(
-            additive_privacy_profile(law, D, self.epsilon)
-            for law, D in zip(self.noise_, high - low, strict=True)
-        )
         return {
             "notion": "(epsilon, delta)-LDP (generalized Gaussian noise)",
-            "epsilon": float(self.epsilon),
-            "delta": float(delta),
+            **self._base_summary(),
+            **self._delta_summary(),
             "power": float(self.power),
             "scale": self.scale_.tolist(),
         }
@@ -233,14 +360,18 @@ class FlippedHuberLDP(_AdditivePrivatizer):
     Parameters
     ----------
     epsilon : float, default=1.0
-        Privacy-loss bound, ``> 0``.
+        Privacy-loss bound of one record (all columns together), ``> 0``.
     delta : float, default=1e-5
-        Probability slack, in ``(0, 1)``.
+        Probability slack of one record, in ``(0, 1)``.
     bounds : tuple (low, high) or None, default=None
         Domain of each column; ``None`` reads it from the data with a
         :class:`~skprivate.exceptions.PrivacyLeakWarning`.
     random_state : int, RandomState, Generator or None, default=None
         Source of randomness.
+    secure : bool, default=True
+        Release on a fixed grid, safe against the floating-point attack
+        (see Notes); ``False`` adds floating-point noise (faster, not safe,
+        reported by ``privacy_summary()``).
 
     Attributes
     ----------
@@ -252,6 +383,35 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         Where the Gaussian tail starts, per column.
     noise_ : list
         Noise law per column.
+    grid_step_ : ndarray of shape (n_features,)
+        Step of the output grid per column (with ``secure=True``).
+
+    Notes
+    -----
+    **Accounting.**  The budget is of one record over all its columns:
+    with ``q`` columns each column is calibrated to ``(epsilon / q,
+    delta / q)``, and sequential composition of the ``q`` independent
+    releases gives ``(epsilon, delta)`` for the record, the rule of
+    :class:`~skprivate.LaplaceLDP`.
+
+    **Floating-point safety** (``secure=True``, the default).  Every value
+    is mapped to the integer ``k = clip(rint((x - a) / g), 0, n)`` on a grid
+    of ``n`` steps ``g = (b - a) / n`` (``2**20`` steps per noise scale, at
+    least per range); the noise ``Z`` is drawn and rounded to
+    ``N = rint(Z / g)`` *before* it meets the data, and the release is
+    ``a + g * clip(k + N, -M, n + M)`` with the clamp ``M`` where the noise
+    tail has probability ``exp(-20)``.  In exact arithmetic
+    ``k + rint(Z / g) = rint((k g + Z) / g)`` is a post-processing of the
+    continuous mechanism applied to ``k g``, an input in ``[0, b - a]``,
+    so the grid sampler keeps the guarantee of the continuous one at the
+    same sensitivity ``b - a``; and because ``k + N`` is an exact integer
+    sum, the set of possible outputs is the same for every input (the
+    attack of Mironov, 2012, needs the rounding of ``x + Z`` to depend on
+    ``x``).  The law of ``N`` is realised by a floating-point sampler to
+    double precision; it does not depend on the input.  ``secure=False``
+    releases ``x + Z`` in floating point: the same law in exact
+    arithmetic, but not safe against the floating-point attack
+    (``privacy_summary()`` reports ``"floating_point_safe": False``).
 
     See Also
     --------
@@ -281,6 +441,7 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         "delta": [Interval(numbers.Real, 0, 1, closed="neither")],
         "bounds": ["array-like", None],
         "random_state": ["random_state"],
+        "secure": ["boolean"],
     }
 
     def __init__(
@@ -289,22 +450,26 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         delta: float = 1e-5,
         bounds: tuple[Any, Any] | None = None,
         random_state: Any = None,
+        secure: bool = True,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
         self.bounds = bounds
         self.random_state = random_state
+        self.secure = secure
 
     def _calibrate(self, sensitivity: NDArray) -> None:
-        scales = sensitivity / self.epsilon
+        eps, delta = self._epsilon_per_feature, self._delta_per_feature
+        scales = sensitivity / eps
         thresholds = []
         for D, s in zip(sensitivity, scales, strict=True):
 
             def gap(log_t: float, D: float = D, s: float = s) -> float:
                 law = FlippedHuberNoise(s, np.exp(log_t))
-                return self.delta - additive_privacy_profile(law, D, self.epsilon)
+                return delta - additive_privacy_profile(law, D, eps)
 
-            lo, hi = np.log(s) - 12.0, np.log(s) + 6.0
+            lo = np.log(s) - 12.0
+            hi = np.log(s) + np.log(max(eps, 1.0)) + 6.0
             if gap(hi) < 0:
                 raise ValueError(
                     f"delta={self.delta:g} is too small for FlippedHuberLDP at "
@@ -319,6 +484,7 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         self.noise_ = [
             FlippedHuberNoise(s, t) for s, t in zip(scales, thresholds, strict=True)
         ]
+        self._set_grid(sensitivity)
 
     def privacy_summary(self) -> dict[str, Any]:
         """``(epsilon, delta)``-LDP of the calibrated mechanism.
@@ -326,22 +492,44 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         Returns
         -------
         summary : dict
-            ``notion``, ``epsilon``, ``delta`` (from the privacy profile),
-            ``scale`` and ``threshold``.
+            ``notion``; ``epsilon`` and ``delta`` of one record (``delta``
+            summed over columns from the privacy profile);
+            ``epsilon_per_feature``, ``delta_per_feature``, ``bounds``,
+            ``bounds_from_data``, ``floating_point_safe``, ``output_grid``
+            (with ``secure=True``), ``scale`` and ``threshold``.
         """
         check_is_fitted(self)
-        low, high = self.bounds_
-        delta = max(
-            additive_privacy_profile(law, D, self.epsilon)
-            for law, D in zip(self.noise_, high - low, strict=True)
-        )
         return {
             "notion": "(epsilon, delta)-LDP (flipped Huber noise)",
-            "epsilon": float(self.epsilon),
-            "delta": float(delta),
+            **self._base_summary(),
+            **self._delta_summary(),
             "scale": self.scale_.tolist(),
             "threshold": self.threshold_.tolist(),
         }
+
+
+def _exp_tail_series(epsilon: float, sign: float) -> float:
+    """``sum_{k >= 2} sign**k epsilon**k / k!`` for ``epsilon < 0.5``."""
+    total, term = 0.0, sign * epsilon
+    for k in range(2, 30):
+        term *= sign * epsilon / k
+        total += term
+    return total
+
+
+def _square_wave_terms(epsilon: float) -> tuple[float, float]:
+    """``(w, 2 w e^epsilon)`` of the Square Wave, stable for every ``epsilon > 0``."""
+    epsilon = float(epsilon)
+    if epsilon < 0.5:
+        low = _exp_tail_series(epsilon, -1.0)  # epsilon - 1 + e^-epsilon
+        high = _exp_tail_series(epsilon, 1.0)  # e^epsilon - 1 - epsilon
+        numerator = high + epsilon * (high + epsilon)  # eps e^eps - e^eps + 1
+        return low / (2.0 * high), numerator / high
+    low = epsilon + np.expm1(-epsilon)
+    with np.errstate(over="ignore"):
+        high = np.expm1(epsilon) - epsilon  # inf beyond epsilon ~ 709: w -> 0
+    near_odds = low / (-np.expm1(np.log1p(epsilon) - epsilon))
+    return float(low / (2.0 * high)), float(near_odds)
 
 
 def square_wave_half_width(epsilon: float) -> float:
@@ -349,13 +537,11 @@ def square_wave_half_width(epsilon: float) -> float:
 
     ``b = (eps e^eps - e^eps + 1) / (2 e^eps (e^eps - 1 - eps))``, the value
     Li et al. derive by maximizing the mutual information; it tends to 1/2
-    as ``epsilon -> 0`` and to 0 as ``epsilon -> inf``.
+    as ``epsilon -> 0`` and to 0 as ``epsilon -> inf``.  Computed as
+    ``(eps - 1 + e^-eps) / (2 (e^eps - 1 - eps))`` (a series below
+    ``eps = 0.5``), which neither overflows nor loses precision.
     """
-    e = np.exp(epsilon)
-    denom = 2.0 * e * np.expm1(epsilon) - 2.0 * e * epsilon
-    if denom <= 1e-12:
-        return 0.5
-    return float((epsilon * e - e + 1.0) / denom)
+    return _square_wave_terms(epsilon)[0]
 
 
 class SquareWaveLDP(_BoundedPrivatizer):
@@ -371,19 +557,54 @@ class SquareWaveLDP(_BoundedPrivatizer):
     Parameters
     ----------
     epsilon : float, default=1.0
-        Privacy budget, ``> 0``.
+        Privacy budget of one record (all columns together), ``> 0``; each
+        of ``q`` columns spends ``epsilon / q``.
     bounds : tuple (low, high) or None, default=None
         Domain of each column; ``None`` reads it from the data with a
         :class:`~skprivate.exceptions.PrivacyLeakWarning`.
     random_state : int, RandomState, Generator or None, default=None
         Source of randomness.
+    secure : bool, default=True
+        Sample exactly on a fixed grid (see Notes); ``False`` draws
+        floating-point uniforms (not safe against the floating-point
+        attack, reported by ``privacy_summary()``).
 
     Attributes
     ----------
     bounds_ : tuple of ndarray
         Bounds per column.
     half_width_ : float
-        ``w`` on the unit domain.
+        ``w`` on the unit domain, at the per-column budget ``epsilon / q``.
+    grid_step_ : ndarray of shape (n_features,)
+        Step of the output grid per column (with ``secure=True``).
+
+    Notes
+    -----
+    **Accounting.**  With ``q`` columns each column runs the mechanism at
+    ``epsilon_j = epsilon / q``; the ``q`` independent releases compose to
+    ``epsilon`` for the record, the rule of :class:`~skprivate.LaplaceLDP`.
+    ``w`` and the band probability are computed in a form that neither
+    overflows nor cancels, so every finite ``epsilon`` works.
+
+    **Exact sampling on a grid** (``secure=True``).  The unit domain is cut
+    into ``n`` steps (a power of two, ``2**20`` or more so that the band
+    holds about ``2**20`` steps, at most ``2**50``); ``v`` becomes the
+    integer ``k = rint(v n)`` and the output the integer ``j`` in
+    ``[-W, n + W]`` with ``W = floor(w n)``.  With probability ``p_far``,
+    ``j`` is uniform on the ``n`` points farther than ``W`` from ``k``
+    (``rng.integers``, exactly uniform), otherwise uniform on the
+    ``2 W + 1`` points within ``W``.  For any two inputs the probability of
+    an output ``j`` is either equal or in the ratio
+    ``r = (1 - p_far) n / ((2 W + 1) p_far)``, and
+    ``p_far = n / (n + (2 W + 1) e^epsilon_j)`` makes ``r = e^epsilon_j``
+    exactly.  The coin is ``U < p`` with ``U`` a 53-bit uniform, whose
+    probability is ``ceil(p 2**53) / 2**53 >= p``; ``p`` is ``p_far``
+    rounded up (and at least ``2**-60``), so the realised far probability
+    is never below ``p_far`` and the realised ratio never above
+    ``e^epsilon_j``: the sampler is ``epsilon_j``-LDP with no
+    floating-point caveat, for every finite ``epsilon``.  The release
+    ``a + (b - a) j / n`` is post-processing and the set of possible
+    outputs is the same for every input.
 
     See Also
     --------
@@ -408,6 +629,7 @@ class SquareWaveLDP(_BoundedPrivatizer):
         "epsilon": [Interval(numbers.Real, 0, None, closed="neither")],
         "bounds": ["array-like", None],
         "random_state": ["random_state"],
+        "secure": ["boolean"],
     }
 
     def __init__(
@@ -415,19 +637,42 @@ class SquareWaveLDP(_BoundedPrivatizer):
         epsilon: float = 1.0,
         bounds: tuple[Any, Any] | None = None,
         random_state: Any = None,
+        secure: bool = True,
     ) -> None:
         self.epsilon = epsilon
         self.bounds = bounds
         self.random_state = random_state
+        self.secure = secure
 
     def _calibrate(self, sensitivity: NDArray) -> None:
-        self.half_width_ = square_wave_half_width(self.epsilon)
+        eps = self._epsilon_per_feature
+        w, near_odds = _square_wave_terms(eps)
+        self.half_width_ = w
+        self._near_odds = near_odds
+        n = 2.0**GRID_BITS
+        if w < 2.0**-GRID_BITS:
+            bits = np.ceil(-np.log2(w)) + GRID_BITS if w > 0 else np.inf
+            n = float(np.exp2(min(bits, np.log2(MAX_GRID_INDEX))))
+        half = np.floor(w * n)
+        log_far = np.log(n) - np.logaddexp(np.log(n), eps + np.log(2 * half + 1))
+        self._n_cells = n
+        self._half_cells = half
+        self._p_far = max(float(np.exp(log_far)) * (1 + 1e-12), 2.0**-60)
+        self.grid_step_ = sensitivity / n
 
     def _release(self, X, low, high, rng):
-        w = self.half_width_
-        e = np.exp(self.epsilon)
         v = (X - low) / (high - low)
-        near = rng.random(X.shape) < 2 * w * e / (2 * w * e + 1)
+        if self.secure:
+            n, half = self._n_cells, self._half_cells
+            k = np.clip(np.rint(v * n), 0, n)
+            far = rng.random(X.shape) < self._p_far
+            near_j = k - half + rng.integers(0, 2 * half + 1, size=X.shape)
+            u = rng.integers(0, n, size=X.shape).astype(float)
+            far_j = np.where(u < k, u - half, u + half + 1)
+            j = np.where(far, far_j, near_j)
+            return low + j * self.grid_step_
+        w = self.half_width_
+        near = rng.random(X.shape) >= 1.0 / (1.0 + self._near_odds)
         u = rng.random(X.shape)
         out_near = v - w + 2 * w * u
         # The low-density part [-w, v - w) U (v + w, 1 + w] has total length 1.
@@ -441,12 +686,14 @@ class SquareWaveLDP(_BoundedPrivatizer):
         Returns
         -------
         summary : dict
-            ``notion``, ``epsilon`` and the half-width ``w``.
+            ``notion``, ``epsilon`` (one record), ``epsilon_per_feature``,
+            ``bounds``, ``bounds_from_data``, ``floating_point_safe``,
+            ``output_grid`` (with ``secure=True``) and the half-width ``w``.
         """
         check_is_fitted(self)
         return {
             "notion": "epsilon-LDP (square wave)",
-            "epsilon": float(self.epsilon),
+            **self._base_summary(),
             "half_width": float(self.half_width_),
         }
 
@@ -606,9 +853,9 @@ def square_wave_transition(
     of ``[-w, 1 + w]``.  Each entry averages the exact interval probability
     over ``n_sub`` points spread within the input cell.
     """
-    w = square_wave_half_width(epsilon)
-    e = np.exp(epsilon)
-    p_hi, p_lo = e / (2 * w * e + 1), 1 / (2 * w * e + 1)
+    w, near_odds = _square_wave_terms(epsilon)
+    p_lo = 1.0 / (1.0 + near_odds)
+    p_hi = near_odds / (2.0 * w) * p_lo if w > 0 else 0.0  # = e^epsilon p_lo
     m = edges.size - 1
     out_edges = np.linspace(-w, 1 + w, m + 1)
     sub = (np.arange(n_sub) + 0.5) / n_sub
@@ -737,7 +984,13 @@ class SquareWaveEMSEstimator(
         reports = np.asarray(self._privatize(X), dtype=float).ravel()
         priv = self.privatizer_
         a, b = _bounds_of(self, priv)
-        epsilon = getattr(priv, "epsilon", None) if priv is not None else self.epsilon
+        epsilon = (
+            priv.privacy_summary()["epsilon_per_feature"]
+            if isinstance(priv, SquareWaveLDP)
+            else getattr(priv, "epsilon", None)
+            if priv is not None
+            else self.epsilon
+        )
         if epsilon is None:
             raise ValueError(
                 "epsilon must be given (the budget of the Square Wave mechanism), "

@@ -85,9 +85,20 @@ def test_secure_outputs_lie_on_a_power_of_two_grid():
     assert ldp.privacy_summary()["sampler"] == "discrete Laplace on a grid"
 
 
-def test_secure_mode_limits_epsilon_per_feature():
-    with pytest.raises(ValueError, match="secure=True supports epsilon"):
-        LaplaceLDP(epsilon=50, bounds=(0, 1), secure=True).fit([[0.5]])
+@pytest.mark.parametrize("epsilon", [50.0, 1e6])
+def test_secure_mode_follows_the_noise_scale_at_large_epsilon(epsilon):
+    ldp = LaplaceLDP(epsilon=epsilon, bounds=(0, 1), random_state=0).fit([[0.5]])
+    # the grid adapts to the noise scale: ~2**20 steps per scale
+    assert ldp.scale_[0] / ldp.grid_step_[0] >= 2.0**20
+    noise = ldp.transform(np.full((20_000, 1), 0.5))[:, 0] - 0.5
+    b = ldp.scale_[0]
+    se = np.sqrt(20 * b**4 / noise.size)
+    assert abs(noise.var() - 2 * b**2) < 4 * se
+
+
+def test_secure_mode_refuses_grid_indices_beyond_double_precision():
+    with pytest.raises(ValueError, match="grid indices below 2..52"):
+        LaplaceLDP(epsilon=1e9, bounds=(1e9, 1e9 + 1)).fit([[1e9]])
 
 
 def test_bounds_from_data_warn_of_the_leak():
