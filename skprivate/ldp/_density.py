@@ -416,22 +416,12 @@ class DeconvolutionKernelDensity(
         return float(Z.min()), float(Z.max())
 
     def _raw(self, X: NDArray) -> NDArray[np.float64]:
-        h, q = self.bandwidth_, X.shape[1]
-        out = np.empty(X.shape[0])
-        todo = np.ones(X.shape[0], dtype=bool)
         n = self.n_samples_seen_
         if self._binned is not None:
-            todo = ~self._binned.inside(X[:, 0])
-            out[~todo] = self._binned(X[~todo, 0])[:, 0] / n
-        if todo.any():
-            if self._Z is None:  # only binned counts: their nodes are the points
-                nodes, weights = self._binned.nodes()
-                Z, W = nodes[:, None], weights[:, None] / n
-            else:
-                Z, W = self._Z, np.full((n, 1), 1.0 / n)
-            sums = direct_sums(X[todo], Z, W, h, self._ratio, self.kernel)
-            out[todo] = sums[:, 0] / h**q
-        return out
+            return self._binned.evaluate(X[:, 0])[:, 0] / n
+        W = np.full((n, 1), 1.0 / n)
+        sums = direct_sums(X, self._Z, W, self.bandwidth_, self._ratio, self.kernel)
+        return sums[:, 0] / self.bandwidth_ ** X.shape[1]
 
     def raw_density(self, X: ArrayLike) -> NDArray[np.float64]:
         """The deconvolution estimate of eq. (5), which may be negative.

@@ -24,6 +24,9 @@ _SQRT_2PI = np.sqrt(2.0 * np.pi)
 # Grid step of the binned sums: bandwidth / (_STEPS_PER_BANDWIDTH * sqrt(1 + r)).
 _STEPS_PER_BANDWIDTH = 40.0
 _MAX_GRID = 2**16
+# Points outside the grid are evaluated on the grid extended to reach them,
+# up to this many nodes; beyond, by direct sums over the binned nodes.
+_MAX_EXTENDED_GRID = 2**20
 _CHUNK = 2**21
 
 
@@ -253,6 +256,59 @@ class BinnedSums:
             self.values[idx] * (1.0 - frac)[:, None]
             + self.values[idx + 1] * frac[:, None]
         )
+
+    def evaluate(self, x: NDArray) -> NDArray[np.float64]:
+        """Sums at any points ``x``, at binned cost also outside the grid.
+
+        Points outside the grid get the convolution of the same counts on
+        the grid extended (same step, zero counts) to reach them, so the
+        cost is one FFT of the extended grid instead of a sum over all the
+        data per point; when the extension would exceed ``2**20`` nodes
+        (points very far away) they are summed directly over the binned
+        nodes.
+        """
+        x = np.asarray(x, dtype=float)
+        out = np.empty((x.size, self.values.shape[1]))
+        inside = self.inside(x)
+        out[inside] = self(x[inside])
+        if inside.all():
+            return out
+        far = x[~inside]
+        below = max(0, int(np.ceil((self.lo - far.min()) / self.delta)) + 1)
+        above = max(0, int(np.ceil((far.max() - self.hi) / self.delta)) + 1)
+        absolute = self.values.shape[1] > self.counts.shape[1]
+        size = self.size + below + above
+        if size <= _MAX_EXTENDED_GRID:
+            counts = np.pad(self.counts, ((below, above), (0, 0)))
+            offsets = np.arange(-(size - 1), size) * (self.delta / self.bandwidth)
+            kern = deconvolution_kernel(offsets, self.ratio, self.kernel)
+            kern /= self.bandwidth
+            values = [fftconvolve(counts, kern[:, None], mode="same", axes=0)]
+            if absolute:
+                values.append(
+                    fftconvolve(
+                        counts[:, :1], np.abs(kern)[:, None], mode="same", axes=0
+                    )
+                )
+            values = np.concatenate(values, axis=1)
+            pos = (far - (self.lo - below * self.delta)) / self.delta
+            idx = np.clip(np.floor(pos), 0, size - 2).astype(np.intp)
+            frac = (pos - idx)[:, None]
+            out[~inside] = values[idx] * (1.0 - frac) + values[idx + 1] * frac
+            return out
+        keep = np.flatnonzero(np.any(self.counts != 0, axis=1))
+        nodes = self.lo + self.delta * keep
+        sums = direct_sums(
+            far[:, None],
+            nodes[:, None],
+            self.counts[keep],
+            self.bandwidth,
+            np.array([self.ratio]),
+            self.kernel,
+            absolute=absolute,
+        )
+        out[~inside] = sums / self.bandwidth
+        return out
 
     def pair_weight(self, z: NDArray, x: NDArray) -> NDArray[np.float64]:
         """Kernel weight of binned point ``z[j]`` in the interpolated sum at ``x[j]``.

@@ -112,7 +112,7 @@ def test_near_zero_denominators_fall_back_to_the_mean():
     rng = np.random.default_rng(2)
     z = rng.uniform(-1, 1, size=(400, 1))
     y = 3 + z[:, 0]
-    reg = DeconvolutionKernelRegressor(bandwidth=0.1, noise_scale=0.3).fit(z, y)
+    reg = DeconvolutionKernelRegressor(bandwidth=[0.1], noise_scale=0.3).fit(z, y)
     far = np.array([[100.0], [0.0]])  # Gaussian weights underflow far away
     mask = reg.fallback_mask(far)
     np.testing.assert_array_equal(mask, [True, False])
