@@ -15,6 +15,7 @@ Every public name of every family is importable from ``skprivate`` directly.
 __version__ = "0.1.0.dev0"
 
 from . import integral, interval, ldp, negative_survey, subset
+from ._privacy_report import privacy_report
 from .exceptions import (
     InvalidParameterError,
     NotIdentifiableWarning,
@@ -40,6 +41,7 @@ __all__ = [
     "NotIdentifiableWarning",
     "PrivacyLeakWarning",
     "__version__",
+    "privacy_report",
     *interval.__all__,
     *ldp.__all__,
     *subset.__all__,

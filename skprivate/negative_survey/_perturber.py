@@ -230,14 +230,32 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         """Privacy budget of Theorem 1, ``epsilon = k * ln(4 d / delta)``.
 
         The adversary is taken to identify a report only up to a window
-        ``[y - delta, y + delta]``.  The single-report bound is the largest
-        ratio of window probabilities, ``4 delta (x2 - a) / (y + delta - a -
-        d)^2 <= 4 d / delta`` (the paper's proof with its denominator
-        corrected); it holds for windows centred on a possible report of the
-        compared value (``y`` in the support of ``M(x2)``) and is otherwise
-        unbounded.  The factor ``k`` is the paper's composition over the
-        ``k`` reports, which treats them as independent although they share
-        one band.
+        ``[y - delta, y + delta]`` centred on a possible report ``y`` of the
+        less likely input.  The factor ``k`` is the paper's composition over
+        the ``k`` reports, which treats them as independent although they
+        share one band.
+
+        **When the bound holds.**  Write ``r = min(x - a, b - x)`` for the
+        distance of an input to the nearer bound and ``c = 1 / (b - a - d)``.
+        The report density is ``c * P(y not in band)``; at most ``c`` for
+        every input, so a window has probability at most ``2 c delta``.  For
+        an interior input (``r >= d``) it is ``c min(1, |y - x| / d)`` and the
+        least likely window, centred on ``x``, has probability
+        ``c delta**2 / d``: ratio ``2 d / delta``.  Near a bound the offset
+        of the band is clipped to ``[0, r]``: the band always covers
+        ``[x, a + d]`` and the reports below ``x`` have density
+        ``c (x - y) / r`` on ``[a, x)``.  For ``r >= delta`` the worst window
+        is centred on ``x`` with probability ``c delta**2 / (2 r)``, ratio
+        ``4 r / delta <= 4 d / delta``.  For ``r < delta`` the window
+        ``[x - delta, x + delta]`` holds only ``[a, x)``, of probability
+        ``c r / 2``, against up to ``c (r + delta)`` for an interior input:
+        the ratio is ``2 + 2 delta / r``, unbounded as ``x`` reaches a bound
+        (``x = a`` exactly is safe again: the band is then fixed).  Hence
+        the claim ``ln(4 d / delta)`` per report holds exactly for inputs at
+        distance ``r >= delta**2 / (2 d - delta)`` from both bounds
+        (:meth:`boundary_margin`); closer inputs reach
+        ``ln(2 + 2 delta / r)``.  ``privacy_summary`` reports this
+        condition.
 
         Parameters
         ----------
@@ -261,6 +279,25 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         eps = self.k * np.log(4.0 * self.d_ / delta)
         return float(eps[0]) if np.all(self.d_ == self.d_[0]) else eps
 
+    def boundary_margin(self, delta: float) -> float | NDArray[np.float64]:
+        """Distance to the bounds from which :meth:`epsilon` holds.
+
+        The margin is ``delta**2 / (2 d - delta)``.
+
+        Parameters
+        ----------
+        delta : float
+            Half-width of the adversary's window, ``0 < delta <= d``.
+
+        Returns
+        -------
+        margin : float or ndarray of shape (n_features,)
+            One value when all columns share ``d``, else one per column.
+        """
+        self.epsilon(delta)  # validates delta
+        margin = float(delta) ** 2 / (2.0 * self.d_ - float(delta))
+        return float(margin[0]) if np.all(self.d_ == self.d_[0]) else margin
+
     def privacy_summary(self, delta: float | None = None) -> dict[str, Any]:
         """The quantities that define the RVNS guarantee.
 
@@ -273,13 +310,20 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         Returns
         -------
         summary : dict
-            ``notion``, ``d``, ``k``, ``bounds``, ``band_fraction`` (share of
-            the range the band removes), ``delta`` and ``epsilon``.
+            ``notion``, ``d``, ``k``, ``bounds``, ``bounds_from_data``,
+            ``band_fraction`` (share of the range the band removes),
+            ``delta``, ``epsilon`` (one record: the sum over columns),
+            ``epsilon_per_feature``, ``boundary_margin`` (per column) and
+            ``condition``, the inputs for which the epsilon holds (see
+            :meth:`epsilon`); ``floating_point_safe`` is False (reports are
+            continuous floating-point draws).
         """
         check_is_fitted(self)
         low, high = self.bounds_
         if delta is None:
             delta = float(self.d_.min()) / 20.0
+        per_feature = np.broadcast_to(self.epsilon(delta), self.d_.shape)
+        margin = np.broadcast_to(self.boundary_margin(delta), self.d_.shape)
         return {
             "notion": "real-value negative survey (epsilon-LDP up to a delta window)",
             "d": self.d_.tolist(),
@@ -287,5 +331,15 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
             "bounds": (low.tolist(), high.tolist()),
             "band_fraction": (self.d_ / (high - low)).tolist(),
             "delta": float(delta),
-            "epsilon": np.atleast_1d(self.epsilon(delta)).tolist(),
+            "epsilon": float(np.sum(per_feature)),
+            "epsilon_per_feature": per_feature.tolist(),
+            "boundary_margin": margin.tolist(),
+            "bounds_from_data": bool(self.bounds is None),
+            "floating_point_safe": False,
+            "condition": (
+                "holds for windows of half-width delta centred on a possible "
+                "report of the less likely input, for inputs at least "
+                "boundary_margin from both bounds; an input at r < "
+                "boundary_margin from a bound reaches ln(2 + 2 delta / r) per report"
+            ),
         }
