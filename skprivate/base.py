@@ -15,8 +15,12 @@ Three roles exist in skprivate:
 
 from __future__ import annotations
 
+import hashlib
+import numbers
 from typing import Any, ClassVar
 
+import joblib
+import numpy as np
 from sklearn.base import TransformerMixin, clone
 
 from .utils._param_validation import validate_params
@@ -42,16 +46,75 @@ class ParamsValidationMixin:
         )
 
 
+def _same_random_state(a: Any, b: Any) -> bool:
+    """Whether two ``random_state`` values are the same setting."""
+    if a is b:
+        return True
+    return (
+        isinstance(a, numbers.Integral)
+        and isinstance(b, numbers.Integral)
+        and not isinstance(a, bool)
+        and not isinstance(b, bool)
+        and int(a) == int(b)
+    )
+
+
+def _seed_sequence(random_state: Any) -> np.random.SeedSequence | None:
+    """The root of a noise stream for ``random_state``.
+
+    ``None`` gives fresh OS entropy and an int a fixed root; a ``Generator``
+    or ``RandomState`` gives ``None``: such an object is itself the stream.
+    """
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, np.random.Generator | np.random.RandomState):
+        return None
+    if isinstance(random_state, numbers.Integral) and not isinstance(
+        random_state, bool
+    ):
+        return np.random.SeedSequence(int(random_state))
+    raise ValueError(
+        "random_state must be None, an int, a numpy RandomState or Generator; "
+        f"got {random_state!r}."
+    )
+
+
+def _child_of(random_state: Any) -> np.random.SeedSequence:
+    """A new seed sequence drawn from a ``Generator`` or ``RandomState``."""
+    if isinstance(random_state, np.random.Generator):
+        entropy = random_state.integers(0, 2**63 - 1, size=2)
+    else:
+        entropy = random_state.randint(0, np.iinfo(np.int32).max, size=4)
+    return np.random.SeedSequence([int(e) for e in entropy])
+
+
+def _fingerprint(data: Any, privatizer: Any) -> int:
+    """A 128-bit SHA-256 fingerprint of ``data`` and the privatizer's settings.
+
+    ``random_state`` is left out (it is mixed in separately).  Objects that
+    cannot be hashed by content fall back to their type name.
+    """
+    digest = hashlib.sha256(b"skprivate privatizer seed\0")
+    params = {}
+    if hasattr(privatizer, "get_params"):
+        params = privatizer.get_params(deep=False)
+    params = {k: v for k, v in params.items() if k != "random_state"}
+    for part in (data, type(privatizer).__qualname__, params):
+        try:
+            text = joblib.hash(part, hash_name="sha1")
+        except Exception:  # unpicklable: hash the type only
+            text = type(part).__qualname__
+        digest.update(str(text).encode())
+    return int.from_bytes(digest.digest()[:16], "little")
+
+
 class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
     """Mixin for privacy mechanisms implemented as transformers.
 
     A privatizer's ``fit`` learns only what the mechanism needs to be defined
     (number of features, categories, or bounds when asked to take them from
     the data, with a :class:`~skprivate.exceptions.PrivacyLeakWarning`); a
-    fitted privatizer never stores raw values.  ``transform`` draws fresh
-    randomness on every call, so ``fit_transform`` and ``fit().transform``
-    give different (equally distributed) outputs; the ``non_deterministic``
-    tag tells scikit-learn's checks so.
+    fitted privatizer never stores raw values.
 
     Every concrete privatizer implements ``privacy_summary()``, returning a
     dict ``{"notion": str, ...}`` with the quantities that define its
@@ -60,15 +123,92 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
 
     Notes
     -----
-    :func:`sklearn.base.clone` deep-copies a ``numpy.random.RandomState``
-    passed as ``random_state``, so two clones given the same instance draw
-    the same noise.  Pass an int seed (or ``None``) when clones must differ.
+    **The randomness rule.**  Every call that releases data
+    (``transform``, ``fit_transform``, ``partial_fit`` and methods such as
+    ``draw_anchors``) draws *fresh* noise, whatever ``random_state`` is; no
+    two calls ever reuse the same noise, so the difference of two releases
+    never cancels the noise.  ``random_state`` fixes the *sequence* of
+    calls, not one call:
+
+    * ``None``: fresh OS entropy, nothing is reproducible;
+    * an int: the instance keeps a stream rooted at a
+      ``numpy.random.SeedSequence`` of the seed and a fingerprint of the
+      other parameters (so the same seed with another ``epsilon`` does not
+      reuse the same standard noise at another scale), and each call gets
+      the next child of it (``SeedSequence.spawn``).  A fresh instance (or a
+      :func:`sklearn.base.clone`) with the same seed and parameters
+      reproduces call 1, call 2, ... in order.  Refitting does not restart
+      the stream (it would add the same noise to the new data); changing
+      ``random_state`` with ``set_params`` does;
+    * a ``numpy.random.Generator``: used as is, so calls continue its
+      stream (and any other user of the same generator advances it);
+    * a ``numpy.random.RandomState``: each call seeds a new generator from
+      one draw of it.
+
+    Subclasses get the generator of a call from :meth:`_next_generator`
+    (one call, one generator) and never build one from ``random_state``
+    themselves.  The generator's bit generator carries its seed sequence,
+    so work split into blocks can ``spawn`` independent streams from it.
+
+    Caveats: :func:`sklearn.base.clone` deep-copies a ``RandomState`` or
+    ``Generator`` passed as ``random_state``, so two clones given the same
+    instance draw the same noise sequence; pass an int seed with distinct
+    values, or ``None``, when clones must differ.  Likewise a pickled
+    fitted privatizer stores the position of its stream: two copies loaded
+    from the same pickle draw the same noise on their next call.
     """
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.non_deterministic = True
         return tags
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        # Build the noise stream at fit time, so that transform only draws
+        # from it (scikit-learn's checks expect transform to add no attribute).
+        self._noise_stream()
+
+    def _noise_stream(self) -> tuple[Any, np.random.SeedSequence | None]:
+        """The ``(random_state, root)`` pair of the current stream.
+
+        Built on first use and rebuilt when ``random_state`` has changed.
+        """
+        state = getattr(self, "random_state", None)
+        current = self.__dict__.get("_noise_state")
+        if current is None or not _same_random_state(current[0], state):
+            root = _seed_sequence(state)
+            if root is not None and state is not None:
+                # the same seed with other settings (say another epsilon)
+                # must not give the same standard noise at another scale
+                root = np.random.SeedSequence([int(state), _fingerprint(None, self)])
+            current = (state, root)
+            self._noise_state = current
+        return current
+
+    def _seed_noise(self, seed_sequence: np.random.SeedSequence) -> None:
+        """Root the stream at ``seed_sequence`` for the current ``random_state``.
+
+        Used by learners with ``privatizer=``: each fit gives its fresh clone
+        of the privatizer the next child of the learner's own stream, so that
+        refits draw fresh noise while the whole sequence stays reproducible.
+        """
+        self._noise_state = (getattr(self, "random_state", None), seed_sequence)
+
+    def _next_generator(self) -> np.random.Generator:
+        """The generator of one release call, never the same twice.
+
+        Returns
+        -------
+        numpy.random.Generator
+            The next child of the instance's stream (an int or ``None``
+            ``random_state``), the ``Generator`` given as ``random_state``
+            itself, or a generator seeded by one draw of a ``RandomState``.
+        """
+        state, root = self._noise_stream()
+        if root is None:
+            return check_generator(state)
+        return np.random.default_rng(root.spawn(1)[0])
 
 
 class PrivatizedInputMixin:
@@ -84,7 +224,30 @@ class PrivatizedInputMixin:
     The fitted ``privatizer_`` is also the public description of the
     mechanism for the learner (noise scale, design, bounds), so a learner
     reads mechanism parameters from it when present.
+
+    Randomness follows the rule of :class:`PrivatizerMixin`.  Each ``fit``
+    privatizes with a fresh clone whose stream is rooted at the privatizer's
+    ``random_state`` *and* a SHA-256 fingerprint of the data and of the
+    privatizer's other parameters.  So with an int seed, two fits on
+    different data (folds, bootstrap samples, another batch) never share
+    noise, nor do two candidates of a grid search that differ in a privacy
+    parameter (same standard noise at two scales would reveal the data),
+    while refitting on the same data reproduces the same fit, as
+    scikit-learn expects of a seeded estimator.  With ``random_state=None``
+    every fit is fresh; with a ``Generator`` or ``RandomState`` each fit
+    draws its seed from it.  Chunks passed to ``partial_fit`` continue the
+    stream of ``privatizer_``, one fresh child per chunk.
     """
+
+    def _privatizer_seed(self, data: Any) -> np.random.SeedSequence:
+        """The seed sequence of the privatizer fitted on ``data``."""
+        state = getattr(self.privatizer, "random_state", None)
+        root = _seed_sequence(state)
+        if root is None:  # a Generator or RandomState: draw from the user's own
+            return _child_of(state)
+        if state is None:
+            return root
+        return np.random.SeedSequence([int(state), _fingerprint(data, self.privatizer)])
 
     def _privatize(self, data: Any, stream: bool = False) -> Any:
         """Privatize ``data`` with a clone of ``self.privatizer`` if one is set.
@@ -96,10 +259,9 @@ class PrivatizedInputMixin:
             otherwise (returned unchanged).
         stream : bool, default=False
             Whether more chunks will be privatized later with
-            ``self.privatizer_.transform`` (``partial_fit``).  The clone then
-            gets one random generator made from its ``random_state``, so that
-            every chunk draws fresh noise; an int seed would otherwise restart
-            the same stream at every call.
+            ``self.privatizer_.transform`` (``partial_fit``).  Kept for
+            callers; every fitted privatizer continues its own stream (see
+            :class:`PrivatizerMixin`), so chunks always draw fresh noise.
 
         Returns
         -------
@@ -110,9 +272,8 @@ class PrivatizedInputMixin:
             self.privatizer_ = None
             return data
         privatizer = clone(self.privatizer)
-        if stream and "random_state" in privatizer.get_params():
-            seed = privatizer.get_params()["random_state"]
-            privatizer.set_params(random_state=check_generator(seed))
+        if isinstance(privatizer, PrivatizerMixin):
+            privatizer._seed_noise(self._privatizer_seed(data))
         privatized = privatizer.fit_transform(data)
         self.privatizer_ = privatizer
         return privatized

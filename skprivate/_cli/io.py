@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import os
+import signal
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -57,16 +59,53 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
     return params
 
 
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name the same file (links included)."""
+    pa, pb = Path(a), Path(b)
+    if pa.exists() and pb.exists():
+        return os.path.samefile(pa, pb)
+    return pa.resolve() == pb.resolve()
+
+
+class _Terminated(SystemExit):
+    """SIGTERM received while an output file was being written."""
+
+
+def _raise_on_sigterm(signum: int, frame: Any) -> None:
+    raise _Terminated(128 + signum)
+
+
 def write_csv_atomically(frame: pd.DataFrame, path: str) -> None:
-    """Write ``frame`` to ``path`` so that a failure leaves no partial file."""
+    """Write ``frame`` to ``path`` so that a failure leaves no partial file.
+
+    The rows go to a temporary file in the output folder, created readable
+    and writable by its owner only (mode 0600), which replaces ``path`` once
+    complete.  On any failure, including ``KeyboardInterrupt`` and SIGTERM
+    (turned into :class:`SystemExit` while writing), the temporary file is
+    removed.  The finished file gets the usual permissions (``0666`` less
+    the umask).
+    """
     target = Path(path)
     if not target.parent.exists():
         raise CLIError(f"output folder does not exist: {target.parent}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    in_main = threading.current_thread() is threading.main_thread()
+    if in_main:
+        previous = signal.signal(signal.SIGTERM, _raise_on_sigterm)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         with os.fdopen(fd, "w", newline="") as handle:
             frame.to_csv(handle, index=False)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        if in_main:
+            signal.signal(
+                signal.SIGTERM, signal.SIG_DFL if previous is None else previous
+            )

@@ -1,17 +1,27 @@
 """Differentially private baselines of the integral-privacy paper, and ARE.
 
-Each statistic is released by the Laplace mechanism ``A(P) + Lap(Δ/ε)``
-with the sensitivity rule the paper cites.  Only some of these are
-differentially private in the formal sense:
+Neighbouring data sets differ by replacing one record (the number of
+records ``n`` is public, as the mean's sensitivity ``(U - L) / n``
+assumes), and every value is first clamped into the declared public bounds
+``[L, U]``.  By default every statistic is ε-DP with a global sensitivity
+derived from the bounds:
 
 * count (Δ = 1), clamped sum (Δ = max |bound|), clamped mean
-  (Δ = (U - L) / n) are ε-DP given public bounds;
+  (Δ = (U - L) / n): the Laplace mechanism;
+* min, max and median: the exponential mechanism over the bounded domain
+  (a DP quantile, :func:`_dp_quantile`);
+* variance (``ddof=1``): Laplace with Δ = (U - L)² / n, and standard
+  deviation: Laplace with Δ = (U - L) / √n (derived in
+  :func:`laplace_statistic`);
 * the IQR uses propose-test-release on a logarithmic grid (Dwork and Lei's
-  "Scale"), (ε, δ)-DP;
-* median, min and max add noise scaled to their *local* sensitivity, and
-  variance and SD to a sensitivity built from the noisy min and max: the
-  noise scale itself depends on the data, so these are **not** ε-DP.  They
-  are reproduced because the paper compares against them.
+  "Scale"), (ε, δ)-DP.
+
+``sensitivity="local"`` reproduces the paper's own variants, which the
+paper compares against: median, min and max with noise scaled to their
+*local* sensitivity, variance and SD with a sensitivity built from the noisy
+min and max.  The noise scale then depends on the data, so these are **not**
+ε-DP (the minimum of ``[1, 1, 5, 7]`` is released exactly, for every seed);
+they warn :class:`~skprivate.exceptions.PrivacyLeakWarning`.
 """
 
 from __future__ import annotations
@@ -144,6 +154,58 @@ def _laplace_scale(xs, statistic, epsilon, lo, hi, spread=None):
     raise ValueError(f"no Laplace scale for statistic {statistic!r}.")
 
 
+def _dp_quantile(xs, q, epsilon, lo, hi, rng):
+    """ε-DP ``q``-quantile of ``xs`` on ``[lo, hi]`` by the exponential mechanism.
+
+    The clamped sorted values ``x(1) <= ... <= x(n)`` and the bounds cut
+    ``[lo, hi]`` into ``n + 1`` intervals; the interval ``i`` (between
+    ``x(i)`` and ``x(i+1)``, with ``x(0) = lo`` and ``x(n+1) = hi``) holds
+    the outputs with ``i`` values below them and gets the utility
+    ``-|i - q n|``.  Replacing one record moves every such count by at most
+    one, so the utility has sensitivity 1; the interval is drawn with
+    probability proportional to ``length * exp(epsilon * utility / 2)`` and
+    the output uniformly within it: ε-DP, and never a data value except
+    with probability zero.
+    """
+    n = xs.size
+    edges = np.concatenate(([lo], np.clip(xs, lo, hi), [hi]))
+    widths = np.diff(edges)
+    utility = -np.abs(np.arange(n + 1) - q * n)
+    with np.errstate(divide="ignore"):
+        logw = np.log(widths) + 0.5 * epsilon * utility
+    logw -= logw.max()
+    weights = np.exp(logw)
+    i = int(rng.choice(n + 1, p=weights / weights.sum()))
+    return float(edges[i] + rng.random() * widths[i])
+
+
+_QUANTILES = {"min": 0.0, "median": 0.5, "max": 1.0}
+
+
+def _global_scale(n, statistic, epsilon, lo, hi):
+    """Noise scale ``Δ/ε`` from the bounds, for count, sum, mean, var, std.
+
+    With every value in ``[L, U]`` and ``S = Σ (x_i - mean)²``, removing
+    record ``n`` gives ``S = S' + (n-1)/n (x_n - m')²`` (``S'``, ``m'`` of
+    the other records), so replacing it changes ``S`` by at most
+    ``(n-1)/n (U - L)²``: the sample variance ``S / (n - 1)`` moves by at
+    most ``(U - L)² / n``.  ``sqrt(S' + c t²)`` is ``sqrt(c)``-Lipschitz in
+    ``t``, so ``sqrt(S)`` moves by at most ``sqrt((n-1)/n) (U - L)`` and the
+    sample SD ``sqrt(S / (n - 1))`` by at most ``(U - L) / sqrt(n)``.
+    """
+    if statistic == "count":
+        return 1.0 / epsilon
+    if statistic == "sum":
+        return max(abs(lo), abs(hi)) / epsilon
+    if statistic == "mean":
+        return (hi - lo) / (n * epsilon)
+    if statistic == "var":
+        return (hi - lo) ** 2 / (n * epsilon)
+    if statistic == "std":
+        return (hi - lo) / (np.sqrt(n) * epsilon)
+    raise ValueError(f"no Laplace scale for statistic {statistic!r}.")
+
+
 def _true_value(xs, statistic, lo, hi):
     if statistic == "count":
         return float(xs.size)
@@ -170,8 +232,9 @@ def laplace_statistic(
     bounds: tuple[float, float] | None = None,
     delta: float = 1e-6,
     random_state: Any = None,
+    sensitivity: str = "global",
 ) -> float:
-    """One statistic released by the paper's differentially private baseline.
+    """One statistic released by a differentially private baseline.
 
     Parameters
     ----------
@@ -181,9 +244,10 @@ def laplace_statistic(
         One of ``"count", "mean", "std", "var", "min", "median", "iqr",
         "max", "sum"``.
     epsilon : float
-        Privacy budget of this statistic (> 0).  Releasing several
-        statistics spends the sum of their budgets; ``"var"`` and ``"std"``
-        also spend ``epsilon`` on each of the noisy min and max they use.
+        Privacy budget of this statistic (finite, > 0).  Releasing several
+        statistics spends the sum of their budgets; with
+        ``sensitivity="local"``, ``"var"`` and ``"std"`` also spend
+        ``epsilon`` on each of the noisy min and max they use.
     bounds : (float, float) or None, default=None
         Public domain ``(L, U)``: the mean and sum are clamped to it, the
         sum's sensitivity is ``max(|L|, |U|)``.  ``None`` takes the data
@@ -193,6 +257,13 @@ def laplace_statistic(
         δ of the propose-test-release IQR (the paper does not state it).
     random_state : int, Generator, RandomState or None, default=None
         Seed of the noise.
+    sensitivity : {"global", "local"}, default="global"
+        ``"global"``: every statistic is ε-DP (IQR: (ε, δ)-DP) with a
+        sensitivity from the bounds; min, max and median come from the
+        exponential mechanism over ``[L, U]``.  ``"local"``: the paper's
+        variants for min, max, median, var and std, which are **not**
+        differentially private; a
+        :class:`~skprivate.exceptions.PrivacyLeakWarning` says so.
 
     Returns
     -------
@@ -201,12 +272,29 @@ def laplace_statistic(
 
     Notes
     -----
-    count, sum, mean (ε-DP) and IQR ((ε, δ)-DP) are differentially
-    private.  Median, min and max use the local sensitivity
-    (``max(x(m) - x(m-1), x(m+1) - x(m))``, ``x(2) - x(1)``,
-    ``x(s) - x(s-1)``), and variance and SD a sensitivity from the noisy
-    min and max (``(max - min)**2 / s`` and ``(max - min) / sqrt(s)``): the
-    noise scale is a function of the data, so these are **not** ε-DP.
+    Neighbouring data sets differ by one replaced record (``n`` public);
+    values are clamped into ``[L, U]``.  With ``sensitivity="global"``:
+    count, sum and mean add Laplace noise of scale ``1/ε``,
+    ``max(|L|, |U|)/ε`` and ``(U - L)/(n ε)``; the sample variance
+    (``ddof=1``) ``(U - L)²/(n ε)`` and the sample SD ``(U - L)/(√n ε)``.
+    With ``S = Σ(x_i - mean)²`` and ``S'``, ``m'`` the same quantities
+    without record ``n``, ``S = S' + (n-1)/n (x_n - m')²``: replacing
+    ``x_n`` changes ``S`` by at most ``(n-1)/n (U - L)²`` and, ``sqrt`` of
+    ``S' + c t²`` being ``√c``-Lipschitz in ``t``, changes ``√S`` by at
+    most ``√((n-1)/n) (U - L)``; dividing by ``n - 1`` (or its root) gives
+    the two sensitivities.  Min, max and median are the ``q = 0, 1, 1/2``
+    quantiles drawn by the exponential mechanism: the interval between
+    consecutive clamped values holding ``i`` values below it has utility
+    ``-|i - q n|`` (sensitivity 1) and is drawn with probability
+    proportional to its length times ``exp(ε utility / 2)``, the output
+    uniformly inside it.  The IQR is propose-test-release, (ε, δ)-DP.
+
+    With ``sensitivity="local"`` (the paper's baselines), median, min and
+    max use the local sensitivity (``max(x(m) - x(m-1), x(m+1) - x(m))``,
+    ``x(2) - x(1)``, ``x(s) - x(s-1)``), and variance and SD a sensitivity
+    from the noisy min and max (``(max - min)**2 / s`` and
+    ``(max - min) / sqrt(s)``), spending ``epsilon`` on each of these too:
+    the noise scale is a function of the data, so these are **not** ε-DP.
 
     References
     ----------
@@ -225,10 +313,22 @@ def laplace_statistic(
         raise ValueError(
             f"statistic must be one of {list(STATISTICS)}; got {statistic!r}."
         )
-    if not isinstance(epsilon, numbers.Real) or not epsilon > 0:
-        raise ValueError(f"epsilon must be a positive number; got {epsilon!r}.")
-    if not isinstance(delta, numbers.Real) or not 0 < delta < 1:
+    if (
+        isinstance(epsilon, bool)
+        or not isinstance(epsilon, numbers.Real)
+        or not 0 < epsilon < np.inf
+    ):
+        raise ValueError(f"epsilon must be a finite positive number; got {epsilon!r}.")
+    if (
+        isinstance(delta, bool)
+        or not isinstance(delta, numbers.Real)
+        or not (0 < delta < 1)
+    ):
         raise ValueError(f"delta must be in (0, 1); got {delta!r}.")
+    if sensitivity not in ("global", "local"):
+        raise ValueError(
+            f"sensitivity must be 'global' or 'local'; got {sensitivity!r}."
+        )
     xs = np.asarray(x, dtype=float).ravel()
     xs = np.sort(xs[~np.isnan(xs)])
     if xs.size == 0:
@@ -237,6 +337,21 @@ def laplace_statistic(
     rng = check_generator(random_state)
     if statistic == "iqr":
         return _iqr_ptr(xs, lo, hi, epsilon, delta, rng)
+    if sensitivity == "global":
+        if statistic in _QUANTILES:
+            return _dp_quantile(xs, _QUANTILES[statistic], epsilon, lo, hi, rng)
+        clamped = np.clip(xs, lo, hi)
+        scale = _global_scale(xs.size, statistic, epsilon, lo, hi)
+        return float(_true_value(clamped, statistic, lo, hi) + rng.laplace(0.0, scale))
+    if statistic in ("min", "max", "median", "var", "std"):
+        warnings.warn(
+            f"sensitivity='local': the {statistic} is released with a noise "
+            "scale computed from the data (the paper's baseline), which is not "
+            "differentially private and can reveal values exactly; use "
+            "sensitivity='global' for an epsilon-DP release.",
+            PrivacyLeakWarning,
+            stacklevel=2,
+        )
     spread = None
     if statistic in ("var", "std"):
         dp_min = xs[0] + rng.laplace(0.0, _laplace_scale(xs, "min", epsilon, lo, hi))
@@ -253,8 +368,12 @@ def laplace_describe(
     statistics: Sequence[str] = DEFAULT_STATISTICS,
     delta: float = 1e-6,
     random_state: Any = None,
+    sensitivity: str = "global",
 ) -> pd.DataFrame:
     """Differentially private baseline of :meth:`pandas.DataFrame.describe`.
+
+    Every statistic is ε-DP by default (IQR: (ε, δ)-DP) given public
+    ``bounds``; see :func:`laplace_statistic` for the mechanisms.
 
     Parameters
     ----------
@@ -273,6 +392,9 @@ def laplace_describe(
         δ of the IQR test.
     random_state : int, Generator, RandomState or None, default=None
         Seed of the noise.
+    sensitivity : {"global", "local"}, default="global"
+        ε-DP releases from the bounds, or the paper's local-sensitivity
+        variants (not DP, warned); see :func:`laplace_statistic`.
 
     Returns
     -------
@@ -307,7 +429,13 @@ def laplace_describe(
         col_bounds = bounds.get(name) if isinstance(bounds, dict) else bounds
         table[name] = [
             laplace_statistic(
-                frame[name].to_numpy(float), s, epsilon, col_bounds, delta, rng
+                frame[name].to_numpy(float),
+                s,
+                epsilon,
+                col_bounds,
+                delta,
+                rng,
+                sensitivity=sensitivity,
             )
             for s in statistics
         ]

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..exceptions import NotIdentifiableWarning
-from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils import HasMethods, Interval, Options
 from ..utils.validation import check_interval_array
 from ._anchors import (
     AnchorDistribution,
@@ -40,9 +40,9 @@ __all__ = [
 _DISTRIBUTION = [Options({"logistic", "normal", "uniform"}), HasMethods(["cdf", "ppf"])]
 _COMMON_CONSTRAINTS: dict[str, list] = {
     "distribution": _DISTRIBUTION,
-    "loc": [numbers.Real],
+    "loc": [Interval(numbers.Real, None, None)],
     "scale": [Interval(numbers.Real, 0, None, closed="neither")],
-    "anchor_loc": [numbers.Real, "array-like"],
+    "anchor_loc": [Interval(numbers.Real, None, None), "array-like"],
     "anchor_scale": [Interval(numbers.Real, 0, None, closed="neither"), "array-like"],
     "random_state": ["random_state"],
 }
@@ -106,12 +106,6 @@ class _BaseIntervalMechanism(PrivatizerMixin, BaseEstimator):
             self._standardization(j)
         self._fixed_set()
 
-    # -- randomness ---------------------------------------------------------
-    def _generator(self) -> np.random.Generator:
-        if getattr(self, "_rng", None) is None:
-            self._rng = check_generator(self.random_state)
-        return self._rng
-
     # -- estimator API --------------------------------------------------------
     def fit(self, X: ArrayLike, y: Any = None) -> _BaseIntervalMechanism:
         """Record the number of columns (and their names); no data is stored.
@@ -130,7 +124,6 @@ class _BaseIntervalMechanism(PrivatizerMixin, BaseEstimator):
         self._check_params()
         validate_data(self, X, ensure_all_finite=True)
         self._validate_design()
-        self._rng = check_generator(self.random_state)
         return self
 
     def _privatize_column(self, y: NDArray, j: int, rng) -> tuple[NDArray, NDArray]:
@@ -184,7 +177,7 @@ class _BaseIntervalMechanism(PrivatizerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, ensure_all_finite=True)
-        rng = self._generator()
+        rng = self._next_generator()
         names = self.get_feature_names_out()[::2]
         out, anchors = [], []
         for j in range(X.shape[1]):
@@ -252,7 +245,7 @@ class _BaseIntervalMechanism(PrivatizerMixin, BaseEstimator):
         """
         self._check_params()
         self._validate_design()
-        rng = self._generator()
+        rng = self._next_generator()
         if within is None:
             comps = self._components(rng, int(n_samples), feature)
             return np.sort(np.hstack([q for q, _ in comps]), axis=1)

@@ -30,7 +30,6 @@ from ..utils import (
     Options,
     bounds_from_data,
     check_bounds,
-    check_generator,
 )
 from ._kde import grid_kde, ksdensity_bandwidth
 from ._noise import (
@@ -139,7 +138,7 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         )
         low, high = self.bounds_
         check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
-        return self._release(X, low, high, check_generator(self.random_state))
+        return self._release(X, low, high, self._next_generator())
 
 
 class _AdditivePrivatizer(_BoundedPrivatizer):

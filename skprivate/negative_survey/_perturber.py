@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
-from ..utils import Interval, bounds_from_data, check_bounds, check_generator
+from ..utils import Interval, bounds_from_data, check_bounds
 from ._transition import sample_rvns
 
 __all__ = ["RVNSPerturber"]
@@ -191,7 +191,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         X = self._validate_X(X, reset=False)
         low, high = self.bounds_
         check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
-        rng = check_generator(self.random_state)
+        rng = self._next_generator()
         reports, _ = sample_rvns(X, self.d_, low, high, self.k, rng)
         return reports.reshape(X.shape[0], -1)
 

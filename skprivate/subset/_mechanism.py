@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
-from ..utils import Interval, Options, check_generator
+from ..utils import Interval, Options
 from ._design import SubsetDesign
 from ._leakage import subset_leakage
 
@@ -135,7 +135,7 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         check_is_fitted(self)
         X = self._validate(X, reset=False)
         codes = self._codes(X)
-        rng = check_generator(self.random_state)
+        rng = self._next_generator()
         blocks = []
         for j, design in enumerate(self.designs_):
             col = codes[:, j]

@@ -43,17 +43,35 @@ class Interval:
         Bounds; ``None`` means unbounded on that side.
     closed : {"left", "right", "both", "neither"}
         Which bounds belong to the interval.
+    allow_inf : bool, default=False
+        Whether ``inf`` and ``-inf`` are accepted (when within the bounds).
+        NaN is always refused.  Privacy parameters (epsilon, delta, noise
+        scales) keep the default: an infinite budget or scale is no
+        guarantee at all.
+
+    Examples
+    --------
+    >>> import numbers
+    >>> from skprivate.utils import Interval
+    >>> positive = Interval(numbers.Real, 0, None, closed="neither")
+    >>> positive.is_satisfied_by(2.5), positive.is_satisfied_by(float("inf"))
+    (True, False)
+    >>> str(positive)
+    'a finite float in the range (0, inf)'
     """
 
     type: type
     left: float | None
     right: float | None
     closed: str = "both"
+    allow_inf: bool = False
 
     def is_satisfied_by(self, value: Any) -> bool:
         if isinstance(value, bool | np.bool_) or not isinstance(value, self.type):
             return False
-        if isinstance(value, numbers.Real) and np.isnan(value):
+        if isinstance(value, numbers.Real) and (
+            np.isnan(value) or (np.isinf(value) and not self.allow_inf)
+        ):
             return False
         if self.left is not None:
             if self.closed in ("left", "both"):
@@ -70,7 +88,10 @@ class Interval:
         return True
 
     def __str__(self) -> str:
-        kind = "an int" if self.type is numbers.Integral else "a float"
+        if self.type is numbers.Integral:
+            kind = "an int"
+        else:
+            kind = "a float" if self.allow_inf else "a finite float"
         lo = "-inf" if self.left is None else f"{self.left:g}"
         hi = "inf" if self.right is None else f"{self.right:g}"
         lb = "[" if self.closed in ("left", "both") and self.left is not None else "("

@@ -19,11 +19,13 @@ def data():
     return np.random.default_rng(11).normal(0, 3, size=400)
 
 
-def _noise(x, statistic, epsilon, bounds, truth):
+def _noise(x, statistic, epsilon, bounds, truth, sensitivity="global"):
     rng = np.random.default_rng(0)
     draws = np.array(
         [
-            laplace_statistic(x, statistic, epsilon, bounds, random_state=rng)
+            laplace_statistic(
+                x, statistic, epsilon, bounds, random_state=rng, sensitivity=sensitivity
+            )
             for _ in range(N_DRAWS)
         ]
     )
@@ -61,24 +63,120 @@ def test_local_sensitivity_scales(data):
         "median": (np.median(xs), max(xs[m] - xs[m - 1], xs[m + 1] - xs[m]) / epsilon),
     }
     for statistic, (truth, scale) in cases.items():
-        _assert_laplace_scale(_noise(data, statistic, epsilon, (-20, 20), truth), scale)
+        with pytest.warns(PrivacyLeakWarning, match="not differentially private"):
+            noise = _noise(data, statistic, epsilon, (-20, 20), truth, "local")
+        _assert_laplace_scale(noise, scale)
 
 
 def test_variance_and_sd_scales_come_from_the_range(data):
-    # With a large epsilon the noisy min and max are the true ones, so the
-    # scales are (max - min)^2 / (s eps) and (max - min) / (sqrt(s) eps).
+    # The paper's variant: with a large epsilon the noisy min and max are the
+    # true ones, so the scales are (max - min)^2 / (s eps) and
+    # (max - min) / (sqrt(s) eps).
     epsilon = 1e4
     xs = np.sort(data)
     spread = xs[-1] - xs[0]
     n = xs.size
+    with pytest.warns(PrivacyLeakWarning):
+        _assert_laplace_scale(
+            _noise(data, "var", epsilon, (-20, 20), xs.var(ddof=1), "local"),
+            spread**2 / (n * epsilon),
+        )
+        _assert_laplace_scale(
+            _noise(data, "std", epsilon, (-20, 20), xs.std(ddof=1), "local"),
+            spread / (np.sqrt(n) * epsilon),
+        )
+
+
+def test_global_variance_and_sd_scales_come_from_the_bounds(data):
+    # Default: (U - L)^2 / (n eps) and (U - L) / (sqrt(n) eps), no warning.
+    epsilon = 2.0
+    xs = np.sort(data)
+    n = xs.size
     _assert_laplace_scale(
-        _noise(data, "var", epsilon, (-20, 20), xs.var(ddof=1)),
-        spread**2 / (n * epsilon),
+        _noise(data, "var", epsilon, (-20, 20), xs.var(ddof=1)), 40**2 / (n * epsilon)
     )
     _assert_laplace_scale(
         _noise(data, "std", epsilon, (-20, 20), xs.std(ddof=1)),
-        spread / (np.sqrt(n) * epsilon),
+        40 / (np.sqrt(n) * epsilon),
     )
+
+
+def test_variance_and_sd_sensitivity_bounds_hold_on_worst_neighbours():
+    # Replacing one record of values in [L, U] moves the sample variance by at
+    # most (U - L)^2 / n and the sample SD by at most (U - L) / sqrt(n).
+    rng = np.random.default_rng(3)
+    lo, hi, n = 0.0, 1.0, 7
+    worst_var = worst_sd = 0.0
+    for _ in range(2000):
+        x = rng.choice([lo, hi, rng.uniform()], size=n)
+        y = x.copy()
+        y[rng.integers(n)] = rng.choice([lo, hi])
+        worst_var = max(worst_var, abs(x.var(ddof=1) - y.var(ddof=1)))
+        worst_sd = max(worst_sd, abs(x.std(ddof=1) - y.std(ddof=1)))
+    assert worst_var <= (hi - lo) ** 2 / n + 1e-12
+    assert worst_sd <= (hi - lo) / np.sqrt(n) + 1e-12
+    assert worst_var > 0.5 * (hi - lo) ** 2 / n
+
+
+def test_min_is_not_released_exactly():
+    # Issue 14: local sensitivity released the exact minimum for every seed.
+    x = [1.0, 1.0, 5.0, 7.0]
+    values = [
+        laplace_statistic(x, "min", 1.0, (0, 20), random_state=s) for s in range(50)
+    ]
+    assert 1.0 not in values
+    assert all(0 <= v <= 20 for v in values)
+    assert len(set(values)) == 50
+    with pytest.warns(PrivacyLeakWarning, match="sensitivity='local'"):
+        local = [
+            laplace_statistic(
+                x, "min", 1.0, (0, 20), random_state=s, sensitivity="local"
+            )
+            for s in range(5)
+        ]
+    assert local == [1.0] * 5
+
+
+def test_exponential_mechanism_quantiles_are_dp_and_accurate():
+    # Output density ratio between neighbours: the interval weights change by
+    # exp(eps/2) in utility and the normaliser by at most exp(eps/2).
+    x = np.random.default_rng(1).normal(0, 1, 2001)
+    med = [
+        laplace_statistic(x, "median", 1.0, (-10, 10), random_state=s)
+        for s in range(30)
+    ]
+    assert abs(np.median(med) - np.median(x)) < 0.05
+    big = [
+        laplace_statistic(x, "max", 50.0, (-10, 10), random_state=s) for s in range(30)
+    ]
+    # at a large budget the max is drawn (uniformly) above the largest value
+    assert np.all((np.array(big) >= np.sort(x)[-2]) & (np.array(big) <= 10))
+    # the probability of each output interval on two neighbouring data sets
+    from skprivate.integral._dp import _dp_quantile
+
+    a = np.array([1.0, 2.0, 3.0])
+    b = np.array([1.0, 2.0, 9.0])
+    eps = 1.0
+    rng = np.random.default_rng(0)
+    cells = np.linspace(0, 10, 11)
+    ha = np.histogram(
+        [_dp_quantile(a, 0.5, eps, 0, 10, rng) for _ in range(20000)], cells
+    )[0]
+    hb = np.histogram(
+        [_dp_quantile(b, 0.5, eps, 0, 10, rng) for _ in range(20000)], cells
+    )[0]
+    ok = (ha > 400) & (hb > 400)
+    assert np.all(np.abs(np.log(ha[ok] / hb[ok])) < eps + 0.15)
+
+
+def test_infinite_or_nan_epsilon_is_refused(data):
+    for bad in (np.inf, np.nan, -1.0, 0.0):
+        with pytest.raises(ValueError, match="epsilon"):
+            laplace_statistic(data, "mean", bad, (-20, 20))
+    with pytest.raises(ValueError, match="delta"):
+        laplace_statistic(data, "iqr", 1.0, (-20, 20), delta=np.nan)
+    with pytest.raises(ValueError, match="sensitivity"):
+        laplace_statistic(data, "mean", 1.0, (-20, 20), sensitivity="smooth")
 
 
 def test_clamping_uses_the_bounds():
@@ -129,8 +227,13 @@ def test_laplace_describe_table():
     assert list(table.columns) == ["a", "b"]
     assert list(table.index)[:2] == ["count", "mean"]
     truth = df[["a", "b"]].describe()
-    for s in ("count", "mean", "std", "min", "max"):
+    for s in ("count", "mean", "std"):
         np.testing.assert_allclose(table.loc[s], truth.loc[s], rtol=1e-3, atol=1e-3)
+    # the exponential mechanism draws min and max uniformly within the gap
+    # next to them (at this epsilon): within one spacing of the data
+    for s in ("min", "max"):
+        np.testing.assert_allclose(table.loc[s], truth.loc[s], atol=1.0 + 1e-9)
+        assert abs(table.loc[s, "b"] - truth.loc[s, "b"]) <= 1 / 199 + 1e-12
 
 
 def test_absolute_relative_error():

@@ -12,8 +12,8 @@ from skprivate.utils import HasMethods, Interval, Options, validate_params
     [
         (
             Interval(Real, 0, None, closed="neither"),
-            [1e-9, 3, 2.5],
-            [0, -1, np.nan, True],
+            [1e-9, 3, 2.5, 1e300],
+            [0, -1, np.nan, True, np.inf, float("inf"), float("nan"), -np.inf],
         ),
         (
             Interval(Integral, 1, 10, closed="both"),
@@ -21,6 +21,12 @@ from skprivate.utils import HasMethods, Interval, Options, validate_params
             [0, 11, 2.0, False],
         ),
         (Interval(Real, 0, 1, closed="left"), [0.0, 0.999], [1.0, -0.1]),
+        (Interval(Real, None, None), [-1e300, 0.0, 5.0], [np.inf, -np.inf, np.nan]),
+        (
+            Interval(Real, 0, None, closed="left", allow_inf=True),
+            [0.0, np.inf],
+            [-np.inf, np.nan, -1.0],
+        ),
     ],
 )
 def test_interval(interval, good, bad):
@@ -31,7 +37,11 @@ def test_interval(interval, good, bad):
 def test_interval_text():
     assert (
         str(Interval(Real, 0, None, closed="neither"))
-        == "a float in the range (0, inf)"
+        == "a finite float in the range (0, inf)"
+    )
+    assert (
+        str(Interval(Real, 0, None, closed="left", allow_inf=True))
+        == "a float in the range [0, inf)"
     )
     assert str(Interval(Integral, 1, 5)) == "an int in the range [1, 5]"
 
@@ -47,10 +57,12 @@ def test_validate_params_message_names_parameter_and_value():
     validate_params(constraints, ok, "Thing")
     with pytest.raises(
         InvalidParameterError,
-        match=r"'epsilon' parameter of Thing must be a float in the range "
+        match=r"'epsilon' parameter of Thing must be a finite float in the range "
         r"\(0, inf\)\. Got -1 instead",
     ):
         validate_params(constraints, {**ok, "epsilon": -1}, "Thing")
+    with pytest.raises(InvalidParameterError, match="Got inf instead"):
+        validate_params(constraints, {**ok, "epsilon": float("inf")}, "Thing")
     with pytest.raises(
         ValueError,
         match=r"'kernel' parameter of Thing must be one of \{'cauchy', 'gaussian'\}",
