@@ -93,9 +93,9 @@ def test_reflection_reduces_boundary_error(chi2_data):
     _, reports = chi2_data
     errs = {}
     for boundary in ("none", "reflect"):
-        est = RVNSDensityEstimator(d=2.0, bounds=(0, 10), boundary=boundary).fit(
-            reports
-        )
+        est = RVNSDensityEstimator(
+            method="paper", d=2.0, bounds=(0, 10), boundary=boundary
+        ).fit(reports)
         errs[boundary] = wasserstein_on_grid(
             est.density_, true_cell_density(est.edges_), est.edges_, continuous=True
         )
@@ -105,7 +105,8 @@ def test_reflection_reduces_boundary_error(chi2_data):
 def test_lbfgs_solves_the_published_problem(chi2_data):
     """Same optimum as SLSQP (the paper's solver) on the same objective."""
     _, reports = chi2_data
-    common = {"d": 2.0, "bounds": (0, 10), "n_points": 40, "l2": 1e-3}
+    common = {"method": "paper", "d": 2.0, "bounds": (0, 10), "n_points": 40}
+    common["l2"] = 1e-3
     fast = RVNSDensityEstimator(solver="lbfgs", **common).fit(reports)
     sqp = RVNSDensityEstimator(solver="slsqp", **common).fit(reports)
     assert fast.objective_ <= sqp.objective_ + 1e-6
@@ -145,9 +146,9 @@ def test_pandas_input_and_grid_search():
     est = RVNSDensityEstimator(
         n_points=30, privatizer=RVNSPerturber(d=2.0, bounds=(0, 10), random_state=1)
     )
-    search = GridSearchCV(est, {"privatizer__d": [1.0, 3.0], "l2": [1e-3, 1e-1]}, cv=3)
-    search.fit(x)
-    assert set(search.best_params_) == {"privatizer__d", "l2"}
+    grid = {"privatizer__d": [1.0, 3.0], "method": ["ml", "paper"]}
+    search = GridSearchCV(est, grid, cv=3).fit(x)
+    assert set(search.best_params_) == {"privatizer__d", "method"}
     assert np.isfinite(search.best_score_)
 
 
@@ -160,9 +161,10 @@ def test_bounds_from_reports_when_not_given():
 
 def test_auto_l2_scales_with_grid():
     reports = np.random.default_rng(0).uniform(0, 10, size=(2000, 1))
-    est = RVNSDensityEstimator(d=1.0, bounds=(0, 10), n_points=100).fit(reports)
+    paper = {"method": "paper", "d": 1.0, "bounds": (0, 10)}
+    est = RVNSDensityEstimator(n_points=100, **paper).fit(reports)
     assert est.l2_ == pytest.approx(1e-3)
-    est = RVNSDensityEstimator(d=1.0, bounds=(0, 10), n_points=1000).fit(reports)
+    est = RVNSDensityEstimator(n_points=1000, **paper).fit(reports)
     assert est.l2_ == pytest.approx(1e-4)
 
 

@@ -7,7 +7,7 @@ from skprivate.datasets import make_truncated_chi2
 from skprivate.exceptions import InvalidParameterError
 from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
 
-SETTINGS = {"d": 2.0, "bounds": (0, 10), "bandwidth": 0.3}
+SETTINGS = {"method": "paper", "d": 2.0, "bounds": (0, 10), "bandwidth": 0.3}
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +134,8 @@ def test_partial_fit_errors(data):
     with pytest.raises(InvalidParameterError, match="solver"):
         RVNSDensityEstimator(**SETTINGS, solver="newton").partial_fit(reports)
     # A fit that read the bandwidth from the reports cannot be continued.
-    est = RVNSDensityEstimator(d=2.0, bounds=(0, 10)).fit(reports[:1000])
+    est = RVNSDensityEstimator(method="paper", d=2.0, bounds=(0, 10))
+    est.fit(reports[:1000])
     with pytest.raises(ValueError, match="partial_fit cannot add"):
         est.set_params(bandwidth=0.3).partial_fit(reports[:10])
 
