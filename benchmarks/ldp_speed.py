@@ -202,7 +202,10 @@ def _throughput_section(quick: bool) -> Section:
     n, q = (200_000, 10) if quick else (1_000_000, 10)
     X = np.random.default_rng(0).uniform(size=(n, q))
     rows = []
-    for name, secure in [("LaplaceLDP", False), ("LaplaceLDP secure=True", True)]:
+    for name, secure in [
+        ("LaplaceLDP (default: float-safe grid sampler)", True),
+        ("LaplaceLDP secure=False (continuous opt-out, not float-safe)", False),
+    ]:
         ldp = LaplaceLDP(epsilon=1.0, bounds=(0, 1), random_state=0, secure=secure)
         ldp.fit(X)
         seconds = best_time(lambda ldp=ldp: ldp.transform(X))
@@ -210,7 +213,7 @@ def _throughput_section(quick: bool) -> Section:
             {
                 "sampler": name,
                 "values/s": n * q / seconds,
-                "issue target": ">= 1e6" if secure else ">= 1e7",
+                "issue target": ">= 1e7" if secure else "",
             }
         )
     rng = np.random.default_rng(0)
