@@ -1,29 +1,55 @@
-"""The main job: every installed family end to end on the bundled datasets.
+"""The main job: every family end to end on the bundled datasets.
 
-Each family contributes a section by providing ``skprivate/<family>/_demo.py``
-with a function ``run(context: DemoContext) -> DemoSection``.  The demo
-imports those modules, runs them in turn with a progress line, prints one
-summary table and, with ``--out``, writes ``report.html`` and the figures.
+Each family has a section in :mod:`skprivate._app.sections` with a function
+``run(context: DemoContext) -> DemoSection``.  :func:`run_demo` runs them in
+turn with a progress line, prints one summary (at most 120 columns wide) and,
+with ``out``, writes ``report.html`` and the figures.
 """
 
 from __future__ import annotations
 
-import html
 import importlib
 import sys
+import textwrap
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["DemoContext", "DemoRow", "DemoSection", "run_demo"]
+__all__ = [
+    "ADULT",
+    "LIFE",
+    "DemoContext",
+    "DemoFigure",
+    "DemoRow",
+    "DemoSection",
+    "DemoTable",
+    "pyplot",
+    "run_demo",
+]
+
+#: Display names of the bundled datasets, used everywhere in the demo.
+ADULT = "Adult census (UCI)"
+LIFE = "life expectancy (Gapminder)"
+
+#: Widest line the demo prints.
+LINE_WIDTH = 120
+
+SECTIONS = ("interval", "ldp", "subset", "negative_survey", "integral")
 
 
 @dataclass
 class DemoRow:
-    """One line of the summary: a private answer next to the clean one."""
+    """One line of the summary: a private answer next to the clean one.
+
+    ``private`` is computed from privatized data only, ``clean`` is the same
+    quantity computed from the original data, ``error`` says how far apart
+    they are in the measure it names, and ``unit`` is the unit of
+    ``private`` and ``clean``.
+    """
 
     family: str
     dataset: str
@@ -32,21 +58,49 @@ class DemoRow:
     private: str
     clean: str
     error: str
+    unit: str = ""
+
+
+@dataclass
+class DemoFigure:
+    """A figure with the caption saying what to look for.
+
+    ``data`` holds the numbers drawn (missing answers stay NaN, they are
+    never drawn as 0).
+    """
+
+    figure: Any
+    caption: str
+    data: pd.DataFrame | None = None
+
+
+@dataclass
+class DemoTable:
+    """An extra table of a section (e.g. a full ``describe()``)."""
+
+    title: str
+    frame: pd.DataFrame
+    caption: str = ""
 
 
 @dataclass
 class DemoSection:
-    """What a family's demo returns."""
+    """What a family's section returns."""
 
     family: str
     rows: list[DemoRow]
-    figures: dict[str, Any] = field(default_factory=dict)  # name -> matplotlib Figure
+    figures: dict[str, DemoFigure] = field(default_factory=dict)
     text: str = ""
+    title: str = ""
+    lead: str = ""
+    glossary: dict[str, str] = field(default_factory=dict)
+    tables: list[DemoTable] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
 class DemoContext:
-    """Inputs shared by every family's demo."""
+    """Inputs shared by every section."""
 
     adult: pd.DataFrame
     life_expectancy: pd.DataFrame
@@ -54,62 +108,46 @@ class DemoContext:
     out_dir: Path | None = None
 
 
-def _family_demos() -> dict[str, Any]:
-    from skprivate import FAMILIES
+def pyplot():
+    """Return ``matplotlib.pyplot`` on the Agg backend, or None without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
 
-    demos = {}
-    for name in FAMILIES:
-        try:
-            demos[name] = importlib.import_module(f"skprivate.{name}._demo")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"skprivate.{name}._demo":
-                raise
-            demos[name] = None
-    return demos
+    return plt
 
 
-def _progress(i: int, total: int, label: str) -> None:
-    stream = sys.stderr
+def _sections() -> dict[str, Any]:
+    return {
+        name: importlib.import_module(f"skprivate._app.sections.{name}")
+        for name in SECTIONS
+    }
+
+
+def _progress(i: int, total: int, label: str, stream) -> None:
     width = 24
     filled = int(width * i / max(total, 1))
-    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {i}/{total} {label:<40}")
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {i}/{total} {label:<20}")
     stream.flush()
     if i == total:
         stream.write("\n")
 
 
-def _format_table(rows: list[DemoRow]) -> str:
-    frame = pd.DataFrame([r.__dict__ for r in rows])
-    return frame.to_string(index=False)
-
-
-def _write_report(out: Path, sections: list[DemoSection], summary: str) -> Path:
-    out.mkdir(parents=True, exist_ok=True)
-    parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
-        "<title>skprivate demo</title>",
-        "<style>body{font-family:sans-serif;max-width:60em;margin:auto}"
-        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px}"
-        "</style></head><body><h1>skprivate demo</h1>",
-    ]
-    if sections:
-        rows = [r for s in sections for r in s.rows]
-        frame = pd.DataFrame([r.__dict__ for r in rows])
-        parts.append("<h2>Summary</h2>" + frame.to_html(index=False, escape=True))
-    else:
-        parts.append(f"<pre>{html.escape(summary)}</pre>")
-    for section in sections:
-        parts.append(f"<h2>{html.escape(section.family)}</h2>")
-        if section.text:
-            parts.append(f"<p>{html.escape(section.text)}</p>")
-        for name, fig in section.figures.items():
-            filename = f"{section.family}_{name}.png"
-            fig.savefig(out / filename, dpi=100, bbox_inches="tight")
-            parts.append(f"<img src='{filename}' alt='{html.escape(name)}'>")
-    parts.append("</body></html>")
-    path = out / "report.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
-    return path
+def _run_section(module, context: DemoContext) -> DemoSection:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        section = module.run(context)
+    seen = set()
+    for w in caught:
+        message = " ".join(str(w.message).split())
+        key = (w.category.__name__, message)
+        if key not in seen:
+            seen.add(key)
+            section.notes.append(f"{w.category.__name__}: {message}")
+    return section
 
 
 def run_demo(
@@ -133,24 +171,40 @@ def run_demo(
     from skprivate import FAMILIES, __version__
     from skprivate.datasets import load_adult, load_life_expectancy
 
+    from .report import INTRO, format_summary, write_report
+
     stream = sys.stdout if stream is None else stream
     start = time.perf_counter()
     adult = load_adult()
     life = load_life_expectancy()
     print(f"skprivate {__version__}", file=stream)
     print(
-        f"Bundled data: Adult {adult.shape[0]:,} rows x {adult.shape[1]} columns; "
-        f"life expectancy {life.shape[0]:,} rows x {life.shape[1]} columns.",
+        f"Bundled data: {ADULT} {adult.shape[0]:,} rows x {adult.shape[1]} columns; "
+        f"{LIFE} {life.shape[0]:,} rows x {life.shape[1]} columns.",
         file=stream,
     )
-    print("\nFamilies:", file=stream)
-    demos = _family_demos()
+    print("\nFamilies and their public names:", file=stream)
     for name, module in FAMILIES.items():
-        public = ", ".join(module.__all__) or "(no public estimators yet)"
-        status = "demo section" if demos[name] is not None else "no demo section yet"
-        print(f"  {name:<16} {status:<20} {public}", file=stream)
+        names = ", ".join(module.__all__) or "(no public names yet)"
+        print(
+            textwrap.fill(
+                names,
+                LINE_WIDTH,
+                initial_indent=f"  {name:<16} ",
+                subsequent_indent=" " * 19,
+            ),
+            file=stream,
+        )
+    has_plots = pyplot() is not None
+    if not has_plots:
+        print(
+            "\nNote: matplotlib is not installed, so the report has no figures. "
+            "Install the 'plot' extra to get them:\n"
+            '  pip install "skprivate[plot]"   (from a clone: pip install ".[plot]")',
+            file=stream,
+        )
 
-    runnable = [(name, mod) for name, mod in demos.items() if mod is not None]
+    modules = _sections()
     context = DemoContext(
         adult=adult,
         life_expectancy=life,
@@ -158,20 +212,33 @@ def run_demo(
         out_dir=Path(out) if out else None,
     )
     sections: list[DemoSection] = []
-    for i, (name, module) in enumerate(runnable):
-        _progress(i, len(runnable), name)
-        sections.append(module.run(context))
-    if runnable:
-        _progress(len(runnable), len(runnable), "done")
-    summary = ""
-    if sections:
-        summary = _format_table([r for s in sections for r in s.rows])
-        print("\nSummary (private answer vs the clean-data answer):\n", file=stream)
-        print(summary, file=stream)
-    else:
-        print("\nNo family provides a demo section yet.", file=stream)
+    for i, (name, module) in enumerate(modules.items()):
+        _progress(i, len(modules), name, sys.stderr)
+        sections.append(_run_section(module, context))
+    _progress(len(modules), len(modules), "done", sys.stderr)
+
+    print("\n" + textwrap.fill(INTRO, LINE_WIDTH) + "\n", file=stream)
+    print(format_summary(sections, LINE_WIDTH), file=stream)
+    for section in sections:
+        for note in section.notes:
+            print(
+                textwrap.shorten(f"note ({section.family}): {note}", LINE_WIDTH),
+                file=stream,
+            )
+    elapsed = time.perf_counter() - start
     if out:
-        path = _write_report(Path(out), sections, summary)
+        path = write_report(
+            Path(out),
+            sections,
+            has_plots=has_plots,
+            meta={
+                "version": __version__,
+                "seed": random_state,
+                "seconds": elapsed,
+                "adult_shape": adult.shape,
+                "life_shape": life.shape,
+            },
+        )
         print(f"\nReport written to {path}", file=stream)
     print(f"\nFinished in {time.perf_counter() - start:.1f} s.", file=stream)
     return sections

@@ -3,23 +3,92 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from .._cli.demo import DemoContext, DemoRow, DemoSection
-from ._dp import absolute_relative_error, laplace_describe
-from ._statistics import IntegralPrivateStatistics
+from skprivate.integral import (
+    IntegralPrivateStatistics,
+    absolute_relative_error,
+    laplace_describe,
+)
+
+from ..demo import LIFE, DemoFigure, DemoRow, DemoSection, DemoTable, pyplot
 
 COLUMNS = ["infant_mortality", "life_expectancy", "fertility"]
+UNITS = {
+    "infant_mortality": "deaths per 1,000 births",
+    "life_expectancy": "years",
+    "fertility": "children per woman",
+}
 N_RESAMPLES = 1000
+MIN_FREQUENCY = 2
 MIN_CLUSTER_SIZE = 20
 EPSILON = 2.0
 
 
-def run(context: DemoContext) -> DemoSection:
+def _are_figure(plt, are: pd.DataFrame):
+    """Bars of ARE per statistic; NA drawn as a hatched 'NA' bar, 0 as a marker."""
+    stats = list(dict.fromkeys(are["statistic"]))
+    positive = are["are"][are["are"] > 0]
+    low = 10 ** np.floor(np.log10(positive.min() / 2)) if len(positive) else 1e-4
+    high = 10 ** np.ceil(np.log10(positive.max() * 2)) if len(positive) else 1.0
+    fig, axes = plt.subplots(
+        len(COLUMNS), 1, figsize=(8, 2.4 * len(COLUMNS)), sharex=True
+    )
+    pos = np.arange(len(stats))
+    methods = [
+        ("integral privacy", "C0", -0.2),
+        (f"Laplace DP, ε={EPSILON:g}", "C1", 0.2),
+    ]
+    for ax, column in zip(axes, COLUMNS):
+        for method, color, shift in methods:
+            part = are[(are["column"] == column) & (are["method"] == method)]
+            values = part.set_index("statistic")["are"].reindex(stats).to_numpy()
+            ok = np.isfinite(values) & (values > 0)
+            ax.bar(pos[ok] + shift, values[ok], 0.4, color=color, label=method)
+            for x in pos[np.isnan(values)] + shift:
+                ax.bar(
+                    x,
+                    high,
+                    0.4,
+                    bottom=low,
+                    fill=False,
+                    hatch="//",
+                    edgecolor=color,
+                    linewidth=0.8,
+                )
+                ax.text(
+                    x,
+                    low * 3,
+                    "NA",
+                    ha="center",
+                    va="bottom",
+                    fontsize=8,
+                    color=color,
+                    fontweight="bold",
+                    rotation=90,
+                )
+            for x in pos[values == 0] + shift:
+                ax.plot(x, low * 1.3, marker="v", color=color, ms=6)
+                ax.text(x, low * 2, "0", ha="center", fontsize=8, color=color)
+        ax.set_yscale("log")
+        ax.set_ylim(low, high)
+        ax.set_ylabel("ARE (log)")
+        ax.set_title(f"{column} ({UNITS[column]})", fontsize=9, loc="left")
+    axes[0].legend(fontsize=8, loc="upper left", ncol=2)
+    axes[-1].set_xticks(pos, stats)
+    axes[-1].set_xlabel("statistic")
+    fig.suptitle(f"{LIFE}: error of each released statistic", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def run(context) -> DemoSection:
     """Release describe() of three Gapminder columns with integral privacy."""
     df = context.life_expectancy[COLUMNS]
     est = IntegralPrivateStatistics(
         n_resamples=N_RESAMPLES,
         min_cluster_size=MIN_CLUSTER_SIZE,
+        min_frequency=MIN_FREQUENCY,
         random_state=context.random_state,
     ).fit(df)
     private = est.describe()
@@ -31,12 +100,12 @@ def run(context: DemoContext) -> DemoSection:
     clean = clean.loc[private.index]
     bounds = {c: (float(df[c].min()), float(df[c].max())) for c in COLUMNS}
     dp = laplace_describe(df, EPSILON, bounds=bounds, random_state=context.random_state)
+    dp = dp.loc[private.index]
     are_ip = absolute_relative_error(clean, private)
-    are_dp = absolute_relative_error(clean, dp.loc[private.index])
+    are_dp = absolute_relative_error(clean, dp)
 
     privacy = (
-        f"integral privacy: t={N_RESAMPLES}, k=2, y={MIN_CLUSTER_SIZE}, "
-        "2 decimals; generators={freq}"
+        f"t={N_RESAMPLES}, k={MIN_FREQUENCY}, y={MIN_CLUSTER_SIZE}, generators={{}}"
     )
     rows = []
     for column in COLUMNS:
@@ -45,53 +114,89 @@ def run(context: DemoContext) -> DemoSection:
             rows.append(
                 DemoRow(
                     family="integral",
-                    dataset="life_expectancy",
+                    dataset=LIFE,
                     task=f"{statistic} of {column}",
-                    privacy=privacy.format(freq=int(freq.loc[statistic, column])),
+                    privacy=privacy.format(int(freq.loc[statistic, column])),
                     private="NA" if np.isnan(value) else f"{value:.2f}",
                     clean=f"{clean.loc[statistic, column]:.2f}",
                     error=(
-                        "no IP answer"
+                        "NA (no private answer)"
                         if np.isnan(value)
                         else f"ARE {are_ip.loc[statistic, column]:.4f}"
                     ),
+                    unit=UNITS[column],
                 )
             )
     n_na = int(private.isna().sum().sum())
     text = (
-        f"Integrally private describe() of {', '.join(COLUMNS)} "
-        f"({len(df):,} country-years, missing values excluded per column) with "
-        f"{N_RESAMPLES} bootstrap resamples, microaggregation into clusters of "
-        f"{MIN_CLUSTER_SIZE} and rounding to 2 decimals. {n_na} of {private.size} "
-        "answers have no integrally private value (NA). Mean ARE over the released "
-        f"answers: IP {np.nanmean(are_ip.to_numpy()):.4f}; Laplace baseline at "
-        f"epsilon={EPSILON} per statistic (bounds = data range, as in the paper): "
-        f"{np.nanmean(are_dp.to_numpy()):.4f}.\n\nIP:\n{private.round(2)}\n\n"
-        f"clean:\n{clean.round(2)}\n\ngenerators:\n{freq}"
+        f"describe() of {', '.join(COLUMNS)} ({len(df):,} country-years, missing "
+        "values left out per column). Integral privacy releases a statistic only "
+        f"if it is the answer of many resampled datasets: {N_RESAMPLES} bootstrap "
+        f"resamples, each microaggregated into clusters of at least "
+        f"{MIN_CLUSTER_SIZE} records and rounded to 2 decimals; a value is "
+        f"released when more than {MIN_FREQUENCY} resamples give it and no "
+        "record is in all of them. Otherwise the answer is NA: "
+        f"{n_na} of {private.size} answers here. Mean ARE over the released "
+        f"answers: integral privacy {np.nanmean(are_ip.to_numpy()):.4f}; a "
+        f"Laplace ε-DP baseline at ε={EPSILON:g} per statistic, bounds = data "
+        f"range as in the paper: {np.nanmean(are_dp.to_numpy()):.4f}."
     )
+    long = []
+    for method, frame in [
+        ("integral privacy", are_ip),
+        (f"Laplace DP, ε={EPSILON:g}", are_dp),
+    ]:
+        for statistic in frame.index:
+            for column in COLUMNS:
+                long.append(
+                    {
+                        "statistic": statistic,
+                        "column": column,
+                        "method": method,
+                        "are": float(frame.loc[statistic, column]),
+                    }
+                )
+    are = pd.DataFrame(long)
     figures = {}
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - matplotlib is optional
-        plt = None
+    plt = pyplot()
     if plt is not None:
-        fig, ax = plt.subplots(figsize=(7, 3.5))
-        stats = list(private.index)
-        pos = np.arange(len(stats))
-        ip_mean = are_ip.mean(axis=1).to_numpy()
-        dp_mean = are_dp.mean(axis=1).to_numpy()
-        ax.bar(
-            pos - 0.2, np.nan_to_num(ip_mean, nan=0.0), 0.4, label="integral privacy"
+        figures["life_expectancy_are"] = DemoFigure(
+            _are_figure(plt, are),
+            "Lower is better (log scale). A hatched bar labelled NA means the "
+            "method released no answer for that statistic (integral privacy "
+            "found no value shared by enough resamples, e.g. for sum); it is not "
+            "an error of 0. A triangle labelled 0 marks an exact answer.",
+            are,
         )
-        ax.bar(pos + 0.2, dp_mean, 0.4, label=f"Laplace, epsilon={EPSILON}")
-        ax.set_xticks(pos, stats)
-        ax.set_yscale("symlog", linthresh=1e-4)
-        ax.set_ylabel("ARE (mean over columns)")
-        ax.set_title("Gapminder describe(): IP vs DP (NA plotted as 0)")
-        ax.legend()
-        fig.tight_layout()
-        figures["are"] = fig
-    return DemoSection(family="integral", rows=rows, figures=figures, text=text)
+    tables = [
+        DemoTable(
+            "Integrally private describe() (NA: no answer released)",
+            private.round(2),
+        ),
+        DemoTable("Clean describe() of the same columns", clean.round(2)),
+        DemoTable(
+            "Generators: resamples that gave the released value",
+            freq,
+            "A released value is the answer of this many of the "
+            f"{N_RESAMPLES} resamples; 0 means nothing was released.",
+        ),
+        DemoTable(f"Laplace DP baseline, ε={EPSILON:g} per statistic", dp.round(2)),
+    ]
+    return DemoSection(
+        family="integral",
+        rows=rows,
+        figures=figures,
+        text=text,
+        title=f"statistics that many datasets could have produced, {LIFE}",
+        lead="Integral privacy: a statistic is released only when many disjoint "
+        "subsets of the data give the same value, so it does not pin down anyone.",
+        glossary={
+            "t": "number of bootstrap resamples",
+            "k": "a value is a candidate when more than k resamples give it",
+            "y": "minimum cluster size of the microaggregation applied to each "
+            "resample",
+            "generators": "number of resamples that gave the released value "
+            "(0: nothing released, the answer is NA)",
+        },
+        tables=tables,
+    )
