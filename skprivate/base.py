@@ -138,8 +138,10 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
       the next child of it (``SeedSequence.spawn``).  A fresh instance (or a
       :func:`sklearn.base.clone`) with the same seed and parameters
       reproduces call 1, call 2, ... in order.  Refitting does not restart
-      the stream (it would add the same noise to the new data); changing
-      ``random_state`` with ``set_params`` does;
+      the stream (it would add the same noise to the new data); setting
+      ``random_state`` with ``set_params`` does, even to the same value (an
+      explicit request to replay the sequence, which scikit-learn's
+      ``set_random_state`` makes before each fit it compares);
     * a ``numpy.random.Generator``: used as is, so calls continue its
       stream (and any other user of the same generator advances it);
     * a ``numpy.random.RandomState``: each call seeds a new generator from
@@ -162,6 +164,22 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         tags = super().__sklearn_tags__()
         tags.non_deterministic = True
         return tags
+
+    def set_params(self, **params: Any):
+        """Set parameters; setting ``random_state`` restarts the noise stream.
+
+        Parameters
+        ----------
+        **params : dict
+            Estimator parameters.
+
+        Returns
+        -------
+        self : estimator instance
+        """
+        if "random_state" in params:
+            self.__dict__.pop("_noise_state", None)
+        return super().set_params(**params)
 
     def _check_params(self) -> None:
         super()._check_params()

@@ -1,5 +1,8 @@
 """The collector's command line: privatize CSV files without writing Python."""
 
+import os
+import signal
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -324,3 +327,165 @@ def test_every_numeric_mechanism_is_available(
     assert code == 0, err
     written = pd.read_csv(out)
     assert len(written) == len(frame) and "notion=" in stdout
+
+
+# -- the privacy contract of the command line (issue 14) ----------------------
+def _laplace_args(path, out, *extra):
+    return [
+        "privatize",
+        "--mechanism",
+        "laplace",
+        "--columns",
+        "age",
+        "--param",
+        "epsilon=1",
+        "--param",
+        "bounds=(0, 100)",
+        *extra,
+        str(path),
+        "-o",
+        str(out),
+    ]
+
+
+def test_same_seed_on_two_files_adds_different_noise(tmp_path, capsys):
+    # Issue 14, finding 1: --seed 0 on day1.csv and day2.csv added the same noise.
+    rng = np.random.default_rng(1)
+    day1 = pd.DataFrame({"age": rng.integers(18, 90, size=300)})
+    day2 = day1.copy()
+    day2.loc[0, "age"] = 50 if day1.loc[0, "age"] != 50 else 51
+    for name, frame in (("day1", day1), ("day2", day2)):
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+        code, _, _ = _run(
+            _laplace_args(
+                tmp_path / f"{name}.csv", tmp_path / f"{name}_out.csv", "--seed", "0"
+            ),
+            capsys,
+        )
+        assert code == 0
+    noise1 = pd.read_csv(tmp_path / "day1_out.csv")["age"] - day1["age"]
+    noise2 = pd.read_csv(tmp_path / "day2_out.csv")["age"] - day2["age"]
+    assert not np.allclose(noise1[1:], noise2[1:])
+    # the same file and seed reproduce the same output
+    _run(
+        _laplace_args(tmp_path / "day1.csv", tmp_path / "again.csv", "--seed", "0"),
+        capsys,
+    )
+    pd.testing.assert_frame_equal(
+        pd.read_csv(tmp_path / "again.csv"), pd.read_csv(tmp_path / "day1_out.csv")
+    )
+    # another seed or other settings give other noise
+    _run(
+        _laplace_args(tmp_path / "day1.csv", tmp_path / "s1.csv", "--seed", "1"), capsys
+    )
+    assert not pd.read_csv(tmp_path / "s1.csv").equals(
+        pd.read_csv(tmp_path / "again.csv")
+    )
+
+
+def test_keep_of_a_privatized_column_is_refused(survey, tmp_path, capsys):
+    # Issue 14, finding 5: --keep age --columns age wrote the raw age.
+    _, path = survey
+    out = tmp_path / "out.csv"
+    code, _, err = _run(_laplace_args(path, out, "--keep", "id,age"), capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "--keep age is also in --columns" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("spelling", ["same", "dotted", "symlink"])
+def test_output_equal_to_the_input_is_refused(survey, tmp_path, capsys, spelling):
+    # Issue 14, finding 5: -o equal to the input replaced the raw file.
+    _, path = survey
+    before = path.read_bytes()
+    if spelling == "same":
+        out = path
+    elif spelling == "dotted":
+        (tmp_path / "sub").mkdir()
+        out = tmp_path / "sub" / ".." / path.name
+    else:
+        out = tmp_path / "link.csv"
+        out.symlink_to(path)
+    code, _, err = _run(_laplace_args(path, out), capsys)
+    assert code == 2 and "is the input file" in err and err.count("\n") == 1
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("value", ["1e999", "float('inf')", "float('nan')", "0"])
+def test_infinite_epsilon_is_refused_on_the_command_line(
+    survey, tmp_path, capsys, value
+):
+    # Issue 14, finding 4: --param epsilon=1e999 wrote raw ages with exit code 0.
+    _, path = survey
+    out = tmp_path / "out.csv"
+    args = [
+        "privatize",
+        "--mechanism",
+        "laplace",
+        "--columns",
+        "age",
+        "--param",
+        f"epsilon={value}",
+        "--param",
+        "bounds=(0, 100)",
+        str(path),
+        "-o",
+        str(out),
+    ]
+    code, _, err = _run(args, capsys)
+    assert code == 2 and "epsilon" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def _failing_writer(monkeypatch, error, seen, folder):
+    original = pd.DataFrame.to_csv
+
+    def write_then_fail(self, handle, *args, **kwargs):
+        # write part of the rows (the kept raw columns among them), then fail
+        original(self.iloc[:50], handle, *args, **kwargs)
+        handle.flush()
+        seen["mode"] = os.fstat(handle.fileno()).st_mode & 0o777
+        seen["files"] = sorted(p.name for p in folder.iterdir())
+        if error == "sigterm":
+            os.kill(os.getpid(), signal.SIGTERM)
+        raise error
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", write_then_fail)
+
+
+@pytest.mark.parametrize(
+    "error, expected",
+    [
+        (RuntimeError("disk full"), RuntimeError),
+        (KeyboardInterrupt(), KeyboardInterrupt),
+        ("sigterm", SystemExit),
+    ],
+    ids=["error", "interrupt", "sigterm"],
+)
+def test_partial_output_is_private_and_removed(
+    survey, tmp_path, capsys, monkeypatch, error, expected
+):
+    # Issue 14, finding 5: a killed run left a hidden partial file with the
+    # --keep columns.
+    _, path = survey
+    out = tmp_path / "out.csv"
+    seen = {}
+    _failing_writer(monkeypatch, error, seen, tmp_path)
+    with pytest.raises(expected):
+        main(_laplace_args(path, out, "--keep", "id"))
+    assert seen["mode"] == 0o600
+    assert any(name.startswith(".out.csv.") for name in seen["files"])
+    assert sorted(tmp_path.iterdir()) == [path]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_finished_output_has_the_usual_permissions(survey, tmp_path, capsys):
+    _, path = survey
+    out = tmp_path / "out.csv"
+    umask = os.umask(0o022)
+    try:
+        assert _run(_laplace_args(path, out), capsys)[0] == 0
+    finally:
+        os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv", "survey.csv"]

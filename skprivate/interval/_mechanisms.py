@@ -786,6 +786,8 @@ class IntervalEnsemble(_BaseIntervalMechanism):
         """
         self._check_params()
         members = [clone(m) for m in self._members()]
+        for m in members:
+            m._check_params()
         super().fit(X)
         for m in members:
             m.n_features_in_ = self.n_features_in_

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -12,6 +13,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
+from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
 from ._design import SubsetDesign
 from ._leakage import subset_leakage
@@ -52,6 +54,17 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             raise ValueError(
                 f"categories must list one array per column ({X.shape[1]}); "
                 f"got {len(given)}."
+            )
+        if given == "auto":
+            warnings.warn(
+                f"{type(self).__name__} was fitted with categories='auto', so the "
+                "categories of each column were read from the data and are "
+                "published in categories_ and the output column names, including "
+                "a value held by a single respondent. Declare the categories "
+                "known before seeing the data instead: categories=[[...], ...], "
+                "one list per column.",
+                PrivacyLeakWarning,
+                stacklevel=2,
             )
         cats = []
         for j in range(X.shape[1]):
@@ -258,8 +271,11 @@ class SubsetUniform(_BaseSubsetPrivatizer):
     Parameters
     ----------
     categories : "auto" or list of array-like
-        Categories of each column; ``"auto"`` takes the sorted distinct
-        values seen in ``fit`` (the category list is public anyway).
+        Categories of each column, declared before seeing the data (one
+        array per column).  ``"auto"`` takes the sorted distinct values seen
+        in ``fit`` with a :class:`~skprivate.exceptions.PrivacyLeakWarning`:
+        the published category list then reveals every value present,
+        including one held by a single respondent.
     min_coverage : float in (0, 0.5) or None
         ``alpha`` of Appendix B.  ``None`` means no dummies for columns with
         at least 4 categories and ``alpha = 0.05`` (the paper's value) for
@@ -297,7 +313,8 @@ class SubsetUniform(_BaseSubsetPrivatizer):
     >>> import pandas as pd
     >>> from skprivate.subset import SubsetUniform
     >>> X = pd.DataFrame({"race": ["White", "Black", "Asian", "Other", "White"]})
-    >>> mech = SubsetUniform(random_state=0).fit(X)
+    >>> races = ["Asian", "Black", "Other", "White"]
+    >>> mech = SubsetUniform(categories=[races], random_state=0).fit(X)
     >>> list(mech.get_feature_names_out())
     ['race=Asian', 'race=Black', 'race=Other', 'race=White']
     >>> A = mech.transform(X)
@@ -348,7 +365,9 @@ class SubsetMechanism(_BaseSubsetPrivatizer):
         number of categories: each column must have exactly that many.
     categories : "auto" or list of array-like
         Categories of each column, in the order of the design's indicator
-        columns; ``"auto"`` takes the sorted distinct values seen in ``fit``.
+        columns; ``"auto"`` takes the sorted distinct values seen in ``fit``
+        with a :class:`~skprivate.exceptions.PrivacyLeakWarning` (declare
+        them to publish no value read from the data).
     handle_unknown : {"error", "ignore"}
         What to do with a category not seen in ``fit``.
     random_state : int, Generator, RandomState or None
@@ -389,7 +408,9 @@ class SubsetMechanism(_BaseSubsetPrivatizer):
     ... )
     >>> design = SubsetDesign.independent(pairs, [0.3, 0.3, 0.1, 0.1, 0.1, 0.1])
     >>> X = np.array([["a"], ["b"], ["c"], ["d"]])
-    >>> A = SubsetMechanism(design, random_state=0).fit_transform(X)
+    >>> cats = [["a", "b", "c", "d"]]
+    >>> mech = SubsetMechanism(design, categories=cats, random_state=0)
+    >>> A = mech.fit_transform(X)
     >>> A.shape, bool(np.all(A[np.arange(4), np.arange(4)] == 1))
     ((4, 4), True)
     """
