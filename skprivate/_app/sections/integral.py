@@ -74,11 +74,12 @@ def _are_figure(plt, are: pd.DataFrame):
         ax.set_ylim(low, high)
         ax.set_ylabel("ARE (log)")
         ax.set_title(f"{column} ({UNITS[column]})", fontsize=9, loc="left")
-    axes[0].legend(fontsize=8, loc="upper left", ncol=2)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper right", ncol=2, fontsize=8, frameon=False)
     axes[-1].set_xticks(pos, stats)
     axes[-1].set_xlabel("statistic")
-    fig.suptitle(f"{LIFE}: error of each released statistic", fontsize=10)
-    fig.tight_layout()
+    fig.suptitle(f"{LIFE}: error of each released statistic", fontsize=10, x=0.3)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
 
 

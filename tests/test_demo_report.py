@@ -1,0 +1,198 @@
+"""The demo's report and terminal output, checked the way a reader meets them.
+
+The HTML is parsed with the standard library's parser: an introduction, real
+tables, captions, images that exist; figures never draw a missing answer as 0;
+no printed line is wider than 120 columns.
+"""
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skprivate._app import demo as demo_module
+from skprivate._app.demo import DemoRow, DemoSection, DemoTable, run_demo
+from skprivate._app.report import format_text_table, write_report
+
+
+class _Report(HTMLParser):
+    """Collect the parts of report.html a test looks at."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack = []
+        self.tables = []  # each: list of rows, each a list of cell texts
+        self.images = []
+        self.captions = []
+        self.paragraphs = []
+        self.ids = set()
+        self.tags = set()
+        self._text = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.add(tag)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag == "img":
+            self.images.append(attrs)
+        if tag in ("td", "th", "p", "figcaption", "caption"):
+            self._text = []
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        text = " ".join("".join(self._text).split())
+        if tag in ("td", "th") and self.tables and self.tables[-1]:
+            self.tables[-1][-1].append(text)
+        elif tag == "p":
+            self.paragraphs.append(text)
+        elif tag == "figcaption":
+            self.captions.append(text)
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self._text.append(data)
+
+
+def _parse(path: Path) -> _Report:
+    parser = _Report()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def _check_report(out: Path, stdout: str) -> _Report:
+    report = _parse(out / "report.html")
+    assert "intro" in report.ids
+    intro = " ".join(report.paragraphs[:3]) + " ".join(
+        " ".join(row) for table in report.tables[:2] for row in table
+    )
+    for word in ("private", "clean", "error", "privacy"):
+        assert word in intro
+    assert "pre" not in report.tags  # numbers live in tables, not preformatted text
+    assert all(len(p) < 1500 for p in report.paragraphs)
+    results = [t for t in report.tables if t and {"private", "clean"} <= set(t[0])]
+    assert results, "no results table"
+    for table in results:
+        header = table[0]
+        assert {"private", "clean", "error", "unit"} <= set(header)
+        assert all(len(row) == len(header) for row in table[1:])
+    for image in report.images:
+        assert (out / image["src"]).is_file(), image["src"]
+        assert image.get("alt")
+    assert len(report.captions) == len(report.images)
+    too_wide = [line for line in stdout.splitlines() if len(line) > 120]
+    assert not too_wide, too_wide
+    return report
+
+
+def _fake_section(context):
+    rows = [
+        DemoRow("fake", demo_module.LIFE, "mean", "t=3", "NA", "1.50", "NA", "years"),
+        DemoRow("fake", demo_module.ADULT, "median " * 30, "t=3", "2", "2", "+0", "x"),
+    ]
+    section = DemoSection(
+        "fake",
+        rows,
+        title="a fake family",
+        lead="One line.",
+        glossary={"t": "resamples"},
+        tables=[DemoTable("describe", pd.DataFrame({"a": [1.0, np.nan]}))],
+    )
+    plt = demo_module.pyplot()
+    if plt is not None:
+        fig, ax = plt.subplots()
+        ax.bar([0], [1.0])
+        section.figures["bars"] = demo_module.DemoFigure(
+            fig, "What to look for.", pd.DataFrame({"are": [np.nan, 1.0]})
+        )
+    return section
+
+
+class _FakeModule:
+    run = staticmethod(_fake_section)
+
+
+@pytest.mark.parametrize("with_matplotlib", [True, False])
+def test_runner_report_structure_with_and_without_matplotlib(
+    tmp_path, capsys, monkeypatch, with_matplotlib
+):
+    monkeypatch.setattr(demo_module, "_sections", lambda: {"fake": _FakeModule})
+    if not with_matplotlib:
+        monkeypatch.setattr(demo_module, "pyplot", lambda: None)
+    run_demo(out=str(tmp_path), random_state=0)
+    stdout = capsys.readouterr().out
+    report = _check_report(tmp_path, stdout)
+    missing_note = "matplotlib is not installed"
+    if with_matplotlib:
+        assert len(report.images) == 1
+        assert report.images[0]["src"] == "fake_bars.png"
+        assert missing_note not in stdout
+    else:
+        assert not report.images
+        assert missing_note in stdout and "skprivate[plot]" in stdout
+        assert "no-figures" in report.ids
+        assert any(missing_note in p and "plot" in p for p in report.paragraphs)
+    # a missing answer shows as NA in the tables, never as 0
+    cells = [c for t in report.tables for row in t for c in row]
+    assert "NA" in cells
+
+
+def test_text_table_wraps_to_the_width():
+    frame = pd.DataFrame({"task": ["word " * 60], "private": ["1.0"]})
+    text = format_text_table(frame, max_width=60)
+    assert max(len(line) for line in text.splitlines()) <= 60
+    assert "1.0" in text
+
+
+def test_write_report_without_figures_has_a_note(tmp_path):
+    section = DemoSection("x", [DemoRow("x", "d", "t", "p", "1", "1", "0", "u")])
+    write_report(tmp_path, [section], has_plots=False)
+    report = _parse(tmp_path / "report.html")
+    assert "no-figures" in report.ids
+
+
+@pytest.fixture(scope="module")
+def full_demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    import io
+
+    stream = io.StringIO()
+    sections = run_demo(out=str(out), random_state=0, stream=stream)
+    return out, stream.getvalue(), sections
+
+
+def test_full_demo_report(full_demo):
+    out, stdout, sections = full_demo
+    assert "Adult census (UCI) 32,561 rows" in stdout
+    for family in ("interval", "ldp", "subset", "negative_survey", "integral"):
+        assert family in stdout
+    report = _check_report(out, stdout)
+    assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")
+    assert len(report.images) == sum(len(s.figures) for s in sections) >= 5
+    for image in report.images:  # file names say family and subject once
+        family = next(f for f in demo_module.SECTIONS if image["src"].startswith(f))
+        assert family not in image["src"][len(family) :]
+    datasets = {row.dataset for s in sections for row in s.rows}
+    assert datasets == {demo_module.ADULT, demo_module.LIFE}
+
+
+def test_full_demo_never_draws_a_missing_answer_as_zero(full_demo):
+    _, _, sections = full_demo
+    integral = next(s for s in sections if s.family == "integral")
+    data = integral.figures["life_expectancy_are"].data
+    ip = data[data["method"] == "integral privacy"]
+    missing = [r for r in integral.rows if r.private == "NA"]
+    assert missing, "the demo is expected to show at least one NA answer"
+    for row in missing:
+        statistic, _, column = row.task.partition(" of ")
+        value = ip[(ip["statistic"] == statistic) & (ip["column"] == column)]["are"]
+        assert value.isna().all(), row.task
+    described = next(t for t in integral.tables if "Integrally private" in t.title)
+    assert described.frame.isna().sum().sum() == ip["are"].isna().sum()
