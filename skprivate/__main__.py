@@ -41,8 +41,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="mechanism parameter (repeatable), e.g. epsilon=1 or 'bounds=(0,100)'",
     )
-    priv.add_argument("--keep", help="comma-separated columns copied unchanged")
-    priv.add_argument("--seed", type=int, help="random seed for reproducible output")
+    priv.add_argument(
+        "--keep",
+        help="comma-separated columns copied unchanged (never a --columns column)",
+    )
+    priv.add_argument(
+        "--seed",
+        type=int,
+        help="random seed: mixed with a SHA-256 of the input file and the "
+        "settings, so the same file reproduces and another file gets other noise",
+    )
 
     from ._cli.estimate import ESTIMATORS
 
