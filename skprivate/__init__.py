@@ -14,7 +14,14 @@ Every public name of every family is importable from ``skprivate`` directly.
 
 __version__ = "0.1.0.dev0"
 
-from . import integral, interval, ldp, negative_survey, subset
+from . import (
+    datasets,  # noqa: F401  (skprivate.datasets works after import skprivate)
+    integral,
+    interval,
+    ldp,
+    negative_survey,
+    subset,
+)
 from ._privacy_report import privacy_report
 from .exceptions import (
     InvalidParameterError,

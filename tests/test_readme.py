@@ -15,3 +15,4 @@ def test_readme_tour_runs(capsys):
     exec(compile(code, "README.md", "exec"), {})
     out = capsys.readouterr().out
     assert "privatizer__scale" in out and "count" in out
+    assert "np.float64(" not in out  # numbers print as plain numbers

@@ -90,6 +90,14 @@ def interval_r2_score(
     When the best constant already lies in every interval the ratio is
     undefined: the score is then 1 if the predictions do too, else ``-inf``.
 
+    Interval R² is not comparable with ordinary R² computed elsewhere: a
+    prediction anywhere inside its interval counts as exact, so the score
+    rises as the intervals widen, and the same model scores differently on
+    intervals and on the exact values they hide.  Compare interval R² only
+    between models scored on the same intervals; to compare with ordinary R²
+    (e.g. with a model trained on clean data), score on exact test values,
+    where the two coincide.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples, 2) or (n_samples,)
@@ -139,8 +147,55 @@ def interval_r2_score(
     return 1.0 - num / den
 
 
+# scikit-learn's scorer objects all share one generic docstring, so
+# ``help(interval_r2_scorer)`` would say nothing about intervals.  The two
+# subclasses below add only their documentation; their class is taken from
+# ``make_scorer`` itself, so no private scikit-learn module is imported.
+_ScorerBase = type(make_scorer(interval_mae))
+
+
+class IntervalR2Scorer(_ScorerBase):
+    """Scorer object for :func:`interval_r2_score` (higher is better).
+
+    Pass ``scoring=interval_r2_scorer`` to ``cross_val_score``,
+    ``GridSearchCV`` and friends when the target ``y`` is interval-valued
+    (an ``(n, 2)`` array of ``[lower, upper]``); scikit-learn's default R²
+    cannot score such a ``y``.  ``interval_r2_scorer(estimator, X, y)``
+    returns ``interval_r2_score(y, estimator.predict(X))``.
+
+    Interval R² is not comparable with ordinary R².  A prediction inside its
+    interval counts as exact, and the baseline is the best constant measured
+    the same way, so the score depends on how wide the intervals are: the
+    same model can score close to 1 on wide intervals and much lower on the
+    exact values.  Compare interval R² only between models scored on the
+    same intervals; to compare with a model trained on clean data, score
+    both on clean (exact) test targets, where interval R² equals R².
+
+    See Also
+    --------
+    interval_r2_score : the metric itself.
+    neg_interval_mae_scorer : minus the mean distance to the intervals.
+    """
+
+
+class NegIntervalMAEScorer(_ScorerBase):
+    """Scorer object for minus :func:`interval_mae` (higher is better).
+
+    Pass ``scoring=neg_interval_mae_scorer`` to model-selection tools when
+    the target ``y`` is interval-valued.  ``neg_interval_mae_scorer(estimator,
+    X, y)`` returns ``-interval_mae(y, estimator.predict(X))``: minus the mean
+    distance from each prediction to its interval (0 inside), in the unit of
+    ``y``, following scikit-learn's ``neg_*`` convention so that larger is
+    better.
+
+    See Also
+    --------
+    interval_mae : the metric itself.
+    interval_r2_scorer : interval R².
+    """
+
+
 neg_interval_mae_scorer = make_scorer(interval_mae, greater_is_better=False)
-neg_interval_mae_scorer.__doc__ = (
-    "Scorer: minus :func:`interval_mae` (higher is better)."
-)
+neg_interval_mae_scorer.__class__ = NegIntervalMAEScorer
 interval_r2_scorer = make_scorer(interval_r2_score)
+interval_r2_scorer.__class__ = IntervalR2Scorer
