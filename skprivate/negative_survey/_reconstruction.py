@@ -441,8 +441,10 @@ class RVNSDensityEstimator(
         chunks at once with the same settings (up to rounding).  Only the
         counts are kept: memory does not grow with the number of reports.
 
-        Streaming needs a float ``bandwidth`` (the ``"ksdensity"`` rule needs
-        all the reports), ``bounds`` (or a ``privatizer`` with ``bounds``) and
+        Streaming needs, with ``method="paper"``, a float ``bandwidth`` (the
+        ``"ksdensity"`` rule needs all the reports); with ``method="ml"`` the
+        reports are counted in the ``n_points`` cells (per fold of
+        respondents, assigned round robin by row number); both need ``bounds`` (or a ``privatizer`` with ``bounds``) and
         ``d`` (or a ``privatizer``); they cannot change between calls.  A
         ``privatizer`` is fitted on the first chunk; its random stream
         continues over the chunks, so every chunk gets fresh reports.
@@ -465,13 +467,12 @@ class RVNSDensityEstimator(
         >>> from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
         >>> rng = np.random.default_rng(0)
         >>> est = RVNSDensityEstimator(
-        ...     bandwidth=0.3,
         ...     privatizer=RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=1),
         ... )
         >>> for _ in range(4):  # e.g. pandas.read_csv(..., chunksize=5000)
         ...     est = est.partial_fit(rng.beta(2, 5, size=(5000, 1)) * 10)
         >>> est.n_samples_seen_, est.n_reports_seen_, est.bin_counts_.shape
-        (20000, 40000, (434,))
+        (20000, 40000, (100,))
         >>> round(est.mean(), 1)  # 10 * 2 / 7 = 2.86
         2.9
         """
