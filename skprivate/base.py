@@ -23,13 +23,14 @@ import joblib
 import numpy as np
 from sklearn.base import TransformerMixin, clone
 
+from ._doc_link import DocLinkMixin
 from .utils._param_validation import validate_params
 from .utils.validation import check_generator
 
 __all__ = ["ParamsValidationMixin", "PrivatizedInputMixin", "PrivatizerMixin"]
 
 
-class ParamsValidationMixin:
+class ParamsValidationMixin(DocLinkMixin):
     """Validate constructor parameters against ``_parameter_constraints``.
 
     Call ``self._check_params()`` at the start of ``fit`` (and of every other
