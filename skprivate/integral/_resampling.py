@@ -8,7 +8,7 @@ multisets with one ``bincount``.  From ``C``:
 * mean, variance, SD and sum are weighted sums ``C @ x``, computed in
   fixed point so that every sum is exact and the rounded statistic is the
   same on every CPU, BLAS kernel and thread count
-  (:func:`skprivate.utils._exact_sums.integer_weighted_sums`);
+  (:class:`skprivate.utils._exact_sums.FixedPointColumns`);
 * order statistics (median, quartiles, min, max) come from the cumulative
   counts over the sorted values: the element of rank ``r`` of resample
   ``i`` is the first sorted position where the cumulative count exceeds
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ..utils._exact_sums import integer_weighted_sums
+from ..utils._exact_sums import FixedPointColumns
 
 STATISTICS = ("count", "mean", "std", "var", "min", "median", "iqr", "max", "sum")
 
@@ -65,7 +65,14 @@ def _quantile_from_ranks(xs, rank_value, q, n):
     return v
 
 
-def resample_statistics(x, counts, statistics, presorted=False):
+def moment_columns(x) -> FixedPointColumns:
+    """``x - mean``, its square and ``x`` in fixed point, for exact resample sums."""
+    centre = x.mean()
+    xc = x - centre
+    return FixedPointColumns(np.stack([xc, xc * xc, x], axis=1), max_row_total=x.size)
+
+
+def resample_statistics(x, counts, statistics, presorted=False, moments=None):
     """Statistics of every resample given its count row.
 
     Parameters
@@ -78,6 +85,9 @@ def resample_statistics(x, counts, statistics, presorted=False):
         Names from :data:`STATISTICS`.
     presorted : bool, default=False
         Whether ``x`` is sorted (then ``counts`` need no reordering).
+    moments : FixedPointColumns, optional
+        ``moment_columns(x)``, when many count matrices are summed against
+        the same ``x``.
 
     Returns
     -------
@@ -90,13 +100,12 @@ def resample_statistics(x, counts, statistics, presorted=False):
     out = {}
     if wanted & {"mean", "std", "var", "sum"}:
         centre = x.mean()
-        xc = x - centre
         # One pass over the counts for all weighted sums, exact in fixed
         # point so that the rounded statistics do not depend on the BLAS
         # kernel or thread count (rows of ``counts`` sum to ``n``).
-        sums = integer_weighted_sums(
-            counts, np.stack([xc, xc * xc, x], axis=1), max_row_total=n
-        )
+        if moments is None:
+            moments = moment_columns(x)
+        sums = moments.weighted_sums(counts)
         s1 = sums[:, 0]
         if "mean" in wanted:
             out["mean"] = centre + s1 / n
@@ -150,18 +159,97 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-def _set_hash(mask, words):
-    """64-bit hash of each row's set of records (rows of a boolean mask)."""
-    packed = np.packbits(mask, axis=1)
+def _packed_sets(counts) -> NDArray[np.uint64]:
+    """Each row's set of records ``counts > 0`` as bits in 64-bit words."""
+    packed = np.packbits(counts > 0, axis=1)
     pad = (-packed.shape[1]) % 8
     if pad:
         packed = np.pad(packed, ((0, 0), (0, pad)))
-    z = np.ascontiguousarray(packed).view(np.uint64)
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
+def _set_hash(z, words):
+    """64-bit hash of each row's set of records (rows of packed words)."""
     # splitmix64 finalizer, then a random linear combination mod 2**64.
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     z ^= z >> np.uint64(31)
     return (z * words[: z.shape[1]]).sum(axis=1)
+
+
+def _verify_candidates(plans, values, chunks, n, memory_budget):
+    """Find, per statistic, the first candidate whose generators' intersection is empty.
+
+    A candidate value survives when no record belongs to every resample
+    giving that value.  Each tested value keeps the running intersection of
+    its resamples' record sets as a bit mask; one pass over the resamples
+    (re-drawn from their seeds) ANDs every resample's set into the mask of
+    its value.  A mask that becomes empty settles its value: it survives,
+    and every value ranked after it in the same statistic is dropped; a
+    statistic is settled once its best-ranked remaining value is empty, and
+    the pass stops when every statistic is settled.  Values whose masks do
+    not fit in ``memory_budget`` wait for a further pass, needed only when
+    none of the tested values of their statistic survives.
+
+    Updates ``plans[s]["found"]`` (index into the ranked candidates) in place.
+    """
+    n_words = -(-n // 64)
+    capacity = max(1, memory_budget // (8 * n_words))
+    while True:
+        pending = [
+            s
+            for s, p in plans.items()
+            if p["found"] is None and p["next"] < p["values"].size
+        ]
+        if not pending:
+            return
+        quota = max(1, capacity // len(pending))
+        tests = {}
+        for s in pending:
+            p = plans[s]
+            stop = min(p["next"] + quota, p["values"].size)
+            ranked = p["values"][p["next"] : stop]
+            order = np.argsort(ranked)
+            tests[s] = {
+                "sorted": ranked[order],
+                "rank_of": order,  # rank (within this pass) of each sorted value
+                "masks": np.full((ranked.size, n_words), ~np.uint64(0)),
+                "empty": np.zeros(ranked.size, dtype=bool),
+                "limit": ranked.size,  # ranks >= limit are dropped
+            }
+        start = 0
+        for child, B in chunks:
+            open_tests = {s: t for s, t in tests.items() if not t["empty"][0]}
+            if not open_tests:
+                break
+            counts = _draw_counts(np.random.default_rng(child), B, n)
+            packed = _packed_sets(counts)
+            for s, t in open_tests.items():
+                v = values[s][start : start + B]
+                pos = np.minimum(np.searchsorted(t["sorted"], v), t["sorted"].size - 1)
+                rank = t["rank_of"][pos]
+                hit = (t["sorted"][pos] == v) & (rank < t["limit"])
+                if not hit.any():
+                    continue
+                rows = np.flatnonzero(hit)
+                rows = rows[np.argsort(rank[rows], kind="stable")]
+                r = rank[rows]
+                first = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+                touched = r[first]
+                reduced = np.bitwise_and.reduceat(packed[rows], first, axis=0)
+                t["masks"][touched] &= reduced
+                now_empty = touched[~t["masks"][touched].any(axis=1)]
+                if now_empty.size:
+                    t["empty"][now_empty] = True
+                    # Values ranked after an empty one can no longer win.
+                    t["limit"] = min(t["limit"], int(now_empty.min()) + 1)
+            start += B
+        for s, t in tests.items():
+            p = plans[s]
+            survivors = np.flatnonzero(t["empty"][: t["limit"]])
+            if survivors.size:
+                p["found"] = p["next"] + int(survivors[0])
+            p["next"] += t["sorted"].size
 
 
 def _chunks(n: int, n_resamples: int, seed: int):
@@ -195,7 +283,7 @@ def integral_private_column(
     min_frequency: int,
     seed: int,
     selection: str = "frequency",
-    batch: int = 16,
+    memory_budget: int = 1 << 25,
 ) -> list[ColumnResult]:
     """Run Algorithm 1 (SPEC 4.2) for several statistics of one column.
 
@@ -216,9 +304,11 @@ def integral_private_column(
         Seed of the resampling streams.
     selection : {"frequency", "least_error"}
         Which surviving value to release.
-    batch : int
-        Candidates tested per statistic in the first verification pass
-        (multiplied by 4 at each further pass, within a memory cap).
+    memory_budget : int, default=2**25
+        Bytes of candidate intersection masks held at once (``n / 8`` bytes
+        per tested value).  Every candidate that fits is tested in a single
+        pass; more passes happen only when a statistic's candidates do not
+        fit and none of those tested survives.
 
     Returns
     -------
@@ -236,12 +326,15 @@ def integral_private_column(
 
     values = {s: [] for s in statistics}
     hashes = []
+    moments = moment_columns(x)
     for child, B in chunks:
         counts = _draw_counts(np.random.default_rng(child), B, n)
-        stats = resample_statistics(x, counts, statistics, presorted=True)
+        stats = resample_statistics(
+            x, counts, statistics, presorted=True, moments=moments
+        )
         for s in statistics:
             values[s].append(_round(stats[s], decimals))
-        hashes.append(_set_hash(counts > 0, words))
+        hashes.append(_set_hash(_packed_sets(counts), words))
     hashes = np.concatenate(hashes)
 
     plans = {}
@@ -271,54 +364,7 @@ def integral_private_column(
             "max_frequency": int(freq.max()) if freq.size else 0,
         }
 
-    # The accumulated counts are integers below 2**24 (float32) or 2**53
-    # (float64), so the product below is exact in any summation order: the
-    # comparison with the number of resamples is the same on every machine.
-    acc_dtype = np.float32 if n_resamples < 2**24 else np.float64
-    while True:
-        active = [
-            s
-            for s, p in plans.items()
-            if p["found"] is None and p["next"] < p["values"].size
-        ]
-        if not active:
-            break
-        # The accumulator holds one row of n counts per tested value; cap it
-        # at about 2**23 counts so memory stays O(n) for any column size.
-        per_statistic = max(1, min(batch, (1 << 23) // (n * len(active))))
-        tests = {}
-        row = 0
-        for s in active:
-            p = plans[s]
-            stop = min(p["next"] + per_statistic, p["values"].size)
-            test_vals = p["values"][p["next"] : stop]
-            sort = np.argsort(test_vals)
-            tests[s] = (test_vals[sort], sort, row)
-            row += test_vals.size
-        acc = np.zeros((row, n), dtype=acc_dtype)
-        start = 0
-        for child, B in chunks:
-            counts = _draw_counts(np.random.default_rng(child), B, n)
-            onehot = np.zeros((row, B), dtype=acc_dtype)
-            for s, (sorted_vals, _, first) in tests.items():
-                v = values[s][start : start + B]
-                pos = np.minimum(np.searchsorted(sorted_vals, v), sorted_vals.size - 1)
-                hit = sorted_vals[pos] == v
-                onehot[first + pos[hit], np.flatnonzero(hit)] = 1.0
-            # c_j of every tested value: a grouped sum of inclusion masks.
-            acc += onehot @ (counts > 0).astype(acc_dtype)
-            start += B
-        for s, (sorted_vals, sort, first) in tests.items():
-            p = plans[s]
-            contained = np.empty(sorted_vals.size)
-            contained[sort] = acc[first : first + sorted_vals.size].max(axis=1)
-            stop = p["next"] + sorted_vals.size
-            survive = contained < p["n_res"][p["next"] : stop]
-            if survive.any():
-                p["found"] = p["next"] + int(np.argmax(survive))
-            p["next"] = stop
-        batch *= 4
-
+    _verify_candidates(plans, values, chunks, n, memory_budget)
     results = []
     for s in statistics:
         p = plans[s]

@@ -22,11 +22,85 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["integer_weighted_sums"]
+__all__ = ["FixedPointColumns", "integer_weighted_sums"]
 
 # Bits kept below the largest magnitude of a column: more than float64's 53,
 # so the largest values are represented exactly.
 _FIXED_POINT_BITS = 56
+
+
+class FixedPointColumns:
+    """Columns split into fixed-point digits once, for many weighted sums.
+
+    Parameters
+    ----------
+    columns : ndarray of shape (n, m)
+        Finite float values.
+    max_row_total : int
+        An upper bound of ``sum_j |w_ij|`` for every weight row that will be
+        summed against these columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._exact_sums import FixedPointColumns
+    >>> fixed = FixedPointColumns(np.array([[0.1], [0.2], [0.3]]), max_row_total=3)
+    >>> fixed.weighted_sums(np.array([[1, 2, 0], [0, 1, 2]])).ravel().round(12)
+    array([0.5, 0.8])
+    """
+
+    def __init__(self, columns: NDArray[np.float64], max_row_total: int) -> None:
+        columns = np.asarray(columns, dtype=np.float64)
+        if columns.ndim != 2:
+            raise ValueError(f"columns must be 2-D; got shape {columns.shape}.")
+        n, m = columns.shape
+        self.n_rows, self.n_columns = n, m
+        max_row_total = max(int(max_row_total), 1)
+        digit_bits = 53 - max_row_total.bit_length()
+        if digit_bits < 8:
+            raise ValueError(
+                f"integer weights summing to {max_row_total} per row are too "
+                "large for exact float64 sums."
+            )
+        n_digits = -(-_FIXED_POINT_BITS // digit_bits)
+        top = np.abs(columns).max(axis=0) if n else np.zeros(m)
+        if not np.isfinite(top).all():
+            raise ValueError("columns must be finite.")
+        # |v| < 2**exponent for every value of the column.
+        exponent = np.frexp(top)[1].astype(np.int64)
+        digits = np.empty((n, m * n_digits))
+        scaled = np.ldexp(columns, digit_bits - exponent)
+        for p in range(n_digits):
+            d = np.trunc(scaled)
+            digits[:, p * m : (p + 1) * m] = d
+            scaled = np.ldexp(scaled - d, digit_bits)
+        self._digits = digits
+        self._scales = [exponent - digit_bits * (p + 1) for p in range(n_digits)]
+
+    def weighted_sums(self, weights: NDArray) -> NDArray[np.float64]:
+        """``weights @ columns``, exact digit by digit, identical on every machine.
+
+        Parameters
+        ----------
+        weights : ndarray of shape (B, n)
+            Integer-valued weights whose absolute row sums do not exceed
+            ``max_row_total``.
+
+        Returns
+        -------
+        sums : ndarray of shape (B, m)
+        """
+        W = np.asarray(weights)
+        if W.ndim != 2 or W.shape[1] != self.n_rows:
+            raise ValueError(
+                f"weights must have shape (B, {self.n_rows}); got {W.shape}."
+            )
+        m = self.n_columns
+        exact = np.asarray(W, dtype=np.float64) @ self._digits
+        out = np.zeros((W.shape[0], m))
+        for p, scale in enumerate(self._scales):
+            out += np.ldexp(exact[:, p * m : (p + 1) * m], scale)
+        return out
 
 
 def integer_weighted_sums(
@@ -50,6 +124,11 @@ def integer_weighted_sums(
         Deterministic weighted sums (see the module notes for their
         accuracy).
 
+    See Also
+    --------
+    FixedPointColumns : the same for many weight matrices against the same
+        columns, splitting the columns once.
+
     Examples
     --------
     >>> import numpy as np
@@ -63,39 +142,10 @@ def integer_weighted_sums(
     if columns.ndim != 2:
         raise ValueError(f"columns must be 2-D; got shape {columns.shape}.")
     W = np.asarray(weights)
-    B, n = W.shape
-    m = columns.shape[1]
-    if n != columns.shape[0]:
+    if W.ndim != 2 or W.shape[1] != columns.shape[0]:
         raise ValueError(
-            f"weights has {n} columns but columns has {columns.shape[0]} rows."
+            f"weights has shape {W.shape} but columns has {columns.shape[0]} rows."
         )
-    if B == 0 or n == 0 or m == 0:
-        return np.zeros((B, m))
     if max_row_total is None:
-        max_row_total = int(np.abs(W).sum(axis=1).max())
-    max_row_total = max(int(max_row_total), 1)
-    digit_bits = 53 - max_row_total.bit_length()
-    if digit_bits < 8:
-        raise ValueError(
-            f"integer weights summing to {max_row_total} per row are too large "
-            "for exact float64 sums."
-        )
-    n_digits = -(-_FIXED_POINT_BITS // digit_bits)
-
-    top = np.abs(columns).max(axis=0)
-    if not np.isfinite(top).all():
-        raise ValueError("columns must be finite.")
-    # |v| < 2**exponent for every value of the column.
-    exponent = np.frexp(top)[1].astype(np.int64)
-    digits = np.empty((n, m * n_digits))
-    scaled = np.ldexp(columns, digit_bits - exponent)
-    for p in range(n_digits):
-        d = np.trunc(scaled)
-        digits[:, p * m : (p + 1) * m] = d
-        scaled = np.ldexp(scaled - d, digit_bits)
-
-    exact = np.asarray(W, dtype=np.float64) @ digits
-    out = np.zeros((B, m))
-    for p in range(n_digits):
-        out += np.ldexp(exact[:, p * m : (p + 1) * m], exponent - digit_bits * (p + 1))
-    return out
+        max_row_total = int(np.abs(W).sum(axis=1).max()) if W.size else 1
+    return FixedPointColumns(columns, max_row_total).weighted_sums(W)
