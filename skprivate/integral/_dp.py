@@ -37,6 +37,7 @@ from numpy.typing import ArrayLike
 
 from ..exceptions import PrivacyLeakWarning
 from ..utils import check_generator
+from ..utils._dask import dask_laplace_statistic, is_dask_collection
 from ._resampling import STATISTICS
 from ._statistics import DEFAULT_STATISTICS, check_statistics, numeric_frame
 
@@ -328,6 +329,10 @@ def laplace_statistic(
     if sensitivity not in ("global", "local"):
         raise ValueError(
             f"sensitivity must be 'global' or 'local'; got {sensitivity!r}."
+        )
+    if is_dask_collection(x):  # merged moments: count, sum, mean, var, std
+        return dask_laplace_statistic(
+            x, statistic, epsilon, bounds, delta, random_state, sensitivity
         )
     xs = np.asarray(x, dtype=float).ravel()
     xs = np.sort(xs[~np.isnan(xs)])

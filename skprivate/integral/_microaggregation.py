@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin
 from ..utils import Interval, Options
+from ..utils._dask import dask_fit, is_dask_collection
 
 __all__ = ["Microaggregator", "microaggregate"]
 
@@ -310,6 +311,8 @@ class Microaggregator(
         self.method = method
 
     def _fit(self, X):
+        if is_dask_collection(X):  # clusters need all the records: refused
+            dask_fit(self, X)
         self._check_params()
         X = validate_data(self, X, dtype=np.float64)
         k = int(self.min_cluster_size)

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options, check_generator
+from ..utils._dask import dask_fit, is_dask_collection
 from ._microaggregation import microaggregate
 from ._resampling import STATISTICS, integral_private_column
 
@@ -242,6 +243,8 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
         -------
         self : IntegralPrivateStatistics
         """
+        if is_dask_collection(X):  # resamples need all the records: refused
+            return dask_fit(self, X, y)
         self._check_params()
         statistics = check_statistics(self.statistics)
         if self.selection == "least_error":

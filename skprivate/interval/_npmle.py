@@ -27,6 +27,7 @@ from sklearn.isotonic import isotonic_regression
 from ..base import ParamsValidationMixin
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options
+from ..utils._dask import dask_fit, is_dask_collection
 from ..utils.validation import check_interval_array, check_weights
 
 __all__ = ["IntervalNPMLE", "turnbull_intervals"]
@@ -375,6 +376,8 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
         -------
         self : object
         """
+        if is_dask_collection(X):  # merged per-partition statistics
+            return dask_fit(self, X, y, sample_weight=sample_weight)
         self._check_params()
         Z = check_interval_array(X, name="X")
         n = Z.shape[0]

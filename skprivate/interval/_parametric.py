@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator
 from ..base import ParamsValidationMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
+from ..utils._dask import dask_fit, is_dask_collection
 from ..utils.validation import check_interval_array, check_weights
 from ._anchors import as_cdf
 from ._truncated import interval_log_likelihood
@@ -138,6 +139,8 @@ class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator)
         -------
         self : object
         """
+        if is_dask_collection(X):  # merged per-partition statistics
+            return dask_fit(self, X, y, sample_weight=sample_weight)
         self._check_params()
         Z = check_interval_array(X, name="X")
         n = Z.shape[0]

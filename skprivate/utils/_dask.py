@@ -40,6 +40,7 @@ __all__ = [
     "call_seed",
     "dask_fit",
     "dask_fit_privatizer",
+    "dask_laplace_statistic",
     "dask_transform",
     "is_dask_collection",
 ]
@@ -51,6 +52,7 @@ DASK_LEARNERS = (
     "DeconvolutionKernelDensity",
     "RVNSDensityEstimator",
     "IntervalNPMLE",
+    "IntervalMLE",
 )
 # Functions accepting a dask array (and the statistics they merge).
 DASK_FUNCTIONS = ('laplace_statistic (statistic="count", "sum", "mean", "var", "std")',)
@@ -389,6 +391,27 @@ def dask_fit(estimator: Any, X: Any, y: Any = None, **kwargs: Any) -> Any:
             f"argument; got {sorted(['y'] * (y is not None) + list(kwargs))}."
         )
     return fitter(estimator, X)
+
+
+def dask_laplace_statistic(x: Any, *args: Any) -> float:
+    """:func:`~skprivate.integral.laplace_statistic` of a dask collection.
+
+    See :func:`skprivate.utils._dask_fit.dask_laplace_statistic`.
+
+    Parameters
+    ----------
+    x : dask collection
+        Values.
+    *args
+        The other arguments of ``laplace_statistic``, in order.
+
+    Returns
+    -------
+    value : float
+    """
+    from . import _dask_fit
+
+    return _dask_fit.dask_laplace_statistic(x, *args)
 
 
 # -- dispatch -------------------------------------------------------------------

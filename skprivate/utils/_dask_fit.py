@@ -321,8 +321,9 @@ def _merge_intervals(*parts):
 def _fit_interval_npmle(est: Any, X: Any) -> Any:
     """Counts of distinct interval rows (per anchor cell for Case-I data).
 
-    The NPMLE depends on the rows only through these counts, so fitting the
-    distinct rows weighted by their counts gives the in-memory estimate.
+    The NPMLE (and the parametric MLE) depends on the rows only through
+    these counts, so fitting the distinct rows weighted by their counts
+    gives the in-memory estimate.
     """
     parts = [dask.delayed(_interval_block, pure=True)(b) for b in _blocks(X)]
     rows, counts = dask.compute(_tree(parts, _merge_intervals))[0]
@@ -445,4 +446,6 @@ FITTERS = {
     "RVNSDensityEstimator": _fit_rvns_density,
     "SubsetDistributionEstimator": _fit_subset_distribution,
     "IntervalNPMLE": _fit_interval_npmle,
+    # the interval likelihood also depends only on the distinct rows' counts
+    "IntervalMLE": _fit_interval_npmle,
 }
