@@ -15,17 +15,60 @@ from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
 from ..utils import HasMethods, Interval, Options, check_generator
 from . import _fitting as fitting
-from ._design import MAX_BITMASK, SubsetDesign, indicators_to_masks
+from ._design import SubsetDesign, indicators_to_masks
 
 __all__ = ["SubsetDistributionEstimator"]
 
 
-def check_subset_data(A: Any, design: SubsetDesign, name: str = "A"):
-    """Validate 0/1 reports against a design; return the true-category part.
+# Rows validated and counted at a time: memory of a fit is the distinct
+# subsets plus temporaries of this many rows, whatever the number of rows.
+CHUNK_ROWS = 65_536
 
-    Raises a ``ValueError`` naming the first offending row.
+
+def _check_chunk(A, design: SubsetDesign, name: str, offset: int):
+    """Validate one block of 0/1 reports; return the true-category part.
+
+    Row numbers in errors count from the start of the whole data
+    (``offset`` is the block's first row).
     """
-    A = np.asarray(A)
+    p = design.n_categories
+    binary = (A == 0) | (A == 1)
+    if not binary.all():
+        row = int(np.flatnonzero(~binary.all(axis=1))[0])
+        raise ValueError(
+            f"{name} must contain only 0 and 1 (subset indicators); row "
+            f"{offset + row} is {A[row].tolist()}."
+        )
+    del binary
+    A = A.astype(bool, copy=False)
+    ind = A[:, :p]
+    empty = ~ind.any(axis=1)
+    if empty.any():
+        row = int(np.flatnonzero(empty)[0])
+        raise ValueError(
+            f"Row {offset + row} of {name} is an empty subset (all 0); every "
+            "report must contain the respondent's category."
+        )
+    if design.has_dummies:
+        bad = A[:, p:].sum(axis=1) != 1
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"Row {offset + row} of {name} must contain exactly one of the two "
+                "dummy categories (its last two columns)."
+            )
+    ok = design.admissible(ind)
+    if not ok.all():
+        row = int(np.flatnonzero(~ok)[0])
+        raise ValueError(
+            f"Row {offset + row} of {name} is the subset "
+            f"{np.flatnonzero(ind[row]).tolist()}, which the design never reports "
+            "(inconsistent with the design)."
+        )
+    return ind
+
+
+def _check_shape(A, design: SubsetDesign, name: str) -> None:
     if A.ndim != 2:
         raise ValueError(f"{name} must be 2-D 0/1 indicators; got shape {A.shape}.")
     if A.shape[1] != design.n_outputs:
@@ -34,51 +77,129 @@ def check_subset_data(A: Any, design: SubsetDesign, name: str = "A"):
             f"{design.n_outputs} ({design.n_categories} categories"
             f"{' + 2 dummies' if design.has_dummies else ''})."
         )
-    binary = (A == 0) | (A == 1)
-    if not np.all(binary):
-        row = int(np.flatnonzero(~binary.all(axis=1))[0])
-        raise ValueError(
-            f"{name} must contain only 0 and 1 (subset indicators); row {row} "
-            f"is {A[row].tolist()}."
-        )
-    A = A.astype(bool)
-    p = design.n_categories
-    ind = A[:, :p]
-    empty = ~ind.any(axis=1)
-    if empty.any():
-        row = int(np.flatnonzero(empty)[0])
-        raise ValueError(
-            f"Row {row} of {name} is an empty subset (all 0); every report must "
-            "contain the respondent's category."
-        )
-    if design.has_dummies:
-        bad = A[:, p:].sum(axis=1) != 1
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"Row {row} of {name} must contain exactly one of the two dummy "
-                "categories (its last two columns)."
+
+
+def check_subset_data(A: Any, design: SubsetDesign, name: str = "A"):
+    """Validate 0/1 reports against a design; return the true-category part.
+
+    Raises a ``ValueError`` naming the first offending row.
+    """
+    A = np.asarray(A)
+    _check_shape(A, design, name)
+    return _check_chunk(A, design, name, 0)
+
+
+def _pack(ind: NDArray[np.bool_]) -> NDArray:
+    """One sortable key per 0/1 row: its bits packed into bytes.
+
+    Up to 64 columns the key is a uint64 (on a little-endian machine, the
+    bitmask of the row); beyond, a fixed-width byte string.
+    """
+    packed = np.packbits(ind, axis=1, bitorder="little")
+    width = -(-packed.shape[1] // 8) * 8
+    if width != packed.shape[1]:
+        packed = np.pad(packed, ((0, 0), (0, width - packed.shape[1])))
+    if width == 8:
+        return np.ascontiguousarray(packed).view(np.uint64)[:, 0]
+    return np.ascontiguousarray(packed).view(np.dtype((np.void, width)))[:, 0]
+
+
+def _unpack(keys: NDArray, p: int) -> NDArray[np.int8]:
+    """0/1 rows (int8) of keys made by :func:`_pack`."""
+    if keys.size == 0:
+        return np.zeros((0, p), dtype=np.int8)
+    raw = np.ascontiguousarray(keys).view(np.uint8).reshape(keys.size, -1)
+    return np.unpackbits(raw, axis=1, count=p, bitorder="little").view(np.int8)
+
+
+class SubsetCounter:
+    """Counts of distinct subsets, accumulated block by block.
+
+    Keys of a block are reduced with :func:`numpy.unique`; the reduced
+    blocks are merged into the running counts whenever they hold more keys
+    than the counts (and at the end), so the memory is proportional to the
+    number of distinct subsets plus one block, and the total work to
+    ``n log k``.
+    """
+
+    def __init__(self, p: int) -> None:
+        self.p = p
+        self._keys = None
+        self._counts = None
+        self._pending: list[tuple[NDArray, NDArray]] = []
+        self._n_pending = 0
+
+    def add(self, ind: NDArray[np.bool_], weights=None) -> None:
+        keys, inverse = np.unique(_pack(ind), return_inverse=True)
+        counts = np.bincount(inverse.ravel(), weights=weights, minlength=keys.size)
+        self._pending.append((keys, counts.astype(float)))
+        self._n_pending += keys.size
+        held = 0 if self._keys is None else self._keys.size
+        if self._n_pending > max(held, CHUNK_ROWS):
+            self._merge()
+
+    def add_rows(self, rows, counts) -> None:
+        """Add already counted 0/1 rows."""
+        self.add(np.asarray(rows, dtype=bool), np.asarray(counts, dtype=float))
+
+    def _merge(self) -> None:
+        parts = self._pending
+        if self._keys is not None:
+            parts = [(self._keys, self._counts), *parts]
+        if not parts:
+            return
+        if len(parts) == 1:
+            self._keys, self._counts = parts[0]
+        else:
+            keys, inverse = np.unique(
+                np.concatenate([k for k, _ in parts]), return_inverse=True
             )
-    ok = design.admissible(ind)
-    if not ok.all():
-        row = int(np.flatnonzero(~ok)[0])
-        raise ValueError(
-            f"Row {row} of {name} is the subset {np.flatnonzero(ind[row]).tolist()}, "
-            "which the design never reports (inconsistent with the design)."
-        )
-    return ind
+            weights = np.concatenate([c for _, c in parts])
+            self._counts = np.bincount(
+                inverse.ravel(), weights=weights, minlength=keys.size
+            )
+            self._keys = keys
+        self._pending = []
+        self._n_pending = 0
+
+    def result(self) -> tuple[NDArray[np.int8], NDArray[np.float64]]:
+        """Distinct rows (int8, in key order) and their counts."""
+        self._merge()
+        if self._keys is None:
+            return np.zeros((0, self.p), dtype=np.int8), np.zeros(0)
+        return _unpack(self._keys, self.p), self._counts
 
 
 def count_subsets(ind: NDArray[np.bool_], weights=None):
     """Distinct rows and how often they occur (the sufficient statistic)."""
-    if ind.shape[1] <= MAX_BITMASK:
-        keys = indicators_to_masks(ind)
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        rows = ind[first]
-    else:
-        rows, inverse = np.unique(ind, axis=0, return_inverse=True)
-    counts = np.bincount(inverse.ravel(), weights=weights, minlength=rows.shape[0])
-    return rows.astype(np.int8), counts.astype(float)
+    ind = np.asarray(ind)
+    counter = SubsetCounter(ind.shape[1])
+    for start in range(0, ind.shape[0], CHUNK_ROWS):
+        stop = start + CHUNK_ROWS
+        counter.add(
+            ind[start:stop].astype(bool, copy=False),
+            None if weights is None else weights[start:stop],
+        )
+    return counter.result()
+
+
+def count_reports(A: Any, design: SubsetDesign, name: str = "A", counter=None):
+    """Validate reports and count their distinct subsets in one pass.
+
+    ``A`` is read ``CHUNK_ROWS`` rows at a time, so no copy of it is made.
+
+    Returns
+    -------
+    counter : SubsetCounter
+        ``counter`` (or a new one) with the subsets of ``A`` added.
+    """
+    A = np.asarray(A)
+    _check_shape(A, design, name)
+    if counter is None:
+        counter = SubsetCounter(design.n_categories)
+    for start in range(0, A.shape[0], CHUNK_ROWS):
+        counter.add(_check_chunk(A[start : start + CHUNK_ROWS], design, name, start))
+    return counter
 
 
 def resolve_design(design: Any, n_columns: int, *, name: str = "design"):
@@ -116,7 +237,8 @@ class SubsetDistributionEstimator(
         ``"mom"``: method of moments ``Q^{-1}(γ̂ - t)/s`` (for the uniform
         design with ``p <= 4`` this is the closed form
         ``(r_p γ̂ - 1)/(r_p - 1)``), then projected onto the simplex;
-        ``"em"``: expectation–maximization; ``"mle"``: maximum
+        ``"em"``: expectation–maximization of the paper (accelerated by
+        SQUAREM unless ``acceleration=None``); ``"mle"``: maximum
         likelihood by active-set projected Newton (same optimum as EM, far
         fewer iterations); ``"one-step"``: one Newton step of the likelihood
         from the projected MoM, ``θ̂ - [∇²ℓ]^{-1}∇ℓ``, halved until it stays
@@ -132,8 +254,15 @@ class SubsetDistributionEstimator(
     max_iter : int
         Iteration limit of EM and Newton.
     tol : float
-        Convergence tolerance (largest change of ``w`` for EM; step size or
-        relative log-likelihood change for Newton).
+        Convergence tolerance (largest change of ``w`` in one EM update for
+        EM; step size or relative log-likelihood change for Newton).
+    acceleration : {"squarem", None}, default="squarem"
+        How ``method="em"`` iterates.  ``"squarem"``: SQUAREM (Varadhan and
+        Roland, 2008) extrapolates two EM updates, keeping a step only when
+        it stays inside the simplex and does not lower the likelihood; it
+        has the fixed points of EM and stops on the same test, with 10–40×
+        fewer updates at ``p = 50``.  ``None``: the plain EM iteration of
+        the paper.  Ignored by the other methods.
 
     Attributes
     ----------
@@ -159,7 +288,8 @@ class SubsetDistributionEstimator(
     n_samples_seen_ : int
         Number of reports.
     n_iter_ : int
-        Iterations of EM/Newton (0 for the MoM, 1 for one-step).
+        Iterations of Newton, EM updates computed by EM (0 for the MoM, 1
+        for one-step).
 
     See Also
     --------
@@ -193,6 +323,7 @@ class SubsetDistributionEstimator(
         "privatizer": [None, HasMethods(["fit", "transform"])],
         "max_iter": [Interval(numbers.Integral, 1, None)],
         "tol": [Interval(numbers.Real, 0, None, closed="neither")],
+        "acceleration": [Options({"squarem"}), None],
     }
 
     def __init__(
@@ -202,12 +333,14 @@ class SubsetDistributionEstimator(
         privatizer: Any = None,
         max_iter: int = 10_000,
         tol: float = 1e-7,
+        acceleration: str | None = "squarem",
     ) -> None:
         self.method = method
         self.design = design
         self.privatizer = privatizer
         self.max_iter = max_iter
         self.tol = tol
+        self.acceleration = acceleration
 
     def fit(self, A: ArrayLike, y: Any = None):
         """Estimate the distribution from reports ``A``.
@@ -258,13 +391,10 @@ class SubsetDistributionEstimator(
             design, cats = resolve_design(self.privatizer_, 0, name="privatizer")
         else:
             design, cats = resolve_design(self.design, X.shape[1])
-        ind = check_subset_data(X, design)
-        rows, counts = count_subsets(ind)
+        counter = SubsetCounter(design.n_categories)
         if not reset:
-            rows, counts = count_subsets(
-                np.vstack([self.subsets_, rows]).astype(bool),
-                np.concatenate([self.subset_counts_, counts]),
-            )
+            counter.add_rows(self.subsets_, self.subset_counts_)
+        rows, counts = count_reports(X, design, counter=counter).result()
         self.design_ = design
         self.categories_ = cats
         self.subsets_ = rows
@@ -275,7 +405,7 @@ class SubsetDistributionEstimator(
 
     def _estimate(self):
         design = self.design_
-        U = self.subsets_.astype(float)
+        U = fitting.SubsetMatrix(self.subsets_)
         counts = self.subset_counts_
         s, t = design.scale, design.offset
         q = design.q_matrix()
@@ -295,7 +425,14 @@ class SubsetDistributionEstimator(
             p = design.n_categories
             if self.method == "em":
                 raw, self.n_iter_ = fitting.em(
-                    U, counts, np.full(p, 1.0 / p), s, t, self.max_iter, self.tol
+                    U,
+                    counts,
+                    np.full(p, 1.0 / p),
+                    s,
+                    t,
+                    self.max_iter,
+                    self.tol,
+                    acceleration=self.acceleration,
                 )
             else:
                 start = 0.9 * fitting.project_simplex(w_mom) + 0.1 / p
@@ -316,16 +453,24 @@ class SubsetDistributionEstimator(
 
     def _report_log_likelihood(self, subsets, counts, w) -> float:
         design = self.design_
-        ind = subsets.astype(bool)
-        masks = indicators_to_masks(ind) if ind.shape[1] <= MAX_BITMASK else None
-        if masks is None:
-            log_mu = np.log(2.0 / (2.0 ** ind.shape[1] - 2 * ind.shape[1] - 2))
-            log_mu = np.full(ind.shape[0], log_mu)
-        else:
+        U = fitting.SubsetMatrix(subsets)
+        k, p = U.shape
+        if design.enumerable:
+            masks = np.concatenate(
+                [
+                    indicators_to_masks(subsets[i : i + CHUNK_ROWS])
+                    for i in range(0, k, CHUNK_ROWS)
+                ]
+                or [np.zeros(0, dtype=np.int64)]
+            )
             log_mu = np.log(design.mu_of(masks))
+        else:
+            # Every counted subset passed the design's check: sizes 2..p-2 of
+            # the uniform design, all with the same mu.
+            log_mu = np.log(2.0 / (2.0**p - 2 * p - 2))
         # With dummies, each of the two dummies is equally likely given a.
         extra = np.log(0.5) if design.has_dummies else 0.0
-        lik = design.coverage(ind, w)
+        lik = design.scale * U.dot(np.asarray(w, dtype=float)) + design.offset
         with np.errstate(divide="ignore"):
             return float(counts @ (log_mu + np.log(lik) + extra))
 
@@ -363,8 +508,7 @@ class SubsetDistributionEstimator(
                 cats = cats[:, 0]
             return float(np.mean(np.log(np.maximum(self.pmf(cats), 1e-12))))
         data = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=True)
-        ind = check_subset_data(data, self.design_)
-        rows, counts = count_subsets(ind)
+        rows, counts = count_reports(data, self.design_).result()
         total = self._report_log_likelihood(rows, counts, self.distribution_)
         return total / counts.sum()
 

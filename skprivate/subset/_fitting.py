@@ -18,6 +18,80 @@ from sklearn.exceptions import ConvergenceWarning
 
 FLOOR = 1e-10
 
+# Above this many bytes a float64 copy of the subsets is not made: products
+# with ``U`` are taken block by block from the int8 rows instead.
+DENSE_BYTES = 32 * 2**20
+BLOCK_ROWS = 16_384
+
+
+class SubsetMatrix:
+    """The distinct subsets ``U`` (``k x p`` 0/1) as a linear operator.
+
+    Small matrices are held as float64 and multiplied directly (exactly the
+    products of a plain array).  Large ones are kept as int8 rows and
+    multiplied block by block, converting ``BLOCK_ROWS`` rows to float64 at
+    a time, so the memory of an estimator is ``k p`` bytes plus one block
+    instead of ``8 k p`` bytes (plus as much again for a weighted copy).
+
+    Parameters
+    ----------
+    U : array-like of shape (k, p)
+        0/1 rows.
+    """
+
+    def __init__(self, U) -> None:
+        U = np.asarray(U)
+        if U.ndim != 2:
+            raise ValueError(f"U must be 2-D; got shape {U.shape}.")
+        self.shape = U.shape
+        if U.dtype == np.float64 or U.size * 8 <= DENSE_BYTES:
+            self._dense = np.asarray(U, dtype=float)
+            self._rows = None
+        else:
+            self._dense = None
+            self._rows = np.ascontiguousarray(U, dtype=np.int8)
+
+    def _blocks(self):
+        rows = self._rows
+        buf = np.empty((min(BLOCK_ROWS, rows.shape[0]), rows.shape[1]))
+        for start in range(0, rows.shape[0], BLOCK_ROWS):
+            block = rows[start : start + BLOCK_ROWS]
+            out = buf[: block.shape[0]]
+            np.copyto(out, block)
+            yield start, out
+
+    def dot(self, w) -> NDArray[np.float64]:
+        """``U @ w``."""
+        if self._dense is not None:
+            return self._dense @ w
+        out = np.empty(self.shape[0])
+        for start, block in self._blocks():
+            out[start : start + block.shape[0]] = block @ w
+        return out
+
+    def tdot(self, r) -> NDArray[np.float64]:
+        """``Uᵀ @ r``."""
+        if self._dense is not None:
+            return self._dense.T @ r
+        out = np.zeros(self.shape[1])
+        for start, block in self._blocks():
+            out += block.T @ r[start : start + block.shape[0]]
+        return out
+
+    def gram(self, c) -> NDArray[np.float64]:
+        """``Uᵀ diag(c) U``."""
+        if self._dense is not None:
+            return (self._dense.T * c) @ self._dense
+        out = np.zeros((self.shape[1], self.shape[1]))
+        for start, block in self._blocks():
+            out += (block.T * c[start : start + block.shape[0]]) @ block
+        return out
+
+
+def as_matrix(U) -> SubsetMatrix:
+    """``U`` as a :class:`SubsetMatrix` (unchanged if it already is one)."""
+    return U if isinstance(U, SubsetMatrix) else SubsetMatrix(U)
+
 
 def project_simplex(v: NDArray) -> NDArray[np.float64]:
     """Euclidean projection of ``v`` onto the probability simplex."""
@@ -37,19 +111,19 @@ def interior(w: NDArray) -> NDArray[np.float64]:
 
 def log_likelihood(U, counts, w, s=1.0, t=0.0) -> float:
     """``sum_a n_a log(s 1_aᵀw + t)`` (the part that depends on ``w``)."""
-    lik = s * (U @ w) + t
+    lik = s * as_matrix(U).dot(w) + t
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(counts @ np.log(lik))
 
 
 def gamma_hat(U, counts) -> NDArray[np.float64]:
     """``n^{-1} sum_i 1_{a_i}``."""
-    return (counts @ U) / counts.sum()
+    return as_matrix(U).tdot(counts) / counts.sum()
 
 
 def second_moment(U, counts) -> NDArray[np.float64]:
     """``n^{-1} sum_i 1_{a_i} 1_{a_i}ᵀ``."""
-    return (U.T * counts) @ U / counts.sum()
+    return as_matrix(U).gram(counts) / counts.sum()
 
 
 def mom(U, counts, q, s=1.0, t=0.0, uniform_r=None) -> NDArray[np.float64]:
@@ -76,10 +150,11 @@ def mom_covariance(U, counts, q, s=1.0, uniform_r=None) -> NDArray[np.float64]:
 
 
 def _grad_hess(U, counts, w, s, t):
-    lik = s * (U @ w) + t
+    U = as_matrix(U)
+    lik = s * U.dot(w) + t
     r = counts / lik
-    grad = s * (U.T @ r)
-    hess = -(s * s) * (U.T * (counts / lik**2)) @ U
+    grad = s * U.tdot(r)
+    hess = -(s * s) * U.gram(counts / lik**2)
     return grad, hess
 
 
@@ -125,23 +200,144 @@ def fisher_covariance(U, counts, w, s=1.0, t=0.0) -> NDArray[np.float64]:
     return cov
 
 
-def em(U, counts, w0, s=1.0, t=0.0, max_iter=1000, tol=1e-8):
-    """Expectation–maximization (Section III); returns ``(w, n_iter)``."""
-    w = np.asarray(w0, dtype=float).copy()
-    for it in range(1, max_iter + 1):
-        lik = s * (U @ w) + t
-        expected = s * w * (U.T @ (counts / lik))
-        new = expected / expected.sum()
-        delta = np.max(np.abs(new - w))
-        w = new
-        if delta < tol:
-            return w, it
+def _em_step(U, counts, w, s, t):
+    """One EM update from ``w``; also returns the log-likelihood at ``w``."""
+    lik = s * U.dot(w) + t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ll = float(counts @ np.log(lik))
+    expected = s * w * U.tdot(counts / lik)
+    return expected / expected.sum(), ll
+
+
+def _em_not_converged(max_iter, delta, tol):
     warnings.warn(
         f"EM did not converge in max_iter={max_iter} iterations (last change "
         f"{delta:.3g} > tol={tol}).",
         ConvergenceWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
+
+
+def em(U, counts, w0, s=1.0, t=0.0, max_iter=1000, tol=1e-8, acceleration=None):
+    """Expectation–maximization (Section III); returns ``(w, n_iter)``.
+
+    Parameters
+    ----------
+    U, counts, w0, s, t
+        Distinct subsets, their counts, the start and the design's affine
+        map (see the module docstring).
+    max_iter : int
+        Largest number of EM updates (with SQUAREM: of evaluations of the
+        EM map, so the limit bounds the same work).
+    tol : float
+        Stop when an EM update changes no coordinate by more than ``tol``.
+    acceleration : {None, "squarem"}
+        ``None``: the plain fixed-point iteration of the paper;
+        ``"squarem"``: SQUAREM (Varadhan and Roland, 2008, scheme S3).
+        Both stop on the same criterion, evaluated on a plain EM update, and
+        have the same fixed points.
+
+    Returns
+    -------
+    w : ndarray
+        The last EM update.
+    n_iter : int
+        Number of EM updates computed.
+    """
+    if acceleration not in (None, "squarem"):
+        raise ValueError(
+            f"acceleration must be None or 'squarem'; got {acceleration!r}."
+        )
+    U = as_matrix(U)
+    w = np.asarray(w0, dtype=float).copy()
+    if acceleration == "squarem":
+        return _squarem(U, counts, w, s, t, max_iter, tol)
+    delta = np.inf
+    for it in range(1, max_iter + 1):
+        new, _ = _em_step(U, counts, w, s, t)
+        delta = np.max(np.abs(new - w))
+        w = new
+        if delta < tol:
+            return w, it
+    _em_not_converged(max_iter, delta, tol)
+    return w, max_iter
+
+
+def _squarem(U, counts, w, s, t, max_iter, tol):
+    """SQUAREM S3 on the simplex with a monotone likelihood safeguard.
+
+    One cycle from ``w0``: two EM updates ``w1 = F(w0)``, ``w2 = F(w1)``;
+    with ``r = w1 - w0``, ``v = w2 - w1 - r`` and the steplength
+    ``a = ||r|| / ||v||``, clipped to ``[1, a_max]``, the extrapolation
+    ``w0 + 2 a r + a² v`` (which keeps the sum ``1``) is projected onto the
+    simplex.  It is accepted when its log-likelihood is at least that of
+    ``w0``; otherwise the cycle ends at ``w2``, a plain double EM update
+    (``a = 1``; EM never lowers the likelihood).  As in Varadhan and
+    Roland's SQUAREM package, ``a_max`` starts at 1, grows 4× when a step
+    at the cap is accepted and shrinks 4× when one is rejected.  The EM
+    update ``F(w')`` that tests ``w'`` computes its likelihood and is the
+    first update of the next cycle, which starts at ``w'``: a cycle costs
+    two EM updates, a rejected step one more.
+
+    The projection lets a coordinate reach 0 exactly, which is where plain
+    EM creeps towards, sublinearly, when the maximum lies on the boundary.
+    EM cannot leave 0, so at convergence a zero coordinate whose gradient
+    exceeds the multiplier of the positive ones (the Karush–Kuhn–Tucker
+    condition fails) is given mass again and the iteration goes on.
+    """
+    n_eval = 0
+    delta = np.inf
+    w1 = ll0 = None
+    step_max = 1.0
+    while n_eval < max_iter:
+        if w1 is None:
+            w1, ll0 = _em_step(U, counts, w, s, t)
+            n_eval += 1
+        r = w1 - w
+        delta = np.max(np.abs(r))
+        if delta < tol:
+            zero = w <= 0
+            if not zero.any():
+                return w1, n_eval
+            lik = s * U.dot(w) + t
+            grad = s * U.tdot(counts / lik)
+            lam = np.max(grad[~zero])
+            revive = zero & (grad > lam * (1 + 1e-9))
+            if not revive.any():
+                return w1, n_eval
+            w = w1.copy()
+            w[revive] = max(tol, 1e-6)
+            w /= w.sum()
+            w1 = None
+            continue
+        if n_eval >= max_iter:
+            break
+        w2, _ = _em_step(U, counts, w1, s, t)
+        n_eval += 1
+        v = w2 - w1 - r
+        norm_v = np.sqrt(v @ v)
+        alpha = np.sqrt(r @ r) / norm_v if norm_v > 0 else 1.0
+        alpha = min(max(alpha, 1.0), step_max)
+        if alpha > 1.0:
+            cand = w + 2.0 * alpha * r + alpha * alpha * v
+            if np.any(cand < 0):
+                cand = project_simplex(cand)
+            new, ll_cand = _em_step(U, counts, cand, s, t)
+            n_eval += 1
+            if ll_cand >= ll0:
+                if alpha == step_max:
+                    step_max *= 4.0
+                # ``new = F(cand)`` is the first EM update of the next
+                # cycle, which starts at ``cand``: it gives the convergence
+                # test and the likelihood of ``cand`` at no extra cost.
+                w, w1, ll0 = cand, new, ll_cand
+                continue
+            if alpha == step_max:
+                step_max = max(1.0, step_max / 4.0)
+        elif step_max == 1.0:
+            step_max = 4.0
+        w, w1 = w2, None
+    _em_not_converged(max_iter, delta, tol)
     return w, max_iter
 
 
@@ -156,7 +352,8 @@ def mle_newton(U, counts, w0, s=1.0, t=0.0, max_iter=200, tol=1e-8):
     """
     p = w0.size
     n = counts.sum()
-    seen = (counts @ U) > 0
+    U = as_matrix(U)
+    seen = U.tdot(counts) > 0
     w = np.where(seen, np.maximum(np.asarray(w0, dtype=float), 1e-3 / p), 0.0)
     w /= w.sum()
     free = np.flatnonzero(w > 0)
