@@ -8,6 +8,7 @@ import skprivate
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))
 
 project = "skprivate"
 copyright = "2026, the skprivate developers"
@@ -18,12 +19,23 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.intersphinx",
-    "sphinx.ext.mathjax",
+    "mathsvg",  # doc/_ext: maths rendered to SVG at build time, no network
     "numpydoc",
     "sphinx_gallery.gen_gallery",
 ]
 
 autosummary_generate = True
+# Maths is rendered at build time (doc/_ext/mathsvg.py): the pages need neither
+# network access nor a LaTeX installation.
+html_math_renderer = "mathsvg"
+# Signatures show the names written in the code (ArrayLike, NDArray[float64])
+# instead of numpy's expansion of them (_Buffer | _SupportsArray[...] | ...).
+autodoc_type_aliases = {
+    "ArrayLike": "ArrayLike",
+    "NDArray": "NDArray",
+}
+autodoc_typehints_format = "short"
+python_use_unqualified_type_names = True
 # Inherited members matter (PopulationEstimateMixin gives cdf, quantile, ...),
 # but scikit-learn's own plumbing methods are documented by scikit-learn.
 autodoc_default_options = {
@@ -68,6 +80,9 @@ sphinx_gallery_conf = {
     "filename_pattern": r"/plot_",
     "download_all_examples": False,
     "within_subsection_order": "FileNameSortKey",
+    # SKPRIVATE_DOCS_GALLERY=0 builds the pages without running the examples
+    # (quick iterations on the text); the published build runs them.
+    "plot_gallery": os.environ.get("SKPRIVATE_DOCS_GALLERY", "1") != "0",
 }
 
 

@@ -66,3 +66,23 @@ def test_rvns_perturber_builds_with_all_defaults():
         warnings.simplefilter("error")
         declared = skp.RVNSPerturber(bounds=(0, 10)).fit(X.clip(0, 10))
     np.testing.assert_allclose(declared.d_, [2.0])
+
+
+def test_docs_landing_page_quick_start_runs(capsys):
+    from pathlib import Path
+
+    index = Path(__file__).resolve().parents[1] / "doc" / "index.rst"
+    text = index.read_text(encoding="utf-8")
+    start = text.index(".. code-block:: python", text.index("Quick start"))
+    body = text[start:].split("\n\n", 1)[1]
+    lines = []
+    for line in body.splitlines():
+        if line and not line.startswith("    "):
+            break
+        lines.append(line[4:])
+    code = "\n".join(lines)
+    assert 10 <= len([x for x in lines if x.strip()]) <= 20
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(code, "doc/index.rst", "exec"), {})
+    assert "np.float64(" not in capsys.readouterr().out
