@@ -24,7 +24,6 @@ import numpy as np
 from sklearn.base import TransformerMixin, clone
 
 from ._doc_link import DocLinkMixin
-from .utils._dask import add_dask_dispatch
 from .utils._param_validation import validate_params
 from .utils.validation import check_generator
 
@@ -133,13 +132,15 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
     calls, not one call:
 
     * ``None``: fresh OS entropy, nothing is reproducible;
-    * an int: the instance keeps a stream rooted at a
-      ``numpy.random.SeedSequence`` of the seed and a fingerprint of the
-      other parameters (so the same seed with another ``epsilon`` does not
-      reuse the same standard noise at another scale), and each call gets
-      the next child of it (``SeedSequence.spawn``).  A fresh instance (or a
-      :func:`sklearn.base.clone`) with the same seed and parameters
-      reproduces call 1, call 2, ... in order.  Refitting does not restart
+    * an int: the instance keeps a stream rooted at
+      ``numpy.random.SeedSequence(seed)``; call 1 draws from the root itself
+      (exactly what ``numpy.random.default_rng(seed)`` draws) and every
+      later call from the next child of it (``SeedSequence.spawn``, which is
+      independent of the root's own draws).  A fresh instance (or a
+      :func:`sklearn.base.clone`) with the same seed reproduces call 1,
+      call 2, ... in order.  Reusing one seed for two releases of the same
+      data (say at two ``epsilon``) reuses the same standard noise, as with
+      any seeded generator: give each release its own seed.  Refitting does not restart
       the stream (it would add the same noise to the new data); setting
       ``random_state`` with ``set_params`` does, even to the same value (an
       explicit request to replay the sequence, which scikit-learn's
@@ -161,11 +162,6 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
     fitted privatizer stores the position of its stream: two copies loaded
     from the same pickle draw the same noise on their next call.
     """
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # dask arrays/DataFrames are privatized lazily (skprivate.utils._dask)
-        add_dask_dispatch(cls, "privatizer")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -194,20 +190,18 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         # from it (scikit-learn's checks expect transform to add no attribute).
         self._noise_stream()
 
-    def _noise_stream(self) -> tuple[Any, np.random.SeedSequence | None]:
-        """The ``(random_state, root)`` pair of the current stream.
+    def _noise_stream(self) -> tuple[Any, np.random.SeedSequence | None, list]:
+        """The ``(random_state, root, started)`` triple of the current stream.
+
+        ``started`` is an empty list until the first call has drawn from the
+        root.
 
         Built on first use and rebuilt when ``random_state`` has changed.
         """
         state = getattr(self, "random_state", None)
         current = self.__dict__.get("_noise_state")
         if current is None or not _same_random_state(current[0], state):
-            root = _seed_sequence(state)
-            if root is not None and state is not None:
-                # the same seed with other settings (say another epsilon)
-                # must not give the same standard noise at another scale
-                root = np.random.SeedSequence([int(state), _fingerprint(None, self)])
-            current = (state, root)
+            current = (state, _seed_sequence(state), [])
             self._noise_state = current
         return current
 
@@ -218,7 +212,7 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         of the privatizer the next child of the learner's own stream, so that
         refits draw fresh noise while the whole sequence stays reproducible.
         """
-        self._noise_state = (getattr(self, "random_state", None), seed_sequence)
+        self._noise_state = (getattr(self, "random_state", None), seed_sequence, [])
 
     def _next_generator(self) -> np.random.Generator:
         """The generator of one release call, never the same twice.
@@ -230,10 +224,15 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
             ``random_state``), the ``Generator`` given as ``random_state``
             itself, or a generator seeded by one draw of a ``RandomState``.
         """
-        state, root = self._noise_stream()
+        state, root, calls = self._noise_stream()
         if root is None:
             return check_generator(state)
-        return np.random.default_rng(root.spawn(1)[0])
+        # call 1 draws from the root itself (what default_rng(seed) draws),
+        # every later call from the next child of it
+        if calls:
+            return np.random.default_rng(root.spawn(1)[0])
+        calls.append(True)
+        return np.random.default_rng(root)
 
 
 class PrivatizedInputMixin:
@@ -263,11 +262,6 @@ class PrivatizedInputMixin:
     draws its seed from it.  Chunks passed to ``partial_fit`` continue the
     stream of ``privatizer_``, one fresh child per chunk.
     """
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # dask input: merged per-partition statistics, or a clear TypeError
-        add_dask_dispatch(cls, "learner")
 
     def _privatizer_seed(self, data: Any) -> np.random.SeedSequence:
         """The seed sequence of the privatizer fitted on ``data``."""
