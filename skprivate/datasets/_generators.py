@@ -228,8 +228,8 @@ def make_interval_regression(
     rng = check_generator(random_state)
     if function not in ("linear", "quadratic"):
         raise ValueError(f"function must be 'linear' or 'quadratic'; got {function!r}.")
-    if noise_scale <= 0:
-        raise ValueError(f"noise_scale must be positive; got {noise_scale}.")
+    if not 0 < noise_scale < np.inf:
+        raise ValueError(f"noise_scale must be finite and positive; got {noise_scale}.")
     x = rng.normal(size=n_samples)
     if noise == "gaussian":
         eps = rng.normal(scale=noise_scale, size=n_samples)

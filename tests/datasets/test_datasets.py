@@ -96,3 +96,11 @@ def test_interval_regression_with_a_privatizer():
     _, y, intervals = make_interval_regression(20, privatizer=widen, random_state=0)
     assert intervals.shape == (20, 2)
     assert np.all((intervals[:, 0] < y) & (y <= intervals[:, 1]))
+
+
+@pytest.mark.parametrize("noise_scale", [0.0, -1.0, np.inf, np.nan])
+def test_interval_regression_refuses_a_non_finite_or_non_positive_noise_scale(
+    noise_scale,
+):
+    with pytest.raises(ValueError, match="noise_scale must be finite and positive"):
+        make_interval_regression(10, noise_scale=noise_scale, random_state=0)
