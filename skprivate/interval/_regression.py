@@ -24,10 +24,11 @@ from ..utils.validation import check_interval_array, check_weights
 from ._boosting_start import boosted_start, starter
 from ._metrics import interval_r2_score
 from ._parametric import IntervalMLE
-from ._refit import Refitter
+from ._refit import LinearSmoother, make_refitter
 from ._truncated import (
     interval_log_likelihood,
     truncated_mean,
+    truncated_moments,
     truncated_second_moment,
 )
 from ._warm_start import WarmStarter
@@ -35,6 +36,10 @@ from ._warm_start import WarmStarter
 __all__ = ["IterativeIntervalRegressor"]
 
 _LOGISTIC_VAR = np.pi**2 / 3.0
+# max_iter="auto": base fits for a general regressor; cached solves (each
+# O(n p), a fraction of one fit) for LinearRegression and Ridge.
+_AUTO_MAX_ITER = 20
+_AUTO_MAX_ITER_LINEAR = 500
 
 
 class _State(NamedTuple):
@@ -85,11 +90,21 @@ class IterativeIntervalRegressor(
         and re-estimates it after each iteration with the EM update
         ``σ² = n⁻¹ Σ E[(Y_i - f(x_i))² | data_i]`` (for the logistic the
         variance is matched, ``s = sqrt(3 v) / π``).
-    max_iter : int, default=20
+    max_iter : int or "auto", default="auto"
         Maximum number of iterations, i.e. of fits of the base regressor.
+        ``"auto"``: 20, or 500 when the base regressor is exactly a
+        :class:`~sklearn.linear_model.LinearRegression` or
+        :class:`~sklearn.linear_model.Ridge` on a dense numeric design: its
+        fitted values are a fixed linear map of the responses, so the
+        design is factorized once and each iteration is one cached solve of
+        ``O(n p)`` (a fraction of one fit); the final model is an ordinary
+        fit of the user's regressor on the last imputations.
     tol : float or None, default=1e-4
-        Stop when one iteration changes no fitted value by more than ``tol``
-        (the fixed-point residual of Algorithm 1).  ``None`` runs exactly
+        Stop when one iteration changes no fitted value by more than
+        ``tol * sigma`` (the fixed-point residual of Algorithm 1 on the
+        scale of the noise; the sampling error of a fitted value is about
+        ``sigma * sqrt(p / n)``, far above ``1e-4 sigma`` for any ``n``
+        below 10^8 p).  ``None`` runs exactly
         ``max_iter`` base fits without a convergence check or warning (as
         ``tol=None`` does in scikit-learn's SGD models): the usual choice for
         tree ensembles, whose fitted values never settle below a few percent
@@ -197,7 +212,10 @@ class IterativeIntervalRegressor(
         "estimator": [HasMethods(["fit", "predict"]), None],
         "noise": [Options({"gaussian", "logistic"})],
         "sigma": [Options({"auto"}), Interval(numbers.Real, 0, None, closed="neither")],
-        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_iter": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            Options({"auto"}),
+        ],
         "tol": [Interval(numbers.Real, 0, None, closed="left"), None],
         "acceleration": [Options({"squarem"}), None],
         "init": [Options({"constant", "boosting"}), HasMethods(["fit", "predict"])],
@@ -212,7 +230,7 @@ class IterativeIntervalRegressor(
         estimator: Any = None,
         noise: str = "gaussian",
         sigma: str | float = "auto",
-        max_iter: int = 20,
+        max_iter: int | str = "auto",
         tol: float | None = 1e-4,
         acceleration: str | None = "squarem",
         init: Any = "constant",
@@ -359,17 +377,42 @@ class IterativeIntervalRegressor(
             self._warn_if_scale_unidentified(Z, marginal.scale_)
         self.history_, self.sigma_history_ = [], []
 
+        exact = Z[:, 0] == Z[:, 1]
+        interval = ~exact
+        exact_y = Z[exact, 0]
+
         def em_map(f, sigma):
             # One iteration of Algorithm 1: impute at (f, sigma), refit, and
-            # (for sigma="auto") update sigma.  Returns the new state and the
-            # fitted base regressor it came from.
-            est, f_new = fitter(X, self._impute(f, Z, sigma), **fit_params)
+            # (for sigma="auto") update sigma.  One E-step at (f, sigma) gives
+            # both truncated moments (one log_ndtr pair per bound): the
+            # imputations and, for the M-step of sigma,
+            # E[(Y - f_new)^2] = (f - f_new)^2 + 2 (f - f_new) m + E[e^2].
+            with np.errstate(invalid="ignore"):
+                m, m2 = truncated_moments(
+                    Z[interval, 0] - f[interval],
+                    Z[interval, 1] - f[interval],
+                    self.noise,
+                    sigma,
+                )
+            y_imp = np.empty(n)
+            y_imp[exact] = exact_y
+            y_imp[interval] = f[interval] + m
+            est, f_new = fitter(X, y_imp, **fit_params)
             if self.sigma == "auto":
-                sigma_new = max(self._update_sigma(f_new, Z, sigma, w), 1e-12)
+                second = np.empty(n)
+                second[exact] = (exact_y - f_new[exact]) ** 2
+                d = f[interval] - f_new[interval]
+                second[interval] = d * d + 2.0 * d * m + m2
+                var = float(np.average(second, weights=w))
+                if self.noise == "logistic":
+                    var /= _LOGISTIC_VAR
+                sigma_new = max(float(np.sqrt(max(var, 0.0))), 1e-12)
             else:
                 sigma_new = sigma
             change = float(np.max(np.abs(f_new - f)))
             self.history_.append(change)
+            # Convergence is judged on the noise scale: tol is relative to sigma.
+            change /= sigma
             self.sigma_history_.append(sigma)
             if self.verbose:
                 print(
@@ -381,7 +424,13 @@ class IterativeIntervalRegressor(
         if self.warm_start:
             fitter = WarmStarter(est, self.warm_start).fit_predict
         else:
-            fitter = Refitter(est)
+            # LinearRegression/Ridge: each refit is one cached solve.
+            fitter = make_refitter(est, X, fit_params)
+        if self.max_iter == "auto":
+            linear = isinstance(fitter, LinearSmoother)
+            self._budget = _AUTO_MAX_ITER_LINEAR if linear else _AUTO_MAX_ITER
+        else:
+            self._budget = self.max_iter
 
         state = _State(np.full(n, marginal.loc_), sigma, None, np.inf)
         if not (isinstance(self.init, str) and self.init == "constant"):
@@ -391,12 +440,15 @@ class IterativeIntervalRegressor(
         if self.acceleration == "squarem" and not self.warm_start:
             state = self._squarem(em_map, state, Z, w, tol)
         else:
-            while len(self.history_) < self.max_iter and state.change >= tol:
+            while len(self.history_) < self._budget and state.change >= tol:
                 state = em_map(state.f, state.sigma)
         self.converged_ = bool(state.change < tol)
         self.n_iter_ = len(self.history_)
         self.sigma_ = state.sigma
-        self.estimator_ = state.estimator
+        finalize = getattr(fitter, "finalize", None)
+        self.estimator_ = (
+            state.estimator if finalize is None else finalize(state.estimator)
+        )
         self.log_likelihood_ = self._log_likelihood(state, Z, w)
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
@@ -413,8 +465,8 @@ class IterativeIntervalRegressor(
             hint += "."
             warnings.warn(
                 f"IterativeIntervalRegressor did not converge in max_iter="
-                f"{self.max_iter} iterations (last change {state.change:.3g} >= "
-                f"tol={self.tol:g}); increase max_iter or tol.{hint}",
+                f"{self._budget} iterations (last change {state.change:.3g} sigma "
+                f">= tol={self.tol:g} sigma); increase max_iter or tol.{hint}",
                 ConvergenceWarning,
                 stacklevel=2,
             )
@@ -435,11 +487,11 @@ class IterativeIntervalRegressor(
     def _boosted_start(
         self, est: Any, X: Any, Z: NDArray, state: _State, w: NDArray, fit_params: dict
     ) -> _State:
-        if self.max_iter < 2:
+        if self._budget < 2:
             raise ValueError(
                 "A boosted start (init other than 'constant') needs max_iter >= 2: "
                 "the start is one fit and the final model comes from at least one "
-                f"iteration of Algorithm 1; got max_iter={self.max_iter}."
+                f"iteration of Algorithm 1; got max_iter={self.max_iter!r}."
             )
         template = starter(est, self.init)
         if self.sigma == "auto":
@@ -462,6 +514,7 @@ class IterativeIntervalRegressor(
         change = float(np.max(np.abs(f - state.f)))
         self.history_.append(change)
         self.sigma_history_.append(state.sigma)
+        change /= state.sigma
         if self.verbose:
             print(
                 f"[IterativeIntervalRegressor] boosted start: change={change:.3g}, "
@@ -489,12 +542,12 @@ class IterativeIntervalRegressor(
         auto = self.sigma == "auto"
         state = em_map(state.f, state.sigma)
         ll = self._log_likelihood(state, Z, w)
-        while state.change >= tol and len(self.history_) < self.max_iter:
+        while state.change >= tol and len(self.history_) < self._budget:
             s1 = em_map(state.f, state.sigma)
-            if s1.change < tol or len(self.history_) >= self.max_iter:
+            if s1.change < tol or len(self.history_) >= self._budget:
                 return s1
             s2 = em_map(s1.f, s1.sigma)
-            if s2.change < tol or len(self.history_) >= self.max_iter:
+            if s2.change < tol or len(self.history_) >= self._budget:
                 return s2
             theta0 = _pack(state, auto)
             r = _pack(s1, auto) - theta0
