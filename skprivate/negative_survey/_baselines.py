@@ -38,7 +38,15 @@ from ._noise import (
     additive_privacy_profile,
 )
 from ._perturber import check_values_in_bounds
-from ._reconstruction import GridDensityMixin, rvns_grid
+from ._reconstruction import (
+    ML_FOLDS,
+    ML_MAX_ITER,
+    ML_TOL,
+    ML_WIDTHS,
+    GridDensityMixin,
+    rvns_grid,
+)
+from ._solvers import ems_cell_probabilities, select_ems_width
 
 # Grid samplers: 2**GRID_BITS grid steps per noise scale (at least per range),
 # outputs clamped where the noise tail has probability exp(-CLAMP_LOG_TAIL),
@@ -716,16 +724,106 @@ def _bounds_of(estimator, priv) -> tuple[float, float]:
     return float(low[0]), float(high[0])
 
 
+def _fold_counts(bins: NDArray, n_bins: int, n_cols: int) -> NDArray[np.float64]:
+    """Counts per bin for each of ``ML_FOLDS`` folds of respondents.
+
+    ``bins`` is the raveled (row-major) bin index of every released value, so
+    value ``i`` belongs to respondent ``i // n_cols``; respondents go to the
+    folds round robin, keeping one respondent's values in one fold.
+    """
+    fold = (np.arange(bins.size) // n_cols) % ML_FOLDS
+    flat = fold * n_bins + bins
+    return np.bincount(flat, minlength=ML_FOLDS * n_bins).reshape(ML_FOLDS, n_bins)
+
+
+def _smoothed_ml(
+    M: NDArray, folds: NDArray
+) -> tuple[NDArray[np.float64], int, float, NDArray[np.float64]]:
+    """EMS with the smoothing width chosen by held-out likelihood of the reports."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        width, scores = select_ems_width(
+            M, folds, np.array(ML_WIDTHS), max_iter=ML_MAX_ITER, tol=ML_TOL
+        )
+        theta, n_iter = ems_cell_probabilities(
+            M, folds.sum(axis=0), width, max_iter=ML_MAX_ITER, tol=ML_TOL
+        )
+    return theta, n_iter, width, scores
+
+
+def _noise_law(estimator, priv) -> Any:
+    """The additive noise law of ``priv`` (shared by its columns), or None."""
+    if priv is None:
+        return None
+    from ..ldp import LaplaceLDP
+
+    if isinstance(priv, LaplaceLDP):
+        # Laplace noise of scale ``scale_`` per column (power 1).
+        laws = [GeneralizedGaussianNoise(float(s), 1.0) for s in np.ravel(priv.scale_)]
+    else:
+        laws = getattr(priv, "noise_", None)
+    if not laws:
+        return None
+    keys = {
+        (type(law).__name__, law.scale, getattr(law, "power", getattr(law, "beta", 0)))
+        for law in laws
+    }
+    if len(keys) > 1:
+        raise ValueError(
+            f"{type(estimator).__name__} pools every column as values of one "
+            "variable, so the privatizer's columns must share one noise law; got "
+            f"{len(keys)} different laws."
+        )
+    return laws[0]
+
+
+def additive_transition(
+    edges: NDArray, law: Any, n_sub: int = 16, max_bins: int = 1024
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Probability of each report bin given each input cell, for additive noise.
+
+    Inputs are the cells ``edges`` of ``[a, b]``; reports (value plus noise
+    drawn from ``law``) are counted in bins of the cell width or an eighth of
+    the noise scale, whichever is larger (wider if there would be more than
+    ``max_bins``), covering ``[a - t, b + t]``, where the
+    noise exceeds ``t`` with probability ``exp(-20)``; the two end bins are
+    open, so every column sums to one.  Each entry averages the exact
+    probability over ``n_sub`` points spread within the input cell.
+    """
+    a, b = float(edges[0]), float(edges[-1])
+    t = _clamp_distance(law)
+    # The noise density varies on the scale of law.scale: bins finer than an
+    # eighth of it carry little more information and cost EM time.
+    step = max(float(np.min(np.diff(edges))), law.scale / 8.0)
+    k = int(np.ceil((b - a + 2.0 * t) / step))
+    if k > max_bins:
+        k = max_bins
+        step = (b - a + 2.0 * t) / k
+    out_edges = a - t + step * np.arange(k + 1)
+    sub = (np.arange(n_sub) + 0.5) / n_sub
+    v = (edges[:-1, None] + np.diff(edges)[:, None] * sub[None, :]).ravel()
+    cdf = np.exp(law.logcdf(out_edges[1:-1, None] - v[None, :]))
+    cdf = np.vstack([np.zeros(v.size), cdf, np.ones(v.size)])
+    M = np.diff(cdf, axis=0).reshape(k, edges.size - 1, n_sub).mean(axis=2)
+    M = np.maximum(M, 0.0)
+    return M / M.sum(axis=0, keepdims=True), out_edges
+
+
 class PerturbedKDEEstimator(
     GridDensityMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
 ):
-    """Density of noisy releases by a KDE on ``[a, b]``: the paper's baseline estimate.
+    """Density behind noise-added releases, on ``n_points`` cells of ``[a, b]``.
 
     The RVNS paper estimates the distribution behind the noise-addition
     baselines (Laplace, generalized Gaussian, Flipped Huber) by a Gaussian
     KDE of the released values evaluated on the ``m``-point grid of
-    ``[a, b]``, without deconvolution; this estimator does that and exposes
-    the result as a histogram density.
+    ``[a, b]``, without deconvolution (``method="paper"``).  That estimate
+    is the density of the *noisy* values, flattened by the noise and cut at
+    the bounds.  When the noise law is known (from ``privatizer``), the
+    default reconstructs the clean density instead: maximum likelihood of
+    the releases counted in bins, through the exact cell-to-bin
+    probabilities of the noise, by EM with a smoothing step (EMS) whose
+    width is chosen by held-out likelihood, as ``RVNSDensityEstimator``
+    does for its reports.
 
     Parameters
     ----------
@@ -734,10 +832,22 @@ class PerturbedKDEEstimator(
     n_points : int, default=100
         Number of grid cells.
     bandwidth : float or {"ksdensity"}, default="ksdensity"
-        KDE bandwidth.
+        KDE bandwidth of ``method="paper"``; ``"ksdensity"`` is MATLAB's
+        normal-reference rule, the tool the paper used.
     privatizer : estimator or None, default=None
         A fitted-on-the-fly privatizer (e.g. ``LaplaceLDP``,
         :class:`GeneralizedGaussianLDP`); ``fit`` then takes raw values.
+    method : {"auto", "ml", "paper"}, default="auto"
+        ``"ml"``: the releases (within ``[a - t, b + t]``, ``t`` where the
+        noise tail has probability ``exp(-20)``) are counted in bins of the
+        cell width, and the cell probabilities maximize their likelihood by
+        EM with a Gaussian smoothing step whose width is chosen from
+        ``(0.5, 1, 2, 4, 8)`` cells by the held-out log-likelihood over 5
+        folds of respondents; it needs the noise law, so a ``privatizer``
+        (``LaplaceLDP``, :class:`GeneralizedGaussianLDP` or
+        :class:`FlippedHuberLDP`).  ``"paper"``: the KDE of the releases
+        on the grid, as in the paper.  ``"auto"`` is ``"ml"`` when the
+        noise law is known and ``"paper"`` otherwise.
 
     Attributes
     ----------
@@ -747,8 +857,16 @@ class PerturbedKDEEstimator(
         Cell edges.
     density_ : ndarray of shape (n_points,)
         Density at the grid points, normalized over ``[a, b]``.
-    bandwidth_ : float
-        Bandwidth used.
+    method_ : {"ml", "paper"}
+        Method used.
+    bandwidth_ : float or None
+        KDE bandwidth used (None for ``"ml"``).
+    smoothing_width_ : float or None
+        Smoothing width of ``"ml"``, in cells (None for ``"paper"``).
+    smoothing_scores_ : ndarray or None
+        Held-out log-likelihood per report of each candidate width.
+    n_iter_ : int or None
+        EM iterations of the final ``"ml"`` fit.
     privatizer_ : estimator or None
         Fitted clone of ``privatizer``.
     n_features_in_ : int
@@ -757,6 +875,7 @@ class PerturbedKDEEstimator(
     See Also
     --------
     GeneralizedGaussianLDP, FlippedHuberLDP, RVNSDensityEstimator
+    skprivate.DeconvolutionKernelDensity : Kernel deconvolution of Laplace noise.
 
     References
     ----------
@@ -788,6 +907,7 @@ class PerturbedKDEEstimator(
             Options({"ksdensity"}),
         ],
         "privatizer": [HasMethods(["fit", "transform"]), None],
+        "method": [Options({"auto", "ml", "paper"})],
     }
 
     def __init__(
@@ -796,11 +916,13 @@ class PerturbedKDEEstimator(
         n_points: int = 100,
         bandwidth: float | str = "ksdensity",
         privatizer: Any = None,
+        method: str = "auto",
     ) -> None:
         self.bounds = bounds
         self.n_points = n_points
         self.bandwidth = bandwidth
         self.privatizer = privatizer
+        self.method = method
 
     def fit(self, X: ArrayLike, y: Any = None) -> PerturbedKDEEstimator:
         """Estimate the density from released values.
@@ -823,13 +945,41 @@ class PerturbedKDEEstimator(
         values = released.ravel()
         a, b = _bounds_of(self, self.privatizer_)
         edges = rvns_grid((a, b), self.n_points)
-        h = (
-            ksdensity_bandwidth(values)
-            if self.bandwidth == "ksdensity"
-            else float(self.bandwidth)
-        )
-        dens = grid_kde(values, edges[:-1], h)
         widths = np.diff(edges)
+        law = _noise_law(self, self.privatizer_)
+        method = self.method
+        if method == "auto":
+            method = "paper" if law is None else "ml"
+        if method == "ml" and law is None:
+            raise ValueError(
+                "method='ml' needs the noise law of the releases: pass "
+                "privatizer=LaplaceLDP(...), GeneralizedGaussianLDP(...) or "
+                "FlippedHuberLDP(...), or use method='paper'."
+            )
+        self.bandwidth_ = None
+        self.smoothing_width_ = None
+        self.smoothing_scores_ = None
+        self.n_iter_ = None
+        if method == "ml":
+            M, out_edges = additive_transition(edges, law)
+            k = out_edges.size - 1
+            bins = np.clip(
+                np.searchsorted(out_edges, values, side="right") - 1, 0, k - 1
+            )
+            folds = _fold_counts(bins, k, released.shape[1])
+            theta, n_iter, width, scores = _smoothed_ml(M, folds)
+            dens = theta / widths
+            self.smoothing_width_ = width
+            self.smoothing_scores_ = scores
+            self.n_iter_ = n_iter
+        else:
+            h = (
+                ksdensity_bandwidth(values)
+                if self.bandwidth == "ksdensity"
+                else float(self.bandwidth)
+            )
+            dens = grid_kde(values, edges[:-1], h)
+            self.bandwidth_ = h
         mass = np.dot(dens, widths)
         if not mass > 0:
             raise ValueError(
@@ -839,7 +989,7 @@ class PerturbedKDEEstimator(
         self.bounds_ = (a, b)
         self.edges_ = edges
         self.density_ = dens / mass
-        self.bandwidth_ = h
+        self.method_ = method
         return self
 
 
@@ -875,9 +1025,9 @@ class SquareWaveEMSEstimator(
     The reports are counted in ``n_points`` output buckets of
     ``[a - w (b - a), b + w (b - a)]``; EM then fits the input histogram on
     ``n_points`` cells of ``[a, b]`` through the exact bucket-to-bucket
-    transition matrix, and after every M-step smooths it with the binomial
-    filter ``(1/4, 1/2, 1/4)`` (EMS, Li et al. 2020).  Stops when the
-    log-likelihood improves by less than ``tol`` (relative).
+    transition matrix, and after every M-step smooths it (EMS, Li et al.
+    2020) with the binomial filter ``(1/4, 1/2, 1/4)``; ``smoothing="auto"``
+    chooses a Gaussian smoothing width by held-out likelihood instead.
 
     Parameters
     ----------
@@ -888,12 +1038,25 @@ class SquareWaveEMSEstimator(
         Domain; taken from ``privatizer`` when given, required otherwise.
     n_points : int, default=100
         Number of input cells (and of output buckets).
-    smoothing : bool, default=True
-        Apply the smoothing step (EMS); ``False`` gives plain EM.
+    smoothing : bool or "auto", default=True
+        The smoothing step.  ``True`` (default) is the paper's EMS: the
+        binomial filter ``(1/4, 1/2, 1/4)`` after every M-step, stopped by
+        ``tol``.  ``"auto"`` smooths with a Gaussian
+        filter (reflected at the ends) whose width is chosen from
+        ``(0.5, 1, 2, 4, 8)`` cells by the held-out log-likelihood of the
+        reports over 5 folds of respondents, then runs EMS with it to
+        convergence (largest change of a cell below ``1e-7`` of the largest
+        cell, at most 3,000 iterations; ``max_iter`` and ``tol`` do not
+        apply); on the paper's chi-square designs it is 1.1 to 1.2 times
+        less accurate than the fixed filter (held-out likelihood of Square
+        Wave reports is a weak guide to the smoothing), on real columns
+        about as accurate, so it is not the default.  ``False`` gives plain
+        EM.
     max_iter : int, default=10000
-        Maximum number of EM iterations.
+        Maximum number of EM iterations (``smoothing`` True or False).
     tol : float, default=1e-7
-        Relative log-likelihood improvement that stops EM.
+        Relative log-likelihood improvement that stops EM (``smoothing``
+        True or False).
     privatizer : SquareWaveLDP or None, default=None
         When given, ``fit`` takes raw values and privatizes them first.
 
@@ -909,6 +1072,11 @@ class SquareWaveEMSEstimator(
         Estimated density per cell.
     n_iter_ : int
         EM iterations run.
+    smoothing_width_ : float or None
+        Smoothing width chosen by ``smoothing="auto"``, in cells (None
+        otherwise).
+    smoothing_scores_ : ndarray or None
+        Held-out log-likelihood per report of each candidate width.
     privatizer_ : SquareWaveLDP or None
         Fitted clone of ``privatizer``.
     n_features_in_ : int
@@ -939,7 +1107,7 @@ class SquareWaveEMSEstimator(
         "epsilon": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "bounds": ["array-like", None],
         "n_points": [Interval(numbers.Integral, 2, None, closed="left")],
-        "smoothing": ["boolean"],
+        "smoothing": ["boolean", Options({"auto"})],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="neither")],
         "privatizer": [HasMethods(["fit", "transform"]), None],
@@ -950,7 +1118,7 @@ class SquareWaveEMSEstimator(
         epsilon: float | None = None,
         bounds: tuple[float, float] | None = None,
         n_points: int = 100,
-        smoothing: bool = True,
+        smoothing: bool | str = True,
         max_iter: int = 10000,
         tol: float = 1e-7,
         privatizer: Any = None,
@@ -1004,9 +1172,19 @@ class SquareWaveEMSEstimator(
                 "X has reports outside the output range of the Square Wave "
                 f"mechanism with epsilon={epsilon:g} on [{a:g}, {b:g}]."
             )
-        counts = np.histogram(np.clip(v, -w, 1 + w), out_edges)[0].astype(float)
-        with threadpool_limits(limits=1, user_api="blas"):
-            theta, n_iter = self._ems(M, counts)
+        self.smoothing_width_ = None
+        self.smoothing_scores_ = None
+        if self.smoothing == "auto":
+            k = out_edges.size - 1
+            bins = np.clip(np.searchsorted(out_edges, v, side="right") - 1, 0, k - 1)
+            folds = _fold_counts(bins, k, X.shape[1])
+            theta, n_iter, width, scores = _smoothed_ml(M, folds)
+            self.smoothing_width_ = width
+            self.smoothing_scores_ = scores
+        else:
+            counts = np.histogram(np.clip(v, -w, 1 + w), out_edges)[0].astype(float)
+            with threadpool_limits(limits=1, user_api="blas"):
+                theta, n_iter = self._ems(M, counts)
         self.epsilon_ = float(epsilon)
         self.bounds_ = (a, b)
         self.edges_ = a + (b - a) * edges
