@@ -40,6 +40,8 @@ _LOGISTIC_VAR = np.pi**2 / 3.0
 # O(n p), a fraction of one fit) for LinearRegression and Ridge.
 _AUTO_MAX_ITER = 20
 _AUTO_MAX_ITER_LINEAR = 500
+# Rows (at least) of the marginal fit that places the start.
+_START_ROWS = 20_000
 
 
 class _State(NamedTuple):
@@ -49,6 +51,9 @@ class _State(NamedTuple):
     sigma: float
     estimator: Any
     change: float
+    # Observed-data log-likelihood at the (f, sigma) this state was computed
+    # from (a by-product of its E-step).
+    ll_from: float = np.nan
 
 
 def _pack(state: _State, with_sigma: bool) -> NDArray:
@@ -369,9 +374,13 @@ class IterativeIntervalRegressor(
             )
         w = check_weights(sample_weight, n)
         fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
+        # The marginal fit only places the start (the fixed point does not
+        # depend on it); on large samples every k-th row is enough, where the
+        # full fit would cost more than a dozen refits of a linear model.
+        step = max(1, n // _START_ROWS)
         marginal = IntervalMLE(
             family="normal" if self.noise == "gaussian" else "logistic"
-        ).fit(Z, sample_weight=w)
+        ).fit(Z[::step], sample_weight=w[::step])
         sigma = marginal.scale_ if self.sigma == "auto" else float(self.sigma)
         if self.sigma == "auto":
             self._warn_if_scale_unidentified(Z, marginal.scale_)
@@ -380,6 +389,17 @@ class IterativeIntervalRegressor(
         exact = Z[:, 0] == Z[:, 1]
         interval = ~exact
         exact_y = Z[exact, 0]
+        w_exact = w[exact]
+
+        def _exact_log_density(t, sigma):
+            if not t.size:
+                return 0.0
+            t = t / sigma
+            if self.noise == "gaussian":
+                dens = -0.5 * t * t - 0.5 * np.log(2.0 * np.pi)
+            else:
+                dens = -t - 2.0 * np.logaddexp(0.0, -t)
+            return float(w_exact @ (dens - np.log(sigma)))
 
         def em_map(f, sigma):
             # One iteration of Algorithm 1: impute at (f, sigma), refit, and
@@ -387,12 +407,16 @@ class IterativeIntervalRegressor(
             # both truncated moments (one log_ndtr pair per bound): the
             # imputations and, for the M-step of sigma,
             # E[(Y - f_new)^2] = (f - f_new)^2 + 2 (f - f_new) m + E[e^2].
-            with np.errstate(invalid="ignore"):
-                m, m2 = truncated_moments(
+            with np.errstate(invalid="ignore", divide="ignore"):
+                m, m2, logp = truncated_moments(
                     Z[interval, 0] - f[interval],
                     Z[interval, 1] - f[interval],
                     self.noise,
                     sigma,
+                    log_prob=True,
+                )
+                ll_from = _exact_log_density(exact_y - f[exact], sigma) + float(
+                    logp @ w[interval]
                 )
             y_imp = np.empty(n)
             y_imp[exact] = exact_y
@@ -419,7 +443,7 @@ class IterativeIntervalRegressor(
                     f"[IterativeIntervalRegressor] iter {len(self.history_)}: "
                     f"change={change:.3g}, sigma={sigma_new:.4g}"
                 )
-            return _State(f_new, sigma_new, est, change)
+            return _State(f_new, sigma_new, est, change, ll_from)
 
         if self.warm_start:
             fitter = WarmStarter(est, self.warm_start).fit_predict
@@ -437,7 +461,9 @@ class IterativeIntervalRegressor(
             state = self._boosted_start(est, X, Z, state, w, fit_params)
         # tol=None: a fixed budget of max_iter fits, never "converged".
         tol = -np.inf if self.tol is None else self.tol
-        if self.acceleration == "squarem" and not self.warm_start:
+        if self.acceleration == "squarem" and isinstance(fitter, LinearSmoother):
+            state = self._squarem_cached(em_map, state, tol)
+        elif self.acceleration == "squarem" and not self.warm_start:
             state = self._squarem(em_map, state, Z, w, tol)
         else:
             while len(self.history_) < self._budget and state.change >= tol:
@@ -569,6 +595,44 @@ class IterativeIntervalRegressor(
                         best, best_ll = s3, ll3
             state, ll = best, best_ll
         return state
+
+    def _squarem_cached(self, em_map, state: _State, tol: float) -> _State:
+        # SQUAREM for the cached linear solves, where an iteration costs no
+        # more than a likelihood evaluation: every E-step returns the
+        # log-likelihood of its starting point, so the extrapolated point is
+        # tested by running the iteration from it (whose E-step gives its
+        # likelihood) and, when accepted, that iteration is the first of the
+        # next cycle, which starts at the extrapolated point.  No separate
+        # likelihood pass is made.  Rejected points move the step halfway to
+        # the plain double step, as in _squarem.
+        auto = self.sigma == "auto"
+        s1 = em_map(state.f, state.sigma)
+        while s1.change >= tol and len(self.history_) < self._budget:
+            ll0 = s1.ll_from
+            s2 = em_map(s1.f, s1.sigma)
+            if s2.change < tol or len(self.history_) >= self._budget:
+                return s2
+            theta0 = _pack(state, auto)
+            r = _pack(s1, auto) - theta0
+            v = _pack(s2, auto) - _pack(s1, auto) - r
+            nv = float(np.sqrt(np.dot(v, v)))
+            alpha = min(-1.0, -float(np.sqrt(np.dot(r, r))) / nv) if nv > 0 else -1.0
+            nxt = None
+            while alpha < -1.0 and len(self.history_) < self._budget:
+                trial = _unpack(theta0 - 2 * alpha * r + alpha**2 * v, s2, auto)
+                cand = em_map(trial.f, trial.sigma)
+                if cand.ll_from >= ll0:
+                    state, nxt = trial, cand
+                    break
+                alpha = 0.5 * (alpha - 1.0)
+                if alpha > -1.01:
+                    alpha = -1.0
+            if nxt is None:
+                if len(self.history_) >= self._budget:
+                    return s2
+                state, nxt = s2, em_map(s2.f, s2.sigma)
+            s1 = nxt
+        return s1
 
     def predict(self, X: ArrayLike) -> NDArray[np.float64]:
         """Predict with the last fitted base regressor.

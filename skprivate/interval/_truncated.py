@@ -65,7 +65,7 @@ def _gauss_second(a: NDArray, b: NDArray) -> NDArray:
     return np.where(whole, 1.0, out)
 
 
-def _gauss_moments(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray]:
+def _gauss_moments(a: NDArray, b: NDArray, log_prob: bool = False):
     """``E[e | cell]`` and ``E[e² | cell]`` from one pair of ``log_ndtr`` calls.
 
     After reflection every half-line cell is ``(-inf, b]``, whose moments
@@ -76,11 +76,15 @@ def _gauss_moments(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray]:
     a, b, flip = _reflect(a, b)
     m = np.zeros(a.shape)
     m2 = np.ones(a.shape)
+    lp = np.zeros(a.shape) if log_prob else None
     half = np.isneginf(a) & np.isfinite(b)
     both = np.isfinite(a) & np.isfinite(b)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         bh = b[half]
-        ratio = np.exp(_log_phi(bh) - log_ndtr(bh))
+        ln_bh = log_ndtr(bh)
+        ratio = np.exp(_log_phi(bh) - ln_bh)
+        if log_prob:
+            lp[half] = ln_bh
         m[half] = -ratio
         m2[half] = 1.0 - bh * ratio
         ab, bb = a[both], b[both]
@@ -90,36 +94,49 @@ def _gauss_moments(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray]:
         m[both] = -ratio_b * np.expm1(0.5 * (bb * bb - ab * ab)) / den
         term_a = ab * np.exp(_log_phi(ab) - ln_b)
         m2[both] = 1.0 - (term_a - bb * ratio_b) / den
+        if log_prob:
+            lp[both] = ln_b + np.log(-den)
     # Remaining cells: (-inf, inf) keeps (0, 1); NaN bounds give NaN.
     bad = np.isnan(a) | np.isnan(b)
     m[bad] = np.nan
     m2[bad] = np.nan
     np.negative(m, out=m, where=flip)
+    if log_prob:
+        lp[bad] = np.nan
+        return m, m2, lp
     return m, m2
 
 
 def truncated_moments(
-    lower, upper, noise: str = "gaussian", scale: float = 1.0
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    lower, upper, noise: str = "gaussian", scale: float = 1.0, log_prob: bool = False
+):
     """First and second truncated moments at once (see :func:`truncated_mean`).
 
     For Gaussian noise both come from one evaluation of ``log_ndtr`` at each
     bound, half the work of calling :func:`truncated_mean` and
-    :func:`truncated_second_moment`; for the logistic, it calls them.
+    :func:`truncated_second_moment`; for the logistic, it calls them.  With
+    ``log_prob=True`` the cells' ``log P(lower < e <= upper)`` (as
+    :func:`log_interval_prob`) is returned third, from the same terms.
     """
     if noise != "gaussian":
-        return (
+        out = (
             truncated_mean(lower, upper, noise, scale),
             truncated_second_moment(lower, upper, noise, scale),
         )
+        if log_prob:
+            return (*out, log_interval_prob(lower, upper, noise, scale))
+        return out
     a, b, shape = _prepare(lower, upper, scale)
     narrow = _narrow(a, b)
-    m, m2 = _gauss_moments(a, b)
+    m, m2, lp = _gauss_moments(a, b, log_prob=True)
     with np.errstate(invalid="ignore", over="ignore"):
         mid = 0.5 * (a + b)
         m = np.where(narrow, mid, m)
         m2 = np.where(narrow, mid * mid, m2)
-    return (scale * m).reshape(shape), (scale * scale * m2).reshape(shape)
+    out = (scale * m).reshape(shape), (scale * scale * m2).reshape(shape)
+    if log_prob:
+        return (*out, lp.reshape(shape))
+    return out
 
 
 def _log_softplus(t: NDArray) -> NDArray:
