@@ -18,16 +18,23 @@ multisets with one ``bincount``.  From ``C``:
   resamples are the same generator when the sets are equal, detected by a
   64-bit hash of the set (a sum of fixed random words modulo 2**64).
 
-A first pass computes the rounded statistic of every resample (O(t)
-memory).  The candidate values (frequency above the threshold) are then
-tested, most frequent first, by a second pass over the same resamples (the
-chunks are re-drawn from their own seeds) that accumulates, per candidate,
-how many of its generators contain each record: a grouped sum of the
-inclusion masks, O(n) memory per candidate.
+One pass over the resamples computes the rounded statistics of every
+resample and, per statistic and rounded value, the running intersection of
+the record sets of the resamples giving that value (bit masks ANDed
+together; a mask that becomes empty is released at once, since its value
+already has generators with an empty intersection).  Candidate values
+(frequency above the threshold) are then ranked and the first one with an
+empty intersection is released.  Only when the masks outgrow the memory
+budget are the least frequent values evicted; a second pass over the same
+resamples (re-drawn from their chunks' seeds) then tests those evicted
+values that rank ahead of every settled one.  Memory is O(n) for one chunk
+plus the budget of masks; time is O(n t).
 """
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,14 +72,28 @@ def _quantile_from_ranks(xs, rank_value, q, n):
     return v
 
 
-def moment_columns(x) -> FixedPointColumns:
-    """``x - mean``, its square and ``x`` in fixed point, for exact resample sums."""
-    centre = x.mean()
-    xc = x - centre
-    return FixedPointColumns(np.stack([xc, xc * xc, x], axis=1), max_row_total=x.size)
+def moment_columns(x, statistics=STATISTICS) -> FixedPointColumns | None:
+    """The columns behind the moment statistics, in fixed point for exact sums.
+
+    ``x`` itself (for the mean and sum: resamples with the same multiset sum
+    get the same value), then ``x - mean(x)`` and its square (for the
+    variance and SD, without cancellation) when ``statistics`` asks for
+    them.  Unneeded columns are left out: each costs a read of ``n``
+    digits per resample.  None when no moment statistic is asked for.
+    """
+    wanted = set(statistics)
+    columns = [x] if wanted & {"mean", "sum"} else []
+    if wanted & {"std", "var"}:
+        xc = x - x.mean()
+        columns += [xc, xc * xc]
+    if not columns:
+        return None
+    return FixedPointColumns(np.stack(columns, axis=1), max_row_total=x.size)
 
 
-def resample_statistics(x, counts, statistics, presorted=False, moments=None):
+def resample_statistics(
+    x, counts, statistics, presorted=False, moments=None, row_total=None
+):
     """Statistics of every resample given its count row.
 
     Parameters
@@ -86,8 +107,11 @@ def resample_statistics(x, counts, statistics, presorted=False, moments=None):
     presorted : bool, default=False
         Whether ``x`` is sorted (then ``counts`` need no reordering).
     moments : FixedPointColumns, optional
-        ``moment_columns(x)``, when many count matrices are summed against
-        the same ``x``.
+        ``moment_columns(x, statistics)``, when many count matrices are
+        summed against the same ``x``.
+    row_total : int, optional
+        The common sum of every row of ``counts`` (``n`` for bootstrap
+        resamples), when known; otherwise it is computed.
 
     Returns
     -------
@@ -98,30 +122,35 @@ def resample_statistics(x, counts, statistics, presorted=False, moments=None):
     B = counts.shape[0]
     wanted = set(statistics)
     out = {}
+    if "count" in wanted:
+        out["count"] = (
+            counts.sum(axis=1).astype(np.float64)
+            if row_total is None
+            else np.full(B, float(row_total))
+        )
     if wanted & {"mean", "std", "var", "sum"}:
-        centre = x.mean()
         # One pass over the counts for all weighted sums, exact in fixed
         # point so that the rounded statistics do not depend on the BLAS
         # kernel or thread count (rows of ``counts`` sum to ``n``).
         if moments is None:
-            moments = moment_columns(x)
+            moments = moment_columns(x, statistics)
         sums = moments.weighted_sums(counts)
-        s1 = sums[:, 0]
-        if "mean" in wanted:
-            out["mean"] = centre + s1 / n
-        if "sum" in wanted:
-            out["sum"] = sums[:, 2]
+        if wanted & {"mean", "sum"}:
+            total = sums[:, 0]
+            if "mean" in wanted:
+                out["mean"] = total / n
+            if "sum" in wanted:
+                out["sum"] = total
         if wanted & {"std", "var"}:
+            s1, s2 = sums[:, -2], sums[:, -1]
             if n > 1:
-                var = np.maximum(sums[:, 1] - s1 * s1 / n, 0.0) / (n - 1)
+                var = np.maximum(s2 - s1 * s1 / n, 0.0) / (n - 1)
             else:
                 var = np.full(B, np.nan)
             if "var" in wanted:
                 out["var"] = var
             if "std" in wanted:
                 out["std"] = np.sqrt(var)
-    if "count" in wanted:
-        out["count"] = counts.sum(axis=1).astype(np.float64)
     if wanted & {"min", "median", "iqr", "max"}:
         if presorted:
             xs, sorted_counts = x, counts
@@ -177,40 +206,139 @@ def _set_hash(z, words):
     return (z * words[: z.shape[1]]).sum(axis=1)
 
 
+class _IntersectionTracker:
+    """Running intersection of the record sets of the resamples giving each value.
+
+    During the first pass every resample's record set is ANDed into the bit
+    mask of its rounded value, per statistic.  A mask that becomes empty is
+    released: that value's generators have an empty intersection, whatever
+    resamples follow.  Masks are ``n / 8`` bytes; when more than ``capacity``
+    are alive, those of the values seen least often are evicted and their
+    values become *unknown*, to be checked by a later pass only if they
+    matter for the answer.
+    """
+
+    EMPTY, NONEMPTY, UNKNOWN = 0, 1, 2
+
+    def __init__(self, statistics, n_words: int, capacity: int) -> None:
+        self.n_words = n_words
+        self.capacity = max(int(capacity), 1)
+        self.entries = {s: {} for s in statistics}  # value -> entry id
+        self.count: list[int] = []
+        self.state: list[int] = []  # EMPTY, NONEMPTY (alive) or UNKNOWN
+        self.slot: list[int] = []  # row of ``masks`` while alive, else -1
+        self.masks = np.empty((0, n_words), dtype=np.uint64)
+        self.free: list[int] = []
+        self.n_alive = 0
+
+    def _new_slot(self) -> int:
+        if not self.free:
+            old = self.masks.shape[0]
+            grown = max(8, min(2 * old, self.capacity + 1) if old else 8)
+            grown = max(grown, old + 1)
+            masks = np.empty((grown, self.n_words), dtype=np.uint64)
+            masks[:old] = self.masks
+            self.masks = masks
+            self.free.extend(range(grown - 1, old - 1, -1))
+        return self.free.pop()
+
+    def _release(self, entry: int, state: int) -> None:
+        self.state[entry] = state
+        self.free.append(self.slot[entry])
+        self.slot[entry] = -1
+        self.n_alive -= 1
+
+    def add(self, statistic, values, packed) -> None:
+        """AND each resample's set (rows of ``packed``) into its value's mask."""
+        rows = np.flatnonzero(~np.isnan(values))
+        if rows.size == 0:
+            return
+        uniq, inverse = np.unique(values[rows], return_inverse=True)
+        order = np.argsort(inverse, kind="stable")
+        group = inverse[order]
+        first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        sizes = np.diff(np.r_[first, group.size])
+        reduced = np.bitwise_and.reduceat(packed[rows[order]], first, axis=0)
+        table = self.entries[statistic]
+        alive_groups, alive_entries = [], []
+        for g, value in enumerate(uniq.tolist()):
+            entry = table.get(value)
+            if entry is None:
+                entry = len(self.count)
+                table[value] = entry
+                self.count.append(0)
+                self.state.append(self.NONEMPTY)
+                slot = self._new_slot()
+                self.slot.append(slot)
+                self.masks[slot] = ~np.uint64(0)
+                self.n_alive += 1
+            self.count[entry] += int(sizes[g])
+            if self.slot[entry] >= 0:
+                alive_groups.append(g)
+                alive_entries.append(entry)
+        if alive_entries:
+            slots = np.array([self.slot[e] for e in alive_entries])
+            self.masks[slots] &= reduced[alive_groups]
+            emptied = ~self.masks[slots].any(axis=1)
+            for e in np.array(alive_entries)[emptied].tolist():
+                self._release(e, self.EMPTY)
+        if self.n_alive > self.capacity:
+            self._evict()
+
+    def _evict(self) -> None:
+        alive = [e for e, slot in enumerate(self.slot) if slot >= 0]
+        keep = (3 * self.capacity) // 4
+        counts = np.array([self.count[e] for e in alive])
+        # Least seen first; ties by entry order, so eviction is reproducible.
+        order = np.lexsort((np.arange(counts.size), counts))
+        for i in order[: len(alive) - keep].tolist():
+            self._release(alive[i], self.UNKNOWN)
+
+    def states(self, statistic, values) -> NDArray[np.intp]:
+        """State of each value (EMPTY, NONEMPTY or UNKNOWN)."""
+        table = self.entries[statistic]
+        return np.array(
+            [self.state[table[v]] for v in values.tolist()], dtype=np.intp
+        ).reshape(len(values))
+
+
 def _verify_candidates(plans, values, chunks, n, memory_budget):
-    """Find, per statistic, the first candidate whose generators' intersection is empty.
+    """Test the candidates whose intersection the first pass could not settle.
 
-    A candidate value survives when no record belongs to every resample
-    giving that value.  Each tested value keeps the running intersection of
-    its resamples' record sets as a bit mask; one pass over the resamples
-    (re-drawn from their seeds) ANDs every resample's set into the mask of
-    its value.  A mask that becomes empty settles its value: it survives,
-    and every value ranked after it in the same statistic is dropped; a
-    statistic is settled once its best-ranked remaining value is empty, and
-    the pass stops when every statistic is settled.  Values whose masks do
-    not fit in ``memory_budget`` wait for a further pass, needed only when
-    none of the tested values of their statistic survives.
+    ``plans[s]["pending"]`` lists ranked candidates (best first) whose
+    generators' intersection is unknown; ``plans[s]["fallback"]`` is the
+    best-ranked candidate known to survive, or None.  A candidate value
+    survives when no record belongs to every resample giving that value.
+    Each tested value keeps the running intersection of its resamples'
+    record sets as a bit mask; one pass over the resamples (re-drawn from
+    their seeds) ANDs every resample's set into the mask of its value.  A
+    mask that becomes empty settles its value: it survives, and every value
+    ranked after it in the same statistic is dropped; a statistic is settled
+    once its best-ranked remaining value is empty, and the pass stops when
+    every statistic is settled.  Values whose masks do not fit in
+    ``memory_budget`` wait for a further pass, needed only when none of the
+    tested values of their statistic survives.
 
-    Updates ``plans[s]["found"]`` (index into the ranked candidates) in place.
+    Sets ``plans[s]["found"]`` (index into the ranked candidates) in place.
     """
     n_words = -(-n // 64)
     capacity = max(1, memory_budget // (8 * n_words))
     while True:
-        pending = [
-            s
-            for s, p in plans.items()
-            if p["found"] is None and p["next"] < p["values"].size
-        ]
+        for p in plans.values():
+            if p["found"] is None and not p["pending"]:
+                p["found"] = p["fallback"]
+        pending = [s for s, p in plans.items() if p["found"] is None and p["pending"]]
         if not pending:
             return
         quota = max(1, capacity // len(pending))
         tests = {}
         for s in pending:
             p = plans[s]
-            stop = min(p["next"] + quota, p["values"].size)
-            ranked = p["values"][p["next"] : stop]
+            index = np.array(p["pending"][:quota], dtype=np.intp)
+            ranked = p["values"][index]
             order = np.argsort(ranked)
             tests[s] = {
+                "index": index,
                 "sorted": ranked[order],
                 "rank_of": order,  # rank (within this pass) of each sorted value
                 "masks": np.full((ranked.size, n_words), ~np.uint64(0)),
@@ -248,8 +376,28 @@ def _verify_candidates(plans, values, chunks, n, memory_budget):
             p = plans[s]
             survivors = np.flatnonzero(t["empty"][: t["limit"]])
             if survivors.size:
-                p["found"] = p["next"] + int(survivors[0])
-            p["next"] += t["sorted"].size
+                p["found"] = int(t["index"][survivors[0]])
+            p["pending"] = p["pending"][t["index"].size :]
+
+
+def _in_order(function, items, n_threads: int):
+    """``map(function, items)`` on ``n_threads`` threads, a few items ahead.
+
+    Results come back in the order of ``items``; at most ``2 * n_threads``
+    are computed ahead of the consumer, so memory stays that of a few
+    chunks.
+    """
+    if n_threads <= 1:
+        yield from map(function, items)
+        return
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        window = deque()
+        for item in items:
+            window.append(pool.submit(function, item))
+            if len(window) >= 2 * n_threads:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
 
 
 def _chunks(n: int, n_resamples: int, seed: int):
@@ -283,7 +431,8 @@ def integral_private_column(
     min_frequency: int,
     seed: int,
     selection: str = "frequency",
-    memory_budget: int = 1 << 25,
+    memory_budget: int = 1 << 26,
+    n_threads: int = 1,
 ) -> list[ColumnResult]:
     """Run Algorithm 1 (SPEC 4.2) for several statistics of one column.
 
@@ -304,11 +453,17 @@ def integral_private_column(
         Seed of the resampling streams.
     selection : {"frequency", "least_error"}
         Which surviving value to release.
-    memory_budget : int, default=2**25
-        Bytes of candidate intersection masks held at once (``n / 8`` bytes
-        per tested value).  Every candidate that fits is tested in a single
-        pass; more passes happen only when a statistic's candidates do not
-        fit and none of those tested survives.
+    memory_budget : int, default=2**26
+        Bytes of intersection masks held at once (``n / 8`` bytes per
+        value).  The first pass keeps the running intersection of every
+        rounded value's resamples; it settles every candidate when the
+        masks fit.  Otherwise the least frequent values are evicted and a
+        second pass (more, only if the masks still do not fit) tests those
+        of them that can change the answer.
+    n_threads : int, default=1
+        Threads drawing and summarizing chunks of resamples at once (numpy
+        releases the GIL in the heavy steps).  Chunks keep their own seeds
+        and are merged in order, so the answers do not depend on it.
 
     Returns
     -------
@@ -326,15 +481,23 @@ def integral_private_column(
 
     values = {s: [] for s in statistics}
     hashes = []
-    moments = moment_columns(x)
-    for child, B in chunks:
+    moments = moment_columns(x, statistics)
+    tracker = _IntersectionTracker(statistics, n_words, memory_budget // (8 * n_words))
+
+    def summarize(chunk):
+        child, B = chunk
         counts = _draw_counts(np.random.default_rng(child), B, n)
         stats = resample_statistics(
-            x, counts, statistics, presorted=True, moments=moments
+            x, counts, statistics, presorted=True, moments=moments, row_total=n
         )
+        rounded = {s: _round(stats[s], decimals) for s in statistics}
+        return rounded, _packed_sets(counts)
+
+    for rounded, packed in _in_order(summarize, chunks, n_threads):
         for s in statistics:
-            values[s].append(_round(stats[s], decimals))
-        hashes.append(_set_hash(_packed_sets(counts), words))
+            values[s].append(rounded[s])
+            tracker.add(s, rounded[s], packed)
+        hashes.append(_set_hash(packed, words))
     hashes = np.concatenate(hashes)
 
     plans = {}
@@ -355,11 +518,17 @@ def integral_private_column(
             rank = np.lexsort((c_vals, -c_freq, np.abs(c_vals - truth)))
         else:
             rank = np.lexsort((c_vals, -c_freq))
+        ranked = c_vals[rank]
+        state = tracker.states(s, ranked)
+        settled = np.flatnonzero(state == tracker.EMPTY)
+        fallback = int(settled[0]) if settled.size else None
+        before = slice(0, fallback)  # only candidates ranked before it matter
         plans[s] = {
-            "values": c_vals[rank],
+            "values": ranked,
             "freq": c_freq[rank],
             "n_res": c_res[rank],
-            "next": 0,
+            "pending": np.flatnonzero(state[before] == tracker.UNKNOWN).tolist(),
+            "fallback": fallback,
             "found": None,
             "max_frequency": int(freq.max()) if freq.size else 0,
         }

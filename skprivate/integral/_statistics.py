@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -125,7 +125,9 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
         Seed of the resampling.  Each column gets its own stream drawn from
         it, so results do not depend on ``n_jobs``.
     n_jobs : int or None, default=None
-        Columns processed in parallel with joblib.
+        Workers: columns are processed in parallel with joblib when there
+        are at least as many columns as workers; otherwise the workers share
+        each column's resamples as threads.  Answers do not depend on it.
     selection : {"frequency", "least_error"}, default="frequency"
         ``"frequency"`` releases the most frequent surviving value (ties to
         the smaller value).  ``"least_error"`` releases the surviving value
@@ -276,6 +278,12 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
         seeds = rng.integers(0, 2**63 - 1, size=len(columns))
         k = self.min_cluster_size
 
+        # Columns in parallel when there are enough of them; otherwise the
+        # workers share each column's resamples as threads.  The answers do
+        # not depend on how the work is split.
+        workers = effective_n_jobs(self.n_jobs)
+        threads = 1 if len(columns) >= workers else workers
+
         def one(col, seed):
             if k is not None:
                 col, _ = microaggregate(col, k, self.microaggregation)
@@ -287,11 +295,15 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
                 self.min_frequency,
                 int(seed),
                 self.selection,
+                n_threads=threads,
             )
 
-        outs = Parallel(n_jobs=self.n_jobs)(
-            delayed(one)(col, seed) for col, seed in zip(columns, seeds)
-        )
+        if threads > 1:
+            outs = [one(col, seed) for col, seed in zip(columns, seeds)]
+        else:
+            outs = Parallel(n_jobs=self.n_jobs)(
+                delayed(one)(col, seed) for col, seed in zip(columns, seeds)
+            )
         rows = [
             {"column": name, **r.__dict__}
             for name, out in zip(names, outs)
@@ -408,7 +420,8 @@ def integral_describe(
     random_state : int, RandomState, Generator or None, default=None
         Seed of the resampling.
     n_jobs : int or None, default=None
-        Columns processed in parallel.
+        Workers (columns in parallel, or threads sharing a column's
+        resamples when there are fewer columns than workers).
 
     Returns
     -------

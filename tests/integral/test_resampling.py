@@ -183,3 +183,61 @@ def test_selection_equals_a_set_based_reference(seed):
         else:
             assert np.isnan(res.value)
         assert res.n_candidates == sum(len(g) > k for g in gens.values())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("decimals", [None, 0, 1])
+def test_answers_do_not_depend_on_memory_budget_or_threads(seed, decimals):
+    """Evicted masks (tiny budgets) and threads change the work, not the answer."""
+    from dataclasses import astuple
+
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, 3, 60).round(1)
+    kwargs = {"selection": ["frequency", "least_error"][seed % 2]}
+    reference = [
+        astuple(r)
+        for r in integral_private_column(
+            x, STATISTICS, 400, decimals, 2, seed, **kwargs
+        )
+    ]
+    # 8 bytes: one mask at a time, so almost every value is evicted and the
+    # second pass does the testing; 64 bytes: a few masks; threads: chunks
+    # summarized out of order, merged in order.
+    for budget, threads in [(8, 1), (64, 1), (1 << 12, 3), (1 << 26, 2)]:
+        got = integral_private_column(
+            x,
+            STATISTICS,
+            400,
+            decimals,
+            2,
+            seed,
+            memory_budget=budget,
+            n_threads=threads,
+            **kwargs,
+        )
+        assert [astuple(r) for r in got] == reference
+
+
+def test_first_pass_settles_the_answer_without_a_second_pass(monkeypatch):
+    # With room for every mask, no resample is drawn twice.
+    x = np.random.default_rng(7).normal(10, 2, 300)
+    n_draws = {"count": 0}
+    original = _resampling._draw_counts
+
+    def counting(rng, B, n):
+        n_draws["count"] += B
+        return original(rng, B, n)
+
+    monkeypatch.setattr(_resampling, "_draw_counts", counting)
+    integral_private_column(x, STATISTICS, 500, 2, 2, seed=0)
+    assert n_draws["count"] == 500
+
+
+def test_mean_and_sum_depend_only_on_the_multiset_of_values():
+    # Two resamples with the same multiset sum get bit-identical means, so
+    # they fall in the same group whatever the rounding.
+    x = np.array([0.1, 0.2, 0.3, 0.7, 1.1, 2.9])
+    counts = np.array([[2, 0, 1, 1, 1, 1], [1, 2, 0, 1, 1, 1]])  # same sums
+    stats = resample_statistics(x, counts, ("mean", "sum"), presorted=True)
+    assert stats["sum"][0] == stats["sum"][1] == pytest.approx(5.2)
+    assert stats["mean"][0] == stats["mean"][1]
