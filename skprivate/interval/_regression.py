@@ -390,6 +390,16 @@ class IterativeIntervalRegressor(
         interval = ~exact
         exact_y = Z[exact, 0]
         w_exact = w[exact]
+        # Without exact responses (Case I and II reports) no row is selected
+        # and the E-step works on whole contiguous arrays.
+        all_interval = not exact.any()
+
+        def _part(a):
+            return a if all_interval else a[interval]
+
+        lower_iv = np.ascontiguousarray(_part(Z[:, 0]))
+        upper_iv = np.ascontiguousarray(_part(Z[:, 1]))
+        w_iv = _part(w)
 
         def _exact_log_density(t, sigma):
             if not t.size:
@@ -407,26 +417,34 @@ class IterativeIntervalRegressor(
             # both truncated moments (one log_ndtr pair per bound): the
             # imputations and, for the M-step of sigma,
             # E[(Y - f_new)^2] = (f - f_new)^2 + 2 (f - f_new) m + E[e^2].
+            f_iv = _part(f)
             with np.errstate(invalid="ignore", divide="ignore"):
                 m, m2, logp = truncated_moments(
-                    Z[interval, 0] - f[interval],
-                    Z[interval, 1] - f[interval],
+                    lower_iv - f_iv,
+                    upper_iv - f_iv,
                     self.noise,
                     sigma,
                     log_prob=True,
                 )
-                ll_from = _exact_log_density(exact_y - f[exact], sigma) + float(
-                    logp @ w[interval]
-                )
-            y_imp = np.empty(n)
-            y_imp[exact] = exact_y
-            y_imp[interval] = f[interval] + m
+                ll_from = float(logp @ w_iv)
+                if not all_interval:
+                    ll_from += _exact_log_density(exact_y - f[exact], sigma)
+            if all_interval:
+                y_imp = f + m
+            else:
+                y_imp = np.empty(n)
+                y_imp[exact] = exact_y
+                y_imp[interval] = f_iv + m
             est, f_new = fitter(X, y_imp, **fit_params)
             if self.sigma == "auto":
-                second = np.empty(n)
-                second[exact] = (exact_y - f_new[exact]) ** 2
-                d = f[interval] - f_new[interval]
-                second[interval] = d * d + 2.0 * d * m + m2
+                d = f_iv - _part(f_new)
+                second_iv = d * d + 2.0 * d * m + m2
+                if all_interval:
+                    second = second_iv
+                else:
+                    second = np.empty(n)
+                    second[exact] = (exact_y - f_new[exact]) ** 2
+                    second[interval] = second_iv
                 var = float(np.average(second, weights=w))
                 if self.noise == "logistic":
                     var /= _LOGISTIC_VAR
