@@ -215,7 +215,7 @@ def test_perturbed_ml_with_other_noise_laws(make):
 
 def test_square_wave_auto_smoothing_is_an_option():
     """smoothing='auto' chooses the width by held-out likelihood; the paper's
-    fixed filter stays the default (it is not worse on the paper's designs)."""
+    fixed filter stays the default (neither is better across designs)."""
     x = np.random.default_rng(0).beta(2, 5, size=(20_000, 1)) * 10
     priv = SquareWaveLDP(epsilon=2.0, bounds=(0, 10), random_state=1)
     default = SquareWaveEMSEstimator(privatizer=priv).fit(x)
