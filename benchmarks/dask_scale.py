@@ -163,6 +163,11 @@ def run(quick: bool = False, n_jobs: int = -1) -> list[Section]:
             rows.append(_row(result, "Parquet on disk"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    notes.append(
+        "Load average (1 min) when the runs ended: "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine "
+        "slows every figure alike)."
+    )
     table = pd.DataFrame(rows)
     text = (
         f"`LaplaceLDP(epsilon={EPSILON:g}, bounds={BOUNDS})` privatizes one "
