@@ -46,6 +46,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated columns copied unchanged (never a --columns column)",
     )
     priv.add_argument(
+        "--missing",
+        choices=("error", "drop", "keep"),
+        default="error",
+        help="what to do with missing values in the --columns columns: error "
+        "(default) refuses and names the column, the count and the first row; "
+        "drop removes those rows (the count is printed); keep leaves those cells "
+        "empty in the output without privatizing them (no raw value is written, "
+        "but the output shows which cells were missing)",
+    )
+    priv.add_argument(
         "--seed",
         type=int,
         help="random seed: mixed with a SHA-256 of the input file and the "
@@ -73,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
         "income_lower/income_upper)",
     )
     est.add_argument("--param", action="append", metavar="KEY=VALUE")
+    est.add_argument(
+        "--missing",
+        choices=("error", "drop"),
+        default="error",
+        help="missing values in the input columns: error (default) refuses and "
+        "names the column, the count and the first row; drop estimates each "
+        "column from its complete rows and reports the count",
+    )
     est.add_argument("-o", "--output", metavar="OUT.csv", help="also write the table")
     return parser
 
@@ -99,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 params=args.param,
                 seed=args.seed,
                 keep=args.keep,
+                missing=args.missing,
             )
             details = ", ".join(f"{k}={v}" for k, v in summary.items())
             print(f"wrote {len(output)} rows to {args.output} ({details})")
@@ -106,7 +125,12 @@ def main(argv: list[str] | None = None) -> int:
             from ._cli.estimate import estimate
 
             table = estimate(
-                args.input, args.estimator, args.columns, args.param, args.output
+                args.input,
+                args.estimator,
+                args.columns,
+                args.param,
+                args.output,
+                missing=args.missing,
             )
             print(table.to_string(index=False))
     except CLIError as exc:

@@ -489,3 +489,280 @@ def test_finished_output_has_the_usual_permissions(survey, tmp_path, capsys):
         os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o644
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv", "survey.csv"]
+
+
+# -- non-numeric and missing values (issue 17, part 3) ------------------------
+NUMERIC_MECHANISMS = {
+    "interval-case1": [],
+    "interval-case2": ["scale=2", "anchor_loc=5"],
+    "interval": ["n_anchors=3", "scale=2", "anchor_loc=5"],
+    "laplace": ["epsilon=2", "bounds=(0, 10)"],
+    "rvns": ["d=2", "k=1", "bounds=(0, 10)"],
+    "generalized-gaussian": ["epsilon=2", "bounds=(0, 10)"],
+    "flipped-huber": ["epsilon=2", "bounds=(0, 10)"],
+    "square-wave": ["epsilon=2", "bounds=(0, 10)"],
+}
+
+
+def test_every_numeric_mechanism_is_tested_here():
+    from skprivate._cli.privatize import MECHANISMS
+
+    assert set(NUMERIC_MECHANISMS) == set(MECHANISMS) - {"subset"}
+
+
+def _privatize_args(mechanism, columns, path, out, *extra):
+    args = ["privatize", "--mechanism", mechanism, "--columns", columns]
+    for p in NUMERIC_MECHANISMS.get(mechanism, []):
+        args += ["--param", p]
+    return [*args, *extra, str(path), "-o", str(out)]
+
+
+@pytest.fixture
+def holes(tmp_path):
+    """Income with missing values in data rows 3 and 7 and race in row 5."""
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(40),
+            "income": rng.uniform(0, 10, size=40).round(3),
+            "age": rng.uniform(0, 10, size=40).round(3),
+            "race": rng.choice(["A", "B", "C"], size=40),
+        }
+    )
+    frame.loc[[2, 6], "income"] = np.nan
+    frame.loc[4, "race"] = None
+    path = tmp_path / "holes.csv"
+    frame.to_csv(path, index=False)
+    return frame, path
+
+
+@pytest.mark.parametrize("mechanism", sorted(NUMERIC_MECHANISMS))
+def test_non_numeric_column_is_named_with_its_row_and_line(
+    survey, tmp_path, capsys, mechanism
+):
+    frame, _ = survey
+    frame = frame.astype({"income": object})
+    frame.loc[3, "income"] = "White"
+    path = tmp_path / "text.csv"
+    frame.to_csv(path, index=False)
+    out = tmp_path / "out.csv"
+    code, _, err = _run(_privatize_args(mechanism, "income", path, out), capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "column 'income' is not numeric: row 4 (line 5 of text.csv)" in err
+    assert "'White'" in err and f"the {mechanism} mechanism needs numbers" in err
+    assert not out.exists()
+
+
+def test_line_numbers_count_blank_lines_and_quoted_newlines(tmp_path, capsys):
+    path = tmp_path / "odd.csv"
+    path.write_text('note,x\n"two\nlines",1\n\nplain,2\nlast,oops\n')
+    code, _, err = _run(
+        _privatize_args("interval-case1", "x", path, tmp_path / "o.csv"),
+        capsys,
+    )
+    assert code == 2 and "row 3 (line 6 of odd.csv) has 'oops'" in err
+
+
+def test_infinite_value_is_named_with_its_row(survey, tmp_path, capsys):
+    frame, _ = survey
+    frame = frame.astype({"income": float})
+    frame.loc[9, "income"] = np.inf
+    path = tmp_path / "inf.csv"
+    frame.to_csv(path, index=False)
+    code, _, err = _run(
+        _privatize_args("laplace", "income", path, tmp_path / "o.csv"), capsys
+    )
+    assert code == 2
+    assert "column 'income' has an infinite value at row 10 (line 11" in err
+
+
+@pytest.mark.parametrize("mechanism", [*sorted(NUMERIC_MECHANISMS), "subset"])
+def test_missing_values_are_refused_by_default(holes, tmp_path, capsys, mechanism):
+    _, path = holes
+    column = "race" if mechanism == "subset" else "income"
+    out = tmp_path / "out.csv"
+    code, _, err = _run(_privatize_args(mechanism, column, path, out), capsys)
+    assert code == 2 and err.count("\n") == 1
+    if mechanism == "subset":
+        assert "column 'race' has 1 missing value(s), the first at row 5 (line 6" in err
+    else:
+        assert (
+            "column 'income' has 2 missing value(s), the first at row 3 "
+            "(line 4 of holes.csv)" in err
+        )
+    assert "--missing drop" in err and "--missing keep" in err
+    assert not out.exists()
+
+
+def test_missing_values_in_several_columns_are_all_listed(holes, tmp_path, capsys):
+    frame, path = holes
+    frame.loc[[0, 1, 2], "age"] = np.nan
+    frame.to_csv(path, index=False)
+    code, _, err = _run(
+        _privatize_args("laplace", "age,income", path, tmp_path / "o.csv"), capsys
+    )
+    assert code == 2
+    assert "column 'age' has 3 missing value(s), the first at row 1 (line 2" in err
+    assert "also missing in 'income' (2)" in err
+
+
+@pytest.mark.parametrize("mechanism", [*sorted(NUMERIC_MECHANISMS), "subset"])
+def test_missing_drop_removes_rows_and_says_so(holes, tmp_path, capsys, mechanism):
+    frame, path = holes
+    column = "race" if mechanism == "subset" else "income"
+    out = tmp_path / "out.csv"
+    args = _privatize_args(
+        mechanism, column, path, out, "--missing", "drop", "--keep", "id"
+    )
+    code, stdout, err = _run([*args, "--seed", "0"], capsys)
+    assert code == 0, err
+    n_dropped = 1 if mechanism == "subset" else 2
+    assert f"dropped {n_dropped} of 40 rows with a missing value in {column}" in err
+    assert f"missing=drop ({n_dropped} rows dropped)" in stdout
+    assert f"wrote {40 - n_dropped} rows" in stdout
+    written = pd.read_csv(out)
+    expected_ids = frame.loc[frame[column].notna(), "id"].to_numpy()
+    np.testing.assert_array_equal(written["id"], expected_ids)
+    assert not written.drop(columns="id").isna().to_numpy().any()
+
+
+@pytest.mark.parametrize("mechanism", [*sorted(NUMERIC_MECHANISMS), "subset"])
+def test_missing_keep_leaves_exactly_the_missing_cells_empty(
+    holes, tmp_path, capsys, mechanism
+):
+    frame, path = holes
+    column = "race" if mechanism == "subset" else "income"
+    out = tmp_path / "out.csv"
+    args = _privatize_args(mechanism, column, path, out, "--missing", "keep")
+    code, stdout, err = _run([*args, "--keep", "id", "--seed", "0"], capsys)
+    assert code == 0, err
+    n_missing = int(frame[column].isna().sum())
+    assert f"missing=keep ({n_missing} cells left missing, not privatized)" in stdout
+    written = pd.read_csv(out)
+    assert len(written) == 40
+    released = written.drop(columns="id")
+    blank = frame[column].isna().to_numpy()
+    # every output cell of a missing input is empty, every other cell is filled
+    assert released[blank].isna().all(axis=None)
+    assert released[~blank].notna().all(axis=None)
+    if mechanism == "laplace":
+        # no raw value among the released cells
+        assert not np.isin(released["income"], frame["income"].dropna()).any()
+
+
+def test_missing_keep_privatizes_the_other_columns_of_a_row(holes, tmp_path, capsys):
+    frame, path = holes
+    out = tmp_path / "out.csv"
+    args = _privatize_args("interval-case1", "income,age", path, out)
+    code, _, err = _run([*args, "--missing", "keep", "--seed", "1"], capsys)
+    assert code == 0, err
+    written = pd.read_csv(out)
+    assert written.loc[[2, 6], ["income_lower", "income_upper"]].isna().all(axis=None)
+    age = frame["age"]
+    assert ((written["age_lower"] < age) & (age <= written["age_upper"])).all()
+    observed = frame["income"].notna()
+    inside = (written["income_lower"] < frame["income"]) & (
+        frame["income"] <= written["income_upper"]
+    )
+    assert inside[observed].all()
+
+
+def test_missing_keep_and_drop_get_different_noise(holes, tmp_path, capsys):
+    # with drop the rows shift; sharing noise row by row with a keep release
+    # of the same file would reveal differences of raw values
+    _, path = holes
+    outs = {}
+    for choice in ("keep", "drop"):
+        outs[choice] = tmp_path / f"{choice}.csv"
+        args = _privatize_args("laplace", "income", path, outs[choice])
+        assert _run([*args, "--missing", choice, "--seed", "0"], capsys)[0] == 0
+    keep = pd.read_csv(outs["keep"])["income"].dropna().to_numpy()
+    drop = pd.read_csv(outs["drop"])["income"].to_numpy()
+    assert not np.allclose(keep[:2], drop[:2])
+
+
+def test_missing_keep_refuses_a_column_with_no_values(holes, tmp_path, capsys):
+    frame, path = holes
+    frame["age"] = np.nan
+    frame.to_csv(path, index=False)
+    code, _, err = _run(
+        _privatize_args(
+            "laplace", "age", path, tmp_path / "o.csv", "--missing", "keep"
+        ),
+        capsys,
+    )
+    assert code == 2 and "column 'age' has no values" in err
+
+
+ESTIMATE_CASES = {
+    "interval-npmle": (["income_lower", "income_upper"], []),
+    "interval-mle": (["income_lower", "income_upper"], []),
+    "deconvolution-kde": (["income"], ["noise_scale=1"]),
+    "rvns": (["income_s0", "income_s1"], ["d=2", "bounds=(0, 10)"]),
+    "subset": (["income=A", "income=B", "income=C", "income=D"], []),
+    "integral": (["income"], []),
+}
+
+
+def test_every_estimator_is_tested_here():
+    from skprivate._cli.estimate import ESTIMATORS
+
+    assert set(ESTIMATE_CASES) == set(ESTIMATORS)
+
+
+def _estimate_input(tmp_path, columns, bad):
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({c: rng.uniform(0, 10, size=30) for c in columns})
+    if "income_lower" in frame:
+        frame["income_upper"] = frame["income_lower"] + 1
+    if "income=A" in frame:
+        from skprivate import SubsetUniform
+
+        raw = rng.choice(list("ABCD"), size=(30, 1))
+        mechanism = SubsetUniform(categories=[list("ABCD")], random_state=0)
+        reports = np.asarray(mechanism.fit_transform(raw))
+        frame[[f"income={c}" for c in "ABCD"]] = reports.astype(int)
+    target = columns[-1]
+    if bad == "text":
+        frame = frame.astype({target: object})
+        frame.loc[5, target] = "n/a?"
+    else:
+        frame.loc[[5, 8], target] = np.nan
+    path = tmp_path / "released.csv"
+    frame.to_csv(path, index=False)
+    return path, target
+
+
+@pytest.mark.parametrize("estimator", sorted(ESTIMATE_CASES))
+def test_estimate_names_a_non_numeric_column(tmp_path, capsys, estimator):
+    columns, params = ESTIMATE_CASES[estimator]
+    path, target = _estimate_input(tmp_path, columns, "text")
+    args = ["estimate", "--estimator", estimator, "--columns", "income"]
+    for p in params:
+        args += ["--param", p]
+    code, _, err = _run([*args, str(path)], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert f"column '{target}' is not numeric: row 6 (line 7 of released.csv)" in err
+    assert f"the {estimator} estimator needs numbers" in err
+
+
+@pytest.mark.parametrize("estimator", sorted(ESTIMATE_CASES))
+def test_estimate_missing_values_refused_or_dropped(tmp_path, capsys, estimator):
+    columns, params = ESTIMATE_CASES[estimator]
+    path, target = _estimate_input(tmp_path, columns, "missing")
+    args = ["estimate", "--estimator", estimator, "--columns", "income"]
+    for p in params:
+        args += ["--param", p]
+    code, _, err = _run([*args, str(path)], capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert (
+        f"column '{target}' has 2 missing value(s), the first at row 6 (line 7" in err
+    )
+    assert "--missing drop" in err
+    out = tmp_path / "table.csv"
+    code, _, err = _run([*args, "--missing", "drop", str(path), "-o", str(out)], capsys)
+    assert code == 0, err
+    assert "dropped 2 of 30 rows with a missing value" in err
+    table = pd.read_csv(out)
+    dropped = table.loc[table.statistic == "rows dropped (missing)", "value"]
+    assert dropped.item() == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,7 +12,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .io import CLIError, parse_params, read_csv, select_columns, write_csv_atomically
+from .io import (
+    CLIError,
+    check_finite,
+    check_numeric,
+    missing_error,
+    parse_params,
+    read_csv,
+    select_columns,
+    write_csv_atomically,
+)
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
@@ -90,12 +100,20 @@ def estimate(
     columns: str,
     params: list[str] | None = None,
     out: str | None = None,
+    missing: str = "error",
 ) -> pd.DataFrame:
     """Estimate population quantities from the privatized columns of a CSV file.
 
     Returns a tidy frame (``column``, ``statistic``, ``value``), also written
-    to ``out`` when given.
+    to ``out`` when given.  The input columns must be numeric (a
+    non-numeric cell is refused with its column, row and line).  Missing
+    cells (for example left by ``privatize --missing keep``) are refused
+    with ``missing="error"``, the default; ``missing="drop"`` estimates each
+    column from its complete rows, reports the count on stderr and adds a
+    ``rows dropped (missing)`` row to the table.
     """
+    if missing not in ("error", "drop"):
+        raise CLIError(f"--missing must be error or drop; got {missing!r}")
     import skprivate
 
     entry = ESTIMATORS.get(estimator_name)
@@ -116,13 +134,14 @@ def estimate(
             f"{entry.class_name} has no parameter(s) {', '.join(sorted(unknown))}; "
             f"it takes {', '.join(accepted)}"
         )
-    missing = [p for p in entry.required if p not in parsed]
-    if missing:
+    absent = [p for p in entry.required if p not in parsed]
+    if absent:
         raise CLIError(
-            f"estimator {estimator_name!r} needs --param {' --param '.join(missing)} "
+            f"estimator {estimator_name!r} needs --param {' --param '.join(absent)} "
             "(the public description of the mechanism)"
         )
     parts = []
+    dropped: dict[str, int] = {}
     for name in names:
         cols = entry.columns(frame, name)
         if not cols or any(c not in frame.columns for c in cols):
@@ -132,9 +151,27 @@ def estimate(
             )
         if estimator_name == "integral":
             select_columns(frame, name, path)
-        data = frame[cols]
-        if data.isna().to_numpy().any():
-            raise CLIError(f"column(s) {', '.join(cols)} contain missing values")
+        needed_by = f"the {estimator_name} estimator"
+        data = check_numeric(frame, cols, path, needed_by)
+        if estimator_name == "integral":
+            check_finite(data, path, needed_by)
+        if missing == "error":
+            error = missing_error(
+                data, path, "use --missing drop to estimate from the other rows"
+            )
+            if error is not None:
+                raise error
+        else:
+            rows = data.isna().any(axis=1).to_numpy()
+            if rows.all():
+                raise CLIError(f"every row has a missing value in {', '.join(cols)}")
+            data = data[~rows]
+            dropped[name] = int(rows.sum())
+            print(
+                f"dropped {int(rows.sum())} of {len(rows)} rows with a missing value "
+                f"in {', '.join(cols)} (--missing drop)",
+                file=sys.stderr,
+            )
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -151,6 +188,11 @@ def estimate(
             table = est.results_.loc[:, ["statistic", "value"]]
         else:
             table = _numeric_summary(est)
+        if name in dropped:
+            extra = pd.DataFrame(
+                {"statistic": ["rows dropped (missing)"], "value": [dropped[name]]}
+            )
+            table = pd.concat([table, extra], ignore_index=True)
         table.insert(0, "column", name)
         parts.append(table)
     result = pd.concat(parts, ignore_index=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import csv
 import os
 import signal
 import tempfile
@@ -10,6 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 
@@ -109,3 +111,117 @@ def write_csv_atomically(frame: pd.DataFrame, path: str) -> None:
             signal.signal(
                 signal.SIGTERM, signal.SIG_DFL if previous is None else previous
             )
+
+
+MISSING_CHOICES = ("error", "drop", "keep")
+
+
+def _open_text(path: str):
+    """Open ``path`` as text the way :func:`pandas.read_csv` infers compression."""
+    import bz2
+    import gzip
+    import lzma
+
+    openers = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+    opener = openers.get(Path(path).suffix.lower())
+    if opener is not None:
+        return opener(path, "rt", encoding="utf-8", errors="replace", newline="")
+    return open(path, encoding="utf-8", errors="replace", newline="")
+
+
+def file_line(path: str, position: int) -> int | None:
+    """Line number (1-based) in ``path`` on which data row ``position`` starts.
+
+    ``position`` counts data rows from 0 in the order :func:`read_csv` returns
+    them (blank lines skipped, quoted fields spanning several lines counted
+    once).  Returns None when the file cannot be scanned (a zip archive, say).
+    """
+    if Path(path).suffix.lower() == ".zip":
+        return None
+    try:
+        with _open_text(path) as handle:
+            reader = csv.reader(handle)
+            header_seen = False
+            row = -1
+            start = 1
+            for record in reader:
+                if record and header_seen:
+                    row += 1
+                    if row == position:
+                        return start
+                header_seen = header_seen or bool(record)
+                start = reader.line_num + 1
+    except (OSError, csv.Error):
+        return None
+    return None
+
+
+def where(path: str, position: int) -> str:
+    """``row R (line L of FILE)`` for data row ``position`` (0-based) of ``path``."""
+    line = file_line(path, position)
+    if line is None:
+        return f"row {position + 1}"
+    return f"row {position + 1} (line {line} of {Path(path).name})"
+
+
+def check_numeric(
+    frame: pd.DataFrame, columns: list[str], path: str, needed_by: str
+) -> pd.DataFrame:
+    """Return ``frame[columns]`` as numbers, or say which cell is not a number.
+
+    Missing cells stay missing (they are handled by ``--missing``).  The error
+    names the column, the first offending value and its row and line.
+    """
+    data = frame[columns].copy()
+    for name in columns:
+        column = data[name]
+        if pd.api.types.is_bool_dtype(column):
+            data[name] = column.astype(float)
+            continue
+        if pd.api.types.is_numeric_dtype(column):
+            continue
+        numbers = pd.to_numeric(column, errors="coerce")
+        bad = numbers.isna().to_numpy() & column.notna().to_numpy()
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            raise CLIError(
+                f"column {name!r} is not numeric: {where(path, first)} has "
+                f"{column.iloc[first]!r} ({int(bad.sum())} non-numeric value(s) "
+                f"in all); {needed_by} needs numbers"
+            )
+        data[name] = numbers
+    return data
+
+
+def check_finite(data: pd.DataFrame, path: str, needed_by: str) -> None:
+    """Refuse infinite values, naming the column and the first row."""
+    for name in data.columns:
+        values = data[name].to_numpy(dtype=float, na_value=np.nan)
+        bad = np.isinf(values)
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            raise CLIError(
+                f"column {name!r} has an infinite value at {where(path, first)} "
+                f"({int(bad.sum())} in all); {needed_by} needs finite numbers"
+            )
+
+
+def missing_error(data: pd.DataFrame, path: str, choices: str) -> CLIError | None:
+    """The error for missing cells of ``data`` under ``--missing error``.
+
+    Names the first column with missing values, their count and the first
+    row, lists the other columns with missing values, and suggests the
+    ``--missing`` options (``choices``).  None when nothing is missing.
+    """
+    counts = data.isna().sum()
+    counts = counts[counts > 0]
+    if counts.empty:
+        return None
+    name = counts.index[0]
+    first = int(np.flatnonzero(data[name].isna().to_numpy())[0])
+    others = ", ".join(f"{c!r} ({int(n)})" for c, n in counts.iloc[1:].items())
+    also = f"; also missing in {others}" if others else ""
+    return CLIError(
+        f"column {name!r} has {int(counts.iloc[0])} missing value(s), the first at "
+        f"{where(path, first)}{also}; {choices}"
+    )

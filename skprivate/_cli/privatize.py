@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import re
 import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .io import (
+    MISSING_CHOICES,
     CLIError,
+    check_finite,
+    check_numeric,
+    missing_error,
     parse_params,
     read_csv,
     same_file,
@@ -111,6 +117,7 @@ def derive_seed(
     mechanism: str,
     columns: list[str],
     params: dict[str, Any],
+    missing: str = "error",
 ) -> int:
     """The ``random_state`` of one run: ``--seed`` mixed with the input.
 
@@ -119,7 +126,10 @@ def derive_seed(
     difference of the raw values).  The seed of the run is therefore a
     128-bit integer taken from a SHA-256 over the seed, a SHA-256 of the
     input file's bytes, the mechanism, the privatized column names and the
-    parameters.  The same file, seed and settings reproduce the same output.
+    parameters, and the ``--missing`` choice when it is not ``error`` (with
+    ``drop`` the rows shift, so a ``drop`` and a ``keep`` release of one file
+    must not share noise row by row).  The same file, seed and settings
+    reproduce the same output.
 
     Parameters
     ----------
@@ -133,6 +143,8 @@ def derive_seed(
         Privatized columns, in order.
     params : dict
         Mechanism parameters (``--param``).
+    missing : {"error", "drop", "keep"}, default="error"
+        The ``--missing`` choice.
 
     Returns
     -------
@@ -155,14 +167,65 @@ def derive_seed(
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             content.update(block)
-    settings = repr(
-        (int(seed), mechanism, list(columns), sorted(params.items(), key=str))
+    parts: tuple[Any, ...] = (
+        int(seed),
+        mechanism,
+        list(columns),
+        sorted(params.items(), key=str),
     )
+    if missing != "error":
+        parts = (*parts, missing)
+    settings = repr(parts)
     digest = hashlib.sha256()
     digest.update(b"skprivate privatize seed\0")
     digest.update(content.digest())
     digest.update(settings.encode())
     return int.from_bytes(digest.digest()[:16], "little")
+
+
+def _source_column(output: str, names: list[str]) -> str | None:
+    """The privatized input column an output column was derived from.
+
+    Output formats: ``<col>``, ``<col>_lower``/``<col>_upper``,
+    ``<col>=<category>`` and ``<col>_s<j>``; the longest matching input name
+    wins (``age_group_lower`` comes from ``age_group``, not ``age``).
+    """
+    best = None
+    for name in names:
+        derived = (
+            output in (name, f"{name}_lower", f"{name}_upper")
+            or output.startswith(f"{name}=")
+            or re.fullmatch(re.escape(name) + r"_s\d+", output) is not None
+        )
+        if derived and (best is None or len(name) > len(best)):
+            best = name
+    return best
+
+
+def _blank_missing(
+    result: pd.DataFrame, missing: pd.DataFrame, names: list[str]
+) -> pd.DataFrame:
+    """Blank the output cells derived from missing input cells (``--missing keep``)."""
+    result = result.copy()
+    for output in result.columns:
+        source = _source_column(str(output), names)
+        if source is None:
+            raise CLIError(
+                f"cannot tell which column output {output!r} comes from, so "
+                "--missing keep cannot blank it; use --missing drop"
+            )
+        rows = missing[source].to_numpy()
+        if not rows.any():
+            continue
+        column = result[output]
+        if pd.api.types.is_bool_dtype(column):
+            column = column.astype("boolean")
+        elif pd.api.types.is_integer_dtype(column):
+            column = column.astype("Int64")
+        column = column.copy()
+        column[rows] = pd.NA if column.dtype.name in ("boolean", "Int64") else np.nan
+        result[output] = column
+    return result
 
 
 def privatize(
@@ -173,6 +236,7 @@ def privatize(
     params: list[str] | None = None,
     seed: int | None = None,
     keep: str | None = None,
+    missing: str = "error",
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Privatize ``columns`` of the CSV at ``path`` and write ``out``.
 
@@ -187,7 +251,26 @@ def privatize(
     written next to the noisy ones), and ``out`` cannot be the input file.
     With ``seed``, the noise is seeded by :func:`derive_seed`, so two
     different files never get the same noise.
+
+    Every mechanism except ``subset`` needs numbers: a non-numeric or
+    infinite cell is refused with its column, row and line.  Missing cells
+    in the privatized columns follow ``missing``:
+
+    - ``"error"`` (default): refuse, naming the column, the count and the
+      first row;
+    - ``"drop"``: remove the rows with a missing value in a privatized
+      column (kept columns included); the count goes to stderr and to the
+      summary;
+    - ``"keep"``: the output cells derived from a missing cell are left
+      empty and nothing else about that cell is released.  The mechanism is
+      run with an observed value of the same column in its place and that
+      output is discarded, so no raw value is released; the release does
+      reveal which cells were missing.
     """
+    if missing not in MISSING_CHOICES:
+        raise CLIError(
+            f"--missing must be one of {', '.join(MISSING_CHOICES)}; got {missing!r}"
+        )
     if same_file(path, out):
         raise CLIError(
             f"-o {out} is the input file; write the output to another path "
@@ -202,21 +285,70 @@ def privatize(
             f"--keep {', '.join(both)} is also in --columns; a privatized column "
             "cannot be kept raw in the output"
         )
+    if mechanism in MECHANISMS and mechanism != "subset":
+        needed_by = f"the {mechanism} mechanism"
+        data = check_numeric(frame, names, path, needed_by)
+        check_finite(data, path, needed_by)
+    else:
+        data = frame[names].copy()
     parsed = parse_params(params)
     if seed is not None:
-        seed = derive_seed(seed, path, mechanism, names, parsed)
+        seed = derive_seed(seed, path, mechanism, names, parsed, missing)
     privatizer = _build(mechanism, parsed, seed)
     privatizer.set_output(transform="pandas")
+
+    is_missing = data.isna()
+    notes: dict[str, Any] = {}
+    if missing == "error":
+        error = missing_error(
+            data,
+            path,
+            "use --missing drop to remove those rows or --missing keep to leave "
+            "them missing in the output",
+        )
+        if error is not None:
+            raise error
+    elif missing == "drop":
+        rows = is_missing.any(axis=1).to_numpy()
+        dropped = int(rows.sum())
+        if dropped == len(frame):
+            raise CLIError(
+                f"every row has a missing value in {', '.join(names)}; "
+                "nothing left to privatize"
+            )
+        frame, data, is_missing = frame[~rows], data[~rows], is_missing[~rows]
+        print(
+            f"dropped {dropped} of {len(rows)} rows with a missing value in "
+            f"{', '.join(names)} (--missing drop)",
+            file=sys.stderr,
+        )
+        notes["missing"] = f"drop ({dropped} rows dropped)"
+    else:
+        empty = [c for c in names if is_missing[c].all()]
+        if empty:
+            raise CLIError(
+                f"column {empty[0]!r} has no values; nothing to privatize "
+                "(leave it out of --columns)"
+            )
+        for name in names:
+            rows = is_missing[name].to_numpy()
+            if rows.any():
+                placeholder = data[name][~rows].iloc[0]
+                data[name] = data[name].where(~rows, placeholder)
+        cells = int(is_missing.to_numpy().sum())
+        notes["missing"] = f"keep ({cells} cells left missing, not privatized)"
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = privatizer.fit_transform(frame[names])
+            result = privatizer.fit_transform(data)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc).splitlines()[0]) from exc
     for w in caught:
         print(f"warning: {w.message}".splitlines()[0], file=sys.stderr)
     result = pd.DataFrame(result)
     result.index = frame.index
+    if missing == "keep" and is_missing.to_numpy().any():
+        result = _blank_missing(result, is_missing, names)
     output = pd.concat([frame[kept], result], axis=1)
     clash = output.columns[output.columns.duplicated()].tolist()
     if clash:
@@ -225,5 +357,5 @@ def privatize(
             "drop them from --keep"
         )
     write_csv_atomically(output, out)
-    summary = privatizer.privacy_summary()
+    summary = {**privatizer.privacy_summary(), **notes}
     return output, summary
