@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.base import TransformerMixin, clone
 
 from ._doc_link import DocLinkMixin
+from .utils._dask import add_dask_dispatch
 from .utils._param_validation import validate_params
 from .utils.validation import check_generator
 
@@ -163,6 +164,11 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
     from the same pickle draw the same noise on their next call.
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # dask arrays/DataFrames are privatized lazily (skprivate.utils._dask)
+        add_dask_dispatch(cls, "privatizer")
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.non_deterministic = True
@@ -262,6 +268,11 @@ class PrivatizedInputMixin:
     draws its seed from it.  Chunks passed to ``partial_fit`` continue the
     stream of ``privatizer_``, one fresh child per chunk.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # dask input: merged per-partition statistics, or a clear TypeError
+        add_dask_dispatch(cls, "learner")
 
     def _privatizer_seed(self, data: Any) -> np.random.SeedSequence:
         """The seed sequence of the privatizer fitted on ``data``."""

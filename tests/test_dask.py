@@ -311,3 +311,16 @@ def test_two_million_rows_laplace_and_density(client):
     assert kde.n_samples_seen_ == n
     assert 0.3 < float(kde.pdf(0.0)) < 0.45  # N(0, 1): 0.40, smoothed by h
     assert abs(kde.mean()) < 0.05
+
+
+def test_blocks_never_reuse_another_calls_noise(client):
+    # block streams must not coincide with the privatizer's later calls
+    x = np.full((400, 1), 5.0)
+    X = da.from_array(x, chunks=(100, 1))
+    m = LaplaceLDP(epsilon=1, bounds=(0, 10), random_state=0).fit(x)
+    lazy = m.transform(X).compute()
+    later = [m.transform(x) for _ in range(4)]
+    for i in range(4):
+        block = lazy[100 * i : 100 * (i + 1)]
+        for other in later:
+            assert not np.array_equal(block, other[:100])

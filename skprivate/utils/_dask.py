@@ -3,9 +3,9 @@
 A dask array or DataFrame given to a privatizer's ``transform`` is privatized
 lazily, block by block (``map_blocks`` / ``map_partitions``), and the result
 is the same lazy type.  Each block draws from its own random stream: the
-*call's* stream (one child of the privatizer's stream per ``transform``
-call, see :class:`skprivate.base.PrivatizerMixin`) spawns one child per block
-position, so
+*call's* stream (the privatizer's next stream, see
+:class:`skprivate.base.PrivatizerMixin`) draws a 256-bit root, and block
+``i`` uses child ``i`` of that root (:func:`call_seed`, :func:`block_seed`), so
 
 * computing the same lazy result twice gives the same noise (a lazy release
   that changed every time it was computed would leak the data through the
@@ -97,10 +97,12 @@ def _is_dask_frame(X: Any) -> bool:
 def call_seed(privatizer: Any) -> np.random.SeedSequence:
     """The seed sequence of one release call of ``privatizer``.
 
-    It is the seed of the generator that :meth:`PrivatizerMixin._next_generator`
-    gives the call (the next child of the privatizer's stream).  When
-    ``random_state`` is a ``Generator``, whose stream is used as is, the call
-    seed is drawn from it, so the generator advances as with in-memory data.
+    The call's generator (:meth:`PrivatizerMixin._next_generator`: the next
+    stream of the privatizer, or the ``Generator`` given as
+    ``random_state``) draws 256 bits that root the call's block streams.
+    The blocks' streams are children of that root, not children of the
+    call's own seed sequence: those are the streams of the privatizer's
+    later calls, and a block must never share noise with another release.
 
     Parameters
     ----------
@@ -112,14 +114,7 @@ def call_seed(privatizer: Any) -> np.random.SeedSequence:
     numpy.random.SeedSequence
     """
     rng = privatizer._next_generator()
-    seq = getattr(rng.bit_generator, "seed_seq", None)
-    if rng is getattr(privatizer, "random_state", None) or not isinstance(
-        seq, np.random.SeedSequence
-    ):
-        seq = np.random.SeedSequence(
-            [int(e) for e in rng.integers(0, 2**63 - 1, size=4)]
-        )
-    return seq
+    return np.random.SeedSequence([int(e) for e in rng.integers(0, 2**63, size=4)])
 
 
 def block_seed(seq: np.random.SeedSequence, position: int) -> np.random.SeedSequence:
