@@ -22,6 +22,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin
 from ..utils import Interval, Options
 from ..utils._dask import dask_fit, is_dask_collection
+from ..utils.validation import check_numeric_input
 
 __all__ = ["Microaggregator", "microaggregate"]
 
@@ -314,7 +315,7 @@ class Microaggregator(
         if is_dask_collection(X):  # clusters need all the records: refused
             dask_fit(self, X)
         self._check_params()
-        X = validate_data(self, X, dtype=np.float64)
+        X = validate_data(self, check_numeric_input(X), dtype=np.float64)
         k = int(self.min_cluster_size)
         if self.method == "mdav":
             labels = _mdav_labels(X, k)
@@ -408,7 +409,7 @@ class Microaggregator(
             each row by the nearest centroid).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, check_numeric_input(X), dtype=np.float64, reset=False)
         if self.method == "mdav":
             Z = X / self._scale
             C = self.centroids_ / self._scale

@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options
-from ..utils.validation import check_interval_array
+from ..utils.validation import check_interval_array, check_numeric_input
 from ._anchors import (
     AnchorDistribution,
     as_cdf,
@@ -122,7 +122,7 @@ class _BaseIntervalMechanism(PrivatizerMixin, BaseEstimator):
         self : object
         """
         self._check_params()
-        validate_data(self, X, ensure_all_finite=True)
+        validate_data(self, check_numeric_input(X), ensure_all_finite=True)
         self._validate_design()
         return self
 
@@ -176,7 +176,9 @@ class _BaseIntervalMechanism(PrivatizerMixin, BaseEstimator):
             Only when ``return_anchors=True``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, ensure_all_finite=True)
+        X = validate_data(
+            self, check_numeric_input(X), reset=False, ensure_all_finite=True
+        )
         rng = self._next_generator()
         names = self.get_feature_names_out()[::2]
         out, anchors = [], []
@@ -282,7 +284,9 @@ class _BaseIntervalMechanism(PrivatizerMixin, BaseEstimator):
         ndarray of shape (n_samples, 2 * n_features)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, ensure_all_finite=True)
+        X = validate_data(
+            self, check_numeric_input(X), reset=False, ensure_all_finite=True
+        )
         Z = np.asarray(intervals, dtype=float)
         if Z.shape != (X.shape[0], 2 * X.shape[1]):
             raise ValueError(

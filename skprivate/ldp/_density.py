@@ -13,7 +13,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options
-from ..utils.validation import check_unchanged_settings
+from ..utils.validation import (
+    check_magnitude,
+    check_numeric_input,
+    check_unchanged_settings,
+)
 from ._bandwidth import select_cv_bandwidth
 from ._common import (
     ALGORITHM_CONSTRAINT,
@@ -212,8 +216,9 @@ class DeconvolutionKernelDensity(
         """
         self._check_params()
         self.__dict__.pop("_stream", None)
-        X = validate_data(self, X, dtype=np.float64)
+        X = validate_data(self, check_numeric_input(X), dtype=np.float64)
         Z = np.asarray(self._privatize(X, stream=True), dtype=np.float64)
+        check_magnitude(Z, name="X")
         n, q = Z.shape
         noise = resolve_noise_scale(self, q)
         self.noise_scale_ = noise
@@ -304,7 +309,7 @@ class DeconvolutionKernelDensity(
                     "points); call fit again, or stream from a fresh estimator."
                 )
             self._check_streamable()
-            X = validate_data(self, X, dtype=np.float64)
+            X = validate_data(self, check_numeric_input(X), dtype=np.float64)
             if X.shape[1] != 1:
                 raise ValueError(
                     "partial_fit needs a single feature (kernel sums of several "
@@ -321,7 +326,9 @@ class DeconvolutionKernelDensity(
             counts, n = np.zeros(binned.size), 0
         else:
             check_unchanged_settings(self._stream, self._settings())
-            X = validate_data(self, X, dtype=np.float64, reset=False)
+            X = validate_data(
+                self, check_numeric_input(X), dtype=np.float64, reset=False
+            )
             Z = X if self.privatizer_ is None else self.privatizer_.transform(X)
             binned, counts, n = self._binned, self.bin_counts_, self.n_samples_seen_
             support, noise, h = self.support_, self.noise_scale_, self.bandwidth_
@@ -436,7 +443,7 @@ class DeconvolutionKernelDensity(
         density : ndarray of shape (n_samples,)
         """
         check_is_fitted(self, "bandwidth_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, check_numeric_input(X), dtype=np.float64, reset=False)
         return self._raw(X)
 
     def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:

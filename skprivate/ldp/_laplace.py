@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
+from ..utils.validation import check_numeric_input
 
 __all__ = ["LaplaceLDP"]
 
@@ -40,9 +41,12 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
     ----------
     epsilon : float, default=1.0
         Privacy budget of one record (all features together), ``> 0``.
-    bounds : tuple (low, high) or None, default=None
-        Declared domain: scalars for every column or arrays with one entry
-        per column.  ``None`` reads them from the data at ``fit`` with a
+    bounds : tuple, list of tuples, dict or None, default=None
+        Declared domain: ``(low, high)`` for every column, ``(lows, highs)``
+        with one entry per column, one tuple per column
+        ``[(0, 100), (1, 120)]``, or a dict ``{"age": (0, 100), ...}`` keyed by
+        column name (see :func:`~skprivate.utils.check_bounds`).  ``None``
+        reads them from the data at ``fit`` with a
         :class:`~skprivate.exceptions.PrivacyLeakWarning` (the bounds then
         depend on private values).
     clip : bool, default=True
@@ -162,7 +166,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
 
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "epsilon": [Interval(numbers.Real, 0, None, closed="neither")],
-        "bounds": [tuple, list, None],
+        "bounds": [tuple, list, dict, None],
         "clip": ["boolean"],
         "random_state": ["random_state"],
         "secure": ["boolean"],
@@ -198,13 +202,14 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         self : LaplaceLDP
         """
         self._check_params()
-        X = validate_data(self, X, dtype=np.float64)
+        X = validate_data(self, check_numeric_input(X), dtype=np.float64)
         q = X.shape[1]
         if self.bounds is None:
             low, high = bounds_from_data(X, owner=type(self).__name__)
             self.bounds_from_data_ = True
         else:
-            low, high = check_bounds(self.bounds, q)
+            names = getattr(self, "feature_names_in_", None)
+            low, high = check_bounds(self.bounds, q, feature_names=names)
             self.bounds_from_data_ = False
         self.bounds_ = (low, high)
         eps_j = self.epsilon / q
@@ -247,6 +252,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             ``set_output(transform="pandas")``).
         """
         check_is_fitted(self, "scale_")
+        X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, reset=False, copy=True)
         X = self._enforce_bounds(X)
         rng = self._next_generator()

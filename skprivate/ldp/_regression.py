@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..utils import Interval, Options, check_generator
+from ..utils.validation import check_magnitude, check_numeric_input
 from ._common import (
     ALGORITHM_CONSTRAINT,
     KERNEL_CONSTRAINT,
@@ -118,9 +119,12 @@ class _DeconvolutionNadarayaWatson(
 
     def _fit(self, X: ArrayLike, y: ArrayLike) -> None:
         self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=self._y_numeric)
+        X, y = validate_data(
+            self, check_numeric_input(X), y, dtype=np.float64, y_numeric=self._y_numeric
+        )
         Y = self._encode_targets(y)
         Z = np.asarray(self._privatize(X), dtype=np.float64)
+        check_magnitude(Z, name="X")
         n, q = Z.shape
         self.noise_scale_ = resolve_noise_scale(self, q)
         self._fallback_value = Y.mean(axis=0)
@@ -279,7 +283,7 @@ class _DeconvolutionNadarayaWatson(
 
     def _predict_raw(self, X: ArrayLike) -> tuple[NDArray, NDArray]:
         check_is_fitted(self, "bandwidth_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, check_numeric_input(X), dtype=np.float64, reset=False)
         return self._ratio_of_sums(self._sums(X), self.bandwidth_)
 
     def fallback_mask(self, X: ArrayLike) -> NDArray[np.bool_]:

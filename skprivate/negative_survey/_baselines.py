@@ -31,7 +31,7 @@ from ..utils import (
     bounds_from_data,
     check_bounds,
 )
-from ..utils.validation import check_numeric_input
+from ..utils.validation import check_magnitude, check_numeric_input
 from ._kde import grid_kde, ksdensity_bandwidth
 from ._noise import (
     FlippedHuberNoise,
@@ -947,8 +947,10 @@ class PerturbedKDEEstimator(
         self : PerturbedKDEEstimator
         """
         self._check_params()
+        X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         released = np.asarray(self._privatize(X), dtype=float)
+        check_magnitude(released, name="X")
         values = released.ravel()
         a, b = _bounds_of(self, self.privatizer_)
         edges = rvns_grid((a, b), self.n_points)
@@ -988,10 +990,14 @@ class PerturbedKDEEstimator(
             dens = grid_kde(values, edges[:-1], h)
             self.bandwidth_ = h
         mass = np.dot(dens, widths)
-        if not mass > 0:
+        # less than one report's worth of kernel mass in the bounds is
+        # round-off of the FFT, not a density: refuse rather than normalize it
+        if not mass * values.size >= 1.0:
             raise ValueError(
-                f"no released value is near [{a:g}, {b:g}]; the density estimate "
-                "is empty there."
+                f"no released value of X is near the bounds [{a:g}, {b:g}] (the "
+                f"kernel mass there is {mass:.3g}, less than one report); the "
+                "density estimate is empty there. Check the bounds and the units "
+                "of X."
             )
         self.bounds_ = (a, b)
         self.edges_ = edges
@@ -1154,8 +1160,10 @@ class SquareWaveEMSEstimator(
         self : SquareWaveEMSEstimator
         """
         self._check_params()
+        X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         reports = np.asarray(self._privatize(X), dtype=float).ravel()
+        check_magnitude(reports, name="X")
         priv = self.privatizer_
         a, b = _bounds_of(self, priv)
         epsilon = (

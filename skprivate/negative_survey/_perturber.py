@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
+from ..utils.validation import check_numeric_input
 from ._transition import sample_rvns
 
 __all__ = ["RVNSPerturber"]
@@ -113,7 +114,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
     _parameter_constraints: ClassVar[dict[str, Any]] = {
         "d": [Interval(numbers.Real, 0, None, closed="neither"), "array-like", None],
         "k": [Interval(numbers.Integral, 1, None, closed="left")],
-        "bounds": ["array-like", None],
+        "bounds": ["array-like", dict, None],
         "random_state": ["random_state"],
     }
 
@@ -130,6 +131,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         self.random_state = random_state
 
     def _validate_X(self, X: Any, reset: bool) -> NDArray[np.float64]:
+        X = check_numeric_input(X)
         return validate_data(
             self, X, reset=reset, dtype=np.float64, ensure_all_finite=True
         )
@@ -157,7 +159,8 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         if self.bounds is None:
             low, high = bounds_from_data(X, owner=type(self).__name__)
         else:
-            low, high = check_bounds(self.bounds, p)
+            names = getattr(self, "feature_names_in_", None)
+            low, high = check_bounds(self.bounds, p, feature_names=names)
         if self.d is None:
             d = DEFAULT_D_FRACTION * (high - low)
         else:

@@ -15,7 +15,7 @@ from threadpoolctl import threadpool_limits
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import HasMethods, Interval, Options
-from ..utils.validation import check_unchanged_settings
+from ..utils.validation import check_numeric_input, check_unchanged_settings
 from ._kde import BinnedReports, ksdensity_bandwidth
 from ._solvers import (
     cell_transition_matrix,
@@ -410,7 +410,9 @@ class RVNSDensityEstimator(
         """
         self._check_params()
         self.__dict__.pop("_stream", None)
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
+        X = validate_data(
+            self, check_numeric_input(X), dtype=np.float64, ensure_all_finite=True
+        )
         Y = np.asarray(self._privatize(X, stream=True), dtype=float)
         d, a, b = _check_kernel_args(*self._mechanism(Y))
         self._check_reports(Y, a, b)
@@ -480,7 +482,11 @@ class RVNSDensityEstimator(
         if hasattr(self, "_stream"):
             check_unchanged_settings(self._stream, self._settings())
             X = validate_data(
-                self, X, dtype=np.float64, ensure_all_finite=True, reset=False
+                self,
+                check_numeric_input(X),
+                dtype=np.float64,
+                ensure_all_finite=True,
+                reset=False,
             )
             Y = X if self.privatizer_ is None else self.privatizer_.transform(X)
             Y = np.asarray(Y, dtype=float)
@@ -501,7 +507,9 @@ class RVNSDensityEstimator(
                 )
             if not self._streamable():
                 raise ValueError(self._not_streamable_reason())
-            X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
+            X = validate_data(
+                self, check_numeric_input(X), dtype=np.float64, ensure_all_finite=True
+            )
             Y = np.asarray(self._privatize(X, stream=True), dtype=float)
             d, a, b = _check_kernel_args(*self._mechanism(Y))
             self._check_reports(Y, a, b)

@@ -108,7 +108,7 @@ def check_interval_array(
            [2., 2.]])
     """
     arr = check_array(
-        y,
+        check_numeric_input(y, name=name),
         ensure_2d=False,
         dtype=np.float64,
         ensure_all_finite=False,
@@ -173,49 +173,147 @@ def check_bounds(
     n_features: int,
     *,
     name: str = "bounds",
+    feature_names: Any = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Validate declared domain bounds and broadcast them to every column.
 
     Parameters
     ----------
-    bounds : tuple (low, high)
-        Scalars for all columns, or arrays of length ``n_features``.
+    bounds : tuple, list of tuples, ndarray or dict
+        One of the accepted forms:
+
+        * ``(low, high)`` with scalars: the same bounds for every column;
+        * ``(lows, highs)`` with two lists or arrays of length ``n_features``
+          (a scalar broadcasts);
+        * ``[(low_0, high_0), (low_1, high_1), ...]``: one tuple per column
+          (an array of shape ``(n_features, 2)`` is read the same way when it
+          cannot be read as ``(lows, highs)``);
+        * ``{column: (low, high), ...}``: one entry per column, keyed by the
+          column name (or by position for data without names).
+
+        A list of two tuples on two columns is read as one pair per column
+        (tuples are records ``(low, high)``); two lists are read as
+        ``(lows, highs)``.  A 2 x 2 array is ambiguous and refused.
     n_features : int
         Number of columns the bounds must cover.
     name : str, default="bounds"
         Name used in error messages.
+    feature_names : array-like of str, optional
+        Column names, used to read a dict and to name columns in errors.
 
     Returns
     -------
     low, high : ndarray of shape (n_features,)
+
+    Raises
+    ------
+    ValueError
+        On a form that is none of the above (the message lists the accepted
+        forms), NaN or infinite bounds, ``low >= high`` in a column (named), or
+        a width ``high - low`` that overflows.
 
     Examples
     --------
     >>> from skprivate.utils import check_bounds
     >>> check_bounds((0, [1, 2]), 2)
     (array([0., 0.]), array([1., 2.]))
+    >>> check_bounds([(0, 100), (1, 120)], 2)
+    (array([0., 1.]), array([100., 120.]))
+    >>> check_bounds({"b": (1, 120), "a": (0, 100)}, 2, feature_names=["a", "b"])
+    (array([0., 1.]), array([100., 120.]))
     """
-    if not isinstance(bounds, tuple | list) or len(bounds) != 2:
+    names = (
+        [str(c) for c in feature_names]
+        if feature_names is not None
+        else [str(j) for j in range(n_features)]
+    )
+    forms = (
+        f"Accepted forms: (low, high) for every column; (lows, highs) with two "
+        f"lists of length {n_features}; [(low, high), ...] with one tuple per "
+        "column; {column: (low, high), ...} with one entry per column."
+    )
+
+    def column(j: int) -> str:
+        return f"column {j}" if feature_names is None else f"column {names[j]!r}"
+
+    if isinstance(bounds, dict):
+        keys = {str(k): k for k in bounds}
+        unknown = [k for k in keys if k not in names]
+        missing = [c for c in names if c not in keys]
+        if unknown or missing:
+            raise ValueError(
+                f"{name} given as a dict must have one entry per column "
+                f"{names}; unknown keys {unknown}, missing columns {missing}."
+            )
+        pairs = [bounds[keys[c]] for c in names]
+        return check_bounds(
+            [tuple(p) if isinstance(p, list | np.ndarray) else p for p in pairs],
+            n_features,
+            name=name,
+            feature_names=feature_names,
+        )
+    try:
+        arr = np.asarray(bounds, dtype=float)
+    except (ValueError, TypeError):
+        arr = None
+    per_column = False
+    if isinstance(bounds, np.ndarray) and arr is not None and arr.ndim == 2:
+        if arr.shape == (n_features, 2) and arr.shape != (2, n_features):
+            per_column = True
+        elif arr.shape == (2, 2) and n_features == 2:
+            raise ValueError(
+                f"{name} as a 2 x 2 array is ambiguous on two columns: it may be "
+                f"(lows, highs) or one (low, high) row per column. {forms}"
+            )
+    elif isinstance(bounds, tuple | list) and len(bounds) > 0:
+        pairs = [
+            isinstance(b, tuple | list | np.ndarray) and len(b) == 2 for b in bounds
+        ]
+        tuples = all(isinstance(b, tuple) for b in bounds)
+        if len(bounds) == n_features and all(pairs):
+            # on two columns, two lists are (lows, highs) and two tuples are pairs
+            per_column = n_features != 2 or tuples
+    if per_column:
+        try:
+            arr = np.asarray([tuple(b) for b in bounds], dtype=float)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(
+                f"{name} must hold numbers; got {bounds!r}. {forms}"
+            ) from exc
+        bounds = (arr[:, 0], arr[:, 1])
+    if not isinstance(bounds, tuple | list | np.ndarray) or len(bounds) != 2:
         raise ValueError(
-            f"{name} must be a pair (low, high) of scalars or per-column arrays; "
-            f"got {bounds!r}."
+            f"{name} must give bounds for {n_features} columns; got {bounds!r}. {forms}"
         )
     try:
         low = np.broadcast_to(np.asarray(bounds[0], dtype=float), (n_features,))
         high = np.broadcast_to(np.asarray(bounds[1], dtype=float), (n_features,))
     except (ValueError, TypeError) as exc:
         raise ValueError(
-            f"{name} must give one (low, high) pair or one per column "
-            f"({n_features} columns); got {bounds!r}."
+            f"{name} must give bounds for {n_features} columns; got {bounds!r}. {forms}"
         ) from exc
-    if not (np.isfinite(low).all() and np.isfinite(high).all()):
-        raise ValueError(f"{name} must be finite; got {bounds!r}.")
+    for values, side in ((low, "low"), (high, "high")):
+        bad = ~np.isfinite(values)
+        if bad.any():
+            j = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{name} must be finite numbers; {column(j)} has {side}={values[j]!r}."
+            )
     bad = low >= high
     if bad.any():
         j = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"{name} must satisfy low < high for every column; column {j} has "
-            f"low={low[j]:g} >= high={high[j]:g}."
+            f"{name} must satisfy low < high for every column; {column(j)} has "
+            f"low={low[j]:g} >= high={high[j]:g}. {forms}"
+        )
+    with np.errstate(over="ignore"):
+        width = high - low
+    bad = ~np.isfinite(width)
+    if bad.any():
+        j = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name} of {column(j)} span {low[j]:g} to {high[j]:g}, a width that "
+            "overflows float64; declare bounds whose width high - low is finite."
         )
     return low.copy(), high.copy()
 
@@ -358,3 +456,156 @@ def check_weights(sample_weight: Any, n_samples: int) -> NDArray[np.float64]:
     if w.sum() <= 0:
         raise ValueError("sample_weight: all weights are zero.")
     return w
+
+
+def check_numeric_input(X: Any, *, name: str = "X") -> Any:
+    """Refuse non-numeric columns by name before numeric validation.
+
+    scikit-learn's ``check_array`` reports a string column as "could not
+    convert string to float" without saying which column.  This check names
+    the column and the dtype found.  Numeric pandas Categoricals are
+    converted to their float values; boolean columns are accepted as 0/1.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame
+        Data about to be validated as float.
+    name : str, default="X"
+        Name used in error messages.
+
+    Returns
+    -------
+    X : array-like or DataFrame
+        ``X`` itself, or a copy with numeric Categoricals decoded.
+
+    Raises
+    ------
+    TypeError
+        On a column of strings, objects, datetimes, timedeltas or a
+        non-numeric Categorical (the message names the column).
+    ValueError
+        On duplicate column names (named).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skprivate.utils.validation import check_numeric_input
+    >>> check_numeric_input(pd.DataFrame({"age": ["x"]}))
+    Traceback (most recent call last):
+    ...
+    TypeError: X column 'age' must be numeric; got dtype ...
+    """
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):
+        columns = list(X.columns)
+        seen = {c for c in columns if columns.count(c) > 1}
+        if seen:
+            raise ValueError(
+                f"{name} has duplicate column names {sorted(map(str, seen))}; "
+                "every column needs a unique name."
+            )
+        decoded = {}
+        for j, (column, dtype) in enumerate(X.dtypes.items()):
+            if isinstance(dtype, _pd_categorical()):
+                cats = dtype.categories
+                if cats.dtype.kind in "biuf":
+                    decoded[column] = np.asarray(X.iloc[:, j].astype(cats.dtype))
+                    continue
+            elif dtype.kind in "biuf":
+                continue
+            values = X.iloc[:, j]
+            first = values.iloc[0] if len(values) else None
+            raise TypeError(
+                f"{name} column {column!r} must be numeric; got dtype {dtype} "
+                f"(first value {first!r})."
+            )
+        if decoded:
+            X = X.copy()
+            for column, values in decoded.items():
+                X[column] = values.astype(float)
+        return X
+    if isinstance(X, np.ndarray) and X.dtype.kind in "OUSMm" and X.ndim <= 2:
+        data = X.reshape(len(X), -1) if X.ndim == 1 else X
+        for j in range(data.shape[1]):
+            column = data[:, j]
+            try:
+                if X.dtype.kind in "Mm":
+                    raise TypeError
+                column.astype(float)
+            except (TypeError, ValueError):
+                for i, value in enumerate(column):
+                    try:
+                        if X.dtype.kind in "Mm":
+                            raise TypeError("datetimes are not numbers")
+                        float(value)
+                    except (TypeError, ValueError) as exc:
+                        raise TypeError(
+                            f"{name} column {j} must be numeric; row {i} holds "
+                            f"{value!r} ({type(value).__name__}: {exc})."
+                        ) from None
+    return X
+
+
+def _pd_categorical():
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        return ()
+    return pd.CategoricalDtype
+
+
+#: Largest magnitude whose square is finite in float64 (with room for sums).
+MAX_MAGNITUDE = 1e150
+
+
+def check_magnitude(X: Any, *, name: str = "X", limit: float = MAX_MAGNITUDE) -> Any:
+    """Refuse finite values too large for the squares and sums of a fit.
+
+    A value such as ``1e300`` is finite, but its square overflows, and the
+    variances, bandwidths and grids computed from it turn into inf or NaN;
+    the estimate then collapses silently.  This check names the column and
+    the row instead.
+
+    Parameters
+    ----------
+    X : ndarray
+        Validated float data (1-D or 2-D).
+    name : str, default="X"
+        Name used in error messages.
+    limit : float, default=1e150
+        Largest accepted magnitude.
+
+    Returns
+    -------
+    X : ndarray
+        Unchanged.
+
+    Raises
+    ------
+    ValueError
+        Naming the first offending column and row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils.validation import check_magnitude
+    >>> check_magnitude(np.array([[1.0], [1e300]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: X column 0 has a value of 1e+300 at row 1; values beyond ...
+    """
+    arr = np.asarray(X)
+    if arr.dtype.kind != "f" or arr.size == 0:
+        return X
+    with np.errstate(invalid="ignore"):
+        big = np.abs(arr) > limit
+    big &= np.isfinite(arr)
+    if big.any():
+        where = np.argwhere(big.reshape(len(arr), -1))[0]
+        row, col = int(where[0]), int(where[1])
+        value = float(arr.reshape(len(arr), -1)[row, col])
+        raise ValueError(
+            f"{name} column {col} has a value of {value:g} at row {row}; values "
+            f"beyond +-{limit:g} overflow the squares and sums of the fit. "
+            "Rescale the data (e.g. change units) or remove the row."
+        )
+    return X
