@@ -14,6 +14,7 @@ with a closed form for some method (a KDE's exact ``pdf``) overrides it.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -21,7 +22,23 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.validation import check_is_fitted
 
+from .utils._param_validation import Interval, validate_params
 from .utils.validation import check_generator
+
+
+def _check_points(x: ArrayLike, name: str) -> NDArray[np.float64]:
+    """Evaluation points as floats, refusing NaN (which has no probability)."""
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be numbers; got {x!r}.") from exc
+    if np.isnan(arr).any():
+        raise ValueError(
+            f"{name} contains NaN (first at flat position "
+            f"{int(np.flatnonzero(np.isnan(arr.ravel()))[0])}); evaluate at numbers."
+        )
+    return arr
+
 
 __all__ = [
     "DiscreteDistribution",
@@ -262,18 +279,21 @@ class PopulationEstimateMixin:
         ndarray
             Same shape as ``x``.
         """
-        return self._fitted_distribution().cdf(x)
+        return self._fitted_distribution().cdf(_check_points(x, "x"))
 
     def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
         """Estimated density at ``x`` (continuous estimates only)."""
-        return self._fitted_distribution().pdf(x)
+        return self._fitted_distribution().pdf(_check_points(x, "x"))
 
     def pmf(self, x: ArrayLike) -> NDArray[np.float64]:
         """Estimated mass at ``x`` (discrete estimates only)."""
-        return self._fitted_distribution().pmf(x)
+        return self._fitted_distribution().pmf(_check_points(x, "x"))
 
     def quantile(self, q: ArrayLike) -> NDArray[np.float64]:
         """Estimated quantile function (generalized inverse of :meth:`cdf`)."""
+        q = _check_points(q, "q")
+        if np.any((q < 0) | (q > 1)):
+            raise ValueError(f"q must lie in [0, 1]; got {q.tolist()}.")
         return self._fitted_distribution().quantile(q)
 
     def median(self) -> float:
@@ -317,4 +337,9 @@ class PopulationEstimateMixin:
         -------
         ndarray of shape (n_samples,)
         """
+        validate_params(
+            {"n_samples": [Interval(numbers.Integral, 0, None, closed="left")]},
+            {"n_samples": n_samples},
+            f"{type(self).__name__}.sample",
+        )
         return self._fitted_distribution().sample(n_samples, random_state)

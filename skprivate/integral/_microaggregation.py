@@ -198,7 +198,17 @@ def microaggregate(
     >>> labels
     array([0, 1, 0, 1, 1])
     """
-    x = np.asarray(x, dtype=float).ravel()
+    x = np.asarray(check_numeric_input(x, name="x"), dtype=float)
+    if x.ndim == 2 and x.shape[1] == 1:
+        x = x[:, 0]
+    if x.ndim != 1:
+        raise ValueError(
+            f"x must be one column of shape (n,) or (n, 1); got shape {x.shape}. "
+            "Use Microaggregator for several columns."
+        )
+    if not np.all(np.isfinite(x)):
+        i = int(np.flatnonzero(~np.isfinite(x))[0])
+        raise ValueError(f"x must be finite; x[{i}] is {float(x[i])}.")
     if method not in ("consecutive", "optimal"):
         raise ValueError(
             f"method must be 'consecutive' or 'optimal' for one column; got {method!r}."

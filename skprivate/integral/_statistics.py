@@ -56,6 +56,12 @@ def numeric_frame(X: Any, caller: str) -> tuple[pd.DataFrame | None, list[str]]:
     """Numeric columns of a DataFrame and the names of skipped ones."""
     if not isinstance(X, pd.DataFrame):
         return None, []
+    duplicated = sorted({str(c) for c in X.columns[X.columns.duplicated()]})
+    if duplicated:
+        raise ValueError(
+            f"{caller} needs unique column names; X has duplicate columns "
+            f"{duplicated}. Rename them first."
+        )
     numeric = [
         c
         for c in X.columns

@@ -7,7 +7,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 from sklearn.metrics import make_scorer
 
-from ..utils.validation import check_interval_array
+from ..utils.validation import check_interval_array, check_numeric_input
 
 __all__ = [
     "interval_distance",
@@ -40,11 +40,20 @@ def interval_distance(y_true: ArrayLike, y_pred: ArrayLike) -> NDArray[np.float6
     array([0. , 1. , 0.5])
     """
     Z = check_interval_array(y_true, name="y_true")
-    pred = np.asarray(y_pred, dtype=float).ravel()
+    pred = np.asarray(check_numeric_input(y_pred, name="y_pred"), dtype=float)
+    if pred.ndim == 2 and pred.shape[1] == 1:
+        pred = pred[:, 0]
+    if pred.ndim != 1:
+        raise ValueError(
+            f"y_pred must be one prediction per row, shape (n,); got {pred.shape}."
+        )
     if pred.shape[0] != Z.shape[0]:
         raise ValueError(
             f"y_pred has {pred.shape[0]} entries but y_true has {Z.shape[0]} rows."
         )
+    if not np.all(np.isfinite(pred)):
+        i = int(np.flatnonzero(~np.isfinite(pred))[0])
+        raise ValueError(f"y_pred must be finite; y_pred[{i}] is {float(pred[i])}.")
     return np.maximum(Z[:, 0] - pred, 0.0) + np.maximum(pred - Z[:, 1], 0.0)
 
 

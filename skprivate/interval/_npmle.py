@@ -26,6 +26,7 @@ from sklearn.isotonic import isotonic_regression
 
 from ..base import ParamsValidationMixin
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
+from ..exceptions import NotIdentifiableWarning
 from ..utils import Interval, Options
 from ..utils._dask import dask_fit, is_dask_collection
 from ..utils.validation import check_interval_array, check_weights
@@ -411,6 +412,16 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
         self.support_ = np.where(np.isfinite(right), right, left)
         unbounded = ~(np.isfinite(left) & np.isfinite(right))
         self.tail_mass_ = float(self.probabilities_[unbounded].sum())
+        if self.tail_mass_ > 0.5:
+            warnings.warn(
+                f"{self.tail_mass_:.3g} of the estimated mass lies on unbounded "
+                "cells (rows open towards -inf or +inf beyond every anchor): the "
+                "median, mean and moments are not identified. They are computed "
+                "with that mass at the finite end of its cell (support_), a bound, "
+                "not an estimate.",
+                NotIdentifiableWarning,
+                stacklevel=2,
+            )
         if not np.all(np.isfinite(self.support_[self.probabilities_ > 0])):
             raise ValueError(
                 "X locates no mass on a bounded set; the data are uninformative."

@@ -14,7 +14,7 @@ from ..base import ParamsValidationMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
 from ..utils._dask import dask_fit, is_dask_collection
-from ..utils.validation import check_interval_array, check_weights
+from ..utils.validation import check_interval_array, check_two_sided, check_weights
 from ._anchors import as_cdf
 from ._truncated import interval_log_likelihood
 
@@ -142,9 +142,14 @@ class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator)
         if is_dask_collection(X):  # merged per-partition statistics
             return dask_fit(self, X, y, sample_weight=sample_weight)
         self._check_params()
-        Z = check_interval_array(X, name="X")
+        Z = check_two_sided(check_interval_array(X, name="X"), name="X")
         n = Z.shape[0]
         w = check_weights(sample_weight, n)
+        if np.all(Z[:, 0] == Z[:, 1]) and np.ptp(Z[:, 0]) == 0:
+            raise ValueError(
+                f"X holds a single distinct exact value ({Z[0, 0]:g}, {n} rows): "
+                "the scale of the family is not identified (its MLE is 0)."
+            )
         w = w / w.sum()
         lo, hi = Z[:, 0], Z[:, 1]
         ends = np.concatenate([lo[np.isfinite(lo)], hi[np.isfinite(hi)]])
@@ -272,9 +277,18 @@ def optimal_anchor_density(
             ends = np.asarray(reference.quantile([1e-4, 1 - 1e-4]), dtype=float)
         elif not callable(reference):
             sample = np.asarray(reference, dtype=float).ravel()
+            if sample.size == 0:
+                raise ValueError("reference is an empty sample; pass values.")
             ends = np.array([sample.min(), sample.max()])
         else:
             raise ValueError("grid is required when reference is a plain callable CDF.")
+        if not (np.all(np.isfinite(ends)) and ends[1] > ends[0]):
+            raise ValueError(
+                "reference has no spread (its 0.0001 and 0.9999 quantiles, or "
+                f"the range of the sample, are {ends.tolist()}): the anchor "
+                "density cannot be placed. Pass a reference with a spread, or "
+                "grid=."
+            )
         grid = np.linspace(ends[0], ends[1], int(n_grid))
     grid = np.asarray(grid, dtype=float)
     if grid.ndim != 1 or grid.size < 3 or np.any(np.diff(grid) <= 0):

@@ -20,7 +20,12 @@ from sklearn.utils.validation import check_is_fitted
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
-from ..utils.validation import check_interval_array, check_weights
+from ..utils.validation import (
+    check_interval_array,
+    check_magnitude,
+    check_two_sided,
+    check_weights,
+)
 from ._boosting_start import boosted_start, starter
 from ._metrics import interval_r2_score
 from ._parametric import IntervalMLE
@@ -306,7 +311,8 @@ class IterativeIntervalRegressor(
             raise ValueError(
                 "y has rows (-inf, inf) that carry no information; drop them first."
             )
-        return Z
+        check_magnitude(np.where(np.isfinite(Z), Z, 0.0), name="y")
+        return check_two_sided(Z, name="y")
 
     @staticmethod
     def _warn_if_scale_unidentified(Z: NDArray, scale: float) -> None:

@@ -10,6 +10,8 @@ reflected, ``m(a, b) = -m(-b, -a)``, and only the lower-tail case is coded.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import log_ndtr
@@ -191,9 +193,18 @@ def _logistic_second(a: NDArray, b: NDArray) -> NDArray:
 
 
 def _prepare(lower, upper, scale):
+    if not (isinstance(scale, numbers.Real) and np.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must be a finite positive float; got {scale!r}.")
     lower = np.asarray(lower, dtype=float)
     upper = np.asarray(upper, dtype=float)
     lower, upper = np.broadcast_arrays(lower, upper)
+    bad = lower > upper
+    if bad.any():
+        i = int(np.flatnonzero(bad.ravel())[0])
+        raise ValueError(
+            f"lower must not exceed upper; at position {i} lower="
+            f"{lower.ravel()[i]:g} > upper={upper.ravel()[i]:g}."
+        )
     return lower.ravel() / scale, upper.ravel() / scale, lower.shape
 
 

@@ -87,9 +87,18 @@ def grid_kde(
     """
     y = np.asarray(values, dtype=float).ravel()
     z = np.asarray(points, dtype=float).ravel()
+    for arg, arr in (("values", y), ("points", z)):
+        if not np.all(np.isfinite(arr)):
+            i = int(np.flatnonzero(~np.isfinite(arr))[0])
+            raise ValueError(
+                f"{arg} must be finite; {arg}[{i}] is {float(arr[i])}. Remove missing "
+                "or infinite values first."
+            )
     h = float(bandwidth)
-    if not h > 0:
-        raise ValueError(f"bandwidth must be positive; got {bandwidth!r}.")
+    if not (h > 0 and np.isfinite(h)):
+        raise ValueError(
+            f"bandwidth must be a finite positive float; got {bandwidth!r}."
+        )
     if reflect is not None:
         a, b = reflect
         y = np.concatenate([y, 2 * a - y, 2 * b - y])

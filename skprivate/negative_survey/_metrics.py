@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from ..utils import check_generator
+from ..utils import Interval, check_generator, validate_params
 from ._kde import grid_kde, ksdensity_bandwidth
 from ._transition import _check_kernel_args, rvns_log_likelihood_grid
 
@@ -77,6 +78,14 @@ def rvns_adversary_inference(
     array([5.])
     """
     a, b = bounds
+    validate_params(
+        {
+            "n_grid": [Interval(numbers.Integral, 2, None, closed="left")],
+            "chunk_size": [Interval(numbers.Integral, 1, None, closed="left")],
+        },
+        {"n_grid": n_grid, "chunk_size": chunk_size},
+        "rvns_adversary_inference",
+    )
     d, a, b = _check_kernel_args(d, a, b)
     if tie_break not in _TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {_TIE_BREAKS}; got {tie_break!r}.")

@@ -150,6 +150,17 @@ def rvns_transition_matrix(
     True
     """
     edges = np.asarray(edges, dtype=float)
+    if edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges)):
+        raise ValueError(
+            "edges must be a finite 1-D array of at least 2 cell edges; got shape "
+            f"{edges.shape}."
+        )
+    if not np.all(np.diff(edges) > 0):
+        i = int(np.flatnonzero(np.diff(edges) <= 0)[0])
+        raise ValueError(
+            f"edges must be strictly increasing; edges[{i + 1}]={edges[i + 1]:g} "
+            f"follows edges[{i}]={edges[i]:g}."
+        )
     z, widths = edges[:-1], np.diff(edges)
     return rvns_transition_density(z[None, :], z[:, None], d, bounds) * widths[None, :]
 

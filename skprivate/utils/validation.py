@@ -609,3 +609,49 @@ def check_magnitude(X: Any, *, name: str = "X", limit: float = MAX_MAGNITUDE) ->
             "Rescale the data (e.g. change units) or remove the row."
         )
     return X
+
+
+def check_two_sided(Z: NDArray, *, name: str = "y") -> NDArray:
+    """Refuse interval data that bound the values from one side only.
+
+    When no row of ``Z`` has a finite upper bound (every row is ``(l, inf)``),
+    the likelihood of a location family keeps increasing as the location
+    moves to ``+inf``: the maximum-likelihood estimate does not exist, and an
+    optimizer stops wherever its tolerance lets it.  The same holds with no
+    finite lower bound.  Exact rows count as both.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n, 2)
+        Validated interval data (:func:`check_interval_array`).
+    name : str, default="y"
+        Name used in error messages.
+
+    Returns
+    -------
+    Z : ndarray
+        Unchanged.
+
+    Raises
+    ------
+    ValueError
+        Naming the side that is never bounded.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils.validation import check_two_sided
+    >>> check_two_sided(np.array([[0.0, np.inf], [1.0, np.inf]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y has no row with a finite upper bound (all 2 rows are ...
+    """
+    for column, side, end in ((1, "upper", "+inf"), (0, "lower", "-inf")):
+        if Z.shape[0] and not np.isfinite(Z[:, column]).any():
+            raise ValueError(
+                f"{name} has no row with a finite {side} bound (all {Z.shape[0]} "
+                f"rows are open towards {end}): the likelihood increases without "
+                f"bound as the location moves to {end}, so the estimate does not "
+                "exist. Collect answers that bound the values from both sides."
+            )
+    return Z
