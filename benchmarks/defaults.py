@@ -17,6 +17,11 @@ Errors:
   level; otherwise a clean Nadaraya-Watson fit);
 * densities: Wasserstein-1 distance between the estimated distribution and
   the clean sample, divided by the range of the bounds.
+
+Every (design, seed) pair is one task; tasks run in parallel over
+``n_jobs`` processes.  Oracle grids have 10 points (the regression optimum is
+flat over a factor of 1.5 in the bandwidth, so a finer grid changes the
+oracle's error by a few percent at most).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 from scipy.stats import wasserstein_distance
 from sklearn.linear_model import LinearRegression
 
@@ -35,8 +41,20 @@ from skprivate import (
     LaplaceLDP,
 )
 from skprivate.datasets import load_adult, load_life_expectancy, make_truncated_chi2
-from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
-from skprivate.negative_survey._reconstruction import ML_MAX_ITER, ML_TOL
+from skprivate.negative_survey import (
+    FlippedHuberLDP,
+    GeneralizedGaussianLDP,
+    PerturbedKDEEstimator,
+    RVNSDensityEstimator,
+    RVNSPerturber,
+    SquareWaveEMSEstimator,
+    SquareWaveLDP,
+)
+from skprivate.negative_survey._baselines import (
+    additive_transition,
+    square_wave_transition,
+)
+from skprivate.negative_survey._reconstruction import ML_MAX_ITER, ML_TOL, ML_WIDTHS
 from skprivate.negative_survey._solvers import (
     cell_transition_matrix,
     ems_cell_probabilities,
@@ -85,9 +103,12 @@ def _regression_designs(quick):
     return designs
 
 
+GRID = 10
+
+
 def _regression_rows(name, x, y, eps, bounds, seeds, classifier=False):
     truth = _clean_curve(x, y)
-    grid = np.geomspace(0.02, 1.0, 16) * (bounds[1] - bounds[0])
+    grid = np.geomspace(0.02, 1.0, GRID) * (bounds[1] - bounds[0])
     Est = DeconvolutionKernelClassifier if classifier else DeconvolutionKernelRegressor
     rows = []
     for seed in seeds:
@@ -128,7 +149,7 @@ def _regression_rows(name, x, y, eps, bounds, seeds, classifier=False):
 
 def _density_rows(name, x, eps, bounds, seeds):
     width = bounds[1] - bounds[0]
-    grid = np.geomspace(0.01, 0.5, 16) * width
+    grid = np.geomspace(0.01, 0.5, GRID) * width
     rows = []
 
     def err(model):
@@ -206,6 +227,113 @@ def _rvns_rows(name, x, d, bounds, seeds):
     return rows
 
 
+def _grid_w1(x, width):
+    """W1 / range between a histogram (edges, cell masses) and the sample x."""
+
+    def w1(edges, mass):
+        cum = np.concatenate([[0.0], np.cumsum(mass)])
+        u = (np.arange(2000) + 0.5) / 2000
+        sample = np.interp(u, cum / cum[-1], edges)
+        return wasserstein_distance(sample, x) / width
+
+    return w1
+
+
+def _fixed_widths(M, counts, w1, edges):
+    """Error of the EMS fit with each fixed smoothing width (the oracle grid)."""
+    errs = []
+    for s in ML_WIDTHS:
+        w, _ = ems_cell_probabilities(M, counts, s, max_iter=ML_MAX_ITER, tol=ML_TOL)
+        errs.append(w1(edges, w))
+    return errs
+
+
+def _square_wave_rows(name, x, eps, bounds, seeds):
+    a, b = bounds
+    w1 = _grid_w1(x, b - a)
+    rows = []
+    for seed in seeds:
+        priv = SquareWaveLDP(epsilon=eps, bounds=bounds, random_state=seed)
+        reports = priv.fit_transform(x[:, None])
+        common = {"epsilon": eps, "bounds": bounds}
+        default = SquareWaveEMSEstimator(**common).fit(reports)
+        paper = SquareWaveEMSEstimator(smoothing=True, **common).fit(reports)
+        auto = SquareWaveEMSEstimator(smoothing="auto", **common).fit(reports)
+        unit = np.linspace(0.0, 1.0, default.edges_.size)
+        M, out_edges = square_wave_transition(unit, eps)
+        v = (reports[:, 0] - a) / (b - a)
+        counts = np.histogram(np.clip(v, out_edges[0], out_edges[-1]), out_edges)[0]
+        fixed = _fixed_widths(M, counts.astype(float), w1, default.edges_)
+        mass = lambda e: e.density_ * np.diff(e.edges_)  # noqa: E731
+        rows.append(
+            {
+                "design": name,
+                "seed": seed,
+                "default": w1(default.edges_, mass(default)),
+                "paper": w1(paper.edges_, mass(paper)),
+                "oracle": min(fixed),
+                "smoothing oracle": ML_WIDTHS[int(np.argmin(fixed))],
+                "auto": w1(auto.edges_, mass(auto)),
+                "smoothing auto": auto.smoothing_width_,
+            }
+        )
+    return rows
+
+
+def _perturbed_rows(name, x, make_priv, bounds, seeds):
+    a, b = bounds
+    w1 = _grid_w1(x, b - a)
+    rows = []
+    for seed in seeds:
+        priv = make_priv(seed).fit(x[:, None])
+        released = priv.transform(x[:, None])
+        default = PerturbedKDEEstimator(privatizer=_pass_through(priv))
+        default = default.fit(released)
+        paper = PerturbedKDEEstimator(bounds=bounds, method="paper").fit(released)
+        law = (
+            priv.noise_[0]
+            if hasattr(priv, "noise_")
+            else _laplace_law(float(priv.scale_[0]))
+        )
+        M, out_edges = additive_transition(default.edges_, law)
+        k = out_edges.size - 1
+        bins = np.clip(
+            np.searchsorted(out_edges, released[:, 0], "right") - 1, 0, k - 1
+        )
+        counts = np.bincount(bins, minlength=k).astype(float)
+        fixed = _fixed_widths(M, counts, w1, default.edges_)
+        mass = lambda e: e.density_ * np.diff(e.edges_)  # noqa: E731
+        rows.append(
+            {
+                "design": name,
+                "seed": seed,
+                "default": w1(default.edges_, mass(default)),
+                "smoothing default": default.smoothing_width_,
+                "paper": w1(paper.edges_, mass(paper)),
+                "oracle": min(fixed),
+                "smoothing oracle": ML_WIDTHS[int(np.argmin(fixed))],
+            }
+        )
+    return rows
+
+
+def _laplace_law(scale):
+    from skprivate.negative_survey._noise import GeneralizedGaussianNoise
+
+    return GeneralizedGaussianNoise(scale, 1.0)
+
+
+def _pass_through(priv):
+    """A privatizer with ``priv``'s settings (hence noise law) that releases
+    its input unchanged, so every estimate is scored on the same releases."""
+
+    class PassThrough(type(priv)):
+        def transform(self, X):
+            return np.asarray(X, dtype=float)
+
+    return PassThrough(**priv.get_params())
+
+
 def _summary(rows, extra=()):
     frame = pd.DataFrame(rows)
     out = []
@@ -221,100 +349,221 @@ def _summary(rows, extra=()):
             "oracle median": g["oracle"].median(),
             "default/oracle median": ratio_o.median(),
             "default/oracle worst": ratio_o.max(),
-            "default/paper median": ratio_p.median(),
+            "default/paper median": g["default"].median() / g["paper"].median(),
         }
         for col in extra:
             row[col] = g[col].median()
-        ok = (
-            ratio_o.median() <= 1.5
-            and ratio_o.max() <= 3.0
-            and g["default"].median() <= g["paper"].median()
-        )
+        missed = []
+        if ratio_o.median() > 1.5:
+            missed.append(f"default/oracle median {ratio_o.median():.2f} > 1.5")
+        if ratio_o.max() > 3.0:
+            missed.append(f"default/oracle worst {ratio_o.max():.2f} > 3")
+        if g["default"].median() > g["paper"].median():
+            missed.append(
+                "default worse than paper at the median "
+                f"({row['default/paper median']:.2f}x)"
+            )
         if "linear" in g:
             beats = (g["default"] < g["linear"]) | (g["oracle"] >= g["linear"])
             row["beats linear where oracle does"] = f"{int(beats.sum())}/{len(g)}"
-            ok = ok and bool(beats.all())
-        row["targets met"] = "yes" if ok else "NO"
+            if not beats.all():
+                missed.append(f"loses to linear on {int((~beats).sum())} seed(s)")
+        row["targets met"] = "yes" if not missed else "NO: " + "; ".join(missed)
         out.append(row)
+    del ratio_p
     return pd.DataFrame(out), frame
 
 
-def run(quick: bool = False, n_jobs: int = -1) -> list[Section]:
+def _tasks(quick):
+    """One (function, args) per design and seed."""
     seeds = range(2) if quick else range(5)
-    sections = []
-
-    reg_rows, clf_rows = [], []
-    for name, x, y, eps, bounds in _regression_designs(quick):
-        reg_rows += _regression_rows(name, x, y, eps, bounds, seeds)
     adult = load_adult()
-    clf_rows += _regression_rows(
-        "Adult: P(>50K | education_num), eps=5",
-        adult["education_num"].to_numpy(float),
-        (adult["income"] == ">50K").to_numpy(float),
-        5.0,
-        (1, 16),
-        seeds,
-        classifier=True,
-    )
-    for title, rows, text in [
+    life = load_life_expectancy()
+    tasks = []
+    for name, x, y, eps, bounds in _regression_designs(quick):
+        for seed in seeds:
+            tasks.append(("reg", _regression_rows, (name, x, y, eps, bounds, [seed])))
+    edu = adult["education_num"].to_numpy(float)
+    rich = (adult["income"] == ">50K").to_numpy(float)
+    for seed in seeds:
+        args = ("Adult: P(>50K | education_num), eps=5", edu, rich, 5.0, (1, 16))
+        tasks.append(("clf", _regression_rows, (*args, [seed], True)))
+
+    life_exp = life["life_expectancy"].dropna().to_numpy(float)
+    fertility = life["fertility"].dropna().to_numpy(float)
+    age = adult["age"].to_numpy(float)
+    hours = adult["hours_per_week"].to_numpy(float)
+    x_chi = make_truncated_chi2(5000, 3, low=0, high=3, random_state=0)
+    for name, x, eps, bounds in [
+        ("Life expectancy, eps=5, bounds (13, 84)", life_exp, 5.0, (13, 84)),
+        ("Fertility, eps=5, bounds (1, 9.3)", fertility, 5.0, (1, 9.3)),
+        ("Adult age, eps=5, bounds (17, 90)", age, 5.0, (17, 90)),
+        ("Adult hours per week, eps=5, bounds (1, 99)", hours, 5.0, (1, 99)),
+        ("Adult education_num, eps=5, bounds (1, 16)", edu, 5.0, (1, 16)),
+        ("Synthetic chi2(3) on [0, 3], eps=10 (paper)", x_chi, 10.0, (0, 3)),
+    ]:
+        for seed in seeds:
+            tasks.append(("dens", _density_rows, (name, x, eps, bounds, [seed])))
+
+    x_ns = make_truncated_chi2(20000 if not quick else 5000, 2, random_state=0)
+    for name, x, d, bounds in [
+        ("Adult age, d=15, bounds (17, 90)", age, 15.0, (17, 90)),
+        ("Life expectancy, d=10, bounds (13, 84)", life_exp, 10.0, (13, 84)),
+        ("Synthetic chi2(2) on [0, 10], d=2", x_ns, 2.0, (0, 10)),
+    ]:
+        for seed in seeds:
+            tasks.append(("rvns", _rvns_rows, (name, x, d, bounds, [seed])))
+
+    for name, x, eps, bounds in [
+        ("Adult age, eps=2, bounds (17, 90)", age, 2.0, (17, 90)),
+        ("Life expectancy, eps=2, bounds (13, 84)", life_exp, 2.0, (13, 84)),
+        ("Synthetic chi2(2) on [0, 10], eps=1 (paper)", x_ns, 1.0, (0, 10)),
+        ("Synthetic chi2(2) on [0, 10], eps=4 (paper)", x_ns, 4.0, (0, 10)),
+    ]:
+        for seed in seeds:
+            tasks.append(("sw", _square_wave_rows, (name, x, eps, bounds, [seed])))
+
+    def laplace(eps, bounds):
+        return lambda seed: LaplaceLDP(epsilon=eps, bounds=bounds, random_state=seed)
+
+    def gauss(eps, bounds):
+        return lambda seed: GeneralizedGaussianLDP(
+            epsilon=eps, delta=1e-3, power=2.0, bounds=bounds, random_state=seed
+        )
+
+    def huber(eps, bounds):
+        return lambda seed: FlippedHuberLDP(
+            epsilon=eps, delta=1e-3, bounds=bounds, random_state=seed
+        )
+
+    for name, x, make, bounds in [
+        ("Adult age, Laplace eps=2", age, laplace(2.0, (17, 90)), (17, 90)),
+        ("Life expectancy, Laplace eps=2", life_exp, laplace(2.0, (13, 84)), (13, 84)),
         (
-            "DeconvolutionKernelRegressor",
-            reg_rows,
-            'Default `bandwidth="simex"` (weighted SIMEX); paper: `"loo"` '
-            "with the Cauchy kernel; oracle: best of 16 fixed bandwidths "
-            "(Gaussian kernel).  `linear`: least squares on the noisy input.",
+            "Synthetic chi2(2), Laplace eps=2 (paper)",
+            x_ns,
+            laplace(2.0, (0, 10)),
+            (0, 10),
         ),
         (
-            "DeconvolutionKernelClassifier",
-            clf_rows,
-            "Error: MSE of P(>50K | education) at the clean inputs.",
+            "Synthetic chi2(2), Gaussian eps=2 (paper)",
+            x_ns,
+            gauss(2.0, (0, 10)),
+            (0, 10),
+        ),
+        (
+            "Synthetic chi2(2), Flipped Huber eps=2 (paper)",
+            x_ns,
+            huber(2.0, (0, 10)),
+            (0, 10),
         ),
     ]:
-        summary, detail = _summary(rows, extra=("h default", "h oracle"))
-        sections.append(Section(title, text, [summary, detail]))
+        for seed in seeds:
+            tasks.append(("pkde", _perturbed_rows, (name, x, make, bounds, [seed])))
+    cost = {"clf": 0, "reg": 1, "pkde": 2, "dens": 3, "rvns": 4, "sw": 5}
+    return sorted(tasks, key=lambda task: cost[task[0]])
 
-    life = load_life_expectancy()["life_expectancy"].dropna().to_numpy(float)
-    x_chi = make_truncated_chi2(5000, 3, low=0, high=3, random_state=0)
-    dens_rows = _density_rows(
-        "Life expectancy, eps=5, bounds (13, 84)", life, 5.0, (13, 84), seeds
-    )
-    dens_rows += _density_rows(
-        "Synthetic chi2(3) on [0, 3], eps=10 (paper)", x_chi, 10.0, (0, 3), seeds
-    )
-    summary, detail = _summary(dens_rows, extra=("h default", "h oracle"))
-    sections.append(
-        Section(
-            "DeconvolutionKernelDensity",
-            'Default `bandwidth="cv"` (Gaussian kernel); paper: the same '
-            "criterion with the Cauchy kernel; oracle: best of 16 fixed "
-            "bandwidths.  Error: W1 / range.  Not met: on the paper's "
-            "chi2(3) design the Cauchy kernel of the paper's setting beats the "
-            "default Gaussian kernel at the same criterion (about 1.3x at the "
-            "median); the bandwidth choice itself is within 1.3x of the "
-            "oracle, so the gap is the kernel, not the selector.",
-            [summary, detail],
-        )
-    )
 
-    age = load_adult()["age"].to_numpy(float)
-    x_ns = make_truncated_chi2(20000 if not quick else 5000, 2, random_state=0)
-    rv_rows = _rvns_rows("Adult age, d=15, bounds (17, 90)", age, 15.0, (17, 90), seeds)
-    rv_rows += _rvns_rows(
-        "Life expectancy, d=10, bounds (13, 84)", life, 10.0, (13, 84), seeds
+def _run_task(func, args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return func(*args)
+
+
+SECTIONS = [
+    (
+        "reg",
+        "DeconvolutionKernelRegressor",
+        'Default `bandwidth="simex"` (weighted SIMEX); paper: `"loo"` with the '
+        "Cauchy kernel; oracle: best of 10 fixed bandwidths (Gaussian kernel).  "
+        "`linear`: least squares on the noisy input.",
+        ("h default", "h oracle"),
+    ),
+    (
+        "clf",
+        "DeconvolutionKernelClassifier",
+        "Error: MSE of P(>50K | education) at the clean inputs.",
+        ("h default", "h oracle"),
+    ),
+    (
+        "dens",
+        "DeconvolutionKernelDensity",
+        'Default `bandwidth="cv"` (Gaussian kernel); paper: the same criterion '
+        "with the Cauchy kernel; oracle: best of 10 fixed bandwidths (Gaussian "
+        "kernel).  Error: W1 / range.",
+        ("h default", "h oracle"),
+    ),
+    (
+        "rvns",
+        "RVNSDensityEstimator",
+        'Default `method="ml"` (EMS on cell counts, smoothing by held-out '
+        'report likelihood); paper: `method="paper"` (KDE + regularized fit, '
+        "Algorithm 2); oracle: the best fixed smoothing width of the ML "
+        "reconstruction.  Error: W1 / range.  The last column is the mass in "
+        "the lowest 4% of the range.",
+        ("smoothing default", "smoothing oracle"),
+    ),
+    (
+        "sw",
+        "SquareWaveEMSEstimator",
+        "Default = paper: `smoothing=True` (the binomial filter of Li et al.); "
+        'oracle: the best fixed Gaussian smoothing width; `auto`: `smoothing="auto"` '
+        "(Gaussian smoothing, width chosen by held-out report likelihood), the "
+        "candidate default, kept as an option only: measured over these seeds "
+        "it is better on chi2 at eps = 1 (0.0098 vs 0.0110) and on Adult age "
+        "(4%), worse on chi2 at eps = 4 (1.27x) and on life expectancy (4%), "
+        "so not better across designs.  Error: W1 / range.",
+        ("auto", "smoothing oracle"),
+    ),
+    (
+        "pkde",
+        "PerturbedKDEEstimator",
+        'Default `method="auto"` = `"ml"` with a privatizer (EMS through the '
+        "exact noise law, smoothing by held-out likelihood); paper: "
+        '`method="paper"` (KDE of the noisy releases on [a, b], no '
+        "deconvolution); oracle: the best fixed smoothing width of the ML "
+        "reconstruction.  Error: W1 / range.",
+        ("smoothing default", "smoothing oracle"),
+    ),
+]
+
+
+def run(quick: bool = False, n_jobs: int = -1) -> list[Section]:
+    tasks = _tasks(quick)
+    results = Parallel(n_jobs=n_jobs)(
+        delayed(_run_task)(func, args) for _, func, args in tasks
     )
-    rv_rows += _rvns_rows(
-        "Synthetic chi2(2) on [0, 10], d=2", x_ns, 2.0, (0, 10), seeds
-    )
-    summary, detail = _summary(rv_rows, extra=("smoothing default", "smoothing oracle"))
-    sections.append(
-        Section(
-            "RVNSDensityEstimator",
-            'Default `method="ml"` (EMS on cell counts, smoothing by held-out '
-            'report likelihood); paper: `method="paper"` (KDE + regularized '
-            "fit, Algorithm 2); oracle: the best fixed smoothing width of the "
-            "ML reconstruction.  Error: W1 / range.  The last column is the "
-            "mass in the lowest 4% of the range.",
-            [summary, detail],
-        )
-    )
+    by_kind: dict[str, list] = {}
+    for (kind, _, _), rows in zip(tasks, results, strict=True):
+        by_kind.setdefault(kind, []).extend(rows)
+    sections = []
+    for kind, title, text, extra in SECTIONS:
+        summary, detail = _summary(by_kind[kind], extra=extra)
+        sections.append(Section(title, text + NOTES.get(kind, ""), [summary, detail]))
     return sections
+
+
+NOTES: dict[str, str] = {
+    "dens": (
+        "  Why the chi2 row misses the paper target: the paper's Cauchy "
+        "kernel suits this density (a sqrt(x) rise at 0 and a cut at 3), by "
+        "about 1.4x at the median; on the five real columns the Gaussian "
+        "kernel wins by 1.4x to 3.3x at the median, with the CV bandwidth and "
+        "with the best fixed one.  Two alternatives were measured over the "
+        "same 5 seeds and rejected: (1) choosing the kernel with the smaller "
+        "CV score (the criterion estimates the ISE minus the same constant "
+        "for either kernel): its sampling noise exceeds the difference, it "
+        "picked the Cauchy kernel on 1 to 3 seeds of every real column and "
+        "made the median worse there (up to 1.4x on life expectancy and "
+        "education) while gaining nothing on chi2 (it kept the Gaussian "
+        "kernel on 4 of 5 seeds); (2) the bootstrap MISE selector of "
+        "Delaigle & Gijbels (2004), pilot bandwidth 1, 1.5 or 2 times the CV "
+        "one: within 3% of CV on chi2 at eps = 10 (0.0089 vs 0.0088), 10% "
+        "better at eps = 5, never better on a real column (from equal to 1.4x "
+        "worse at the median, depending on the pilot).  The CV criterion "
+        "targets the integrated squared error of the density; the error here "
+        "is W1, a distribution-function error, whose best bandwidth is "
+        "smaller on the chi2 design; no ISE-based selector closes that gap.  "
+        "The default stays."
+    ),
+}
