@@ -64,6 +64,10 @@ CONFIGS = {
 }
 
 LDP = [name for name, (factory, _) in CONFIGS.items() if factory is not None]
+# mechanisms whose default sampler releases points of a public grid
+GRID_FACTORIES = {name: CONFIGS[name][0] for name in LDP} | {
+    "RVNSPerturber": lambda eps, **kw: RVNSPerturber(bounds=(0, 1), **kw),
+}
 
 
 def test_every_privatizer_has_a_config():
@@ -136,10 +140,10 @@ def test_loss_large_sample(name, pair):
     assert ratio <= 1.0 + allowance
 
 
-@pytest.mark.parametrize("name", LDP)
+@pytest.mark.parametrize("name", list(GRID_FACTORIES))
 def test_default_sampler_outputs_lie_on_the_public_grid(name):
     """Share of outputs for x = a that x = b could not produce: below 1e-3."""
-    factory, _ = CONFIGS[name]
+    factory = GRID_FACTORIES[name]
     priv = factory(1.0, random_state=0).fit([[0.0], [1.0]])
     summary = priv.privacy_summary()
     assert summary["floating_point_safe"] is True
@@ -180,6 +184,53 @@ def test_opt_out_sampler_leaks_and_says_so(name):
     impossible = ~_reachable_additive(z, 1.0, scale)
     assert _reachable_additive(z, 0.0, scale).all()  # the check is sound
     assert impossible.mean() > 0.05
+
+
+def _rvns_reachable_from_zero(y, secure, priv):
+    """Whether report ``y`` can come out of the sampler for x = 0.
+
+    Bounds (0, 1), d = 0.2: for x = 0 the band is fixed at [0, 0.2].  The
+    continuous sampler then computes ``fl(fl(U * 0.8) + 0.2)`` with
+    ``U = i * 2**-53``; the grid sampler releases ``j * h`` for the integers
+    ``j`` above the band.  Only for ``0.5 <= y < 0.8`` (where the search
+    below is exhaustive).
+    """
+    if secure:
+        h, _, jb, D = (np.ravel(v)[0] for v in priv._grid)
+        j = y / h
+        return (j == np.rint(j)) & (j > D) & (j <= jb)
+    # y in [0.5, 0.8): the draws u near y - 0.2 are 0.8 * 2**-53 apart and
+    # y's ulp is 2**-53, so a few indices around the nearest cover every
+    # draw that can round to y
+    out = np.zeros(y.shape, dtype=bool)
+    i0 = np.rint((y - 0.2) / 0.8 * 2.0**53)
+    for di in range(-3, 4):
+        out |= ((i0 + di) * 2.0**-53 * 0.8 + 0.2) == y
+    return out
+
+
+@pytest.mark.parametrize("secure", [True, False])
+def test_rvns_float_distinguishability(secure):
+    """Reports of x = 1 inside x = 0's support that x = 0 could not produce.
+
+    The band legitimately rules out reports near x (that is priced by the
+    delta window); this counts only reports where x = 0's law is positive.
+    The default grid sampler has none; the continuous opt-out leaks.
+    """
+    priv = RVNSPerturber(bounds=(0, 1), random_state=0, secure=secure)
+    priv.fit([[0.0], [1.0]])
+    assert priv.d_[0] == 0.2
+    assert priv.privacy_summary()["floating_point_safe"] is secure
+    zero = priv.transform(np.zeros((40_000, 1)))[:, 0]
+    zero = zero[(zero >= 0.5) & (zero < 0.8)]
+    assert _rvns_reachable_from_zero(zero, secure, priv).all()  # sound check
+    one = priv.transform(np.ones((40_000, 1)))[:, 0]
+    overlap = one[(one >= 0.5) & (one < 0.8)]  # both laws positive here
+    impossible = ~_rvns_reachable_from_zero(overlap, secure, priv)
+    if secure:
+        assert impossible.mean() < 1e-3
+    else:
+        assert impossible.mean() > 0.05
 
 
 def test_square_wave_works_at_every_large_epsilon():

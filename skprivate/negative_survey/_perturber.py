@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
 from ..utils.validation import check_numeric_input
-from ._transition import sample_rvns
+from ._transition import sample_rvns, sample_rvns_grid, sampler_grid
 
 __all__ = ["RVNSPerturber"]
 
@@ -73,6 +73,15 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         depend on private values).
     random_state : int, RandomState, Generator or None, default=None
         Source of randomness; use an int seed for reproducible reports.
+    secure : bool, default=True
+        Draw every report exactly from a discrete law on a public grid of
+        step ``h_j`` (a power of two, ``2**-24`` of ``min(d, b - a - d)``),
+        the default, instead of the continuous floating-point sampler.  The
+        continuous sampler's outputs carry rounding patterns that depend on
+        the band, hence on the value (a floating-point side channel, as in
+        Mironov 2012); ``secure=False`` keeps it as an explicit opt-out,
+        reported as ``"floating_point_safe": False`` by
+        :meth:`privacy_summary`.  See Notes.
 
     Attributes
     ----------
@@ -80,6 +89,8 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         Lower and upper bounds used for each column.
     d_ : ndarray of shape (n_features,)
         Band width for each column.
+    grid_step_ : ndarray of shape (n_features,) or None
+        Step ``h_j`` of the public output grid (``secure=True``), else None.
     n_features_in_ : int
         Number of input columns.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -91,10 +102,67 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
     rvns_transition_density : the exact density of a report given a value.
     rvns_adversary_inference : the adversary's maximum-likelihood guess.
 
+    Notes
+    -----
+    **The float-safe default sampler** (``secure=True``).  Column ``j`` has
+    a public grid of step ``h`` (a power of two), indices
+    ``ja = ceil(a / h)`` to ``jb = floor(b / h)`` and a band of
+    ``D = rint(d / h)`` steps.  A value is mapped to
+    ``jx = clip(rint(x / h), ja, jb)`` (a fixed function of ``x``,
+    applied before any randomness); the band is the ``D + 1`` grid points
+    ``s, ..., s + D`` with ``s`` uniform on the integers of
+    ``[max(ja, jx - D), min(jx, jb - D)]`` (always containing ``jx``), and
+    each report is ``i * h`` with ``i`` uniform on the
+    ``A = jb - ja - D`` grid indices of ``[ja, jb]`` outside the band.
+    Every step is integer arithmetic and ``i * h`` is exact, so the set of
+    possible outputs is the fixed grid and their probabilities are exactly
+    those of this discrete law: no floating-point side channel.
+
+    *Its epsilon.*  Let ``m = floor(delta / h)``: a window of half-width
+    ``delta`` centred on a grid report holds ``2 m + 1`` grid points, so
+    probability at most ``(2 m + 1) / A`` for any input.  For an interior
+    input (``D + 1`` band offsets) ``P(jx + t) = |t| / ((D + 1) A)`` for
+    ``|t| <= D + 1``; the least likely window around ``jx`` has
+    probability ``m (m + 1) / ((D + 1) A)`` (windows centred on any
+    possible report only hold more), a ratio
+    ``(2 m + 1)(D + 1) / (m (m + 1)) <= 4 D / m``.  At ``r = jx - ja < D``
+    steps from a bound (``r + 1`` offsets) the band always covers
+    ``jx .. ja + D`` and ``P(jx - t) = t / ((r + 1) A)`` for
+    ``1 <= t <= r``; for ``r >= m`` the least likely window has
+    probability at least ``m (m + 1) / (2 (r + 1) A)``, a ratio at most
+    ``2 (2 m + 1)(r + 1) / (m (m + 1)) <= 4 (r + 1) / m <= 4 D / m``.
+    Hence :meth:`epsilon` is ``k ln(4 D / m)`` per column, equal to the
+    continuous ``k ln(4 d / delta)`` when ``d`` and ``delta`` are multiples
+    of ``h`` and above it by a relative ``h / delta`` otherwise.  For
+    ``1 <= r < m`` a window centred on a report below ``jx`` holds at
+    most ``r + m`` points against at least the ``r`` points below ``jx``,
+    of probability ``r / (2 A)``: the loss is ``ln(2 + 2 m / r)``, which
+    exceeds ``ln(4 D / m)`` only for ``r < m**2 / (2 D - m)`` steps
+    (the continuous ``delta**2 / (2 d - delta)``); :meth:`boundary_margin`
+    adds one step for the rounding of ``x`` and of ``a``.  At ``r = 0``
+    the band is fixed and the ratio is at most 2.
+
+    *Its transition law.*  Per unit length the discrete law is the
+    continuous RVNS density with band width ``(D + 1) h`` on a domain of
+    length ``(jb - ja + 1) h``: both differ from ``d`` and ``b - a`` by at
+    most ``h = 2**-24 min(d, b - a - d)`` (to ``h`` when a bound is far
+    from 0), so the reconstruction learners, which use the continuous law
+    of ``d_`` and ``bounds_``, see a relative error of order ``1e-7``.
+
+    ``secure=False`` draws ``a + U (b - a - d)`` (plus ``d`` above the
+    band) in floating point.  Which of the two sums produced a report
+    shows in its last bits, and that depends on where the band lies, hence
+    on ``x``: for bounds (0, 1) and ``d = 0.2``, a large share of the
+    reports of ``x = 1`` between 0.2 and 0.8 cannot be produced by
+    ``x = 0``.
+
     References
     ----------
     H. Jiang et al., "A Privacy-Preserving Data Collection Method for
     Diversified Statistical Analysis", Algorithm 1 and Theorem 1.
+
+    I. Mironov, "On significance of the least significant bits for
+    differential privacy", ACM CCS 2012.
 
     Examples
     --------
@@ -116,6 +184,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         "k": [Interval(numbers.Integral, 1, None, closed="left")],
         "bounds": ["array-like", dict, None],
         "random_state": ["random_state"],
+        "secure": ["boolean"],
     }
 
     def __init__(
@@ -124,11 +193,13 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         k: int = 1,
         bounds: tuple[Any, Any] | None = None,
         random_state: Any = None,
+        secure: bool = True,
     ) -> None:
         self.d = d
         self.k = k
         self.bounds = bounds
         self.random_state = random_state
+        self.secure = secure
 
     def _validate_X(self, X: Any, reset: bool) -> NDArray[np.float64]:
         X = check_numeric_input(X)
@@ -181,6 +252,12 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
                 f"{j} has d={d[j]:g} >= b - a = {high[j] - low[j]:g}, which would "
                 "leave no value to report."
             )
+        if self.secure:
+            self._grid = sampler_grid(d, low, high)
+            self.grid_step_ = self._grid[0]
+        else:
+            self._grid = None
+            self.grid_step_ = None
         self.bounds_ = (low, high)
         self.d_ = d
         return self
@@ -204,7 +281,10 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         low, high = self.bounds_
         check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
         rng = self._next_generator()
-        reports, _ = sample_rvns(X, self.d_, low, high, self.k, rng)
+        if self._grid is not None:
+            reports = sample_rvns_grid(X, self._grid, self.k, rng)
+        else:
+            reports, _ = sample_rvns(X, self.d_, low, high, self.k, rng)
         return reports.reshape(X.shape[0], -1)
 
     def get_feature_names_out(self, input_features: ArrayLike | None = None):
@@ -269,6 +349,12 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         ``ln(2 + 2 delta / r)``.  ``privacy_summary`` reports this
         condition.
 
+        With the default float-safe sampler (``secure=True``) the same
+        argument on the grid gives ``k ln(4 D / m)`` with ``D`` the band and
+        ``m = floor(delta / h)`` the window in grid steps ``h``
+        (``grid_step_``); see the class Notes.  It equals
+        ``k ln(4 d / delta)`` to a relative ``h / delta``.
+
         Parameters
         ----------
         delta : float
@@ -288,13 +374,30 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
                 f"delta must satisfy 0 < delta <= d (d = {self.d_.min():g}); "
                 f"got delta={delta!r}."
             )
-        eps = self.k * np.log(4.0 * self.d_ / delta)
-        return float(eps[0]) if np.all(self.d_ == self.d_[0]) else eps
+        if self._grid is None:
+            eps = self.k * np.log(4.0 * self.d_ / delta)
+        else:
+            D, m = self._grid_window(delta)
+            eps = self.k * np.log(4.0 * D / m)
+        return float(eps[0]) if np.all(eps == eps[0]) else eps
+
+    def _grid_window(self, delta: float) -> tuple[NDArray, NDArray]:
+        """Band ``D`` and window half-width ``m`` in grid steps (secure mode)."""
+        h, _, _, D = self._grid
+        m = np.floor(float(delta) / h)
+        if np.any(m < 1):
+            raise ValueError(
+                f"delta must be at least the grid step of the sampler "
+                f"({h.max():g}); got delta={delta!r}."
+            )
+        return D.astype(float), m
 
     def boundary_margin(self, delta: float) -> float | NDArray[np.float64]:
         """Distance to the bounds from which :meth:`epsilon` holds.
 
-        The margin is ``delta**2 / (2 d - delta)``.
+        The margin is ``delta**2 / (2 d - delta)``; with the float-safe
+        sampler it is ``h (m**2 / (2 D - m) + 1)`` in the notation of the
+        class Notes (the same to within about two grid steps ``h``).
 
         Parameters
         ----------
@@ -307,8 +410,12 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
             One value when all columns share ``d``, else one per column.
         """
         self.epsilon(delta)  # validates delta
-        margin = float(delta) ** 2 / (2.0 * self.d_ - float(delta))
-        return float(margin[0]) if np.all(self.d_ == self.d_[0]) else margin
+        if self._grid is None:
+            margin = float(delta) ** 2 / (2.0 * self.d_ - float(delta))
+        else:
+            D, m = self._grid_window(delta)
+            margin = self._grid[0] * (m**2 / (2.0 * D - m) + 1.0)
+        return float(margin[0]) if np.all(margin == margin[0]) else margin
 
     def privacy_summary(self, delta: float | None = None) -> dict[str, Any]:
         """The quantities that define the RVNS guarantee.
@@ -327,8 +434,12 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
             ``delta``, ``epsilon`` (one record: the sum over columns),
             ``epsilon_per_feature``, ``boundary_margin`` (per column) and
             ``condition``, the inputs for which the epsilon holds (see
-            :meth:`epsilon`); ``floating_point_safe`` is False (reports are
-            continuous floating-point draws).
+            :meth:`epsilon`); ``sampler``, ``floating_point_safe`` (False
+            only for ``secure=False``) and, by default, ``output_grid``
+            (``origin`` and ``step`` per column: every report is
+            ``origin + integer * step``).  ``epsilon`` is the guarantee of
+            one record, the sum of ``epsilon_per_feature`` (one entry per
+            column), as for every privatizer.
         """
         check_is_fitted(self)
         low, high = self.bounds_
@@ -336,7 +447,8 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
             delta = float(self.d_.min()) / 20.0
         per_feature = np.broadcast_to(self.epsilon(delta), self.d_.shape)
         margin = np.broadcast_to(self.boundary_margin(delta), self.d_.shape)
-        return {
+        secure = self._grid is not None
+        summary = {
             "notion": "real-value negative survey (epsilon-LDP up to a delta window)",
             "d": self.d_.tolist(),
             "k": int(self.k),
@@ -347,7 +459,8 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
             "epsilon_per_feature": per_feature.tolist(),
             "boundary_margin": margin.tolist(),
             "bounds_from_data": bool(self.bounds is None),
-            "floating_point_safe": False,
+            "sampler": ("exact discrete draws on a grid" if secure else "continuous"),
+            "floating_point_safe": secure,
             "condition": (
                 "holds for windows of half-width delta centred on a possible "
                 "report of the less likely input, for inputs at least "
@@ -355,3 +468,9 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
                 "boundary_margin from a bound reaches ln(2 + 2 delta / r) per report"
             ),
         }
+        if secure:
+            summary["output_grid"] = {
+                "origin": [0.0] * self.n_features_in_,
+                "step": self.grid_step_.tolist(),
+            }
+        return summary

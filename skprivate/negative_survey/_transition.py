@@ -149,3 +149,71 @@ def rvns_log_likelihood_grid(
             ratio += np.clip((y - right_edge) * inv, 0.0, 1.0)
             out += np.log(ratio)
     return out + reports.shape[1] * np.log(c)
+
+
+#: Grid of the float-safe sampler: ``2**-GRID_BITS`` of the smaller of the
+#: band width and the room left beside it.
+GRID_BITS = 24
+#: Largest grid index allowed (integers up to ``2**52`` are exact doubles).
+MAX_GRID_INDEX = 2.0**52
+
+
+def sampler_grid(
+    d: NDArray, a: NDArray, b: NDArray
+) -> tuple[
+    NDArray[np.float64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]
+]:
+    """Public grid of the float-safe RVNS sampler, one per column.
+
+    Returns the grid step ``h`` (a power of two), the first and last grid
+    indices ``ja = ceil(a / h)`` and ``jb = floor(b / h)`` inside ``[a, b]``
+    and the band width in steps ``D = rint(d / h)``.  The step is
+    ``2**-GRID_BITS`` of ``min(d, b - a - d)`` rounded down to a power of two,
+    raised if needed so that every index stays below ``2**52``.
+    """
+    d, a, b = (np.asarray(v, dtype=float) for v in (d, a, b))
+    room = np.minimum(d, b - a - d)
+    h = np.exp2(np.floor(np.log2(room)) - GRID_BITS)
+    magnitude = np.maximum(np.abs(a), np.abs(b))
+    h = np.maximum(h, np.exp2(np.ceil(np.log2(magnitude + 1e-300)) - 52.0))
+    ja = np.ceil(a / h)
+    jb = np.floor(b / h)
+    D = np.rint(d / h)
+    if np.any(D < 1) or np.any(jb - ja + 1 - (D + 1) < 1):
+        j = int(np.flatnonzero((D < 1) | (jb - ja - D < 1))[0])
+        raise ValueError(
+            f"secure=True cannot place a grid for column {j}: bounds "
+            f"[{a.flat[j]:g}, {b.flat[j]:g}] lie too far from 0 for d="
+            f"{d.flat[j]:g} and the room b - a - d (grid step {h.flat[j]:g}); "
+            "shift the data towards 0 or pass secure=False (not safe against "
+            "floating-point attacks)."
+        )
+    return h, ja.astype(np.int64), jb.astype(np.int64), D.astype(np.int64)
+
+
+def sample_rvns_grid(
+    x: NDArray,
+    grid: tuple[NDArray, NDArray, NDArray, NDArray],
+    k: int,
+    rng: np.random.Generator,
+) -> NDArray[np.float64]:
+    """Float-safe Algorithm 1: exact discrete draws on the public grid.
+
+    ``x`` has shape ``(n, p)`` and ``grid`` is :func:`sampler_grid` of the ``p``
+    columns.  Each value is rounded to the grid index ``jx``; the band is the
+    ``D + 1`` grid points ``s .. s + D`` with ``s`` uniform on the integers
+    of ``[max(ja, jx - D), min(jx, jb - D)]``, drawn once per value, and each
+    of the ``k`` reports is uniform on the ``A = jb - ja - D`` grid points of
+    ``[ja, jb]`` outside the band.  All of it is integer arithmetic; the
+    report ``j * h`` is exact.  Returns reports of shape ``(n, p, k)``.
+    """
+    h, ja, jb, D = grid
+    j = np.rint(x / h)
+    np.clip(j, ja, jb, out=j)
+    jx = j.astype(np.int64)
+    start = rng.integers(np.maximum(ja, jx - D), np.minimum(jx, jb - D), endpoint=True)
+    allowed = jb - ja - D
+    r = rng.integers(0, allowed[:, None], size=(*jx.shape, k))
+    below = (start - ja)[..., None]  # allowed points below the band
+    r += np.where(r < below, ja[:, None], (ja + D + 1)[:, None])
+    return r * h[:, None]

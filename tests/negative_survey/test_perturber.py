@@ -126,12 +126,34 @@ def test_epsilon_formula_and_summary():
     assert rvns.epsilon(0.05) == pytest.approx(3 * np.log(160.0))
     summary = rvns.privacy_summary(delta=0.05)
     assert summary["notion"].startswith("real-value negative survey")
-    assert summary["epsilon"] == [pytest.approx(3 * np.log(160.0))]
+    # "epsilon" is one record's guarantee (a float, as for every privatizer);
+    # the per-column quantities are lists with one entry per column
+    assert summary["epsilon"] == pytest.approx(3 * np.log(160.0))
+    assert summary["epsilon_per_feature"] == [pytest.approx(3 * np.log(160.0))]
     assert summary["band_fraction"] == [0.2]
     with pytest.raises(ValueError, match="delta"):
         rvns.epsilon(3.0)
     with pytest.raises(ValueError, match="delta"):
         rvns.epsilon(0.0)
+
+
+def test_summary_per_record_is_the_sum_over_columns_and_matches_the_report():
+    from skprivate import privacy_report
+
+    rvns = RVNSPerturber(d=[2.0, 20.0], k=2, bounds=([0, 100], [10, 200]))
+    rvns.fit([[1.0, 150.0]])
+    summary = rvns.privacy_summary()  # what privacy_report reads
+    eps = rvns.epsilon(summary["delta"])
+    per_column = [eps[0], eps[1]]
+    assert summary["epsilon_per_feature"] == pytest.approx(per_column)
+    assert isinstance(summary["epsilon"], float)
+    assert summary["epsilon"] == pytest.approx(sum(per_column))
+    assert len(summary["boundary_margin"]) == len(summary["d"]) == 2
+    report = privacy_report(rvns)
+    assert report["epsilon"].iloc[:2].tolist() == pytest.approx(per_column)
+    assert report.loc[report["column"] == "total", "epsilon"].item() == (
+        pytest.approx(summary["epsilon"])
+    )
 
 
 def _window_probabilities(xs, centres, delta, d, a, b):
@@ -158,3 +180,50 @@ def test_theorem_1_bound_holds_for_one_report():
     # Without restricting the window centre to the support the ratio explodes.
     den_all = np.where(W > 0, W, np.nan)
     assert np.nanmax(W.max(axis=0) / np.nanmin(den_all, axis=0)) > 1e3
+
+
+def test_grid_sampler_draws_the_exact_discrete_law():
+    """A coarse grid (h = 1, indices 0..10, band of D + 1 = 4 points)."""
+    from scipy import stats
+
+    from skprivate.negative_survey._transition import sample_rvns_grid
+
+    grid = (np.array([1.0]), np.array([0]), np.array([10]), np.array([3]))
+    rng = np.random.default_rng(0)
+    n = 100_000
+    for jx in (0, 1, 2, 5, 9, 10):
+        y = sample_rvns_grid(np.full((n, 1), float(jx)), grid, 2, rng)[:, 0, :]
+        # the band s..s+3 with s uniform on [max(0, jx - 3), min(jx, 7)]; each
+        # report uniform on the A = 7 points outside it
+        starts = np.arange(max(0, jx - 3), min(jx, 7) + 1)
+        out = (np.arange(11)[:, None] < starts) | (np.arange(11)[:, None] > starts + 3)
+        p = out.mean(axis=1) / 7
+        counts = np.bincount(y[:, 0].astype(int), minlength=11)
+        assert counts[p == 0].sum() == 0
+        assert stats.chisquare(counts[p > 0], p[p > 0] * n).pvalue > 1e-3
+        # the two reports share one band
+        both_equal = np.mean(y[:, 0] == y[:, 1])
+        assert abs(both_equal - np.sum(out.mean(axis=1)) / 49) < 4 * np.sqrt(0.15 / n)
+
+
+def test_default_reports_follow_the_continuous_transition_density():
+    """The grid law is the continuous one to about 1e-7: a KS test at n = 2e5."""
+    from scipy import stats
+
+    rvns = RVNSPerturber(d=2.0, bounds=(0, 10), random_state=0).fit([[0.0]])
+    assert rvns.privacy_summary()["floating_point_safe"] is True
+    fine = np.linspace(0, 10, 200_001)
+    for x in (0.0, 0.7, 5.0, 9.99):
+        y = rvns.transform(np.full((200_000, 1), x))[:, 0]
+        pdf = rvns_transition_density(x, fine, 2.0, (0, 10))
+        cdf = integrate.cumulative_trapezoid(pdf, fine, initial=0.0)
+        assert stats.kstest(y, lambda t, c=cdf: np.interp(t, fine, c)).pvalue > 1e-3
+
+
+def test_continuous_opt_out_is_reported():
+    rvns = RVNSPerturber(d=2.0, bounds=(0, 10), secure=False).fit([[0.0]])
+    summary = rvns.privacy_summary()
+    assert summary["floating_point_safe"] is False
+    assert "output_grid" not in summary
+    assert rvns.grid_step_ is None
+    assert rvns.epsilon(0.05) == pytest.approx(np.log(160.0), rel=1e-12)

@@ -199,5 +199,7 @@ def test_ml_default_has_no_false_mass_at_the_bounds():
     true_top = float(np.mean(x >= 9.0))
     # binomial SE of the mass of the top cell-range is below 0.002 here
     assert abs((1 - ml.cdf(9.0)) - true_top) < 0.01
-    assert abs(ml.mean() - x.mean()) < 0.1
+    # over 40 privatization seeds (grid and continuous samplers) the error of
+    # the mean is 0.033 +- 0.049 (sd), at most 0.148: allow bias + 3.5 sd
+    assert abs(ml.mean() - x.mean()) < 0.2
     assert abs(ml.mean() - x.mean()) < abs(paper.mean() - x.mean())
