@@ -396,8 +396,87 @@ def _other_learners_section(quick: bool) -> Section:
     )
 
 
+def _cpu_time(func, repeat: int = 1) -> float:
+    """Best process CPU time of ``repeat`` calls, in seconds."""
+    best = np.inf
+    for _ in range(repeat):
+        start = time.process_time()
+        func()
+        best = min(best, time.process_time() - start)
+    return float(best)
+
+
+def _linear_section(quick: bool) -> Section:
+    from sklearn.linear_model import LinearRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+
+    sizes = [10_000, 100_000] if quick else [10_000, 100_000, 1_000_000]
+    beta = np.array([1.0, -1.0, 0.5, 2.0, 0.0])
+    rows = []
+    for n in sizes:
+        rng = np.random.default_rng(n)
+        X = rng.normal(size=(n, 5))
+        y = X @ beta + rng.normal(size=n)
+        Z = IntervalCaseI(random_state=1).fit_transform(y[:, None])
+        one = _cpu_time(lambda X=X, y=y: LinearRegression().fit(X, y), repeat=3)
+        mle = _quiet_fit(IterativeIntervalRegressor(tol=1e-10), X, Z)
+        for label, base in [
+            ("LinearRegression (cached solves)", LinearRegression()),
+            ("Ridge(alpha=1) (cached solves)", Ridge(alpha=1.0)),
+            ("pipeline(LinearRegression) (refits)", make_pipeline(LinearRegression())),
+        ]:
+            if label.startswith("pipeline") and n > 100_000:
+                continue  # general path: a real fit per iteration
+            reg = IterativeIntervalRegressor(base)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                total = _cpu_time(lambda reg=reg, X=X, Z=Z: reg.fit(X, Z))
+            gap = np.nan
+            if label.startswith("LinearRegression"):
+                gap = float(np.max(np.abs(reg.predict(X) - mle.predict(X))))
+            rows.append(
+                {
+                    "base": label,
+                    "n": n,
+                    "one LinearRegression fit (s)": one,
+                    "fit with defaults (s)": total,
+                    "multiple": f"{total / one:.1f}x",
+                    "iterations": reg.n_iter_,
+                    "converged": reg.converged_,
+                    "warnings": len(caught),
+                    "max |pred - MLE pred|": gap,
+                }
+            )
+    text = (
+        "IterativeIntervalRegressor with default settings (max_iter='auto', "
+        "tol=1e-4 relative to sigma, SQUAREM) on 5 Gaussian features, "
+        "y = X b + N(0, 1), default IntervalCaseI reports; process CPU time of "
+        "one fit, one BLAS thread, on a shared 2-core machine (the ratio is "
+        "the figure to read). LinearRegression and Ridge (exact types) take "
+        "the cached-solve path: the weighted, centred design is factorized "
+        "once (thin SVD) and each iteration is two products with an n x 5 "
+        "matrix; the final model is one real fit. The pipeline row is the "
+        "general path (a real fit per iteration; max_iter='auto' is 20 fits "
+        "there, which stops short of tol on this design). 'MLE pred' is the "
+        "same model "
+        "run to tol=1e-10. Before these changes the defaults (max_iter=20, "
+        "absolute tol=1e-4, a sigma update at the new fit, three likelihood "
+        "passes per SQUAREM cycle, the start fitted on all rows) took 10.1 s "
+        "at n = 10^6 (89 OLS fits' time) and stopped at max_iter with a "
+        "ConvergenceWarning at every n. Target from the issue: at most 10x one "
+        "fit. What remains is the E-step itself: about 20 iterations, each a "
+        "pass over the n cells with log_ndtr, exp and a dozen array "
+        "temporaries, which costs more than one least-squares fit on 5 "
+        "features (BLAS) does."
+    )
+    return Section(
+        "Meta-estimator fit time with linear base models", text, [pd.DataFrame(rows)]
+    )
+
+
 def run(quick: bool, n_jobs: int) -> list[Section]:
     return [
+        _linear_section(quick),
         _npmle_section(quick),
         _lgbm_section(quick),
         _boosting_start_section(quick),
