@@ -110,6 +110,60 @@ def _fingerprint(data: Any, privatizer: Any) -> int:
     return int.from_bytes(digest.digest()[:16], "little")
 
 
+def _canonical(value: Any) -> str:
+    """A text form of a parameter value that is the same in every process.
+
+    Numbers compare by value (``1`` and ``1.0`` agree), sequences by their
+    items (a tuple and a list agree), arrays by dtype, shape and bytes,
+    estimators by class and parameters, and other objects by their type's
+    qualified name (never by ``id`` or ``hash``, which vary between runs).
+    """
+    if value is None or isinstance(value, bool | np.bool_ | str | bytes):
+        return repr(bool(value) if isinstance(value, np.bool_) else value)
+    if isinstance(value, numbers.Integral):
+        return f"n:{int(value)}"
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if number.is_integer() and abs(number) < 2.0**63:
+            return f"n:{int(number)}"
+        return f"f:{number.hex()}"
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            return f"a:{value.shape}:{_canonical(value.tolist())}"
+        data = np.ascontiguousarray(value)
+        digest = hashlib.sha256(data.tobytes()).hexdigest()
+        return f"a:{data.dtype.str}:{data.shape}:{digest}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = sorted((_canonical(k), _canonical(v)) for k, v in value.items())
+        return "{" + ",".join(f"{k}={v}" for k, v in items) + "}"
+    kind = type(value)
+    if hasattr(value, "get_params") and not isinstance(value, type):
+        params = _canonical(value.get_params(deep=False))
+        return f"e:{kind.__module__}.{kind.__qualname__}{params}"
+    if callable(value) and hasattr(value, "__qualname__"):
+        return f"c:{getattr(value, '__module__', '')}.{value.__qualname__}"
+    return f"o:{kind.__module__}.{kind.__qualname__}"
+
+
+def _settings_fingerprint(privatizer: Any) -> int:
+    """A 128-bit SHA-256 fingerprint of a privatizer's class and settings.
+
+    Every parameter but ``random_state`` enters, in the canonical form of
+    :func:`_canonical`, so the fingerprint is the same in every process and
+    differs whenever a setting (say ``epsilon``) does.
+    """
+    kind = type(privatizer)
+    params = {}
+    if hasattr(privatizer, "get_params"):
+        params = privatizer.get_params(deep=False)
+    params.pop("random_state", None)
+    text = f"{kind.__module__}.{kind.__qualname__}{_canonical(params)}"
+    digest = hashlib.sha256(b"skprivate privatizer settings\0" + text.encode())
+    return int.from_bytes(digest.digest()[:16], "little")
+
+
 class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
     """Mixin for privacy mechanisms implemented as transformers.
 
@@ -134,14 +188,19 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
 
     * ``None``: fresh OS entropy, nothing is reproducible;
     * an int: the instance keeps a stream rooted at
-      ``numpy.random.SeedSequence(seed)``; call 1 draws from the root itself
-      (exactly what ``numpy.random.default_rng(seed)`` draws) and every
-      later call from the next child of it (``SeedSequence.spawn``, which is
-      independent of the root's own draws).  A fresh instance (or a
-      :func:`sklearn.base.clone`) with the same seed reproduces call 1,
-      call 2, ... in order.  Reusing one seed for two releases of the same
-      data (say at two ``epsilon``) reuses the same standard noise, as with
-      any seeded generator: give each release its own seed.  Refitting does not restart
+      ``numpy.random.SeedSequence([seed, fingerprint])``, where
+      ``fingerprint`` is a SHA-256 digest of the class and of every other
+      parameter (``epsilon``, ``bounds``, ...; the same in every process).
+      Call 1 draws from the root itself and every later call from the next
+      child of it (``SeedSequence.spawn``, which is independent of the
+      root's own draws).  A fresh instance (or a
+      :func:`sklearn.base.clone`) with the same seed *and the same
+      settings* reproduces call 1, call 2, ... in order.  Two privatizers
+      that differ in a setting draw independent noise even with the same
+      seed: otherwise ``LaplaceLDP(epsilon=1, random_state=0)`` and
+      ``LaplaceLDP(epsilon=2, random_state=0)`` would add the same standard
+      noise at two scales, and ``x = (b2 y1 - b1 y2) / (b2 - b1)`` would
+      recover the data from the two releases.  Refitting does not restart
       the stream (it would add the same noise to the new data); setting
       ``random_state`` with ``set_params`` does, even to the same value (an
       explicit request to replay the sequence, which scikit-learn's
@@ -207,7 +266,12 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         state = getattr(self, "random_state", None)
         current = self.__dict__.get("_noise_state")
         if current is None or not _same_random_state(current[0], state):
-            current = (state, _seed_sequence(state), [])
+            root = _seed_sequence(state)
+            if root is not None and state is not None:
+                # an int seed: mix in the settings, so that two privatizers
+                # differing only in, say, epsilon never share noise
+                root = np.random.SeedSequence([int(state), _settings_fingerprint(self)])
+            current = (state, root, [])
             self._noise_state = current
         return current
 

@@ -209,6 +209,70 @@ def test_difference_attack_on_laplace_fails():
         assert not np.allclose(diff, X1 - X2, atol=1.0)
 
 
+def _two_epsilon_attack(first, second, X):
+    """Recover X from releases at epsilon 1 and 2: (b2 y1 - b1 y2) / (b2 - b1)."""
+    y1 = first.fit(X).transform(X)
+    y2 = second.fit(X).transform(X)
+    b1, b2 = first.scale_, second.scale_
+    return (b2 * y1 - b1 * y2) / (b2 - b1)
+
+
+@pytest.mark.parametrize("secure", [True, False])
+def test_same_seed_at_two_settings_draws_independent_noise(secure):
+    """One seed, two epsilons: the same standard noise would reveal X exactly."""
+    X = np.random.default_rng(0).uniform(0, 10, size=(2000, 1))
+
+    def make(eps):
+        return LaplaceLDP(epsilon=eps, bounds=(0, 10), random_state=0, secure=secure)
+
+    # before: both streams rooted at SeedSequence(0) (the seed alone)
+    first, second = make(1.0), make(2.0)
+    for privatizer in (first, second):
+        privatizer.fit(X)._seed_noise(np.random.SeedSequence(0))
+    leaked = _two_epsilon_attack(first, second, X)
+    assert np.max(np.abs(leaked - X)) < 1e-3  # exact up to grid rounding
+    # now: the settings enter the root, so the noise is independent
+    recovered = _two_epsilon_attack(make(1.0), make(2.0), X)
+    assert np.median(np.abs(recovered - X)) > 5.0  # noise scales 10 and 5
+    # same settings and seed still reproduce the sequence
+    a, b = make(2.0).fit(X), make(2.0).fit(X)
+    assert np.array_equal(a.transform(X), b.transform(X))
+    assert np.array_equal(a.transform(X), b.transform(X))
+
+
+def test_settings_fingerprint_is_stable_across_processes():
+    import subprocess
+    import sys
+
+    from skprivate.base import _settings_fingerprint
+
+    code = (
+        "from skprivate import LaplaceLDP;"
+        "from skprivate.base import _settings_fingerprint as f;"
+        "print(f(LaplaceLDP(epsilon=2, bounds=(0, 10))))"
+    )
+    import os
+    from pathlib import Path
+
+    import skprivate
+
+    root = str(Path(skprivate.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONHASHSEED": "123"}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    here = _settings_fingerprint(LaplaceLDP(epsilon=2.0, bounds=[0, 10]))
+    assert int(out.stdout) == here  # 2 == 2.0 and (0, 10) == [0, 10]
+    other = _settings_fingerprint(LaplaceLDP(epsilon=2.5, bounds=(0, 10)))
+    assert other != here
+    seeded = LaplaceLDP(epsilon=2, bounds=(0, 10), random_state=3)
+    assert _settings_fingerprint(seeded) == here  # random_state is left out
+
+
 @names
 def test_reproducible_sequence_with_an_int_seed(name):
     a, kind = _make(name, 7)
