@@ -337,7 +337,8 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
     >>> npmle = IntervalNPMLE().fit(Z)
     >>> npmle.method_
     'pava'
-    >>> abs(float(npmle.cdf(0.0)) - 0.5) < 0.05
+    >>> # true 0.5; case-I NPMLE converges at rate n**(-1/3): sd 0.04 here
+    >>> abs(float(npmle.cdf(0.0)) - 0.5) < 0.12
     True
 
     Case-II data use the EM-ICM iteration:

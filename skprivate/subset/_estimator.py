@@ -310,8 +310,8 @@ class SubsetDistributionEstimator(
     >>> est = SubsetDistributionEstimator(
     ...     method="mle", privatizer=SubsetUniform(random_state=1)
     ... )
-    >>> est.fit(x).distribution_.round(2)
-    array([0.1, 0.2, 0.3, 0.4])
+    >>> est.fit(x).distribution_.round(2)  # sample shares 0.105 0.194 0.304 0.396
+    array([0.1 , 0.19, 0.3 , 0.41])
     >>> lower, upper = est.confidence_intervals(0.95)
     >>> bool(np.all((lower <= [0.1, 0.2, 0.3, 0.4]) & ([0.1, 0.2, 0.3, 0.4] <= upper)))
     True
