@@ -86,8 +86,8 @@ def test_linear_case_one_slope_close_to_truth_and_converges():
     assert reg.estimator_.coef_[0] == pytest.approx(1.0, abs=0.15)
     assert reg.sigma_ == pytest.approx(1.0, abs=0.2)
     assert len(reg.history_) == reg.n_iter_
-    # EM: the changes shrink (geometrically) to below tol.
-    assert reg.history_[-1] < 1e-6 < reg.history_[5]
+    # EM: the changes shrink (geometrically) to below tol (relative to sigma).
+    assert reg.history_[-1] < 1e-6 * reg.sigma_history_[-1] < reg.history_[5]
     assert np.mean(np.diff(reg.history_[5:]) < 0) > 0.9
 
 
