@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 
+from ..utils._threads import ThreadBudget, prepare_base
 from ._refit import FittedValues, lightgbm_step, predict_values
 
 __all__ = ["boosted_start", "starter"]
@@ -165,14 +166,17 @@ def boosted_start(
     rate = float(model.get_params().get("learning_rate", 0.1))
     hessian = float(np.clip(information, min(rate, 1.0), 1.0))
     objective = _EStepObjective(impute, update_sigma, sigma, hessian)
-    est = clone(template).set_params(**{f"{prefix}objective": objective})
+    threads = ThreadBudget()
+    est = prepare_base(template, threads.budget)
+    est.set_params(**{f"{prefix}objective": objective})
     capture = FittedValues()
     fit_params = {
         **fit_params,
         f"{prefix}init_score": f0,
         f"{prefix}callbacks": [capture],
     }
-    est.fit(X, impute(f0, sigma), **fit_params)
+    with threads.limit():
+        est.fit(X, impute(f0, sigma), **fit_params)
     if capture.values is not None:
         return capture.values, objective.sigma
     # LightGBM does not add init_score to its predictions.

@@ -19,6 +19,8 @@ from sklearn.base import clone
 from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.pipeline import Pipeline
 
+from ..utils._threads import ThreadBudget, prepare_base
+
 __all__ = [
     "FittedValues",
     "LinearSmoother",
@@ -78,11 +80,18 @@ class Refitter:
     """
 
     def __init__(self, template: Any) -> None:
-        self.template = template
-        self._lightgbm = lightgbm_step(template)
+        # Thread budget of this process (a joblib worker's share) and a quiet
+        # LightGBM clone keeping to it; the user's estimator is not touched.
+        self._threads = ThreadBudget()
+        self.template = prepare_base(template, self._threads.budget)
+        self._lightgbm = lightgbm_step(self.template)
         self._checked = False
 
     def __call__(self, X: Any, y: Any, **fit_params: Any) -> tuple[Any, NDArray]:
+        with self._threads.limit():
+            return self._fit(X, y, **fit_params)
+
+    def _fit(self, X: Any, y: Any, **fit_params: Any) -> tuple[Any, NDArray]:
         est = clone(self.template)
         if self._lightgbm is None:
             est.fit(X, y, **fit_params)

@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils._warnings import warn_once
 from ..utils.validation import (
     check_interval_array,
     check_magnitude,
@@ -513,10 +514,12 @@ class IterativeIntervalRegressor(
                     "constant-start iterations in 3 to 5 fits"
                 )
             hint += "."
-            warnings.warn(
+            warn_once(
+                # Same text for every fit (the last change is in history_): shown
+                # once per process by default, not once per CV fold.
                 f"IterativeIntervalRegressor did not converge in max_iter="
-                f"{self._budget} iterations (last change {state.change:.3g} sigma "
-                f">= tol={self.tol:g} sigma); increase max_iter or tol.{hint}",
+                f"{self._budget} iterations (tol={self.tol:g} sigma; the changes "
+                f"are in history_); increase max_iter or tol.{hint}",
                 ConvergenceWarning,
                 stacklevel=2,
             )

@@ -33,6 +33,7 @@ from sklearn.ensemble import (
 )
 from sklearn.pipeline import Pipeline
 
+from ..utils._threads import ThreadBudget, prepare_base
 from ._refit import predict_values
 
 __all__ = ["WarmStarter"]
@@ -63,7 +64,8 @@ class WarmStarter:
     """
 
     def __init__(self, template: Any, rounds: bool | int) -> None:
-        self.template = template
+        self._threads = ThreadBudget()
+        self.template = template = prepare_base(template, self._threads.budget)
         params = template.get_params(deep=False)
         if isinstance(template, Pipeline):
             raise ValueError(
@@ -105,6 +107,10 @@ class WarmStarter:
         fitted : ndarray of shape (n_samples,)
             Its predictions on ``X``.
         """
+        with self._threads.limit():
+            return self._fit_predict(X, y, **fit_params)
+
+    def _fit_predict(self, X: Any, y: Any, **fit_params: Any) -> tuple[Any, NDArray]:
         prev = self._previous
         if prev is None:
             est = clone(self.template)
