@@ -327,6 +327,12 @@ class Microaggregator(
         self._check_params()
         X = validate_data(self, check_numeric_input(X), dtype=np.float64)
         k = int(self.min_cluster_size)
+        if X.shape[0] < k:
+            raise ValueError(
+                f"X has {X.shape[0]} sample(s), fewer than min_cluster_size={k}: no "
+                "group of that size exists, and a smaller one would publish "
+                "near-raw values."
+            )
         if self.method == "mdav":
             labels = _mdav_labels(X, k)
             centroids = _centroids(X, labels)

@@ -18,6 +18,7 @@ from ..base import ParamsValidationMixin
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options, check_generator
 from ..utils._dask import dask_fit, is_dask_collection
+from ..utils.validation import check_numeric_input
 from ._microaggregation import microaggregate
 from ._resampling import STATISTICS, integral_private_column
 
@@ -264,8 +265,7 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
                 stacklevel=2,
             )
         frame, skipped = numeric_frame(X, type(self).__name__)
-        if frame is not None:
-            X = frame
+        X = check_numeric_input(X) if frame is None else frame
         X = validate_data(
             self,
             X,

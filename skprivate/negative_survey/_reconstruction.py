@@ -628,6 +628,12 @@ class RVNSDensityEstimator(
         n_reports: int,
         n_rows: int,
     ) -> None:
+        if n_rows < ML_FOLDS:
+            raise ValueError(
+                f"X has {n_rows} sample(s); method='ml' chooses its smoothing by "
+                f"held-out likelihood over {ML_FOLDS} folds of respondents and "
+                f"needs at least {ML_FOLDS} rows."
+            )
         a, b = cells.bounds
         edges = cells.edges
         widths = np.diff(edges)

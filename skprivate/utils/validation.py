@@ -297,7 +297,8 @@ def check_bounds(
         if bad.any():
             j = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"{name} must be finite numbers; {column(j)} has {side}={values[j]!r}."
+                f"{name} must be finite numbers; {column(j)} has "
+                f"{side}={float(values[j])}."
             )
     bad = low >= high
     if bad.any():

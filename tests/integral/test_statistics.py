@@ -211,7 +211,7 @@ def test_bad_data():
         est.fit(pd.DataFrame({"s": ["a", "b"]}))
     with pytest.raises(ValueError, match="infinity"):
         est.fit(np.array([[1.0], [np.inf]]))
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="X column 0 must be numeric"):
         est.fit(np.array([["a"], ["b"]], dtype=object))
     with pytest.raises(ValueError, match="2D array"):
         est.fit(np.arange(5.0))
