@@ -10,13 +10,8 @@ from ._coverage import (
     estimate_coverage,
     individual_coverage,
 )
-from ._mechanisms import (
-    IntervalCaseI,
-    IntervalCaseII,
-    IntervalEnsemble,
-    IntervalMechanism,
-    intervals_from_answers,
-)
+from ._ensemble import IntervalEnsemble
+from ._mechanisms import IntervalCaseI, IntervalCaseII, IntervalMechanism
 from ._metrics import (
     interval_distance,
     interval_mae,
@@ -27,6 +22,7 @@ from ._metrics import (
 from ._npmle import IntervalNPMLE, turnbull_intervals
 from ._parametric import IntervalMLE, optimal_anchor_density, uniform_anchor_mean
 from ._regression import IterativeIntervalRegressor
+from ._survey import intervals_from_answers
 from ._truncated import truncated_mean, truncated_second_moment
 
 __all__ = [
