@@ -7,6 +7,7 @@ Gaussian, Flipped Huber, Square Wave with EMS) come with their estimators,
 and the paper's privacy and utility metrics are provided.
 """
 
+from .._grid_density._kde import grid_kde, ksdensity_bandwidth
 from ._baselines import (
     FlippedHuberLDP,
     GeneralizedGaussianLDP,
@@ -14,7 +15,6 @@ from ._baselines import (
     SquareWaveEMSEstimator,
     SquareWaveLDP,
 )
-from ._kde import grid_kde, ksdensity_bandwidth
 from ._metrics import (
     indicator_errors,
     privacy_distance,

@@ -23,6 +23,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
+from .._grid_density._ems import (
+    ML_FOLDS,
+    ML_MAX_ITER,
+    ML_TOL,
+    ML_WIDTHS,
+    ems_cell_probabilities,
+    select_ems_width,
+)
+from .._grid_density._estimate import GridDensityMixin, grid_edges
+from .._grid_density._kde import grid_kde, ksdensity_bandwidth
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, PrivatizerMixin
 from ..utils import (
     HasMethods,
@@ -31,23 +41,13 @@ from ..utils import (
     bounds_from_data,
     check_bounds,
 )
+from ..utils._bounds import check_values_in_bounds
 from ..utils.validation import check_magnitude, check_numeric_input
-from ._kde import grid_kde, ksdensity_bandwidth
 from ._noise import (
     FlippedHuberNoise,
     GeneralizedGaussianNoise,
     additive_privacy_profile,
 )
-from ._perturber import check_values_in_bounds
-from ._reconstruction import (
-    ML_FOLDS,
-    ML_MAX_ITER,
-    ML_TOL,
-    ML_WIDTHS,
-    GridDensityMixin,
-    rvns_grid,
-)
-from ._solvers import ems_cell_probabilities, select_ems_width
 
 # Grid samplers: 2**GRID_BITS grid steps per noise scale (at least per range),
 # outputs clamped where the noise tail has probability exp(-CLAMP_LOG_TAIL),
@@ -953,7 +953,7 @@ class PerturbedKDEEstimator(
         check_magnitude(released, name="X")
         values = released.ravel()
         a, b = _bounds_of(self, self.privatizer_)
-        edges = rvns_grid((a, b), self.n_points)
+        edges = grid_edges((a, b), self.n_points)
         widths = np.diff(edges)
         law = _noise_law(self, self.privatizer_)
         method = self.method

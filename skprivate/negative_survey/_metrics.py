@@ -9,8 +9,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
+from .._grid_density._kde import grid_kde, ksdensity_bandwidth
 from ..utils import Interval, check_generator, validate_params
-from ._kde import grid_kde, ksdensity_bandwidth
 from ._transition import _check_kernel_args, rvns_log_likelihood_grid
 
 __all__ = [

@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
+from ..utils._bounds import check_values_in_bounds
 from ..utils.validation import check_numeric_input
 from ._transition import sample_rvns, sample_rvns_grid, sampler_grid
 
@@ -19,22 +20,6 @@ __all__ = ["RVNSPerturber"]
 
 #: Default band width as a fraction of each column's range (``d=None``).
 DEFAULT_D_FRACTION = 0.2
-
-
-def check_values_in_bounds(
-    X: NDArray, low: NDArray, high: NDArray, names: NDArray | None = None
-) -> None:
-    """Raise a ValueError naming the first column with a value outside its bounds."""
-    bad = (low > X) | (high < X)
-    if bad.any():
-        j = int(np.flatnonzero(bad.any(axis=0))[0])
-        row = int(np.flatnonzero(bad[:, j])[0])
-        name = names[j] if names is not None else f"column {j}"
-        raise ValueError(
-            f"X has values outside the declared bounds [{low[j]:g}, {high[j]:g}] "
-            f"in {name} (first at row {row}: {X[row, j]:g}; {int(bad[:, j].sum())} "
-            "such values). Clip the data or widen bounds."
-        )
 
 
 class RVNSPerturber(PrivatizerMixin, BaseEstimator):

@@ -8,19 +8,24 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator
-from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from ..base import ParamsValidationMixin, PrivatizedInputMixin
-from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
-from ..utils import HasMethods, Interval, Options
-from ..utils.validation import check_numeric_input, check_unchanged_settings
-from ._kde import BinnedReports, ksdensity_bandwidth
-from ._solvers import (
-    cell_transition_matrix,
+from .._grid_density._ems import (
+    ML_FOLDS,
+    ML_MAX_ITER,
+    ML_TOL,
+    ML_WIDTHS,
     ems_cell_probabilities,
     select_ems_width,
+)
+from .._grid_density._estimate import GridDensityMixin, grid_edges
+from .._grid_density._kde import BinnedReports, ksdensity_bandwidth
+from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..utils import HasMethods, Interval, Options
+from ..utils.validation import check_numeric_input, check_unchanged_settings
+from ._solvers import (
+    cell_transition_matrix,
     solve_em,
     solve_lbfgs,
     solve_slsqp,
@@ -28,66 +33,6 @@ from ._solvers import (
 from ._transition import _check_kernel_args, rvns_transition_density
 
 __all__ = ["RVNSDensityEstimator", "rvns_grid", "rvns_transition_matrix"]
-
-
-class GridDensityMixin(PopulationEstimateMixin):
-    """A density estimate on grid cells ``edges_`` with values ``density_``.
-
-    Shared by the RVNS reconstruction and the baselines' estimates: the
-    population interface (a piecewise-uniform distribution) and scoring on
-    held-out clean values, so that a grid search can tune the mechanism.
-    """
-
-    def _distribution(self) -> PiecewiseUniformDistribution:
-        return PiecewiseUniformDistribution(
-            self.edges_, self.density_ * np.diff(self.edges_)
-        )
-
-    def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Log of the estimated density at clean values.
-
-        Every entry of ``X`` is a value of the one variable; a row's score is
-        the sum over its entries (independent values).  With
-        ``privatizer=None`` the estimator was fitted on ``k`` reports per row,
-        so the column count of the clean data is not checked against
-        ``n_features_in_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values of the variable (usually one column).
-
-        Returns
-        -------
-        log_density : ndarray of shape (n_samples,)
-            Sum over the row's values; ``-inf`` where the estimate is zero
-            (outside the bounds).
-        """
-        check_is_fitted(self)
-        X = check_array(X, dtype=np.float64, input_name="X")
-        with np.errstate(divide="ignore"):
-            return np.log(self.pdf(X)).sum(axis=1)
-
-    def score(self, X: ArrayLike, y: Any = None) -> float:
-        """Mean log-density of clean values (higher is better).
-
-        Lets :class:`~sklearn.model_selection.GridSearchCV` tune the
-        mechanism or the estimator on held-out clean data, with the density
-        floored at ``1e-12`` so that one value in an empty cell does not give
-        ``-inf``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_values)
-            Clean values (usually one column).
-        y : Ignored
-            Present for scikit-learn API compatibility.
-
-        Returns
-        -------
-        score : float
-        """
-        return float(np.mean(np.maximum(self.score_samples(X), np.log(1e-12))))
 
 
 def rvns_grid(bounds: tuple[float, float], n_points: int) -> NDArray[np.float64]:
@@ -113,8 +58,7 @@ def rvns_grid(bounds: tuple[float, float], n_points: int) -> NDArray[np.float64]
     >>> rvns_grid((0, 10), 5)
     array([ 0.,  2.,  4.,  6.,  8., 10.])
     """
-    a, b = float(bounds[0]), float(bounds[1])
-    return a + (b - a) * np.arange(int(n_points) + 1) / int(n_points)
+    return grid_edges(bounds, n_points)
 
 
 def rvns_transition_matrix(
@@ -166,12 +110,6 @@ def rvns_transition_matrix(
 
 
 _SOLVERS = {"em": solve_em, "lbfgs": solve_lbfgs, "slsqp": solve_slsqp}
-# Maximum-likelihood reconstruction: folds of respondents (round robin) for
-# choosing the smoothing, the candidate widths (in cells), EM settings.
-ML_FOLDS = 5
-ML_WIDTHS = (0.5, 1.0, 2.0, 4.0, 8.0)
-ML_MAX_ITER = 3000
-ML_TOL = 1e-7
 
 
 class _CellReports:

@@ -217,8 +217,8 @@ def _sum_reports(*parts):
 
 
 def _fit_rvns_density(est: Any, X: Any) -> Any:
+    from .._grid_density._kde import BinnedReports
     from ..negative_survey import _reconstruction as rec
-    from ..negative_survey._kde import BinnedReports
     from ..negative_survey._transition import _check_kernel_args
 
     est._check_params()
