@@ -2,13 +2,21 @@
 
 Each respondent reports values drawn away from a band around the true value;
 the collector reconstructs the whole population density, from which any
-statistic follows.  The comparison mechanisms of the paper (generalized
-Gaussian, Flipped Huber, Square Wave with EMS) come with their estimators,
-and the paper's privacy and utility metrics are provided.
+statistic follows.  The paper's privacy and utility metrics are provided.
+
+The paper's comparison mechanisms (generalized Gaussian, Flipped Huber,
+Square Wave) and their estimators are generic LDP mechanisms and live in
+:mod:`skprivate.ldp`.  ``GeneralizedGaussianLDP``, ``FlippedHuberLDP``,
+``SquareWaveLDP``, ``SquareWaveEMSEstimator`` and ``PerturbedKDEEstimator``
+stay importable from here for compatibility: they are re-exported from
+:mod:`skprivate.ldp` (the same classes) and are not part of this family's
+``__all__``.
 """
 
 from .._grid_density._kde import grid_kde, ksdensity_bandwidth
-from ._baselines import (
+
+# Compatibility re-exports of the comparison mechanisms, which live in skprivate.ldp.
+from ..ldp import (  # noqa: F401
     FlippedHuberLDP,
     GeneralizedGaussianLDP,
     PerturbedKDEEstimator,
@@ -27,13 +35,8 @@ from ._reconstruction import RVNSDensityEstimator, rvns_grid, rvns_transition_ma
 from ._transition import rvns_transition_density
 
 __all__ = [
-    "FlippedHuberLDP",
-    "GeneralizedGaussianLDP",
-    "PerturbedKDEEstimator",
     "RVNSDensityEstimator",
     "RVNSPerturber",
-    "SquareWaveEMSEstimator",
-    "SquareWaveLDP",
     "grid_kde",
     "indicator_errors",
     "ksdensity_bandwidth",
