@@ -64,17 +64,24 @@ def test_iterative_methods_agree_with_pava_on_case_one_data(method):
 
 
 def test_em_icm_agrees_with_tightly_converged_turnbull_on_case_two_data():
-    Z = _case_two(300)
-    em = IntervalNPMLE(method="turnbull", tol=1e-10, max_iter=100000).fit(Z)
-    est = IntervalNPMLE().fit(Z)
-    assert em.converged_ and est.converged_ and est.method_ == "em-icm"
-    np.testing.assert_array_equal(est.innermost_, em.innermost_)
-    np.testing.assert_allclose(
-        np.cumsum(est.probabilities_), np.cumsum(em.probabilities_), atol=1e-5
-    )
-    assert est.log_likelihood_ >= em.log_likelihood_ - 1e-12
-    # Far fewer iterations than plain self-consistency at a looser tolerance.
-    assert est.n_iter_ * 10 < em.n_iter_
+    iterations = []
+    for seed in range(4):
+        Z = _case_two(300, seed=seed)
+        em = IntervalNPMLE(method="turnbull", tol=1e-10, max_iter=100000).fit(Z)
+        est = IntervalNPMLE().fit(Z)
+        assert em.converged_ and est.converged_ and est.method_ == "em-icm"
+        np.testing.assert_array_equal(est.innermost_, em.innermost_)
+        # Turnbull's relative-change stop can halt 2e-5 short on a flat
+        # likelihood (seed 3); EM-ICM stops on the KKT gap and is never worse.
+        np.testing.assert_allclose(
+            np.cumsum(est.probabilities_), np.cumsum(em.probabilities_), atol=5e-5
+        )
+        assert est.log_likelihood_ >= em.log_likelihood_ - 1e-12
+        iterations.append((est.n_iter_, em.n_iter_))
+    # Far fewer iterations than plain self-consistency at a looser tolerance
+    # (Turnbull's count varies a lot with the data: 100 to 7,000 here).
+    fast, plain = np.array(iterations).T
+    assert np.all(fast * 5 < plain) and fast.sum() * 10 < plain.sum()
 
 
 @pytest.mark.parametrize("method", ["em-icm", "turnbull"])
