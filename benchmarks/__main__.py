@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import pkgutil
 import sys
 import time
@@ -30,6 +31,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--n-jobs", type=int, default=-1, help="joblib workers (default all)"
     )
+    parser.add_argument(
+        "--max-n",
+        type=float,
+        default=None,
+        help="largest number of rows (benchmarks that grow n, e.g. scaling)",
+    )
     args = parser.parse_args(argv)
     if args.list or not args.name:
         for name in names:
@@ -43,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in chosen:
         module = importlib.import_module(f"benchmarks.{name}")
         start = time.perf_counter()
-        sections = module.run(quick=args.quick, n_jobs=args.n_jobs)
+        kwargs = {"quick": args.quick, "n_jobs": args.n_jobs}
+        if args.max_n is not None:
+            if "max_n" not in inspect.signature(module.run).parameters:
+                parser.error(f"benchmark {name!r} has no --max-n option")
+            kwargs["max_n"] = int(args.max_n)
+        sections = module.run(**kwargs)
         path = write_results(
             name,
             module.TITLE,

@@ -16,6 +16,10 @@ PRIVATIZER_CONSTRAINT = [HasMethods(["fit_transform"]), None]
 ALGORITHM_CONSTRAINT = [Options({"auto", "direct", "binned"})]
 # Above this many training points a 1-D estimator uses binned sums.
 BINNED_THRESHOLD = 2000
+# Above this many points an estimator with 2 or 3 features uses binned sums
+# on a d-D grid; beyond 3 features sums are always direct.
+BINNED_THRESHOLD_ND = 5000
+MAX_BINNED_FEATURES = 3
 
 
 def resolve_noise_scale(estimator: Any, n_features: int) -> NDArray[np.float64]:
@@ -80,14 +84,22 @@ def default_candidates(Z: NDArray, noise: NDArray, n: int) -> NDArray[np.float64
 
 
 def use_binned(algorithm: str, n_samples: int, n_features: int) -> bool:
-    """Whether kernel sums are binned (1-D only) or computed directly."""
+    """Whether kernel sums are binned on a grid or computed directly.
+
+    One feature is binned above ``BINNED_THRESHOLD`` points, two or three
+    above ``BINNED_THRESHOLD_ND`` (a d-D grid costs more than a 1-D one);
+    more features are always summed directly.
+    """
     if algorithm == "binned":
-        if n_features != 1:
+        if n_features > MAX_BINNED_FEATURES:
             raise ValueError(
-                "algorithm='binned' needs a single feature; use 'direct' or "
-                f"'auto' for {n_features} features."
+                f"algorithm='binned' supports at most {MAX_BINNED_FEATURES} "
+                f"features (a grid per feature); got {n_features}. Use "
+                "'direct' or 'auto'."
             )
         return True
     if algorithm == "direct":
         return False
-    return n_features == 1 and n_samples > BINNED_THRESHOLD
+    if n_features == 1:
+        return n_samples > BINNED_THRESHOLD
+    return n_features <= MAX_BINNED_FEATURES and n_samples > BINNED_THRESHOLD_ND

@@ -118,8 +118,10 @@ def test_two_features_use_the_product_kernel():
     assert kde.raw_density(x)[0] == pytest.approx(expected, rel=1e-12)
     with pytest.raises(ValueError, match="need one feature"):
         kde.pdf(0.0)
-    with pytest.raises(ValueError, match="single feature"):
-        DeconvolutionKernelDensity(noise_scale=0.1, algorithm="binned").fit(z)
+    with pytest.raises(ValueError, match="at most 3"):
+        DeconvolutionKernelDensity(noise_scale=0.1, algorithm="binned").fit(
+            rng.normal(size=(300, 4))
+        )
     cv = DeconvolutionKernelDensity(noise_scale=[0.2, 0.4]).fit(z)
     assert cv.cv_scores_.shape == (2, cv.bandwidth_candidates_.size)
 
