@@ -40,25 +40,24 @@ from skprivate import (
     DeconvolutionKernelRegressor,
     LaplaceLDP,
 )
+from skprivate._grid_density._ems import (
+    ML_MAX_ITER,
+    ML_TOL,
+    ML_WIDTHS,
+    ems_cell_probabilities,
+)
 from skprivate.datasets import load_adult, load_life_expectancy, make_truncated_chi2
-from skprivate.negative_survey import (
+from skprivate.ldp import (
     FlippedHuberLDP,
     GeneralizedGaussianLDP,
     PerturbedKDEEstimator,
-    RVNSDensityEstimator,
-    RVNSPerturber,
     SquareWaveEMSEstimator,
     SquareWaveLDP,
 )
-from skprivate.negative_survey._baselines import (
-    additive_transition,
-    square_wave_transition,
-)
-from skprivate.negative_survey._reconstruction import ML_MAX_ITER, ML_TOL, ML_WIDTHS
-from skprivate.negative_survey._solvers import (
-    cell_transition_matrix,
-    ems_cell_probabilities,
-)
+from skprivate.ldp._perturbed_kde import additive_transition
+from skprivate.ldp._square_wave_ems import square_wave_transition
+from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
+from skprivate.negative_survey._solvers import cell_transition_matrix
 
 from ._common import Section
 
@@ -318,7 +317,7 @@ def _perturbed_rows(name, x, make_priv, bounds, seeds):
 
 
 def _laplace_law(scale):
-    from skprivate.negative_survey._noise import GeneralizedGaussianNoise
+    from skprivate.ldp._noise_laws import GeneralizedGaussianNoise
 
     return GeneralizedGaussianNoise(scale, 1.0)
 

@@ -14,14 +14,16 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from skprivate.datasets import make_truncated_chi2
-from skprivate.negative_survey import (
+from skprivate.ldp import (
     FlippedHuberLDP,
     GeneralizedGaussianLDP,
     PerturbedKDEEstimator,
-    RVNSDensityEstimator,
-    RVNSPerturber,
     SquareWaveEMSEstimator,
     SquareWaveLDP,
+)
+from skprivate.negative_survey import (
+    RVNSDensityEstimator,
+    RVNSPerturber,
     grid_kde,
     indicator_errors,
     ksdensity_bandwidth,

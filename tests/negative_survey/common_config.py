@@ -1,12 +1,6 @@
 """Instances and expected failures of the negative-survey family in test_common."""
 
-from skprivate.negative_survey import (
-    FlippedHuberLDP,
-    PerturbedKDEEstimator,
-    RVNSDensityEstimator,
-    RVNSPerturber,
-    SquareWaveEMSEstimator,
-)
+from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
 
 _SCORE_COLUMNS = (
     "score() takes clean values of the variable while fit() takes k reports per "
@@ -24,19 +18,8 @@ TEST_INSTANCES = {
     "RVNSDensityEstimator": lambda: [
         RVNSDensityEstimator(d=0.01, bounds=(-1000, 1000), bandwidth=50.0, n_points=20)
     ],
-    # Released values pooled from every column, domain declared.
-    "PerturbedKDEEstimator": lambda: [PerturbedKDEEstimator(bounds=(-10, 10))],
-    "SquareWaveEMSEstimator": lambda: [
-        SquareWaveEMSEstimator(epsilon=0.5, bounds=(-100, 100), n_points=20)
-    ],
-    "FlippedHuberLDP": lambda: [FlippedHuberLDP(epsilon=2.0, delta=1e-3)],
 }
 
 EXPECTED_FAILED_CHECKS = {
-    name: {"check_n_features_in_after_fitting": _SCORE_COLUMNS}
-    for name in (
-        "RVNSDensityEstimator",
-        "PerturbedKDEEstimator",
-        "SquareWaveEMSEstimator",
-    )
+    "RVNSDensityEstimator": {"check_n_features_in_after_fitting": _SCORE_COLUMNS}
 }
