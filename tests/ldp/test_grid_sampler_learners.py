@@ -1,10 +1,10 @@
 """The deconvolution learners are as accurate under the default grid sampler.
 
 LaplaceLDP's default (float-safe) sampler rounds the input and the Laplace
-noise to a grid of about 2**-20 of the column range; the learners assume continuous Laplace
-noise of scale ``scale_``.  Over a few privatization seeds the integrated
-squared errors of the density and regression estimates must agree with
-those under ``secure=False`` within Monte Carlo error.
+noise to a grid of about 2**-20 of the column range; the learners assume
+continuous Laplace noise of scale ``scale_``.  Over a few privatization
+seeds the integrated squared errors of the density and regression estimates
+must agree with those under ``secure=False`` within Monte Carlo error.
 """
 
 from __future__ import annotations
