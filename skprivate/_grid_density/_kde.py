@@ -6,6 +6,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.signal import fftconvolve
 
+from ..utils.validation import check_float_array
+
 __all__ = ["grid_kde", "ksdensity_bandwidth"]
 
 _MAX_BINS = 1 << 17
@@ -35,7 +37,7 @@ def ksdensity_bandwidth(values: ArrayLike) -> float:
     >>> round(ksdensity_bandwidth(np.arange(100.0)), 4)
     15.6295
     """
-    y = np.asarray(values, dtype=float).ravel()
+    y = check_float_array(values, name="values", allow_inf=False).ravel()
     if y.size == 0:
         raise ValueError("cannot choose a bandwidth for an empty sample.")
     sigma = np.median(np.abs(y - np.median(y))) / 0.6745
@@ -85,8 +87,8 @@ def grid_kde(
     >>> np.round(grid_kde(values, np.linspace(-3, 3, 7), 0.3), 2)
     array([0.01, 0.06, 0.25, 0.37, 0.24, 0.06, 0.01])
     """
-    y = np.asarray(values, dtype=float).ravel()
-    z = np.asarray(points, dtype=float).ravel()
+    y = check_float_array(values, name="values", allow_nan=True).ravel()
+    z = check_float_array(points, name="points", allow_nan=True).ravel()
     for arg, arr in (("values", y), ("points", z)):
         if not np.all(np.isfinite(arr)):
             i = int(np.flatnonzero(~np.isfinite(arr))[0])

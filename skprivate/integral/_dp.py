@@ -38,6 +38,7 @@ from numpy.typing import ArrayLike
 from ..exceptions import PrivacyLeakWarning
 from ..utils import check_generator
 from ..utils._dask import dask_laplace_statistic, is_dask_collection
+from ..utils.validation import check_float_array
 from ._resampling import STATISTICS
 from ._statistics import DEFAULT_STATISTICS, check_statistics, numeric_frame
 
@@ -79,10 +80,18 @@ def absolute_relative_error(true: ArrayLike, private: ArrayLike) -> np.ndarray:
     if isinstance(true, pd.DataFrame | pd.Series):
         true = true.astype(float)
         return (true - private).abs() / true.abs().clip(lower=1.0)
-    true = np.asarray(true, dtype=float)
-    private = np.asarray(private, dtype=float)
+    true = check_float_array(true, name="true", allow_nan=True)
+    private = check_float_array(private, name="private", allow_nan=True)
     out = np.abs(true - private) / np.maximum(1.0, np.abs(true))
     return out if out.ndim else out[()]
+
+
+def _non_missing(values: np.ndarray, column: Any) -> np.ndarray:
+    """The non-missing values of one column (as pandas ``describe`` skips)."""
+    values = values[~np.isnan(values)]
+    if values.size == 0:
+        raise ValueError(f"Column {column!r} has no non-missing values.")
+    return values
 
 
 def _check_bounds(x: np.ndarray, bounds: Any) -> tuple[float, float]:
@@ -240,7 +249,8 @@ def laplace_statistic(
     Parameters
     ----------
     x : array-like of shape (n_samples,)
-        Values; NaN are dropped.
+        Values (no NaN: a missing value is refused with its position;
+        :func:`laplace_describe` drops missing values per column first).
     statistic : str
         One of ``"count", "mean", "std", "var", "min", "median", "iqr",
         "max", "sum"``.
@@ -334,10 +344,9 @@ def laplace_statistic(
         return dask_laplace_statistic(
             x, statistic, epsilon, bounds, delta, random_state, sensitivity
         )
-    xs = np.asarray(x, dtype=float).ravel()
-    xs = np.sort(xs[~np.isnan(xs)])
+    xs = np.sort(check_float_array(x, name="x").ravel())
     if xs.size == 0:
-        raise ValueError("x has no non-missing values.")
+        raise ValueError("x is empty; a statistic needs at least one value.")
     lo, hi = _check_bounds(xs, bounds)
     rng = check_generator(random_state)
     if statistic == "iqr":
@@ -434,7 +443,7 @@ def laplace_describe(
         col_bounds = bounds.get(name) if isinstance(bounds, dict) else bounds
         table[name] = [
             laplace_statistic(
-                frame[name].to_numpy(float),
+                _non_missing(frame[name].to_numpy(float), name),
                 s,
                 epsilon,
                 col_bounds,

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..utils.validation import check_interval_array
+from ..utils.validation import check_float_array, check_interval_array
 from ._anchors import as_cdf, check_acceptable_range, design_coverage, mass_in_fixed_set
 
 __all__ = [
@@ -146,7 +146,7 @@ def estimate_coverage(
     >>> estimate_coverage(np.zeros(3), stats.norm())
     0.5
     """
-    q = np.asarray(anchors, dtype=float)
+    q = check_float_array(anchors, name="anchors", allow_nan=True)
     if q.ndim == 1:
         q = q[:, None]
     if q.ndim != 2 or q.shape[0] == 0 or np.any(np.isnan(q)):
@@ -192,7 +192,7 @@ def composition_bound(coverages: ArrayLike) -> float:
     >>> composition_bound([0.9, 0.95])
     0.85
     """
-    tau = np.asarray(coverages, dtype=float).ravel()
+    tau = check_float_array(coverages, name="coverages").ravel()
     if tau.size == 0 or np.any(~((tau >= 0) & (tau <= 1))):
         raise ValueError(f"coverages must be numbers in [0, 1]; got {coverages!r}.")
     return float(round(max(0.0, 1.0 - np.sum(1.0 - tau)), 15))

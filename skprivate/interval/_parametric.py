@@ -14,7 +14,12 @@ from ..base import ParamsValidationMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
 from ..utils._dask import dask_fit, is_dask_collection
-from ..utils.validation import check_interval_array, check_two_sided, check_weights
+from ..utils.validation import (
+    check_float_array,
+    check_interval_array,
+    check_two_sided,
+    check_weights,
+)
 from ._anchors import as_cdf
 from ._truncated import interval_log_likelihood
 
@@ -276,7 +281,7 @@ def optimal_anchor_density(
         elif hasattr(reference, "quantile"):
             ends = np.asarray(reference.quantile([1e-4, 1 - 1e-4]), dtype=float)
         elif not callable(reference):
-            sample = np.asarray(reference, dtype=float).ravel()
+            sample = check_float_array(reference, name="reference").ravel()
             if sample.size == 0:
                 raise ValueError("reference is an empty sample; pass values.")
             ends = np.array([sample.min(), sample.max()])

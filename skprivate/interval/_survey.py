@@ -13,7 +13,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..utils.validation import check_interval_array, check_numeric_input
+from ..utils.validation import (
+    check_float_array,
+    check_interval_array,
+    check_numeric_input,
+)
 
 __all__ = ["SurveyMixin", "intervals_from_answers"]
 
@@ -150,7 +154,7 @@ def intervals_from_answers(
     array([[-inf,   1.],
            [  2.,  inf]])
     """
-    q = np.asarray(anchors, dtype=float)
+    q = check_float_array(anchors, name="anchors", allow_nan=True)
     if q.ndim != 2:
         raise ValueError(f"anchors must be 2-D (n_samples, n_anchors); got {q.shape}.")
     q = np.where(np.isnan(q), np.inf, q)

@@ -16,6 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import log_ndtr
 
+from ..utils.validation import check_float_array
+
 __all__ = [
     "interval_log_likelihood",
     "log_interval_prob",
@@ -241,6 +243,8 @@ def truncated_mean(
     >>> float(truncated_mean(-np.inf, 0.0, "logistic", 1.0))  # -2 log 2
     -1.3862943611198906
     """
+    lower = check_float_array(lower, name="lower")
+    upper = check_float_array(upper, name="upper")
     a, b, shape = _prepare(lower, upper, scale)
     narrow = _narrow(a, b)
     m = _gauss_mean(a, b) if noise == "gaussian" else _logistic_mean(a, b)
@@ -279,6 +283,8 @@ def truncated_second_moment(
     >>> float(truncated_second_moment(0.0, np.inf, "gaussian", 1.0))
     1.0
     """
+    lower = check_float_array(lower, name="lower")
+    upper = check_float_array(upper, name="upper")
     a, b, shape = _prepare(lower, upper, scale)
     narrow = _narrow(a, b)
     m2 = _gauss_second(a, b) if noise == "gaussian" else _logistic_second(a, b)

@@ -21,6 +21,8 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import fft as sp_fft
 from scipy.signal import fftconvolve
 
+from ..utils.validation import check_float_array
+
 __all__ = ["deconvolution_kernel"]
 
 KERNELS = ("gaussian", "cauchy")
@@ -96,13 +98,25 @@ def deconvolution_kernel(
     >>> float(deconvolution_kernel(0.0, 1.0, kernel="cauchy"))  # (1 + 2) / pi
     0.9549...
     """
-    u = np.asarray(u, dtype=float)
-    r = np.asarray(ratio, dtype=float) ** 2
+    try:
+        u = np.asarray(u, dtype=float)
+        r = np.asarray(ratio, dtype=float) ** 2
+    except (TypeError, ValueError):
+        check_float_array(u, name="u")
+        check_float_array(ratio, name="ratio")
+        raise
     u2 = u * u
     if _check_kernel(kernel) == "gaussian":
-        return np.exp(-0.5 * u2) / _SQRT_2PI * (1.0 + r * (1.0 - u2))
-    one = 1.0 + u2
-    return (1.0 / one + r * (2.0 - 6.0 * u2) / one**3) / np.pi
+        out = np.exp(-0.5 * u2) / _SQRT_2PI * (1.0 + r * (1.0 - u2))
+    else:
+        one = 1.0 + u2
+        out = (1.0 / one + r * (2.0 - 6.0 * u2) / one**3) / np.pi
+    if np.isnan(out).any():
+        # Checked on the output (one pass) rather than on the inputs, so the
+        # fitting loops that call this on large offset arrays pay nothing more.
+        check_float_array(u, name="u", allow_inf=False)
+        check_float_array(ratio, name="ratio", allow_inf=False)
+    return out
 
 
 def product_kernel(

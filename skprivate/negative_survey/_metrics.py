@@ -11,6 +11,7 @@ from scipy import stats
 
 from .._grid_density._kde import grid_kde, ksdensity_bandwidth
 from ..utils import Interval, check_generator, validate_params
+from ..utils.validation import check_float_array
 from ._transition import _check_kernel_args, rvns_log_likelihood_grid
 
 __all__ = [
@@ -89,7 +90,7 @@ def rvns_adversary_inference(
     d, a, b = _check_kernel_args(d, a, b)
     if tie_break not in _TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {_TIE_BREAKS}; got {tie_break!r}.")
-    Y = np.asarray(reports, dtype=float)
+    Y = check_float_array(reports, name="reports", allow_nan=True)
     if Y.ndim == 1:
         Y = Y[:, None]
     if Y.ndim != 2 or not np.all(np.isfinite(Y)):
@@ -145,8 +146,8 @@ def privacy_distance(x: ArrayLike, x_prime: ArrayLike) -> float:
     >>> privacy_distance([0.0, 0.0], [3.0, 4.0])
     5.0
     """
-    x = np.asarray(x, dtype=float).ravel()
-    x_prime = np.asarray(x_prime, dtype=float).ravel()
+    x = check_float_array(x, name="x").ravel()
+    x_prime = check_float_array(x_prime, name="x_prime").ravel()
     if x.shape != x_prime.shape:
         raise ValueError(
             f"x and x_prime must have the same length; got {x.size} and {x_prime.size}."
@@ -190,8 +191,8 @@ def wasserstein_on_grid(
     >>> wasserstein_on_grid([1, 0, 0], [0, 0, 1], [0, 0.5, 1.0, 1.5], continuous=True)
     1.0
     """
-    f = np.asarray(f, dtype=float).ravel()
-    g = np.asarray(g, dtype=float).ravel()
+    f = check_float_array(f, name="f", allow_inf=False).ravel()
+    g = check_float_array(g, name="g", allow_inf=False).ravel()
     if f.shape != g.shape:
         raise ValueError(f"f and g must have the same length; got {f.size}, {g.size}.")
     widths = np.ones_like(f) if edges is None else np.diff(np.asarray(edges, float))
@@ -273,8 +274,8 @@ def indicator_errors(
     >>> indicator_errors([1.0, 2.0, 3.0], [1.0, 2.0, 4.0])["mean"]
     0.3333333333333335
     """
-    x = np.asarray(x, dtype=float).ravel()
-    x_hat = np.asarray(x_hat, dtype=float).ravel()
+    x = check_float_array(x, name="x").ravel()
+    x_hat = check_float_array(x_hat, name="x_hat").ravel()
     if grid is None:
         lo = min(x.min(), x_hat.min())
         hi = max(x.max(), x_hat.max())

@@ -23,7 +23,11 @@ from .._grid_density._estimate import GridDensityMixin, grid_edges
 from .._grid_density._kde import BinnedReports, ksdensity_bandwidth
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..utils import HasMethods, Interval, Options
-from ..utils.validation import check_numeric_input, check_unchanged_settings
+from ..utils.validation import (
+    check_float_array,
+    check_numeric_input,
+    check_unchanged_settings,
+)
 from ._solvers import (
     cell_transition_matrix,
     solve_em,
@@ -93,7 +97,7 @@ def rvns_transition_matrix(
     >>> bool(np.allclose(P.sum(axis=0), 1.0, atol=0.02))  # each column ~ a density
     True
     """
-    edges = np.asarray(edges, dtype=float)
+    edges = check_float_array(edges, name="edges", allow_nan=True)
     if edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges)):
         raise ValueError(
             "edges must be a finite 1-D array of at least 2 cell edges; got shape "

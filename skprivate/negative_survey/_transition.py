@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..utils.validation import check_float_array
+
 __all__ = ["rvns_transition_density"]
 
 
@@ -82,8 +84,8 @@ def rvns_transition_density(
     """
     a, b = bounds
     d, a, b = _check_kernel_args(d, a, b)
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    x = check_float_array(x, name="x")
+    y = check_float_array(y, name="y")
     x, y = np.broadcast_arrays(x, y)
     c = 1.0 / (b - a - d)
     low, high = _band_limits(x, d, a, b)

@@ -7,13 +7,22 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..utils.validation import check_float_array
 from ._design import SubsetDesign, masks_to_indicators
 
 __all__ = ["subset_individual_leakage", "subset_leakage"]
 
 
+def _check_design(design: Any, function: str) -> None:
+    if not isinstance(design, SubsetDesign):
+        raise TypeError(
+            f"{function}: design must be a SubsetDesign (for a fitted SubsetUniform "
+            f"or SubsetMechanism, pass its designs_[j]); got {type(design).__name__}."
+        )
+
+
 def _check_weights(weights: ArrayLike, p: int):
-    w = np.asarray(weights, dtype=float)
+    w = check_float_array(weights, name="weights")
     if w.shape != (p,):
         raise ValueError(
             f"weights must have one entry per category ({p}); got shape {w.shape}."
@@ -64,6 +73,7 @@ def subset_leakage(design: SubsetDesign, weights: ArrayLike) -> dict[str, float]
     >>> round(out["size_coverage"], 4)
     0.6841
     """
+    _check_design(design, "subset_leakage")
     p = design.n_categories
     w = _check_weights(weights, p)
     design._require_enumeration("The leakage")
@@ -130,6 +140,7 @@ def subset_individual_leakage(
     >>> round(float(out["size_leakage"][0]), 2)
     0.11
     """
+    _check_design(design, "subset_individual_leakage")
     p = design.n_categories
     w = _check_weights(weights, p)
     a = np.asarray(A)

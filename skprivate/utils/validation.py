@@ -656,3 +656,76 @@ def check_two_sided(Z: NDArray, *, name: str = "y") -> NDArray:
                 "exist. Collect answers that bound the values from both sides."
             )
     return Z
+
+
+def check_float_array(
+    x: Any,
+    *,
+    name: str,
+    allow_nan: bool = False,
+    allow_inf: bool = True,
+) -> NDArray[np.float64]:
+    """Convert an array argument of a public function to float, naming it.
+
+    numpy's own messages ("could not convert string to float") do not say
+    which argument was wrong; NaN usually propagates into a NaN answer.
+    This check names the argument and the first offending position.
+
+    Parameters
+    ----------
+    x : array-like
+        The argument's value.
+    name : str
+        The argument's name, used in error messages.
+    allow_nan : bool, default=False
+        Whether NaN entries are meaningful for this argument.
+    allow_inf : bool, default=True
+        Whether infinite entries are meaningful for this argument.
+
+    Returns
+    -------
+    x : ndarray of float64
+
+    Raises
+    ------
+    TypeError
+        If an entry is not a number (the message gives its position).
+    ValueError
+        If an entry is NaN (or infinite, with ``allow_inf=False``).
+
+    Examples
+    --------
+    >>> from skprivate.utils.validation import check_float_array
+    >>> check_float_array([1.0, "x"], name="values")
+    Traceback (most recent call last):
+    ...
+    TypeError: values must be numeric; entry (1,) is 'x' (str).
+    """
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raw = np.asarray(x, dtype=object)
+        for index in np.ndindex(raw.shape):
+            value = raw[index]
+            try:
+                if isinstance(value, str | bytes | np.datetime64 | np.timedelta64):
+                    raise TypeError
+                float(value)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"{name} must be numeric; entry {index} is {value!r} "
+                    f"({type(value).__name__})."
+                ) from None
+        raise TypeError(f"{name} must be an array of numbers.") from None
+    if np.asarray(x).dtype.kind in "Mm":
+        raise TypeError(f"{name} must be numeric; got datetimes or timedeltas.")
+    if not allow_nan and np.isnan(arr).any():
+        index = tuple(int(i) for i in np.argwhere(np.isnan(arr))[0])
+        raise ValueError(f"{name} contains NaN at entry {index}; expected numbers.")
+    if not allow_inf and np.isinf(arr).any():
+        index = tuple(int(i) for i in np.argwhere(np.isinf(arr))[0])
+        raise ValueError(
+            f"{name} contains an infinite value at entry {index}; expected finite "
+            "numbers."
+        )
+    return arr
