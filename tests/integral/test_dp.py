@@ -212,8 +212,12 @@ def test_bounds_from_data_warn_and_bad_input(data):
         laplace_statistic(data, "mode", 1.0, (-1, 1))
     with pytest.raises(ValueError, match="bounds"):
         laplace_statistic(data, "mean", 1.0, (1, -1))
-    with pytest.raises(ValueError, match="no non-missing"):
-        laplace_statistic([np.nan], "mean", 1.0, (0, 1))
+    with pytest.raises(ValueError, match=r"\bx\b contains NaN at entry \(1,\)"):
+        laplace_statistic([0.5, np.nan], "mean", 1.0, (0, 1))
+    with pytest.raises(ValueError, match="x is empty"):
+        laplace_statistic([], "mean", 1.0, (0, 1))
+    with pytest.raises(ValueError, match="'a' has no non-missing"):
+        laplace_describe(pd.DataFrame({"a": [np.nan]}), 1.0, (0, 1))
 
 
 def test_laplace_describe_table():
