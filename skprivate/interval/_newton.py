@@ -1,0 +1,416 @@
+"""Newton's method for the censored-normal (interval regression) MLE.
+
+With Gaussian noise and an ordinary least-squares base model, the fixed point
+of Algorithm 1 is the maximum-likelihood estimate of the interval regression
+model ``Y = X β + σ e``: the observed-data log-likelihood
+
+    ℓ(β, σ) = Σ w_i log P(lower_i < x_iᵀβ + σ e <= upper_i)
+
+(plus ``log φ((y_i - x_iᵀβ) / σ) - log σ`` for exact responses).  In Olsen's
+parameters ``δ = β / σ`` and ``θ = 1 / σ`` each term depends on ``θ c - x_iᵀδ``
+through ``log Φ`` (or ``log φ``), whose log-concavity makes ``ℓ`` concave in
+``(δ, θ)`` (Pratt, 1981; Burridge, 1981), so Newton's method with a
+step-halving line search converges from any start, quadratically near the
+optimum.
+
+A pass evaluates ``ℓ``, its gradient and its Hessian with the same
+``log_ndtr`` and Mills-ratio terms as the E-step of Algorithm 1 (one
+``log_ndtr`` per finite bound), plus ``Dᵀ diag(h) D`` on the standardized
+design ``D``: ``O(n p²)`` for ``p`` columns.  Half-lines (Case-I reports) need
+one ``log_ndtr`` per row; two-sided cells are reflected so that the
+difference of normal CDFs is taken where it does not cancel.  Cells narrower
+than ``1e-9`` of their location are treated as exact values at their
+midpoint (as the E-step does); their likelihood differs from the density's
+by a constant.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import log_ndtr
+
+__all__ = ["CensoredNormal", "NewtonResult", "newton_interval_mle"]
+
+_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+# A step whose largest change of a fitted value is below this fraction of
+# sigma is taken without a further pass: Newton's error after it is of the
+# order of its square (measured: a step of 2.7e-4 sigma leaves 1.3e-7, one of
+# 1.3e-7 leaves 4e-14), about 1e-12 sigma here.
+_STEP_TOL = 1e-6
+_MAX_PASSES = 50
+_MAX_HALVINGS = 40
+
+
+class NewtonResult(NamedTuple):
+    """Solution of :func:`newton_interval_mle`."""
+
+    coef: NDArray
+    intercept: float
+    sigma: float
+    fitted: NDArray
+    imputed: NDArray
+    log_likelihood: float
+    n_passes: int
+    changes: list
+    sigmas: list
+
+
+class _Pass(NamedTuple):
+    ll: float
+    grad: NDArray
+    hess: NDArray
+    eta: NDArray
+
+
+class CensoredNormal:
+    """Log-likelihood, gradient and Hessian of interval regression in ``(δ, θ)``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Design (finite).
+    lower, upper : ndarray of shape (n_samples,)
+        Response bounds (``lower == upper`` for exact values).
+    weights : ndarray of shape (n_samples,)
+        Non-negative row weights.
+    fit_intercept : bool
+        Whether the model has an intercept.
+    sigma : float or None
+        Known noise scale (``θ`` fixed at ``1 / sigma``), or ``None`` to
+        estimate it.
+    """
+
+    def __init__(
+        self,
+        X: NDArray,
+        lower: NDArray,
+        upper: NDArray,
+        weights: NDArray,
+        fit_intercept: bool,
+        sigma: float | None = None,
+    ) -> None:
+        X = np.asarray(X, dtype=float)
+        n, p = X.shape
+        w = np.asarray(weights, dtype=float)
+        self.n = n
+        self.w = w
+        self.fit_intercept = fit_intercept
+        total = float(w.sum())
+        self._mean = (w @ X) / total if fit_intercept else np.zeros(p)
+        # The standardized design, stored by column (q x n, C order): its
+        # products with vectors are twice as fast as a row-major n x q.
+        q = p + fit_intercept
+        Dt = np.empty((q, n))
+        cols = Dt[1:] if fit_intercept else Dt
+        np.subtract(X.T, self._mean[:, None], out=cols)
+        scale = np.sqrt(np.einsum("i,ji,ji->j", w, cols, cols) / total)
+        scale[~(scale > 0)] = 1.0
+        cols /= scale[:, None]
+        if fit_intercept:
+            Dt[0] = 1.0
+        self._scale = scale
+        self.Dt = Dt
+        self.known_theta = None if sigma is None else 1.0 / float(sigma)
+
+        lower = np.asarray(lower, dtype=float)
+        upper = np.asarray(upper, dtype=float)
+        fin_l, fin_u = np.isfinite(lower), np.isfinite(upper)
+        both = fin_l & fin_u
+        with np.errstate(invalid="ignore"):
+            narrow = both & (
+                (upper - lower) <= 1e-9 * (1.0 + np.abs(lower) + np.abs(upper))
+            )
+        exact = narrow
+        half = fin_l ^ fin_u
+        cell = both & ~exact
+        self._groups = []
+        self._exact_w = 0.0
+        if exact.any():
+            idx = np.flatnonzero(exact)
+            y = 0.5 * (lower[idx] + upper[idx])
+            self._groups.append(("exact", idx, (y,)))
+            self._exact_w = float(w[idx].sum())
+        if half.any():
+            idx = np.flatnonzero(half)
+            up = fin_u[idx]
+            c = np.where(up, upper[idx], lower[idx])
+            sign = np.where(up, 1.0, -1.0)
+            self._groups.append(("half", idx, (c, sign)))
+        if cell.any():
+            idx = np.flatnonzero(cell)
+            self._groups.append(("cell", idx, (lower[idx], upper[idx])))
+        if len(self._groups) == 1 and self._groups[0][1].size == n:
+            kind, _, data = self._groups[0]
+            self._groups = [(kind, None, data)]
+
+    @property
+    def n_params(self) -> int:
+        """Number of free parameters (``δ`` and, unless known, ``θ``)."""
+        return self.Dt.shape[0] + (self.known_theta is None)
+
+    def start(self, loc: float, sigma: float) -> NDArray:
+        """Parameters of the constant fit ``loc`` with scale ``sigma``."""
+        delta = np.zeros(self.Dt.shape[0])
+        if self.fit_intercept:
+            delta[0] = loc / sigma
+        if self.known_theta is not None:
+            return delta
+        return np.append(delta, 1.0 / sigma)
+
+    def split(self, params: NDArray) -> tuple[NDArray, float]:
+        """``(δ, θ)`` from the parameter vector."""
+        if self.known_theta is not None:
+            return params, self.known_theta
+        return params[:-1], float(params[-1])
+
+    def fitted(self, params: NDArray, eta: NDArray | None = None) -> NDArray:
+        """Fitted values ``x_iᵀβ = x_iᵀδ / θ``."""
+        delta, theta = self.split(params)
+        if eta is None:
+            eta = delta @ self.Dt
+        return eta / theta
+
+    def coefficients(self, params: NDArray) -> tuple[NDArray, float, float]:
+        """``β`` on the original features, the intercept and ``σ``."""
+        delta, theta = self.split(params)
+        beta = delta / theta
+        slopes = beta[1:] if self.fit_intercept else beta
+        coef = slopes / self._scale
+        intercept = float(beta[0] - self._mean @ coef) if self.fit_intercept else 0.0
+        return coef, intercept, 1.0 / theta
+
+    def linear_predictor(self, params: NDArray) -> NDArray:
+        """``η = D δ`` on the standardized design."""
+        return self.split(params)[0] @ self.Dt
+
+    def impute(self, params: NDArray) -> tuple[NDArray, float]:
+        """E-step imputations ``E[Y_i | response_i]`` and the log-likelihood.
+
+        The log-likelihood is ``nan`` when some cells are narrow (treated
+        as exact values, whose density differs from the cell probability).
+        """
+        delta, theta = self.split(params)
+        eta = delta @ self.Dt
+        sigma = 1.0 / theta
+        y = eta * sigma
+        ll = 0.0
+        for kind, idx, data in self._groups:
+            e = eta if idx is None else eta[idx]
+            wk = self.w if idx is None else self.w[idx]
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                if kind == "exact":
+                    out = data[0]
+                    ll = np.nan
+                elif kind == "half":
+                    c, sign = data
+                    s = sign * (theta * c - e)
+                    lp = log_ndtr(s)
+                    r = np.exp(-0.5 * s * s - _LOG_SQRT_2PI - lp)
+                    out = sigma * (e - sign * r)
+                    ll += float(wk @ lp)
+                else:
+                    lo, hi = data
+                    lp, ra, rb = _cell_terms(theta * lo - e, theta * hi - e)
+                    out = sigma * (e + ra - rb)
+                    ll += float(wk @ lp)
+            if idx is None:
+                y = out
+            else:
+                y[idx] = out
+        return y, ll
+
+    def evaluate(self, params: NDArray, eta: NDArray | None = None) -> _Pass:
+        """Log-likelihood, gradient and Hessian at ``params``."""
+        delta, theta = self.split(params)
+        if eta is None:
+            eta = delta @ self.Dt
+        n = self.n
+        g_eta = np.empty(n)
+        h_eta = np.empty(n)
+        h_cross = np.empty(n)
+        ll = 0.0
+        g_theta = 0.0
+        h_theta = 0.0
+        w = self.w
+        for kind, idx, data in self._groups:
+            e = eta if idx is None else eta[idx]
+            wk = w if idx is None else w[idx]
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                if kind == "exact":
+                    (y,) = data
+                    t = theta * y - e
+                    lp = -0.5 * t * t - _LOG_SQRT_2PI
+                    ge, gt = t, -t * y
+                    he, hc, ht = np.full(t.shape, -1.0), y, -y * y
+                elif kind == "half":
+                    c, sign = data
+                    s = sign * (theta * c - e)
+                    lp = log_ndtr(s)
+                    r = np.exp(-0.5 * s * s - _LOG_SQRT_2PI - lp)
+                    hs = -r * (s + r)
+                    ge, gt = -sign * r, sign * c * r
+                    he, hc, ht = hs, -c * hs, c * c * hs
+                else:
+                    lo, hi = data
+                    a, b = theta * lo - e, theta * hi - e
+                    lp, ra, rb = _cell_terms(a, b)
+                    laa = a * ra - ra * ra
+                    lbb = -b * rb - rb * rb
+                    lab = ra * rb
+                    ge = ra - rb
+                    gt = -lo * ra + hi * rb
+                    he = laa + 2.0 * lab + lbb
+                    hc = -(lo * laa + (lo + hi) * lab + hi * lbb)
+                    ht = lo * lo * laa + 2.0 * lo * hi * lab + hi * hi * lbb
+            ll += float(wk @ lp)
+            if self.known_theta is None:
+                g_theta += float(wk @ gt)
+                h_theta += float(wk @ ht)
+            if idx is None:
+                g_eta, h_eta, h_cross = ge, he, hc
+            else:
+                g_eta[idx], h_eta[idx], h_cross[idx] = ge, he, hc
+        if self._exact_w:
+            ll += self._exact_w * np.log(theta)
+        Dt = self.Dt
+        grad_delta = Dt @ (w * g_eta)
+        hess_delta = (Dt * (w * h_eta)) @ Dt.T
+        if self.known_theta is not None:
+            return _Pass(ll, grad_delta, hess_delta, eta)
+        if self._exact_w:
+            g_theta += self._exact_w / theta
+            h_theta -= self._exact_w / theta**2
+        cross = Dt @ (w * h_cross)
+        q = Dt.shape[0]
+        hess = np.empty((q + 1, q + 1))
+        hess[:q, :q] = hess_delta
+        hess[:q, q] = hess[q, :q] = cross
+        hess[q, q] = h_theta
+        return _Pass(ll, np.append(grad_delta, g_theta), hess, eta)
+
+
+def _cell_terms(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray, NDArray]:
+    # log P(a < Z <= b), φ(a)/P and φ(b)/P for two-sided cells; cells with
+    # a + b > 0 are reflected to (-b, -a) so that Φ(b) - Φ(a) is taken in
+    # the lower tail, where it does not cancel (φ is even, P unchanged).
+    flip = (a + b) > 0
+    a2 = np.where(flip, -b, a)
+    b2 = np.where(flip, -a, b)
+    ln_a, ln_b = log_ndtr(a2), log_ndtr(b2)
+    den = -np.expm1(ln_a - ln_b)
+    lp = ln_b + np.log(den)
+    pa = np.exp(-0.5 * a2 * a2 - _LOG_SQRT_2PI - ln_b) / den
+    pb = np.exp(-0.5 * b2 * b2 - _LOG_SQRT_2PI - ln_b) / den
+    return lp, np.where(flip, pb, pa), np.where(flip, pa, pb)
+
+
+def _newton_step(grad: NDArray, hess: NDArray) -> NDArray:
+    # Solve (-H) step = g on the eigenvectors of -H; directions without
+    # curvature (a rank-deficient design) get no step, as in the
+    # minimum-norm least-squares solution.
+    vals, vecs = np.linalg.eigh(-hess)
+    keep = vals > vals.max(initial=0.0) * hess.shape[0] * 1e-13
+    return vecs[:, keep] @ ((vecs[:, keep].T @ grad) / vals[keep])
+
+
+def newton_interval_mle(
+    model: CensoredNormal,
+    loc: float,
+    sigma: float,
+    max_passes: int = _MAX_PASSES,
+    step_tol: float = _STEP_TOL,
+) -> NewtonResult | None:
+    """Maximize the interval-regression log-likelihood by Newton's method.
+
+    Parameters
+    ----------
+    model : CensoredNormal
+        The data.
+    loc, sigma : float
+        Start: constant fitted values ``loc`` and noise scale ``sigma``
+        (``sigma`` is ignored when the model's scale is known).
+    max_passes : int
+        Largest number of likelihood passes.
+    step_tol : float
+        Stop after a step that changes no fitted value by more than
+        ``step_tol * sigma``.
+
+    Returns
+    -------
+    NewtonResult or None
+        ``None`` when the iteration fails: a non-finite likelihood,
+        gradient or Hessian, a Newton direction along which no step-halving
+        raises the likelihood, or no convergence within ``max_passes``.
+    """
+    params = model.start(loc, sigma)
+    cur = model.evaluate(params)
+    passes = 1
+    changes: list = []
+    sigmas: list = []
+    n = model.n
+    while True:
+        if not (
+            np.isfinite(cur.ll)
+            and np.all(np.isfinite(cur.grad))
+            and np.all(np.isfinite(cur.hess))
+        ):
+            return None
+        step = _newton_step(cur.grad, cur.hess)
+        if not np.all(np.isfinite(step)):
+            return None
+        _, theta = model.split(params)
+        fitted = cur.eta / theta
+        d_eta = model.linear_predictor(step)
+        full = params + step
+        if model.known_theta is None and not full[-1] > 0:
+            full = None
+        if full is not None:
+            f_full = (cur.eta + d_eta) / model.split(full)[1]
+            change = float(np.max(np.abs(f_full - fitted), initial=0.0))
+            if change * theta <= step_tol:
+                # Converged: the error left after this step is about the
+                # square of its size.
+                params = full
+                changes.append(change)
+                sigmas.append(1.0 / theta)
+                break
+        # Rounding of a sum of n log-probabilities.
+        slack = 1e-12 * (abs(cur.ll) + n)
+        t = 1.0
+        accepted = None
+        for _ in range(_MAX_HALVINGS):
+            trial = params + t * step
+            if model.known_theta is None and not trial[-1] > 0:
+                t *= 0.5
+                continue
+            if passes >= max_passes:
+                return None
+            ev = model.evaluate(trial, cur.eta + t * d_eta)
+            passes += 1
+            if np.isfinite(ev.ll) and ev.ll >= cur.ll - slack:
+                accepted = (trial, ev)
+                break
+            t *= 0.5
+        if accepted is None:
+            return None
+        new_params, new = accepted
+        f_new = new.eta / model.split(new_params)[1]
+        changes.append(float(np.max(np.abs(f_new - fitted))))
+        sigmas.append(1.0 / theta)
+        params, cur = new_params, new
+    coef, intercept, sig = model.coefficients(params)
+    imputed, ll = model.impute(params)
+    return NewtonResult(
+        coef=coef,
+        intercept=intercept,
+        sigma=sig,
+        fitted=model.fitted(params),
+        imputed=imputed,
+        log_likelihood=ll,
+        n_passes=passes,
+        changes=changes,
+        sigmas=sigmas,
+    )
