@@ -553,7 +553,7 @@ def test_bad_subset_data(name, variant):
     bad = make(subset_reports())
     out = _assert_outcome(expected, lambda: est.fit(bad), arg="A")
     if expected == VALID:
-        p = np.asarray(out.probabilities_, dtype=float)
+        p = np.asarray(out.distribution_, dtype=float)
         assert np.all(np.isfinite(p)) and abs(p.sum() - 1) < 1e-6
 
 
@@ -902,11 +902,7 @@ def test_function_bad_array(name, arg, variant):
 # Cells whose current outcome is still wrong (a message that names neither the
 # argument nor a row, or a valid spec refused).  They are strict xfails: the
 # day one is fixed the cell passes, the xfail fails, and the entry must go.
-KNOWN_GAPS = {
-    "test_bad_subset_data[SubsetDistributionEstimator-one_row]",
-    "test_bad_subset_data[SubsetMechanism-mixed_types_auto]",
-    "test_bad_subset_data[SubsetUniform-mixed_types_auto]",
-}
+KNOWN_GAPS: set[str] = set()
 
 
 @pytest.fixture(autouse=True)

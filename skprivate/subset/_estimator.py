@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
@@ -25,11 +27,15 @@ __all__ = ["SubsetDistributionEstimator"]
 CHUNK_ROWS = 65_536
 
 
-def _check_chunk(A, design: SubsetDesign, name: str, offset: int):
+def _check_chunk(
+    A, design: SubsetDesign, name: str, offset: int, skip_unknown: bool = False
+):
     """Validate one block of 0/1 reports; return the true-category part.
 
     Row numbers in errors count from the start of the whole data
-    (``offset`` is the block's first row).
+    (``offset`` is the block's first row).  With ``skip_unknown``, all-zero
+    rows (``handle_unknown="ignore"`` reports of a value outside the
+    categories) are left out and counted: the second value returned.
     """
     p = design.n_categories
     binary = (A == 0) | (A == 1)
@@ -41,30 +47,41 @@ def _check_chunk(A, design: SubsetDesign, name: str, offset: int):
         )
     del binary
     A = A.astype(bool, copy=False)
+    unknown = ~A.any(axis=1) if skip_unknown else np.zeros(A.shape[0], dtype=bool)
+    n_unknown = int(unknown.sum())
     ind = A[:, :p]
-    empty = ~ind.any(axis=1)
+    empty = ~ind.any(axis=1) & ~unknown
     if empty.any():
         row = int(np.flatnonzero(empty)[0])
         raise ValueError(
             f"Row {offset + row} of {name} is an empty subset (all 0); every "
-            "report must contain the respondent's category."
+            "report must contain the respondent's category (an all-zero row, "
+            "the report of SubsetUniform(handle_unknown='ignore') for an unknown "
+            "value, has no posterior over the categories)."
         )
     if design.has_dummies:
-        bad = A[:, p:].sum(axis=1) != 1
+        bad = (A[:, p:].sum(axis=1) != 1) & ~unknown
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise ValueError(
                 f"Row {offset + row} of {name} must contain exactly one of the two "
                 "dummy categories (its last two columns)."
             )
+    if n_unknown:
+        ind = ind[~unknown]
     ok = design.admissible(ind)
     if not ok.all():
         row = int(np.flatnonzero(~ok)[0])
+        subset = np.flatnonzero(ind[row]).tolist()
+        if n_unknown:  # position in the block before the all-zero rows left out
+            row = int(np.flatnonzero(~unknown)[row])
         raise ValueError(
             f"Row {offset + row} of {name} is the subset "
-            f"{np.flatnonzero(ind[row]).tolist()}, which the design never reports "
+            f"{subset}, which the design never reports "
             "(inconsistent with the design)."
         )
+    if skip_unknown:
+        return ind, n_unknown
     return ind
 
 
@@ -124,6 +141,7 @@ class SubsetCounter:
 
     def __init__(self, p: int) -> None:
         self.p = p
+        self.n_unknown = 0
         self._keys = None
         self._counts = None
         self._pending: list[tuple[NDArray, NDArray]] = []
@@ -183,10 +201,18 @@ def count_subsets(ind: NDArray[np.bool_], weights=None):
     return counter.result()
 
 
-def count_reports(A: Any, design: SubsetDesign, name: str = "A", counter=None):
+def count_reports(
+    A: Any,
+    design: SubsetDesign,
+    name: str = "A",
+    counter=None,
+    skip_unknown: bool = False,
+):
     """Validate reports and count their distinct subsets in one pass.
 
     ``A`` is read ``CHUNK_ROWS`` rows at a time, so no copy of it is made.
+    With ``skip_unknown``, all-zero rows are left out and counted in the
+    counter's ``n_unknown``.
 
     Returns
     -------
@@ -198,12 +224,37 @@ def count_reports(A: Any, design: SubsetDesign, name: str = "A", counter=None):
     if counter is None:
         counter = SubsetCounter(design.n_categories)
     for start in range(0, A.shape[0], CHUNK_ROWS):
-        counter.add(_check_chunk(A[start : start + CHUNK_ROWS], design, name, start))
+        block = A[start : start + CHUNK_ROWS]
+        if skip_unknown:
+            ind, n_unknown = _check_chunk(block, design, name, start, True)
+            counter.n_unknown += n_unknown
+        else:
+            ind = _check_chunk(block, design, name, start)
+        counter.add(ind)
     return counter
 
 
-def resolve_design(design: Any, n_columns: int, *, name: str = "design"):
-    """A SubsetDesign and category labels from a design argument."""
+def resolve_design(
+    design: Any,
+    n_columns: int,
+    *,
+    name: str = "design",
+    feature_names: Any = None,
+    reports: Any = None,
+):
+    """A SubsetDesign and category labels from a design argument.
+
+    ``design`` is ``None`` (the uniform design on ``n_columns``
+    categories), a :class:`SubsetDesign` (labels ``0..p-1``), a fitted
+    :class:`SubsetUniform`/:class:`SubsetMechanism` (its design and
+    categories) or an unfitted one, whose mechanism is rebuilt from what is
+    public: the categories it declares, else the categories named by the
+    report columns ``feature=category`` (``feature_names``), else the
+    number of report columns (labels ``0..p-1``), ``reports`` ruling out a
+    candidate design that never produces one of them.
+    """
+    from ._mechanism import _BaseSubsetPrivatizer
+
     if design is None:
         if n_columns < 4:
             raise ValueError(
@@ -214,13 +265,113 @@ def resolve_design(design: Any, n_columns: int, *, name: str = "design"):
         return SubsetDesign.uniform(n_columns), np.arange(n_columns)
     if isinstance(design, SubsetDesign):
         return design, np.arange(design.n_categories)
-    check_is_fitted(design, "designs_")
-    if len(design.designs_) != 1:
-        raise ValueError(
-            f"{name} privatizes {len(design.designs_)} columns; one variable is "
-            "needed here. Fit one mechanism per column."
+    if not isinstance(design, _BaseSubsetPrivatizer):
+        raise TypeError(
+            f"{name} must be a SubsetDesign, a SubsetUniform or SubsetMechanism "
+            f"(fitted or not) or None; got {type(design).__name__}."
         )
-    return design.designs_[0], np.asarray(design.categories_[0])
+    if hasattr(design, "designs_"):
+        if len(design.designs_) != 1:
+            raise ValueError(
+                f"{name} privatizes {len(design.designs_)} columns; one variable "
+                "is needed here. Fit one mechanism per column."
+            )
+        return design.designs_[0], np.asarray(design.categories_[0])
+    return _public_definition(design, n_columns, name, feature_names, reports)
+
+
+_DUMMY_SUFFIXES = ("=<dummy1>", "=<dummy2>")
+
+
+def _parse_report_names(names) -> tuple[str, list[str]] | None:
+    """``(feature, categories)`` from output names ``feature=category``.
+
+    With the two dummy columns last, the feature is what precedes their
+    suffix; otherwise the shortest prefix before a ``=`` shared by every
+    name.  Dummy columns are not categories.
+    """
+    names = [str(n) for n in names]
+    dummies = len(names) >= 3 and all(
+        n.endswith(sfx) for n, sfx in zip(names[-2:], _DUMMY_SUFFIXES)
+    )
+    if dummies:
+        prefixes = [names[-2][: -len(_DUMMY_SUFFIXES[0])]]
+    else:
+        prefixes = [names[0][:i] for i, ch in enumerate(names[0]) if ch == "="]
+    for feature in prefixes:
+        head = feature + "="
+        if all(n.startswith(head) for n in names):
+            cats = [n[len(head) :] for n in names]
+            return feature, cats[:-2] if dummies else cats
+    return None
+
+
+def _public_definition(privatizer, n_columns, name, feature_names, reports):
+    """Fit a clone of an unfitted privatizer on public information only."""
+    declared = privatizer.get_params().get("categories", "auto")
+    if isinstance(declared, str):
+        declared = None
+    elif len(declared) != 1:
+        raise ValueError(
+            f"{name} declares categories for {len(declared)} columns; one variable "
+            "is needed here."
+        )
+    parsed = None
+    if feature_names is not None:
+        parsed = _parse_report_names(feature_names)
+    if declared is not None:
+        feature = parsed[0] if parsed is not None else "x0"
+        candidates = [(feature, list(declared[0]))]
+        source = f"the declared categories {list(declared[0])}"
+    elif parsed is not None:
+        candidates = [parsed]
+        source = f"the categories {parsed[1]} named by the report columns"
+    elif feature_names is not None:
+        raise ValueError(
+            f"{name} is not fitted and declares no categories, and the report "
+            f"columns {[str(c) for c in feature_names][:4]} are not named "
+            "'feature=category' as by its get_feature_names_out(); declare "
+            f"categories=[[...]] in {name} or pass a fitted {name}."
+        )
+    else:
+        candidates = [("x0", list(range(p))) for p in (n_columns, n_columns - 2)]
+        candidates = [c for c in candidates if len(c[1]) >= 2]
+        source = f"the {n_columns} report columns"
+    fits = []
+    for feature, cats in candidates:
+        mech = clone(privatizer).set_params(categories=[cats])
+        try:
+            mech.fit(pd.DataFrame({feature: pd.Series(cats, dtype=object)}))
+        except ValueError:
+            continue
+        if mech.designs_[0].n_outputs != n_columns:
+            continue
+        fits.append(mech)
+    if len(fits) > 1 and reports is not None:
+        kept = []
+        for mech in fits:
+            try:
+                count_reports(reports, mech.designs_[0], skip_unknown=True)
+            except ValueError:
+                continue
+            kept.append(mech)
+        fits = kept or fits
+    if not fits:
+        raise ValueError(
+            f"{name} ({type(privatizer).__name__}, not fitted) with {source} "
+            f"does not produce {n_columns} report columns; pass the reports of "
+            "this mechanism or the fitted mechanism."
+        )
+    if len(fits) > 1:
+        sizes = [m.designs_[0].n_categories for m in fits]
+        raise ValueError(
+            f"{name} ({type(privatizer).__name__}, not fitted, categories='auto') "
+            f"produces {n_columns} report columns for {sizes} categories and the "
+            "reports are consistent with both; declare categories=[[...]] in it, "
+            "pass the reports as a DataFrame with its output names "
+            "(set_output(transform='pandas')) or pass a SubsetDesign."
+        )
+    return fits[0].designs_[0], np.asarray(fits[0].categories_[0])
 
 
 class SubsetDistributionEstimator(
@@ -243,11 +394,19 @@ class SubsetDistributionEstimator(
         fewer iterations); ``"one-step"``: one Newton step of the likelihood
         from the projected MoM, ``θ̂ - [∇²ℓ]^{-1}∇ℓ``, halved until it stays
         in the simplex and does not lower the likelihood.
-    design : SubsetDesign, fitted SubsetUniform/SubsetMechanism, or None
+    design : SubsetDesign, SubsetUniform, SubsetMechanism or None
         Public description of the mechanism that produced the reports,
         including its dummy categories.  ``None`` means the uniform design
-        on as many categories as ``A`` has columns.  Ignored when
-        ``privatizer`` is set.
+        on as many categories as ``A`` has columns.  A fitted privatizer
+        gives its design and ``categories_``.  An unfitted one (as a clone
+        in :func:`~sklearn.model_selection.cross_val_score` or
+        :class:`~sklearn.model_selection.GridSearchCV` leaves it) is
+        rebuilt at fit time from what the analyst sees: the categories it
+        declares; else the categories named by the report columns when ``A``
+        is a DataFrame with its output names ``race=White``, ... (labels
+        are then these strings); else the number of report columns, with
+        labels ``0..p-1`` (an error when two designs fit the columns and the
+        reports).  Ignored when ``privatizer`` is set.
     privatizer : SubsetUniform, SubsetMechanism or None
         With a privatizer, :meth:`fit` takes raw categories (one column),
         privatizes them and reads the design from the fitted privatizer.
@@ -286,10 +445,28 @@ class SubsetDistributionEstimator(
     subset_counts_ : ndarray of shape (k,)
         How often each was observed.
     n_samples_seen_ : int
-        Number of reports.
+        Number of reports, including the all-zero ones.
+    n_unknown_ : int
+        Number of all-zero reports (see Notes), left out of the estimate.
     n_iter_ : int
         Iterations of Newton, EM updates computed by EM (0 for the MoM, 1
         for one-step).
+
+    Notes
+    -----
+    An all-zero row is the report of ``handle_unknown="ignore"`` for a value
+    outside the categories: it says exactly that the value is unknown and
+    nothing about the categories.  Such rows are left out of the likelihood
+    with a warning and counted in ``n_unknown_``; ``distribution_`` is then
+    the distribution among respondents whose value is one of the categories
+    (the population share of unknown values is ``n_unknown_ /
+    n_samples_seen_`` without dummy categories).  Without dummy categories
+    the likelihood factorizes into the zero rows and the others, so this is
+    the maximum-likelihood estimate of that conditional distribution.  With
+    dummy categories, respondents with an unknown value are also replaced by
+    dummies (probability ``2 alpha``), so the kept rows hold slightly more
+    dummy reports than ``alpha`` each, a bias of order ``alpha`` times the
+    unknown share.
 
     See Also
     --------
@@ -389,17 +566,43 @@ class SubsetDistributionEstimator(
         X = validate_data(self, data, reset=reset, dtype=None, ensure_all_finite=True)
         if self.privatizer is not None:
             design, cats = resolve_design(self.privatizer_, 0, name="privatizer")
+        elif not reset:
+            design, cats = self.design_, self.categories_
         else:
-            design, cats = resolve_design(self.design, X.shape[1])
+            design, cats = resolve_design(
+                self.design,
+                X.shape[1],
+                feature_names=getattr(self, "feature_names_in_", None),
+                reports=X,
+            )
         counter = SubsetCounter(design.n_categories)
+        n_unknown = 0
         if not reset:
             counter.add_rows(self.subsets_, self.subset_counts_)
-        rows, counts = count_reports(X, design, counter=counter).result()
+            n_unknown = self.n_unknown_
+        count_reports(X, design, counter=counter, skip_unknown=True)
+        rows, counts = counter.result()
+        if counter.n_unknown:
+            warnings.warn(
+                f"{counter.n_unknown} of {X.shape[0]} rows of A are all zero (the "
+                "report of SubsetUniform(handle_unknown='ignore') for a value "
+                "outside the categories); they are left out, and distribution_ "
+                "is the distribution among respondents with a known category. "
+                "Their total is in n_unknown_.",
+                UserWarning,
+                stacklevel=3,
+            )
+        if counts.sum() == 0:
+            raise ValueError(
+                "Every row of A is all zero (unknown categories); there is no "
+                "report to estimate the distribution from."
+            )
         self.design_ = design
         self.categories_ = cats
         self.subsets_ = rows
         self.subset_counts_ = counts
-        self.n_samples_seen_ = round(counts.sum())
+        self.n_unknown_ = n_unknown + counter.n_unknown
+        self.n_samples_seen_ = round(counts.sum()) + self.n_unknown_
         self._estimate()
         return self
 
@@ -508,7 +711,9 @@ class SubsetDistributionEstimator(
                 cats = cats[:, 0]
             return float(np.mean(np.log(np.maximum(self.pmf(cats), 1e-12))))
         data = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=True)
-        rows, counts = count_reports(data, self.design_).result()
+        rows, counts = count_reports(data, self.design_, skip_unknown=True).result()
+        if counts.sum() == 0:
+            raise ValueError("Every row of X is all zero (unknown categories).")
         total = self._report_log_likelihood(rows, counts, self.distribution_)
         return total / counts.sum()
 

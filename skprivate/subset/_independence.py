@@ -240,6 +240,11 @@ def subset_independence_test(
             "A and B must be 2-D with the same number of rows; got shapes "
             f"{A.shape} and {B.shape}."
         )
+    if A.shape[0] < 2:
+        raise ValueError(
+            f"A and B have {A.shape[0]} rows; the test needs at least 2 pairs of "
+            "reports."
+        )
     var_a = _Variable(A, design_a, "design_a", "A")
     var_b = _Variable(B, design_b, "design_b", "B")
     stat, dof, pval = _statistic(method, var_a, var_b, var_a.ind, var_b.ind)

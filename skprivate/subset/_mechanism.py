@@ -69,15 +69,29 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         cats = []
         for j in range(X.shape[1]):
             if given == "auto":
-                values = np.unique(X[:, j])
+                try:
+                    values = np.unique(X[:, j])
+                except TypeError:
+                    kinds = sorted({type(v).__name__ for v in X[:, j].tolist()})
+                    raise TypeError(
+                        f"Column {self._names()[j]!r} mixes values of types "
+                        f"{kinds}, which have no order to list the categories in; "
+                        "convert the column to one type (e.g. str) or declare "
+                        "categories=[[...]] in the order wanted."
+                    ) from None
             else:
                 values = np.asarray(given[j])
+                if values.dtype.kind in "US" and not all(
+                    isinstance(v, str | bytes) for v in list(given[j])
+                ):
+                    # numpy turns [1, "a"] into strings; keep the values as given
+                    values = np.asarray(list(given[j]), dtype=object)
                 if pd.isna(values).any():
                     raise ValueError(
                         f"categories[{j}] contains a missing value; categories "
                         "must be actual values."
                     )
-                if np.unique(values).size != values.size:
+                if pd.Index(values).has_duplicates:
                     raise ValueError(f"categories[{j}] contains duplicates.")
             if values.size < 2:
                 raise ValueError(

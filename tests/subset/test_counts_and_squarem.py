@@ -81,9 +81,12 @@ def test_partial_fit_chunks_equal_one_fit(monkeypatch):
 def test_error_names_the_row_of_the_whole_data(monkeypatch):
     design, A = _reports(5, 1000, 4)
     A = A.copy()
+    A[705] = 0  # an unknown-category report, left out: numbering unchanged
     A[777] = 0
+    A[777, :2] = 1
+    A[777, 2:4] = 1  # size 4: the uniform design on 5 reports sizes 2..3
     monkeypatch.setattr(estimator_module, "CHUNK_ROWS", 100)
-    with pytest.raises(ValueError, match="Row 777 of A is an empty subset"):
+    with pytest.raises(ValueError, match="Row 777 of A is the subset"):
         SubsetDistributionEstimator(design=design).fit(A)
     A[777, 0] = 2
     with pytest.raises(ValueError, match="row 777 is"):

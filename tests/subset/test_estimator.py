@@ -1,6 +1,7 @@
 """SubsetDistributionEstimator: formulas, agreement, asymptotics, API, bad input."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -8,7 +9,9 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
 
+from skprivate.exceptions import PrivacyLeakWarning
 from skprivate.subset import (
     SubsetDesign,
     SubsetDistributionEstimator,
@@ -298,10 +301,12 @@ def test_grid_search_over_privacy_parameter():
 def test_bad_reports_name_the_row():
     design = SubsetDesign.uniform(4)
     good, _ = _reports(W4, 10, design, 21)
-    bad = good.copy()
-    bad[3] = 0
+    dummy_reports = np.hstack([good, np.tile([1, 0], (10, 1))])
+    dummy_reports[3, :4] = 0  # a dummy column without any category
     with pytest.raises(ValueError, match="Row 3 of A is an empty subset"):
-        SubsetDistributionEstimator().fit(bad)
+        SubsetDistributionEstimator(
+            design=SubsetDesign.uniform(4, min_coverage=0.1)
+        ).fit(dummy_reports)
     bad = good.copy()
     bad[2, 0] = 2
     with pytest.raises(ValueError, match="only 0 and 1.*row 2"):
@@ -358,3 +363,98 @@ def test_mle_is_robust_on_small_samples_with_rare_categories():
         assert fitting.log_likelihood(U, counts, mle.distribution_) >= (
             fitting.log_likelihood(U, counts, em_w) - 1e-6
         )
+
+
+def _race_frame(n=3000, seed=0):
+    races = ["Amer", "Asian", "Black", "Other", "White"]
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"race": rng.choice(races, n, p=[0.02, 0.05, 0.1, 0.03, 0.8])})
+
+
+def test_privatizer_as_design_survives_clone():
+    """The README pattern design=<fitted SubsetUniform> under clone."""
+    from sklearn.base import clone
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    X = _race_frame()
+    with pytest.warns(PrivacyLeakWarning):
+        urn = SubsetUniform(random_state=0).fit(X)
+    reports = urn.transform(X)
+    est = SubsetDistributionEstimator(method="mle", design=urn).fit(reports)
+    assert list(est.categories_) == ["Amer", "Asian", "Black", "Other", "White"]
+    # An unfitted clone rebuilds the same design from the 5 report columns:
+    # p = 3 with dummies also has 5 columns but never reports these rows.
+    refit = clone(est).fit(reports)
+    np.testing.assert_allclose(refit.distribution_, est.distribution_)
+    assert list(refit.categories_) == [0, 1, 2, 3, 4]
+    scores = cross_val_score(clone(est), reports, cv=3)
+    assert np.all(np.isfinite(scores))
+    # Report columns named race=White, ... give the category names back.
+    frame = pd.DataFrame(reports, columns=urn.get_feature_names_out())
+    named = clone(est).fit(frame)
+    assert list(named.categories_) == list(est.categories_)
+    np.testing.assert_allclose(named.distribution_, est.distribution_)
+    search = GridSearchCV(clone(est), {"method": ["mom", "mle"]}, cv=3).fit(frame)
+    assert list(search.best_estimator_.categories_) == list(est.categories_)
+    # Declared categories are used as they are.
+    declared = SubsetUniform(categories=[list(est.categories_)])
+    out = SubsetDistributionEstimator("mle", design=declared).fit(reports)
+    np.testing.assert_allclose(out.distribution_, est.distribution_)
+    assert list(out.categories_) == list(est.categories_)
+
+
+def test_unfitted_design_that_cannot_be_rebuilt():
+    from sklearn.base import clone
+
+    X = _race_frame(200)
+    three = X.assign(race=X.race.map(lambda r: r if r in ("White", "Black") else "x"))
+    with pytest.warns(PrivacyLeakWarning):
+        urn = SubsetUniform(random_state=0).fit(three)
+    reports = urn.transform(three)  # 3 categories + 2 dummies = 5 columns
+    with pytest.raises(ValueError, match=r"design .*5 report columns for \[5, 3\]"):
+        SubsetDistributionEstimator(design=clone(urn)).fit(reports)
+    frame = pd.DataFrame(reports, columns=urn.get_feature_names_out())
+    est = SubsetDistributionEstimator(design=clone(urn)).fit(frame)
+    assert list(est.categories_) == ["Black", "White", "x"]
+    with pytest.raises(TypeError, match="design must be a SubsetDesign"):
+        SubsetDistributionEstimator(design=StandardScaler()).fit(reports)
+
+
+def test_unknown_category_rows_are_left_out_with_a_warning():
+    X = _race_frame(2000)
+    urn = SubsetUniform(
+        categories=[["Amer", "Asian", "Black", "White"]],
+        handle_unknown="ignore",
+        random_state=0,
+    ).fit(X[X.race != "Other"])
+    reports = urn.transform(X)
+    n_other = int((X.race == "Other").sum())
+    assert (reports.sum(axis=1) == 0).sum() == n_other
+    with pytest.warns(UserWarning, match=f"{n_other} of 2000 rows of A are all zero"):
+        est = SubsetDistributionEstimator("mle", design=urn).fit(reports)
+    assert est.n_unknown_ == n_other and est.n_samples_seen_ == 2000
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        known = SubsetDistributionEstimator("mle", design=urn).fit(
+            reports[reports.sum(axis=1) > 0]
+        )
+    np.testing.assert_allclose(est.distribution_, known.distribution_)
+    with pytest.raises(ValueError, match="Every row of A is all zero"):
+        SubsetDistributionEstimator(design=urn).fit(np.zeros((3, 4)))
+
+
+def test_mixed_types_name_the_column():
+    X = pd.DataFrame({"race": [1, "a"] * 5})
+    with pytest.raises(TypeError, match=r"Column 'race' mixes values of types"):
+        SubsetUniform().fit(X)
+    mech = SubsetUniform(categories=[[1, "a"]]).fit(X)
+    assert mech.transform(X).shape == (10, 4)
+
+
+def test_independence_and_leakage_name_the_argument():
+    from skprivate.subset import subset_independence_test, subset_leakage
+
+    with pytest.raises(ValueError, match="A and B have 0 rows"):
+        subset_independence_test(np.zeros((0, 5)), np.zeros((0, 5)))
+    with pytest.raises(TypeError, match="subset_leakage: design must be"):
+        subset_leakage("uniform", [0.25] * 4)
