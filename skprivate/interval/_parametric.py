@@ -151,8 +151,9 @@ class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator)
         n = Z.shape[0]
         w = check_weights(sample_weight, n)
         if np.all(Z[:, 0] == Z[:, 1]) and np.ptp(Z[:, 0]) == 0:
+            rows = "n_samples = 1" if n == 1 else f"{n} rows"
             raise ValueError(
-                f"X holds a single distinct exact value ({Z[0, 0]:g}, {n} rows): "
+                f"X holds a single distinct exact value ({Z[0, 0]:g}, {rows}): "
                 "the scale of the family is not identified (its MLE is 0)."
             )
         w = w / w.sum()

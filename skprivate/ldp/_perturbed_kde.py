@@ -31,6 +31,9 @@ __all__ = [
     "additive_transition",
 ]
 
+# Share of the kernel mass in the bounds below which the estimate is empty.
+_EMPTY_MASS = 1e-9
+
 
 def _noise_law(estimator, priv) -> Any:
     """The additive noise law of ``priv`` (shared by its columns), or None."""
@@ -263,14 +266,15 @@ class PerturbedKDEEstimator(
             dens = grid_kde(values, edges[:-1], h)
             self.bandwidth_ = h
         mass = np.dot(dens, widths)
-        # less than one report's worth of kernel mass in the bounds is
-        # round-off of the FFT, not a density: refuse rather than normalize it
-        if not mass * values.size >= 1.0:
+        # A kernel mass in the bounds at the level of floating-point round-off
+        # (the FFT leaves ~1e-16 of the total) is not a density: refuse it
+        # rather than normalize noise into one.
+        if not mass > _EMPTY_MASS:
             raise ValueError(
                 f"no released value of X is near the bounds [{a:g}, {b:g}] (the "
-                f"kernel mass there is {mass:.3g}, less than one report); the "
-                "density estimate is empty there. Check the bounds and the units "
-                "of X."
+                f"share of the reports' kernel mass there is {mass:.3g}, round-off "
+                "level); the density estimate is empty there. Check the bounds "
+                "and the units of X."
             )
         self.bounds_ = (a, b)
         self.edges_ = edges
