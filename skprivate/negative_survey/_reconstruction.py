@@ -399,8 +399,9 @@ class RVNSDensityEstimator(
         Streaming needs, with ``method="paper"``, a float ``bandwidth`` (the
         ``"ksdensity"`` rule needs all the reports); with ``method="ml"`` the
         reports are counted in the ``n_points`` cells (per fold of
-        respondents, assigned round robin by row number); both need ``bounds`` (or a ``privatizer`` with ``bounds``) and
-        ``d`` (or a ``privatizer``); they cannot change between calls.  A
+        respondents, assigned round robin by row number); both need
+        ``bounds`` (or a ``privatizer`` with ``bounds``) and ``d`` (or a
+        ``privatizer``); they cannot change between calls.  A
         ``privatizer`` is fitted on the first chunk; its random stream
         continues over the chunks, so every chunk gets fresh reports.
 

@@ -131,7 +131,11 @@ def test_non_positive_epsilon_is_refused(epsilon):
 
 @pytest.mark.parametrize(
     "bounds, match",
-    [((1, 1), "low < high"), ((2, 1), "low < high"), ((0, [1, 2]), "bounds for 3 columns")],
+    [
+        ((1, 1), "low < high"),
+        ((2, 1), "low < high"),
+        ((0, [1, 2]), "bounds for 3 columns"),
+    ],
 )
 def test_bad_bounds_are_refused(bounds, match):
     with pytest.raises(ValueError, match=match):
