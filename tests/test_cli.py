@@ -393,6 +393,17 @@ def test_keep_of_a_privatized_column_is_refused(survey, tmp_path, capsys):
     assert not out.exists()
 
 
+def test_output_that_is_a_folder_is_refused_in_one_line(survey, tmp_path, capsys):
+    # Issue 15: -o <directory> printed an IsADirectoryError traceback.
+    _, path = survey
+    folder = tmp_path / "out"
+    folder.mkdir()
+    code, _, err = _run(_laplace_args(path, folder), capsys)
+    assert code == 2 and err.count("\n") == 1
+    assert "is a folder" in err and "private.csv" in err
+    assert list(folder.iterdir()) == [] and not list(tmp_path.glob(".out.*"))
+
+
 @pytest.mark.parametrize("spelling", ["same", "dotted", "symlink"])
 def test_output_equal_to_the_input_is_refused(survey, tmp_path, capsys, spelling):
     # Issue 14, finding 5: -o equal to the input replaced the raw file.

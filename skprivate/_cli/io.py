@@ -88,6 +88,10 @@ def write_csv_atomically(frame: pd.DataFrame, path: str) -> None:
     the umask).
     """
     target = Path(path)
+    if target.is_dir():
+        raise CLIError(
+            f"-o {path} is a folder; give a file name, such as {target / 'private.csv'}"
+        )
     if not target.parent.exists():
         raise CLIError(f"output folder does not exist: {target.parent}")
     in_main = threading.current_thread() is threading.main_thread()
