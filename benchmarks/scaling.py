@@ -436,13 +436,66 @@ def _slope(ns: list[int], secs: list[float]) -> float:
 
 
 # Why a flag remains, where it is understood.
+_ADDITIVE = (
+    "a float64 copy of the validated input, the output and the sampler's "
+    "float64 temporaries: 4-8 values per input value, linear in n (chunk with "
+    "partial_fit or dask to bound it)"
+)
+_INTERVAL = (
+    "two output columns (lower, upper) per input column plus the anchors and "
+    "uniform draws of every row: 12-20 float64 per input value, linear in n"
+)
+_SUBSET = (
+    "one int8 indicator column per category in the output plus the drawn subset "
+    "of every row; fixed design tables dominate at small n"
+)
+_GRID = (
+    "a float64 copy of the reports and their grid positions; grid and FFT "
+    "buffers are fixed, so the per-row share falls with n"
+)
 EXPLANATIONS = {
-    "IntegralPrivateStatistics": "resampling work (t = 1000 resamples) dominates; "
-    "issue 19 item 4 is reducing its passes",
-    "IterativeIntervalRegressor": "iterations of EM with refits of the base "
-    "model; issue 19 item 2",
-    "SubsetDistributionEstimator": "fixed cost of the EM over the subset design "
-    "dominates at small n",
+    **dict.fromkeys(
+        [
+            "LaplaceLDP",
+            "SquareWaveLDP",
+            "FlippedHuberLDP",
+            "GeneralizedGaussianLDP",
+            "RVNSPerturber",
+        ],
+        _ADDITIVE,
+    ),
+    **dict.fromkeys(
+        ["IntervalCaseI", "IntervalCaseII", "IntervalMechanism", "IntervalEnsemble"],
+        _INTERVAL,
+    ),
+    **dict.fromkeys(["SubsetUniform", "SubsetMechanism"], _SUBSET),
+    **dict.fromkeys(
+        [
+            "DeconvolutionKernelDensity",
+            "DeconvolutionKernelDensity (2 features)",
+            "DeconvolutionKernelRegressor",
+            "DeconvolutionKernelRegressor (2 features)",
+            "DeconvolutionKernelClassifier",
+            "PerturbedKDEEstimator",
+            "RVNSDensityEstimator",
+        ],
+        _GRID,
+    ),
+    "IntervalNPMLE": "sorted endpoints, cell indices and weights of every row "
+    "(a few float64 and int64 per row), linear in n",
+    "IntervalMLE": "the interval array and the per-row likelihood terms of the "
+    "optimizer, linear in n",
+    "IntegralPrivateStatistics": "per row: a sorted copy and the fixed-point "
+    "digits of the moment columns; the chunk of bootstrap counts (about 2**20 "
+    "values) and the intersection masks are fixed buffers; time is the t = 1000 "
+    "resamples",
+    "IterativeIntervalRegressor": "the design, its cached factorization and the "
+    "imputed responses: a few float64 per row and feature",
+    "Microaggregator": "a sorted copy, the order, labels and a block of "
+    "candidate group sums per row, linear in n",
+    "SubsetDistributionEstimator": "int8 reports in blocks of 65,536 rows and "
+    "the counts of distinct subsets; the EM over the subset design is a fixed "
+    "cost that dominates at small n",
 }
 
 
