@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -240,6 +241,18 @@ class _DeconvolutionNadarayaWatson(
             for k, h in enumerate(candidates):
                 curves[0, k] += self._loo_score(z1, Z, Y, h, _central(Z))[0]
                 curves[1, k] += self._loo_score(z2, z1, Y, h, _central(z1))[0]
+        if np.isnan(curves).all(axis=1).any():
+            # Too few reports inside the central region for any candidate to
+            # be scored (tiny or degenerate samples): smooth the most.
+            warnings.warn(
+                "the SIMEX losses are undefined for every candidate bandwidth "
+                "(too few reports in the central region); the largest "
+                f"candidate, {candidates[-1]:.3g}, is used.",
+                UserWarning,
+                stacklevel=4,
+            )
+            self.simex_bandwidths_ = np.array([np.nan, np.nan])
+            return float(candidates[-1])
         h1, h2 = candidates[np.nanargmin(curves, axis=1)]
         self.simex_bandwidths_ = np.array([h1, h2])
         return float(np.clip(h1**2 / h2, candidates[0], candidates[-1]))

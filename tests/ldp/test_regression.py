@@ -212,3 +212,26 @@ def test_fixed_bandwidth_does_no_selection_work():
     x, y = _chi2_data(3000)
     reg = DeconvolutionKernelRegressor(bandwidth=0.3, noise_scale=0.3).fit(x, y)
     assert reg.loo_score_ is None and reg.bandwidth_candidates_ is None
+
+
+def test_simex_without_any_scored_candidate_smooths_the_most(monkeypatch):
+    # Tiny or degenerate samples can leave no evaluation point in the central
+    # region: every SIMEX loss is NaN.  The largest candidate is used, with a
+    # warning, instead of an "All-NaN slice" error.
+    import skprivate.ldp._regression as regression
+
+    monkeypatch.setattr(
+        regression.DeconvolutionKernelRegressor,
+        "_loo_score",
+        lambda self, *args, **kwargs: (np.nan, np.nan),
+    )
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 1))
+    y = x[:, 0] + rng.normal(scale=0.1, size=300)
+    with pytest.warns(UserWarning, match="largest candidate") as record:
+        est = DeconvolutionKernelRegressor(
+            noise_scale=0.3, algorithm="direct", random_state=0
+        ).fit(x, y)
+    largest = float(str(record[0].message).split("candidate, ")[1].split(",")[0])
+    assert est.bandwidth_ == pytest.approx(largest, rel=1e-3)
+    assert np.isnan(est.simex_bandwidths_).all()
