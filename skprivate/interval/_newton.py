@@ -17,11 +17,13 @@ A pass evaluates ``ℓ``, its gradient and its Hessian with the same
 ``log_ndtr`` and Mills-ratio terms as the E-step of Algorithm 1 (one
 ``log_ndtr`` per finite bound), plus ``Dᵀ diag(h) D`` on the standardized
 design ``D``: ``O(n p²)`` for ``p`` columns.  Half-lines (Case-I reports) need
-one ``log_ndtr`` per row; two-sided cells are reflected so that the
-difference of normal CDFs is taken where it does not cancel.  Cells narrower
-than ``1e-9`` of their location are treated as exact values at their
-midpoint (as the E-step does); their likelihood differs from the density's
-by a constant.
+one ``log_ndtr`` per row, and when every row is one, the gradient and
+Hessian in ``(δ, θ)`` are one product and one symmetric Gram product of the
+augmented design ``[D, -c]`` (``c`` the finite bounds).  Two-sided cells
+are reflected so that the difference of normal CDFs is taken where it does
+not cancel.  Cells narrower than ``1e-9`` of their location are treated as
+exact values at their midpoint (as the E-step does); their likelihood
+differs from the density's by a constant.
 """
 
 from __future__ import annotations
@@ -103,7 +105,14 @@ class CensoredNormal:
         # The standardized design, stored by column (q x n, C order): its
         # products with vectors are twice as fast as a row-major n x q.
         q = p + fit_intercept
-        Dt = np.empty((q, n))
+        lower = np.asarray(lower, dtype=float)
+        upper = np.asarray(upper, dtype=float)
+        fin_l, fin_u = np.isfinite(lower), np.isfinite(upper)
+        half = fin_l ^ fin_u
+        all_half = bool(half.all())
+        # One more row for the augmented design of half-lines (below).
+        aug = np.empty((q + all_half, n))
+        Dt = aug[:q]
         cols = Dt[1:] if fit_intercept else Dt
         np.subtract(X.T, self._mean[:, None], out=cols)
         scale = np.sqrt(np.einsum("i,ji,ji->j", w, cols, cols) / total)
@@ -115,16 +124,12 @@ class CensoredNormal:
         self.Dt = Dt
         self.known_theta = None if sigma is None else 1.0 / float(sigma)
 
-        lower = np.asarray(lower, dtype=float)
-        upper = np.asarray(upper, dtype=float)
-        fin_l, fin_u = np.isfinite(lower), np.isfinite(upper)
         both = fin_l & fin_u
         with np.errstate(invalid="ignore"):
             narrow = both & (
                 (upper - lower) <= 1e-9 * (1.0 + np.abs(lower) + np.abs(upper))
             )
         exact = narrow
-        half = fin_l ^ fin_u
         cell = both & ~exact
         self._groups = []
         self._exact_w = 0.0
@@ -145,6 +150,16 @@ class CensoredNormal:
         if len(self._groups) == 1 and self._groups[0][1].size == n:
             kind, _, data = self._groups[0]
             self._groups = [(kind, None, data)]
+        self._unit = bool(np.all(w == 1.0))
+        # Only half-lines (Case-I reports): each row's terms in (δ, θ) are
+        # those in η times the row (d_i, -c_i), so the gradient and the
+        # Hessian are one product and one Gram matrix of the augmented
+        # design [D, -c] (see _evaluate_half_lines).
+        self._aug = None
+        if all_half:
+            np.negative(self._groups[0][2][0], out=aug[q])
+            self._aug = aug
+            self._neg_sign = -self._groups[0][2][1]
 
     @property
     def n_params(self) -> int:
@@ -159,6 +174,23 @@ class CensoredNormal:
         if self.known_theta is not None:
             return delta
         return np.append(delta, 1.0 / sigma)
+
+    def params_for(self, coef: NDArray, intercept: float, sigma: float) -> NDArray:
+        """Parameters of the linear fit ``X coef + intercept`` with scale ``sigma``.
+
+        The inverse of :meth:`coefficients`: carries a solution found on
+        other rows (a subsample) over to this model's standardized design.
+        """
+        theta = 1.0 / sigma if self.known_theta is None else self.known_theta
+        slopes = np.asarray(coef, dtype=float) * self._scale
+        if self.fit_intercept:
+            beta = np.append(float(intercept) + self._mean @ coef, slopes)
+        else:
+            beta = slopes
+        delta = beta * theta
+        if self.known_theta is not None:
+            return delta
+        return np.append(delta, theta)
 
     def split(self, params: NDArray) -> tuple[NDArray, float]:
         """``(δ, θ)`` from the parameter vector."""
@@ -227,6 +259,8 @@ class CensoredNormal:
         delta, theta = self.split(params)
         if eta is None:
             eta = delta @ self.Dt
+        if self._aug is not None:
+            return self._evaluate_half_lines(theta, eta)
         n = self.n
         g_eta = np.empty(n)
         h_eta = np.empty(n)
@@ -291,6 +325,43 @@ class CensoredNormal:
         hess[q, q] = h_theta
         return _Pass(ll, np.append(grad_delta, g_theta), hess, eta)
 
+    def _evaluate_half_lines(self, theta: float, eta: NDArray) -> _Pass:
+        # Every row a half-line: with s = sign (θ c - η) and the Mills ratio
+        # r = φ(s) / Φ(s), the row's gradient is -sign r (d, -c) and its
+        # Hessian -r (s + r) (d, -c)(d, -c)ᵀ in (δ, θ).  One log_ndtr and a
+        # handful of in-place operations per row, then one product and one
+        # symmetric Gram product (A Aᵀ with A = [D, -c] scaled by
+        # sqrt(r (s + r)), which BLAS computes as a rank-k update).
+        c, sign = self._groups[0][2]
+        s = np.multiply(c, theta)
+        s -= eta
+        s *= sign
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            lp = log_ndtr(s)
+            r = np.square(s)
+            r *= -0.5
+            r -= _LOG_SQRT_2PI
+            r -= lp
+            np.exp(r, out=r)
+        curv = np.add(s, r, out=s)
+        curv *= r
+        # r (s + r) > 0; rounding in the far tail must not make it negative.
+        np.maximum(curv, 0.0, out=curv)
+        g = np.multiply(r, self._neg_sign, out=r)
+        if self._unit:
+            ll = float(lp.sum())
+        else:
+            ll = float(self.w @ lp)
+            g *= self.w
+            curv *= self.w
+        E = self._aug if self.known_theta is None else self.Dt
+        grad = E @ g
+        np.sqrt(curv, out=curv)
+        B = E * curv
+        hess = B @ B.T
+        np.negative(hess, out=hess)
+        return _Pass(ll, grad, hess, eta)
+
 
 def _cell_terms(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray, NDArray]:
     # log P(a < Z <= b), φ(a)/P and φ(b)/P for two-sided cells; cells with
@@ -322,6 +393,7 @@ def newton_interval_mle(
     sigma: float,
     max_passes: int = _MAX_PASSES,
     step_tol: float = _STEP_TOL,
+    start: NDArray | None = None,
 ) -> NewtonResult | None:
     """Maximize the interval-regression log-likelihood by Newton's method.
 
@@ -337,6 +409,10 @@ def newton_interval_mle(
     step_tol : float
         Stop after a step that changes no fitted value by more than
         ``step_tol * sigma``.
+    start : ndarray or None
+        Starting parameters (from :meth:`CensoredNormal.params_for`, e.g.
+        the solution on a subsample); ``None`` starts at the constant fit
+        ``(loc, sigma)``.
 
     Returns
     -------
@@ -345,7 +421,7 @@ def newton_interval_mle(
         gradient or Hessian, a Newton direction along which no step-halving
         raises the likelihood, or no convergence within ``max_passes``.
     """
-    params = model.start(loc, sigma)
+    params = model.start(loc, sigma) if start is None else np.asarray(start, float)
     cur = model.evaluate(params)
     passes = 1
     changes: list = []

@@ -175,3 +175,88 @@ def test_other_models_keep_the_em_path():
         warnings.simplefilter("ignore")
         fixed = IterativeIntervalRegressor(tol=None, max_iter=3).fit(X, Z)
     assert fixed.solver_ == "squarem" and fixed.n_iter_ == 3
+
+
+@pytest.mark.parametrize("make", CASES.values(), ids=CASES.keys())
+def test_params_for_inverts_coefficients(make):
+    # The subsample solution is carried over to the full design through
+    # params_for, the inverse of coefficients.
+    X, Z, rng = make()
+    w = rng.uniform(0.2, 2.0, size=len(Z))
+    coef, intercept, sigma = np.array([0.7, -1.2, 3.0]), -2.5, 1.7
+    for fit_intercept in (True, False):
+        for known in (None, 0.9):
+            model = CensoredNormal(
+                X + 5.0, Z[:, 0], Z[:, 1], w, fit_intercept, sigma=known
+            )
+            params = model.params_for(coef, intercept, sigma)
+            assert params.shape == (model.n_params,)
+            got_coef, got_intercept, got_sigma = model.coefficients(params)
+            np.testing.assert_allclose(got_coef, coef, rtol=1e-12)
+            expected = intercept if fit_intercept else 0.0
+            assert got_intercept == pytest.approx(expected, abs=1e-12)
+            assert got_sigma == pytest.approx(sigma if known is None else known)
+            fitted = (X + 5.0) @ coef + expected
+            np.testing.assert_allclose(model.fitted(params), fitted, atol=1e-10)
+
+
+def _large(n=6_000, seed=0, case="I"):
+    X, y, rng = _design(n, seed)
+    if case == "I":
+        Z = IntervalCaseI(random_state=seed + 1).fit_transform(y[:, None])
+    else:
+        Z = IntervalCaseII(scale=2.0, random_state=seed + 1).fit_transform(y[:, None])
+    return X, Z, rng
+
+
+@pytest.mark.parametrize("case", ["I", "II"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"weighted": True, "fit_intercept": False}, {"sigma": 1.3}],
+    ids=["plain", "weighted-no-intercept", "known-sigma"],
+)
+def test_subsample_start_keeps_the_tol_1e10_solution(monkeypatch, case, options):
+    # Large samples solve on every k-th row first (here forced at n = 6,000
+    # with 1,000 rows), then finish on all rows: the result is the same MLE
+    # as the SQUAREM iteration run to tol=1e-10, in fewer full-data steps.
+    X, Z, rng = _large(case=case)
+    w = rng.uniform(0.2, 2.0, size=len(Z)) if options.get("weighted") else None
+    base = LinearRegression(fit_intercept=options.get("fit_intercept", True))
+    kwargs = {"sigma": options["sigma"]} if "sigma" in options else {}
+    full = IterativeIntervalRegressor(base, **kwargs).fit(X, Z, sample_weight=w)
+    monkeypatch.setattr(_regression, "_NEWTON_SUBSAMPLE_FROM", 5_000)
+    monkeypatch.setattr(_regression, "_NEWTON_SUBSAMPLE_ROWS", 1_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reg = IterativeIntervalRegressor(base, **kwargs).fit(X, Z, sample_weight=w)
+    assert reg.solver_ == "newton" and reg.converged_
+    # From the subsample's solution (sampling error ~ sqrt(p / 1000) sigma)
+    # the first full-data step is a fraction of the one from the constant
+    # start and the later ones shrink quadratically.
+    assert reg.n_iter_ <= 4 < full.n_iter_
+    assert reg.history_[0] < 0.2 * full.history_[0]
+    with monkeypatch.context() as mp:
+        mp.setattr(_regression, "newton_interval_mle", lambda *a, **k: None)
+        ref = IterativeIntervalRegressor(base, tol=1e-10, max_iter=20_000, **kwargs)
+        ref.fit(X, Z, sample_weight=w)
+    assert ref.solver_ == "squarem" and ref.converged_
+    np.testing.assert_allclose(reg.predict(X), ref.predict(X), rtol=0, atol=1e-7)
+    assert reg.sigma_ == pytest.approx(ref.sigma_, abs=1e-7)
+    assert reg.log_likelihood_ == pytest.approx(ref.log_likelihood_, abs=1e-7)
+
+
+def test_a_failed_subsample_solve_starts_from_the_constant(monkeypatch):
+    X, Z, _rng = _large()
+    monkeypatch.setattr(_regression, "_NEWTON_SUBSAMPLE_FROM", 5_000)
+    monkeypatch.setattr(_regression, "_NEWTON_SUBSAMPLE_ROWS", 1_000)
+    solve = _regression.newton_interval_mle
+
+    def failing_on_subsample(model, *args, **kwargs):
+        return None if model.n < len(Z) else solve(model, *args, **kwargs)
+
+    monkeypatch.setattr(_regression, "newton_interval_mle", failing_on_subsample)
+    reg = IterativeIntervalRegressor().fit(X, Z)
+    monkeypatch.setattr(_regression, "_NEWTON_SUBSAMPLE_FROM", 10**9)
+    ref = IterativeIntervalRegressor().fit(X, Z)
+    assert reg.solver_ == "newton" and reg.n_iter_ == ref.n_iter_ > 4
+    np.testing.assert_allclose(reg.predict(X), ref.predict(X), rtol=0, atol=1e-9)
