@@ -163,7 +163,9 @@ def _density_rows(name, x, eps, bounds, seeds):
             b = float(ldp.scale_[0])
             common = {"noise_scale": b, "support": bounds}
             default = DeconvolutionKernelDensity(**common).fit(z)
-            paper = DeconvolutionKernelDensity(kernel="cauchy", **common).fit(z)
+            paper = DeconvolutionKernelDensity(
+                kernel="cauchy", boundary="clip", **common
+            ).fit(z)
             fixed = [
                 err(DeconvolutionKernelDensity(bandwidth=h, **common).fit(z))
                 for h in grid
@@ -487,9 +489,11 @@ SECTIONS = [
     (
         "dens",
         "DeconvolutionKernelDensity",
-        'Default `bandwidth="cv"` (Gaussian kernel); paper: the same criterion '
-        "with the Cauchy kernel; oracle: best of 10 fixed bandwidths (Gaussian "
-        "kernel).  Error: W1 / range.",
+        'Default `bandwidth="cv"` (Gaussian kernel), `boundary="reflect"`; '
+        "paper: the same criterion with the Cauchy kernel and the estimate "
+        'only clipped to the support (`boundary="clip"`); oracle: best of 10 '
+        "fixed bandwidths (Gaussian kernel, reflected).  Error: W1 / range of "
+        "the population estimate (`quantile`).",
         ("h default", "h oracle"),
     ),
     (
@@ -544,25 +548,25 @@ def run(quick: bool = False, n_jobs: int = -1) -> list[Section]:
 
 NOTES: dict[str, str] = {
     "dens": (
-        "  Why the chi2 row misses the paper target: the paper's Cauchy "
-        "kernel suits this density (a sqrt(x) rise at 0 and a cut at 3), by "
-        "about 1.4x at the median; on the five real columns the Gaussian "
-        "kernel wins by 1.4x to 3.3x at the median, with the CV bandwidth and "
-        "with the best fixed one.  Two alternatives were measured over the "
-        "same 5 seeds and rejected: (1) choosing the kernel with the smaller "
-        "CV score (the criterion estimates the ISE minus the same constant "
-        "for either kernel): its sampling noise exceeds the difference, it "
-        "picked the Cauchy kernel on 1 to 3 seeds of every real column and "
-        "made the median worse there (up to 1.4x on life expectancy and "
-        "education) while gaining nothing on chi2 (it kept the Gaussian "
-        "kernel on 4 of 5 seeds); (2) the bootstrap MISE selector of "
-        "Delaigle & Gijbels (2004), pilot bandwidth 1, 1.5 or 2 times the CV "
-        "one: within 3% of CV on chi2 at eps = 10 (0.0089 vs 0.0088), 10% "
-        "better at eps = 5, never better on a real column (from equal to 1.4x "
-        "worse at the median, depending on the pilot).  The CV criterion "
-        "targets the integrated squared error of the density; the error here "
-        "is W1, a distribution-function error, whose best bandwidth is "
-        "smaller on the chi2 design; no ISE-based selector closes that gap.  "
-        "The default stays."
+        "  The reflection at the ends of the support (Schuster, 1985) folds "
+        "back the mass that smoothing moves beyond them.  Measured over the "
+        "same 5 seeds with the CV bandwidth, it lowers the median error on "
+        "Adult age 2.3x, fertility 1.4x and chi2(3) 1.3x (where the density "
+        "does not vanish at an end), changes life expectancy by 2% and costs "
+        "1% on education and 5% on hours per week (heaped values well inside "
+        "the support).  Without it the chi2 row was 1.24x worse than the "
+        "paper's Cauchy kernel at the median (the Cauchy kernel's heavy "
+        "tails flatten the estimate; reflecting the Cauchy estimate makes it "
+        "worse, 0.0091).  Rejected before: choosing the kernel by the "
+        "smaller CV score (its sampling noise exceeds the difference: the "
+        "Cauchy kernel on 1 to 3 seeds of every real column, medians up to "
+        "1.4x worse) and the bootstrap MISE selector of Delaigle & Gijbels "
+        "(2004) (tied on chi2, up to 1.4x worse on the real columns).  For "
+        "the distribution of Laplace-privatized data with known bounds, "
+        "`PerturbedKDEEstimator(privatizer=LaplaceLDP(...))` (maximum "
+        "likelihood through the exact noise law, no kernel) is more accurate "
+        "still on five of these six designs (median W1 / range over the same "
+        "seeds: life expectancy 0.0092, fertility 0.0068, age 0.0045, hours "
+        "0.023, education 0.027, chi2 0.0052)."
     ),
 }

@@ -99,6 +99,18 @@ class DeconvolutionKernelDensity(
         ``None`` takes the privatizer's bounds when there is one and the range
         of the noisy data otherwise.  A support fixed in advance (with a
         float bandwidth) lets :meth:`partial_fit` stream the data.
+    boundary : {"reflect", "clip"}, default="reflect"
+        How the population-estimate methods turn the estimate into a density
+        on ``support_`` (one feature).  The smoothing by ``K_h`` moves mass
+        from near each end of the support to beyond it, so a density that
+        does not vanish at an end is underestimated there.  ``"reflect"``
+        folds that mass back: ``f_hat(x) + f_hat(2 low - x) +
+        f_hat(2 high - x)`` on the support (the reflection estimator of
+        Schuster, 1985, applied to the deconvolution estimate), then clips at
+        zero and renormalizes.  ``"clip"`` only clips the estimate at zero
+        on the support and renormalizes (the raw estimate of the paper
+        restricted to the support).  ``raw_density`` and ``score_samples``
+        are not affected.
 
     Attributes
     ----------
@@ -130,14 +142,19 @@ class DeconvolutionKernelDensity(
     --------
     LaplaceLDP : The mechanism whose noise is removed.
     DeconvolutionKernelRegressor : Regression on privatized inputs.
+    PerturbedKDEEstimator : Maximum-likelihood distribution of privatized
+        data with known bounds, through the exact noise law (more accurate
+        than this estimate on most real columns measured by
+        ``python -m benchmarks defaults``).
     sklearn.neighbors.KernelDensity : The ordinary (naive) estimate.
 
     Notes
     -----
     ``score_samples`` returns the log of the raw estimate of eq. (5) where
     it is positive and ``-inf`` elsewhere.  The population-estimate methods
-    use the proper density obtained by clipping the estimate at zero on
-    ``support_`` and renormalizing; ``cdf``, ``quantile``, ``mean``,
+    use the proper density obtained by reflecting the estimate at the ends
+    of ``support_`` (see ``boundary``), clipping it at zero on the support
+    and renormalizing; ``cdf``, ``quantile``, ``mean``,
     ``sample`` work on that density tabulated on 4,096 equal cells
     (piecewise constant).  They are available for one feature only.
 
@@ -154,6 +171,10 @@ class DeconvolutionKernelDensity(
 
     L. A. Stefanski and R. J. Carroll, "Deconvoluting kernel density
     estimators", Statistics 21, 1990.
+
+    E. F. Schuster, "Incorporating support constraints into nonparametric
+    estimators of densities", Communications in Statistics - Theory and
+    Methods 14, 1985.
 
     C. H. Hesse, "Data-driven deconvolution", Journal of Nonparametric
     Statistics 10, 1999.
@@ -188,6 +209,7 @@ class DeconvolutionKernelDensity(
         "privatizer": PRIVATIZER_CONSTRAINT,
         "algorithm": ALGORITHM_CONSTRAINT,
         "support": [tuple, list, None],
+        "boundary": [Options({"reflect", "clip"})],
     }
 
     def __init__(
@@ -198,6 +220,7 @@ class DeconvolutionKernelDensity(
         privatizer: Any = None,
         algorithm: str = "auto",
         support: Any = None,
+        boundary: str = "reflect",
     ) -> None:
         self.bandwidth = bandwidth
         self.kernel = kernel
@@ -205,6 +228,7 @@ class DeconvolutionKernelDensity(
         self.privatizer = privatizer
         self.algorithm = algorithm
         self.support = support
+        self.boundary = boundary
 
     def fit(self, X: ArrayLike, y: Any = None) -> DeconvolutionKernelDensity:
         """Fit the estimate on noisy data (or on clean data with ``privatizer``).
@@ -502,7 +526,7 @@ class DeconvolutionKernelDensity(
         low, high = self.support_
         edges = np.linspace(low, high, _DISTRIBUTION_CELLS + 1)
         mids = 0.5 * (edges[:-1] + edges[1:])
-        dens = np.maximum(self._raw(mids[:, None]), 0.0)
+        dens = np.maximum(self._on_support(mids), 0.0)
         mass = dens * np.diff(edges)
         total = mass.sum()
         if not total > 0:
@@ -513,6 +537,15 @@ class DeconvolutionKernelDensity(
         self._norm = total
         self._dist = PiecewiseUniformDistribution(edges, mass)
 
+    def _on_support(self, x: NDArray) -> NDArray[np.float64]:
+        """The estimate at points ``x`` of the support, before clipping."""
+        raw = self._raw(x[:, None])
+        if self.boundary == "reflect":
+            low, high = self.support_
+            raw = raw + self._raw((2 * low - x)[:, None])
+            raw = raw + self._raw((2 * high - x)[:, None])
+        return raw
+
     def _distribution(self) -> PiecewiseUniformDistribution:
         if self.support_ is None:
             raise ValueError(
@@ -522,7 +555,7 @@ class DeconvolutionKernelDensity(
         return self._dist
 
     def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
-        """Clipped and renormalized density on ``support_`` (one feature).
+        """Proper density on ``support_`` (one feature; see ``boundary``).
 
         Parameters
         ----------
@@ -532,14 +565,17 @@ class DeconvolutionKernelDensity(
         Returns
         -------
         ndarray
-            ``max(f_hat(x), 0) / C`` inside ``support_`` and 0 outside, where
+            ``max(g(x), 0) / C`` inside ``support_`` and 0 outside, where
+            ``g(x) = f_hat(x) + f_hat(2 low - x) + f_hat(2 high - x)`` with
+            ``boundary="reflect"`` and ``g = f_hat`` with ``"clip"``, and
             ``C`` is the integral of the positive part over ``support_``;
             same shape as ``x``.
         """
         self._fitted_distribution()
         x = np.asarray(x, dtype=float)
         flat = x.reshape(-1, 1)
-        raw = np.maximum(self._raw(flat), 0.0) / self._norm
         low, high = self.support_
         inside = (flat[:, 0] >= low) & (flat[:, 0] <= high)
+        raw = np.zeros(flat.shape[0])
+        raw[inside] = np.maximum(self._on_support(flat[inside, 0]), 0.0) / self._norm
         return np.where(inside, raw, 0.0).reshape(x.shape)
