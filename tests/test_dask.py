@@ -227,6 +227,34 @@ def test_subset_em_dataframe_categorical_matches_in_memory(client):
     np.testing.assert_array_equal(est.distribution_, again.distribution_)
 
 
+def test_subset_unknown_rows_are_counted_as_in_memory(client):
+    """All-zero rows (handle_unknown="ignore" reports) are left out of the
+    likelihood and counted in n_unknown_, on dask as in memory."""
+    rng = np.random.default_rng(6)
+    race = rng.choice(
+        [*CATEGORIES, "Unknown"], 6000, p=[0.1, 0.1, 0.05, 0.55, 0.1, 0.1]
+    )
+    mech = SubsetUniform(
+        categories=[CATEGORIES], handle_unknown="ignore", random_state=3
+    ).fit(race[:, None])
+    a = np.asarray(mech.transform(race[:, None]))
+    n_unknown = int((a.sum(axis=1) == 0).sum())
+    assert n_unknown == int((race == "Unknown").sum())
+    A = da.from_array(a, chunks=(1000, a.shape[1]))
+    with pytest.warns(UserWarning, match=f"{n_unknown} of 6000 rows of A are all zero"):
+        lazy = SubsetDistributionEstimator(method="em", design=mech).fit(A)
+    with pytest.warns(UserWarning, match="all zero"):
+        eager = SubsetDistributionEstimator(method="em", design=mech).fit(a)
+    _check_same(lazy, eager, ["distribution_", "subset_counts_", "log_likelihood_"])
+    assert lazy.n_unknown_ == eager.n_unknown_ == n_unknown
+    assert lazy.n_samples_seen_ == eager.n_samples_seen_ == 6000
+    with (
+        pytest.warns(UserWarning, match="6000 of 6000"),
+        pytest.raises(ValueError, match="Every row of A is all zero"),
+    ):
+        SubsetDistributionEstimator(design=mech).fit(A * 0)
+
+
 @pytest.mark.parametrize("method", ["ml", "paper"])
 def test_rvns_density_equals_in_memory(client, method):
     x = np.random.default_rng(5).beta(2, 5, (6000, 1)) * 10

@@ -201,6 +201,27 @@ def count_subsets(ind: NDArray[np.bool_], weights=None):
     return counter.result()
 
 
+def warn_unknown_rows(
+    n_unknown: int, n_rows: int, n_known: float, stacklevel: int = 3
+) -> None:
+    """Warn about all-zero report rows; refuse when no row is left."""
+    if n_unknown:
+        warnings.warn(
+            f"{n_unknown} of {n_rows} rows of A are all zero (the "
+            "report of SubsetUniform(handle_unknown='ignore') for a value "
+            "outside the categories); they are left out, and distribution_ "
+            "is the distribution among respondents with a known category. "
+            "Their total is in n_unknown_.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+    if n_known == 0:
+        raise ValueError(
+            "Every row of A is all zero (unknown categories); there is no "
+            "report to estimate the distribution from."
+        )
+
+
 def count_reports(
     A: Any,
     design: SubsetDesign,
@@ -582,21 +603,7 @@ class SubsetDistributionEstimator(
             n_unknown = self.n_unknown_
         count_reports(X, design, counter=counter, skip_unknown=True)
         rows, counts = counter.result()
-        if counter.n_unknown:
-            warnings.warn(
-                f"{counter.n_unknown} of {X.shape[0]} rows of A are all zero (the "
-                "report of SubsetUniform(handle_unknown='ignore') for a value "
-                "outside the categories); they are left out, and distribution_ "
-                "is the distribution among respondents with a known category. "
-                "Their total is in n_unknown_.",
-                UserWarning,
-                stacklevel=3,
-            )
-        if counts.sum() == 0:
-            raise ValueError(
-                "Every row of A is all zero (unknown categories); there is no "
-                "report to estimate the distribution from."
-            )
+        warn_unknown_rows(counter.n_unknown, X.shape[0], counts.sum(), stacklevel=4)
         self.design_ = design
         self.categories_ = cats
         self.subsets_ = rows

@@ -265,20 +265,21 @@ def _fit_rvns_density(est: Any, X: Any) -> Any:
 def _subset_block(block, design):
     from ..subset._estimator import count_reports
 
-    return count_reports(np.asarray(block), design).result()
+    counter = count_reports(np.asarray(block), design, skip_unknown=True)
+    return (*counter.result(), counter.n_unknown)
 
 
 def _merge_subsets(*parts):
     from ..subset._estimator import SubsetCounter
 
     counter = SubsetCounter(parts[0][0].shape[1])
-    for rows, counts in parts:
+    for rows, counts, _ in parts:
         counter.add_rows(rows, counts)
-    return counter.result()
+    return (*counter.result(), sum(part[2] for part in parts))
 
 
 def _fit_subset_distribution(est: Any, A: Any) -> Any:
-    from ..subset._estimator import resolve_design
+    from ..subset._estimator import resolve_design, warn_unknown_rows
 
     est._check_params()
     for attr in ("subsets_", "subset_counts_"):
@@ -292,12 +293,14 @@ def _fit_subset_distribution(est: Any, A: Any) -> Any:
         design, cats = resolve_design(est.design, est.n_features_in_)
     shared = dask.delayed(design, pure=True)
     parts = [dask.delayed(_subset_block, pure=True)(b, shared) for b in _blocks(data)]
-    rows, counts = dask.compute(_tree(parts, _merge_subsets))[0]
+    rows, counts, n_unknown = dask.compute(_tree(parts, _merge_subsets))[0]
+    warn_unknown_rows(n_unknown, round(counts.sum()) + n_unknown, counts.sum())
     est.design_ = design
     est.categories_ = cats
     est.subsets_ = rows
     est.subset_counts_ = counts
-    est.n_samples_seen_ = round(counts.sum())
+    est.n_unknown_ = int(n_unknown)
+    est.n_samples_seen_ = round(counts.sum()) + est.n_unknown_
     est._estimate()
     return est
 
