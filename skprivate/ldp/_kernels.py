@@ -9,6 +9,13 @@ Kernel sums ``sum_i K_hat((x - z_i) / h) w_i`` are computed either directly
 (in chunks, exact) or, in one dimension, by linear binning of the ``z_i`` on a
 regular grid, one FFT convolution with the kernel sampled on that grid, and
 linear interpolation (the binned estimator of Wand, 1994).
+
+The local linear estimator also needs the deconvolution kernels of the
+moments ``u**k K(u)`` (Delaigle, Fan & Carroll, 2009): ``L_k(u) = g_k(u) -
+r g_k''(u)`` with ``g_k(u) = u**k K(u)``.  A "spec" is a tuple of per-feature
+orders ``k``; the sums of a list of specs are laid out side by side, the
+first spec's block followed by its sum of absolute weights (see
+:func:`direct_sums`).
 """
 
 from __future__ import annotations
@@ -42,6 +49,57 @@ def _check_kernel(kernel: str) -> str:
     return kernel
 
 
+def moment_specs(q: int, degree: int) -> list[tuple[int, ...]]:
+    """Per-feature kernel orders of the sums of a local fit of ``degree`` 0 or 1.
+
+    Degree 0 needs the plain kernel; degree 1 also the first moments
+    ``e_a`` (for the design matrix's border and the slopes' right-hand side)
+    and the second moments ``e_a + e_b`` (for the design matrix).
+    """
+    zero = (0,) * q
+    if degree == 0:
+        return [zero]
+    units = [tuple(int(j == a) for j in range(q)) for a in range(q)]
+    pairs = [
+        tuple(x + y for x, y in zip(units[a], units[b], strict=True))
+        for a in range(q)
+        for b in range(a, q)
+    ]
+    return [zero, *units, *pairs]
+
+
+def spec_width(spec: tuple[int, ...], columns: int) -> int:
+    """Weight columns summed for ``spec``: all for orders up to 1, else the first.
+
+    The second moments enter only the design matrix, never the right-hand
+    side, so they are summed with unit weights alone.
+    """
+    return columns if sum(spec) < 2 else 1
+
+
+def layout_width(specs: list[tuple[int, ...]], columns: int, absolute: bool) -> int:
+    """Number of columns of the side-by-side sums of ``specs``."""
+    return sum(spec_width(s, columns) for s in specs) + int(absolute)
+
+
+def subtract_own(
+    sums: NDArray,
+    own: list[NDArray],
+    own_abs: NDArray | None,
+    W: NDArray,
+    specs: list[tuple[int, ...]],
+) -> None:
+    """Remove each point's own weights ``own[i]`` (per spec) from laid-out ``sums``."""
+    col = 0
+    for i, spec in enumerate(specs):
+        width = spec_width(spec, W.shape[1])
+        sums[:, col : col + width] -= own[i][:, None] * W[:, :width]
+        col += width
+        if i == 0 and own_abs is not None:
+            sums[:, col] -= own_abs * W[:, 0]
+            col += 1
+
+
 def base_kernel(u: ArrayLike, kernel: str = "gaussian") -> NDArray[np.float64]:
     """The base density kernel ``K``: standard normal or standard Cauchy."""
     u = np.asarray(u, dtype=float)
@@ -59,7 +117,7 @@ def base_kernel_ft(s: ArrayLike, kernel: str = "gaussian") -> NDArray[np.float64
 
 
 def deconvolution_kernel(
-    u: ArrayLike, ratio: ArrayLike, kernel: str = "gaussian"
+    u: ArrayLike, ratio: ArrayLike, kernel: str = "gaussian", order: int = 0
 ) -> NDArray[np.float64]:
     """Deconvolution kernel for Laplace noise, one coordinate.
 
@@ -69,7 +127,13 @@ def deconvolution_kernel(
     * Gaussian base: ``phi(u) * (1 + r (1 - u**2))``;
     * Cauchy base: ``(1 / pi) * (1 / (1 + u**2) + r (2 - 6 u**2) / (1 + u**2)**3)``.
 
-    It integrates to one but takes negative values.
+    It integrates to one but takes negative values.  With ``order=k`` (1 or
+    2, Gaussian base only) it is the deconvolution kernel of ``u**k K(u)``
+    used by the local linear estimator (Delaigle, Fan & Carroll, 2009):
+    ``L_1(u) = phi(u) (u - r (u**3 - 3 u))`` and
+    ``L_2(u) = phi(u) (u**2 - r (u**4 - 5 u**2 + 2))``; the expectation of
+    ``L_k((x + e - x0) / h)`` over the Laplace noise ``e`` is
+    ``((x - x0) / h)**k K((x - x0) / h)``.
 
     Parameters
     ----------
@@ -79,6 +143,9 @@ def deconvolution_kernel(
         Noise scale over bandwidth, ``b / h`` (broadcast against ``u``).
     kernel : {"gaussian", "cauchy"}, default="gaussian"
         Base kernel.
+    order : {0, 1, 2}, default=0
+        Moment ``k`` of the base kernel deconvolved (``u**k K(u)``); the
+        Cauchy kernel has no moments and supports only 0.
 
     Returns
     -------
@@ -89,6 +156,10 @@ def deconvolution_kernel(
     ----------
     F. Farokhi, "Deconvoluting kernel density estimation and regression for
     locally differentially private data", Scientific Reports 10, 2020, eq. (4).
+
+    A. Delaigle, J. Fan and R. J. Carroll, "A design-adaptive local
+    polynomial estimator for the errors-in-variables problem", Journal of
+    the American Statistical Association 104, 2009.
 
     Examples
     --------
@@ -106,8 +177,20 @@ def deconvolution_kernel(
         check_float_array(ratio, name="ratio")
         raise
     u2 = u * u
+    if order not in (0, 1, 2):
+        raise ValueError(f"order must be 0, 1 or 2; got {order!r}.")
+    if order and _check_kernel(kernel) != "gaussian":
+        raise ValueError(
+            f"kernel={kernel!r} has no moments: only order=0 is defined for it."
+        )
     if _check_kernel(kernel) == "gaussian":
-        out = np.exp(-0.5 * u2) / _SQRT_2PI * (1.0 + r * (1.0 - u2))
+        phi = np.exp(-0.5 * u2) / _SQRT_2PI
+        if order == 0:
+            out = phi * (1.0 + r * (1.0 - u2))
+        elif order == 1:
+            out = phi * u * (1.0 + r * (3.0 - u2))
+        else:
+            out = phi * (u2 - r * ((u2 - 5.0) * u2 + 2.0))
     else:
         one = 1.0 + u2
         out = (1.0 / one + r * (2.0 - 6.0 * u2) / one**3) / np.pi
@@ -120,12 +203,21 @@ def deconvolution_kernel(
 
 
 def product_kernel(
-    U: NDArray, ratio: NDArray, kernel: str, absolute: bool = False
+    U: NDArray,
+    ratio: NDArray,
+    kernel: str,
+    absolute: bool = False,
+    orders: tuple[int, ...] | None = None,
 ) -> NDArray[np.float64]:
-    """Product deconvolution kernel over the last axis of ``U`` (q coordinates)."""
-    out = deconvolution_kernel(U[..., 0], ratio[0], kernel)
+    """Product deconvolution kernel over the last axis of ``U`` (q coordinates).
+
+    ``orders`` gives the moment order of each coordinate (default all 0).
+    """
+    if orders is None:
+        orders = (0,) * U.shape[-1]
+    out = deconvolution_kernel(U[..., 0], ratio[0], kernel, orders[0])
     for j in range(1, U.shape[-1]):
-        out = out * deconvolution_kernel(U[..., j], ratio[j], kernel)
+        out = out * deconvolution_kernel(U[..., j], ratio[j], kernel, orders[j])
     return np.abs(out) if absolute else out
 
 
@@ -137,6 +229,7 @@ def direct_sums(
     ratio: NDArray,
     kernel: str,
     absolute: bool = False,
+    specs: list[tuple[int, ...]] | None = None,
 ) -> NDArray[np.float64]:
     """Exact ``sum_i K_hat((x - z_i) / h) W_i`` for each row ``x`` of ``X``.
 
@@ -144,18 +237,37 @@ def direct_sums(
     ``(m, c)``, or ``(m, c + 1)`` with the sum of ``|K_hat| W[:, 0]``
     appended when ``absolute`` is set.  Rows of ``X`` are processed in chunks so that no
     temporary exceeds about ``2**21`` kernel values per coordinate.
+
+    With ``specs`` (per-feature moment orders, see :func:`moment_specs`) the
+    sums of each spec's product kernel are laid out side by side, each over
+    :func:`spec_width` columns of ``W``, the absolute sum (if asked) right
+    after the first spec's block.
     """
-    m, n = X.shape[0], Z.shape[0]
+    m, n, q = X.shape[0], Z.shape[0], X.shape[1]
     c = W.shape[1]
-    out = np.empty((m, c + 1 if absolute else c))
+    if specs is None:
+        specs = [(0,) * q]
+    out = np.empty((m, layout_width(specs, c, absolute)))
+    needed = [sorted({spec[j] for spec in specs}) for j in range(q)]
     step = max(1, _CHUNK // max(n, 1))
     for start in range(0, m, step):
         stop = min(m, start + step)
         U = (X[start:stop, None, :] - Z[None, :, :]) / bandwidth
-        K = product_kernel(U, ratio, kernel)
-        out[start:stop, :c] = K @ W
-        if absolute:
-            out[start:stop, c] = np.abs(K) @ W[:, 0]
+        parts = [
+            {k: deconvolution_kernel(U[..., j], ratio[j], kernel, k) for k in needed[j]}
+            for j in range(q)
+        ]
+        col = 0
+        for i, spec in enumerate(specs):
+            K = parts[0][spec[0]]
+            for j in range(1, q):
+                K = K * parts[j][spec[j]]
+            width = spec_width(spec, c)
+            out[start:stop, col : col + width] = K @ W[:, :width]
+            col += width
+            if i == 0 and absolute:
+                out[start:stop, col] = np.abs(K) @ W[:, 0]
+                col += 1
     return out
 
 
@@ -176,6 +288,8 @@ class BinnedSums:
         Also convolve the first column with ``|K_hat|`` (appended column).
     span : tuple of float, optional
         Interval the grid must cover besides the data.
+    order : int, default=0
+        Moment order of the kernel (see :func:`deconvolution_kernel`).
     """
 
     def __init__(
@@ -187,10 +301,12 @@ class BinnedSums:
         kernel: str,
         absolute: bool = False,
         span: tuple[float, float] | None = None,
+        order: int = 0,
     ) -> None:
         lo, hi = float(z.min()), float(z.max())
         if span is not None:
             lo, hi = min(lo, span[0]), max(hi, span[1])
+        self.order = order
         self._make_grid(lo, hi, bandwidth, ratio, kernel)
         self.set_counts(self.bin(z, W), absolute)
 
@@ -204,6 +320,7 @@ class BinnedSums:
         so counts binned chunk by chunk and added match binning all at once.
         """
         self = cls.__new__(cls)
+        self.order = 0
         self._make_grid(float(span[0]), float(span[1]), bandwidth, ratio, kernel)
         self.set_counts(np.zeros((self.size, 1)))
         return self
@@ -221,7 +338,8 @@ class BinnedSums:
         self.lo, self.hi, self.delta, self.size = lo, hi, delta, size
         self.bandwidth, self.ratio, self.kernel = bandwidth, ratio, kernel
         offsets = np.arange(-(size - 1), size) * (delta / bandwidth)
-        self._kern = deconvolution_kernel(offsets, ratio, kernel) / bandwidth
+        self._kern = deconvolution_kernel(offsets, ratio, kernel, self.order)
+        self._kern /= bandwidth
 
     def set_counts(self, counts: NDArray, absolute: bool = False) -> None:
         """Use binned ``counts`` of shape ``(size, c)`` and convolve them."""
@@ -299,7 +417,7 @@ class BinnedSums:
         if size <= _MAX_EXTENDED_GRID:
             counts = np.pad(self.counts, ((below, above), (0, 0)))
             offsets = np.arange(-(size - 1), size) * (self.delta / self.bandwidth)
-            kern = deconvolution_kernel(offsets, self.ratio, self.kernel)
+            kern = deconvolution_kernel(offsets, self.ratio, self.kernel, self.order)
             kern /= self.bandwidth
             values = [fftconvolve(counts, kern[:, None], mode="same", axes=0)]
             if absolute:
@@ -324,6 +442,7 @@ class BinnedSums:
             np.array([self.ratio]),
             self.kernel,
             absolute=absolute,
+            specs=[(self.order,)],
         )
         out[~inside] = sums / self.bandwidth
         return out
@@ -492,9 +611,18 @@ class BinnedSumsND:
 
     # -- convolution -----------------------------------------------------
     def kernels(
-        self, bandwidth: float, ratio: NDArray, kernel: str
+        self,
+        bandwidth: float,
+        ratio: NDArray,
+        kernel: str,
+        orders: tuple[int, ...] | None = None,
     ) -> list[NDArray[np.float64]]:
-        """The 1-D deconvolution kernel of each feature sampled on the grid (``/h``)."""
+        """The 1-D deconvolution kernel of each feature sampled on the grid (``/h``).
+
+        ``orders`` gives each feature's moment order (default all 0).
+        """
+        if orders is None:
+            orders = (0,) * self.d
         out = []
         for j in range(self.d):
             reach = self.shape[j] - 1
@@ -503,8 +631,26 @@ class BinnedSumsND:
                     reach, int(np.ceil(_GAUSSIAN_CUT * bandwidth / self.delta[j]))
                 )
             u = np.arange(-reach, reach + 1) * (self.delta[j] / bandwidth)
-            out.append(deconvolution_kernel(u, ratio[j], kernel) / bandwidth)
+            kern = deconvolution_kernel(u, ratio[j], kernel, orders[j])
+            out.append(kern / bandwidth)
         return out
+
+    def convolve_specs(
+        self,
+        counts: NDArray,
+        bandwidth: float,
+        ratio: NDArray,
+        kernel: str,
+        specs: list[tuple[int, ...]],
+        absolute: bool = False,
+    ) -> NDArray[np.float64]:
+        """:meth:`convolve` for each spec, laid out as in :func:`direct_sums`."""
+        out = []
+        for i, spec in enumerate(specs):
+            kernels = self.kernels(bandwidth, ratio, kernel, spec)
+            width = spec_width(spec, counts.shape[1])
+            out.append(self.convolve(counts[:, :width], kernels, absolute and i == 0))
+        return np.concatenate(out, axis=1) if len(out) > 1 else out[0]
 
     def convolve(
         self, counts: NDArray, kernels: list[NDArray], absolute: bool = False
@@ -559,6 +705,7 @@ class BinnedSumsND:
         bandwidth: float,
         ratio: NDArray,
         kernel: str,
+        specs: list[tuple[int, ...]] | None = None,
     ) -> NDArray[np.float64]:
         """Sums at any rows of ``X``: interpolated inside the grid, else direct.
 
@@ -574,9 +721,11 @@ class BinnedSumsND:
             return out
         keep = np.flatnonzero(np.any(counts != 0, axis=1))
         nodes = self.lo + self.delta * np.array(np.unravel_index(keep, self.shape)).T
-        absolute = values.shape[1] > counts.shape[1]
+        if specs is None:
+            specs = [(0,) * self.d]
+        absolute = values.shape[1] > layout_width(specs, counts.shape[1], False)
         sums = direct_sums(
-            X[~inside], nodes, counts[keep], bandwidth, ratio, kernel, absolute
+            X[~inside], nodes, counts[keep], bandwidth, ratio, kernel, absolute, specs
         )
         out[~inside] = sums / bandwidth**self.d
         return out
@@ -625,14 +774,18 @@ def loo_sums_nd(
     rows: NDArray | None = None,
     steps: float = ND_STEPS,
     max_nodes: int = ND_MAX_NODES,
+    specs: list[tuple[int, ...]] | None = None,
 ) -> NDArray[np.float64]:
     """Binned sums at ``X[j]`` from ``Z`` without point ``j``, scaled by ``1/h**q``.
 
     ``Z`` and ``X`` are ``(n, q)`` (``X[j]`` is where point ``Z[j]`` is left
     out), ``W`` is ``(n, c)``; ``rows`` (boolean mask or indices) restricts
     the evaluation to some ``j``.  Returns ``(m, c + 1)``: the weighted sums
-    and the sum of ``|K_hat| W[:, 0]``.  The grid covers both samples.
+    and the sum of ``|K_hat| W[:, 0]`` (with ``specs``, the layout of
+    :func:`direct_sums`).  The grid covers both samples.
     """
+    if specs is None:
+        specs = [(0,) * Z.shape[1]]
     grid, _ = BinnedSumsND.for_data(
         Z,
         bandwidth,
@@ -642,16 +795,21 @@ def loo_sums_nd(
         max_nodes=max_nodes,
         pad=0.0,
     )
-    kernels = grid.kernels(bandwidth, ratio, kernel)
-    values = grid.convolve(grid.bin(Z, W), kernels, absolute=True)
+    values = grid.convolve_specs(
+        grid.bin(Z, W), bandwidth, ratio, kernel, specs, absolute=True
+    )
     if rows is not None:
         Z, X, W = Z[rows], X[rows], W[rows]
     sums = grid.interpolate(values, X)
     zpos, xpos = grid.positions(Z), grid.positions(X)
-    own = grid.pair_weight(zpos, xpos, kernels)
+    own = []
+    for spec in specs:
+        own.append(
+            grid.pair_weight(zpos, xpos, grid.kernels(bandwidth, ratio, kernel, spec))
+        )
+    kernels = grid.kernels(bandwidth, ratio, kernel, specs[0])
     own_abs = grid.pair_weight(zpos, xpos, [np.abs(k) for k in kernels])
-    sums[:, :-1] -= own[:, None] * W
-    sums[:, -1] -= own_abs * W[:, 0]
+    subtract_own(sums, own, own_abs, W, specs)
     return sums
 
 
@@ -667,16 +825,25 @@ class GridSums:
         kernel: str,
         absolute: bool,
         steps: float,
+        specs: list[tuple[int, ...]] | None = None,
     ) -> None:
         self.grid, self.counts, self.steps = grid, counts, steps
         self.bandwidth, self.ratio, self.kernel = bandwidth, ratio, kernel
-        kernels = grid.kernels(bandwidth, ratio, kernel)
-        self.values = grid.convolve(counts, kernels, absolute)
+        self.specs = [(0,) * grid.d] if specs is None else specs
+        self.values = grid.convolve_specs(
+            counts, bandwidth, ratio, kernel, self.specs, absolute
+        )
 
     def evaluate(self, X: NDArray) -> NDArray[np.float64]:
         """Sums at the rows of ``X``, scaled by ``1 / h**q``."""
         return self.grid.evaluate(
-            self.values, self.counts, X, self.bandwidth, self.ratio, self.kernel
+            self.values,
+            self.counts,
+            X,
+            self.bandwidth,
+            self.ratio,
+            self.kernel,
+            self.specs,
         )
 
 
@@ -688,6 +855,7 @@ def nd_binned_grid(
     kernel: str,
     algorithm: str,
     absolute: bool = False,
+    specs: list[tuple[int, ...]] | None = None,
 ) -> GridSums | None:
     """Binned sums of a fit with several features, or None to sum directly.
 
@@ -717,7 +885,9 @@ def nd_binned_grid(
             stacklevel=3,
         )
         return None
-    return GridSums(grid, grid.bin(Z, W), bandwidth, ratio, kernel, absolute, steps)
+    return GridSums(
+        grid, grid.bin(Z, W), bandwidth, ratio, kernel, absolute, steps, specs
+    )
 
 
 class LeaveOneOutGrid:
@@ -790,19 +960,29 @@ class LeaveOneOutGrid:
         return float(np.min(effective / self.grid.delta))
 
     def sums(
-        self, bandwidth: float, ratio: NDArray, kernel: str
+        self,
+        bandwidth: float,
+        ratio: NDArray,
+        kernel: str,
+        specs: list[tuple[int, ...]] | None = None,
     ) -> NDArray[np.float64]:
         """Sums at the rows without their own point, scaled by ``1/h**q``.
 
-        Returns ``(m, c + 1)``: the weighted sums and the sum of ``|K_hat|``.
+        Returns ``(m, c + 1)``: the weighted sums and the sum of ``|K_hat|``
+        (with ``specs``, the layout of :func:`direct_sums`).
         """
         grid = self.grid
-        kernels = grid.kernels(bandwidth, ratio, kernel)
+        if specs is None:
+            specs = [(0,) * grid.d]
+        c = self.W.shape[1]
+        jobs = []
+        for i, spec in enumerate(specs):
+            kernels = grid.kernels(bandwidth, ratio, kernel, spec)
+            jobs.append((kernels, self.spectrum[..., : spec_width(spec, c)]))
+            if i == 0:
+                jobs.append(([np.abs(k) for k in kernels], self.spectrum[..., :1]))
         parts = []
-        for kerns, spectrum in (
-            (kernels, self.spectrum),
-            ([np.abs(k) for k in kernels], self.spectrum[..., :1]),
-        ):
+        for kerns, spectrum in jobs:
             product = None
             for j, kern in enumerate(kerns):
                 size = self._fft_shape[j]
@@ -811,9 +991,8 @@ class LeaveOneOutGrid:
                 wrapped[: reach + 1] = kern[reach:]
                 wrapped[size - reach :] = kern[:reach]
                 last = j == grid.d - 1
-                ft = (sp_fft.rfft if last else sp_fft.fft)(wrapped).real.astype(
-                    np.float32
-                )
+                # An odd kernel has an imaginary spectrum: keep it complex.
+                ft = (sp_fft.rfft if last else sp_fft.fft)(wrapped).astype(np.complex64)
                 product = ft if product is None else np.multiply.outer(product, ft)
             full = sp_fft.irfftn(
                 spectrum * product[..., None], s=self._fft_shape, axes=self._axes
@@ -822,6 +1001,18 @@ class LeaveOneOutGrid:
             parts.append(inside.reshape(grid.size, -1).astype(np.float64))
         values = np.concatenate(parts, axis=1)
         sums = grid.interpolate(values, corners=self.corners)
+        own = []
+        own_abs = None
+        for i, spec in enumerate(specs):
+            signed, absolute = self._own(grid.kernels(bandwidth, ratio, kernel, spec))
+            own.append(signed)
+            if i == 0:
+                own_abs = absolute
+        subtract_own(sums, own, own_abs, self.W, specs)
+        return sums
+
+    def _own(self, kernels: list[NDArray]) -> tuple[NDArray, NDArray]:
+        """Signed and absolute weight of each row's own point (see pair_weight)."""
         own = np.ones(self.gap.shape[0])
         own_abs = np.ones(self.gap.shape[0])
         for j, kern in enumerate(kernels):
@@ -835,6 +1026,4 @@ class LeaveOneOutGrid:
                 absolute = absolute + coef[:, j] * np.abs(value)
             own *= signed
             own_abs *= absolute
-        sums[:, :-1] -= own[:, None] * self.W
-        sums[:, -1] -= own_abs * self.W[:, 0]
-        return sums
+        return own, own_abs
