@@ -132,7 +132,8 @@ def _run(quick: bool) -> list[Section]:
         ),
         Section(
             "Scaling",
-            "Memory grows with the chunk (about 2^20 counts), not with n x t.",
+            "Memory grows with the counts summarized at once (about 2^20, and at "
+            "least 4 resamples), not with n x t.",
             [pd.DataFrame(scaling)],
         ),
     ]

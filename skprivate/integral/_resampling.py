@@ -8,12 +8,14 @@ multisets with one ``bincount``.  From ``C``:
 * mean, variance, SD and sum are weighted sums ``C @ x``, computed in
   fixed point so that every sum is exact and the rounded statistic is the
   same on every CPU, BLAS kernel and thread count
-  (:class:`skprivate.utils._exact_sums.FixedPointColumns`);
+  (:class:`skprivate.utils._exact_sums.FixedPointColumns`); the digits of
+  the fixed-point columns are read once for a batch of several resamples;
 * order statistics (median, quartiles, min, max) come from the cumulative
   counts over the sorted values: the element of rank ``r`` of resample
   ``i`` is the first sorted position where the cumulative count exceeds
-  ``r``, found for every resample at once by one ``searchsorted`` on the
-  row-offset, flattened cumulative counts;
+  ``r``.  Rows are cut into blocks of about ``sqrt(n)`` records; one
+  ``searchsorted`` on the cumulative block totals (row-offset, flattened)
+  finds every resample's block, and only that block is accumulated;
 * the generator of a resample is its set of records ``C[i] > 0``; two
   resamples are the same generator when the sets are equal, detected by a
   64-bit hash of the set (a sum of fixed random words modulo 2**64).
@@ -33,6 +35,7 @@ plus the budget of masks; time is O(n t).
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -46,6 +49,10 @@ STATISTICS = ("count", "mean", "std", "var", "min", "median", "iqr", "max", "sum
 
 # Elements of one chunk of the (resamples x records) count matrix.
 _CHUNK_ELEMENTS = 1 << 20
+# Resamples summarized together at least (several chunks when the records
+# are many): the digits of the moment columns, the largest read per
+# resample, are then read once for all of them.
+_BATCH_RESAMPLES = 4
 
 
 @dataclass
@@ -61,11 +68,16 @@ class ColumnResult:
     empty_intersection: bool
 
 
-def _quantile_from_ranks(xs, rank_value, q, n):
-    """Linear-interpolation quantile (numpy's default) from an order-stat getter."""
+def _quantile_ranks(q, n):
+    """Rank below the ``q`` quantile of ``n`` values and the interpolation weight."""
     h = (n - 1) * q
     lo = int(np.floor(h))
-    frac = h - lo
+    return lo, h - lo
+
+
+def _quantile_from_ranks(xs, rank_value, q, n):
+    """Linear-interpolation quantile (numpy's default) from an order-stat getter."""
+    lo, frac = _quantile_ranks(q, n)
     v = rank_value(lo)
     if frac > 0:
         v = v + frac * (rank_value(lo + 1) - v)
@@ -91,8 +103,62 @@ def moment_columns(x, statistics=STATISTICS) -> FixedPointColumns | None:
     return FixedPointColumns(np.stack(columns, axis=1), max_row_total=x.size)
 
 
+def _rank_values(xs, counts, ranks):
+    """Order statistics of every resample from its count row over sorted values.
+
+    The element of rank ``r`` of resample ``i`` is ``xs[j]`` for the first
+    position ``j`` where the cumulative count of row ``i`` exceeds ``r``.
+    Rather than the cumulative counts of whole rows (a sequential scan),
+    rows are cut into blocks of about ``sqrt(n)`` positions: the cumulative
+    block totals locate the block holding rank ``r``, and only that block is
+    accumulated.  Integer arithmetic throughout, so the positions are exact.
+
+    Parameters
+    ----------
+    xs : ndarray of shape (n,)
+        Sorted values.
+    counts : ndarray of shape (B, n)
+        Multiplicity of each sorted value in each resample; rows sum to
+        ``n``.
+    ranks : sequence of int
+        Ranks in ``[0, n)``.
+
+    Returns
+    -------
+    dict
+        Rank -> ndarray of shape (B,), the value of that rank in every
+        resample.
+    """
+    B, n = counts.shape
+    width = max(1, math.isqrt(n))
+    totals = np.add.reduceat(counts, np.arange(0, n, width), axis=1)
+    totals = np.cumsum(totals, axis=1, dtype=np.int64)
+    n_blocks = totals.shape[1]
+    # Rows laid end to end, row i shifted by i * n: one sorted array.
+    offsets = np.arange(B, dtype=np.int64) * n
+    flat = (totals + offsets[:, None]).ravel()
+    rows = np.arange(B)[:, None]
+    within = np.arange(width)
+    out = {}
+    # Several ranks at once, in groups small enough to keep the gathered
+    # blocks (B x ranks x width counts) near one chunk.
+    step = max(1, _CHUNK_ELEMENTS // (B * width))
+    for i in range(0, len(ranks), step):
+        r = np.asarray(ranks[i : i + step], dtype=np.int64)
+        block = np.searchsorted(flat, offsets[:, None] + r, side="right")
+        block -= rows * n_blocks
+        before = np.where(block > 0, totals[rows, block - 1], 0)
+        cols = block[:, :, None] * width + within
+        part = counts[rows[:, :, None], np.minimum(cols, n - 1)]
+        part[cols >= n] = 0
+        cum = np.cumsum(part, axis=2, dtype=np.int64) + before[:, :, None]
+        values = xs[block * width + (cum <= r[:, None]).sum(axis=2)]
+        out.update({int(rank): values[:, j] for j, rank in enumerate(r)})
+    return out
+
+
 def resample_statistics(
-    x, counts, statistics, presorted=False, moments=None, row_total=None
+    x, counts, statistics, presorted=False, moments=None, row_total=None, sums=None
 ):
     """Statistics of every resample given its count row.
 
@@ -112,6 +178,9 @@ def resample_statistics(
     row_total : int, optional
         The common sum of every row of ``counts`` (``n`` for bootstrap
         resamples), when known; otherwise it is computed.
+    sums : ndarray of shape (B, m), optional
+        ``moments.weighted_sums(counts)`` when already computed (for several
+        count matrices at once).
 
     Returns
     -------
@@ -132,9 +201,10 @@ def resample_statistics(
         # One pass over the counts for all weighted sums, exact in fixed
         # point so that the rounded statistics do not depend on the BLAS
         # kernel or thread count (rows of ``counts`` sum to ``n``).
-        if moments is None:
-            moments = moment_columns(x, statistics)
-        sums = moments.weighted_sums(counts)
+        if sums is None:
+            if moments is None:
+                moments = moment_columns(x, statistics)
+            sums = moments.weighted_sums(counts)
         if wanted & {"mean", "sum"}:
             total = sums[:, 0]
             if "mean" in wanted:
@@ -157,19 +227,15 @@ def resample_statistics(
         else:
             order = np.argsort(x, kind="stable")
             xs, sorted_counts = x[order], counts[:, order]
-        dtype = np.int32 if n < 2**31 - 1 else np.int64
-        cum = np.cumsum(sorted_counts, axis=1, dtype=dtype)
-        offsets = np.arange(B, dtype=np.int64) * n
-        if B * n < 2**31 - 1:
-            offsets = offsets.astype(dtype)
-            cum += offsets[:, None]
-            flat = cum.ravel()
-        else:
-            flat = (cum + offsets[:, None]).ravel()
-
-        def rank_value(r):
-            pos = np.searchsorted(flat, offsets + r, side="right") - offsets
-            return xs[pos]
+        ranks = {0} if "min" in wanted else set()
+        if "max" in wanted:
+            ranks.add(n - 1)
+        quantiles = [0.5] if "median" in wanted else []
+        quantiles += [0.75, 0.25] if "iqr" in wanted else []
+        for q in quantiles:
+            lo, frac = _quantile_ranks(q, n)
+            ranks.update([lo, lo + 1] if frac > 0 else [lo])
+        rank_value = _rank_values(xs, sorted_counts, sorted(ranks)).__getitem__
 
         if "min" in wanted:
             out["min"] = rank_value(0)
@@ -190,7 +256,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 def _packed_sets(counts) -> NDArray[np.uint64]:
     """Each row's set of records ``counts > 0`` as bits in 64-bit words."""
-    packed = np.packbits(counts > 0, axis=1)
+    packed = np.packbits(counts != 0, axis=1)
     pad = (-packed.shape[1]) % 8
     if pad:
         packed = np.pad(packed, ((0, 0), (0, pad)))
@@ -253,14 +319,13 @@ class _IntersectionTracker:
         rows = np.flatnonzero(~np.isnan(values))
         if rows.size == 0:
             return
-        uniq, inverse = np.unique(values[rows], return_inverse=True)
-        order = np.argsort(inverse, kind="stable")
-        group = inverse[order]
-        first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-        sizes = np.diff(np.r_[first, group.size])
-        reduced = np.bitwise_and.reduceat(packed[rows[order]], first, axis=0)
+        if rows.size == 1:
+            uniq, inverse = values[rows], np.zeros(1, dtype=np.intp)
+        else:
+            uniq, inverse = np.unique(values[rows], return_inverse=True)
+        sizes = np.bincount(inverse, minlength=uniq.size).tolist()
         table = self.entries[statistic]
-        alive_groups, alive_entries = [], []
+        alive_groups, alive_entries, n_rows = [], [], 0
         for g, value in enumerate(uniq.tolist()):
             entry = table.get(value)
             if entry is None:
@@ -272,13 +337,31 @@ class _IntersectionTracker:
                 self.slot.append(slot)
                 self.masks[slot] = ~np.uint64(0)
                 self.n_alive += 1
-            self.count[entry] += int(sizes[g])
+            self.count[entry] += sizes[g]
             if self.slot[entry] >= 0:
                 alive_groups.append(g)
                 alive_entries.append(entry)
-        if alive_entries:
+                n_rows += sizes[g]
+        # Values already known to have an empty intersection need no work.
+        # Few resamples are ANDed in place; many in one grouped reduction.
+        if 0 < n_rows <= 8:
+            for g, entry in zip(alive_groups, alive_entries):
+                mask = self.masks[self.slot[entry]]
+                for r in rows[inverse == g].tolist():
+                    np.bitwise_and(mask, packed[r], out=mask)
+                if not mask.any():
+                    self._release(entry, self.EMPTY)
+        elif n_rows:
+            alive = np.zeros(uniq.size, dtype=bool)
+            alive[alive_groups] = True
+            keep = alive[inverse]
+            group = inverse[keep]
+            order = np.argsort(group, kind="stable")
+            group = group[order]
+            first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+            reduced = np.bitwise_and.reduceat(packed[rows[keep][order]], first, axis=0)
             slots = np.array([self.slot[e] for e in alive_entries])
-            self.masks[slots] &= reduced[alive_groups]
+            self.masks[slots] &= reduced
             emptied = ~self.masks[slots].any(axis=1)
             for e in np.array(alive_entries)[emptied].tolist():
                 self._release(e, self.EMPTY)
@@ -409,10 +492,25 @@ def _chunks(n: int, n_resamples: int, seed: int):
     return list(zip(children, sizes))
 
 
+def _batches(chunks):
+    """Consecutive chunks grouped until each group has ``_BATCH_RESAMPLES``."""
+    batches, batch, size = [], [], 0
+    for chunk in chunks:
+        batch.append(chunk)
+        size += chunk[1]
+        if size >= _BATCH_RESAMPLES:
+            batches.append(batch)
+            batch, size = [], 0
+    if batch:
+        batches.append(batch)
+    return batches
+
+
 def _draw_counts(rng, B: int, n: int) -> NDArray[np.int64]:
     """Count matrix of ``B`` bootstrap index multisets of size ``n``."""
     idx = rng.integers(0, n, size=(B, n))
-    idx += (np.arange(B, dtype=np.int64) * n)[:, None]
+    if B > 1:
+        idx += (np.arange(B, dtype=np.int64) * n)[:, None]
     return np.bincount(idx.ravel(), minlength=B * n).reshape(B, n)
 
 
@@ -484,16 +582,31 @@ def integral_private_column(
     moments = moment_columns(x, statistics)
     tracker = _IntersectionTracker(statistics, n_words, memory_budget // (8 * n_words))
 
-    def summarize(chunk):
-        child, B = chunk
-        counts = _draw_counts(np.random.default_rng(child), B, n)
-        stats = resample_statistics(
-            x, counts, statistics, presorted=True, moments=moments, row_total=n
-        )
-        rounded = {s: _round(stats[s], decimals) for s in statistics}
-        return rounded, _packed_sets(counts)
+    def summarize(batch):
+        parts = [_draw_counts(np.random.default_rng(c), B, n) for c, B in batch]
+        # The moment columns are read once for the whole batch.
+        sums = None if moments is None else moments.weighted_sums(parts)
+        stats, start = [], 0
+        for counts in parts:
+            B = counts.shape[0]
+            stats.append(
+                resample_statistics(
+                    x,
+                    counts,
+                    statistics,
+                    presorted=True,
+                    row_total=n,
+                    sums=None if sums is None else sums[start : start + B],
+                )
+            )
+            start += B
+        rounded = {
+            s: _round(np.concatenate([st[s] for st in stats]), decimals)
+            for s in statistics
+        }
+        return rounded, np.concatenate([_packed_sets(c) for c in parts])
 
-    for rounded, packed in _in_order(summarize, chunks, n_threads):
+    for rounded, packed in _in_order(summarize, _batches(chunks), n_threads):
         for s in statistics:
             values[s].append(rounded[s])
             tracker.add(s, rounded[s], packed)

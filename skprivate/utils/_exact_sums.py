@@ -27,6 +27,8 @@ __all__ = ["FixedPointColumns", "integer_weighted_sums"]
 # Bits kept below the largest magnitude of a column: more than float64's 53,
 # so the largest values are represented exactly.
 _FIXED_POINT_BITS = 56
+# Weights converted to float64 at once (a block of columns of every row).
+_BLOCK_ELEMENTS = 1 << 16
 
 
 class FixedPointColumns:
@@ -63,43 +65,79 @@ class FixedPointColumns:
                 "large for exact float64 sums."
             )
         n_digits = -(-_FIXED_POINT_BITS // digit_bits)
-        top = np.abs(columns).max(axis=0) if n else np.zeros(m)
+        top = np.array([np.abs(columns[:, j]).max() if n else 0.0 for j in range(m)])
         if not np.isfinite(top).all():
             raise ValueError("columns must be finite.")
         # |v| < 2**exponent for every value of the column.
-        exponent = np.frexp(top)[1].astype(np.int64)
-        digits = np.empty((n, m * n_digits))
-        scaled = np.ldexp(columns, digit_bits - exponent)
+        exponents = np.frexp(top)[1].tolist()
+        # One row of digits per (digit, column), in the order the sums are
+        # recombined.  Rows of a C-ordered matrix: each product reads every
+        # row once, contiguously.
+        digits = np.empty((n_digits * m, n))
+        terms = []
+        for j in range(m):
+            scaled = np.ldexp(columns[:, j], np.int32(digit_bits - exponents[j]))
+            for p in range(n_digits):
+                d = digits[p * m + j]
+                np.trunc(scaled, out=d)
+                scaled -= d
+                scaled *= 2.0**digit_bits
         for p in range(n_digits):
-            d = np.trunc(scaled)
-            digits[:, p * m : (p + 1) * m] = d
-            scaled = np.ldexp(scaled - d, digit_bits)
-        self._digits = digits
-        self._scales = [exponent - digit_bits * (p + 1) for p in range(n_digits)]
+            terms += [(j, exponents[j] - digit_bits * (p + 1)) for j in range(m)]
+        # All-zero rows (values with few significant bits) are left out: their
+        # sums are exactly zero.
+        keep = digits.any(axis=1)
+        self._digits = digits if keep.all() else digits[keep]
+        self._terms = [term for term, k in zip(terms, keep.tolist()) if k]
 
-    def weighted_sums(self, weights: NDArray) -> NDArray[np.float64]:
+    def weighted_sums(self, weights) -> NDArray[np.float64]:
         """``weights @ columns``, exact digit by digit, identical on every machine.
 
         Parameters
         ----------
-        weights : ndarray of shape (B, n)
+        weights : ndarray of shape (B, n) or sequence of ndarray
             Integer-valued weights whose absolute row sums do not exceed
-            ``max_row_total``.
+            ``max_row_total``; a sequence of arrays with ``n`` columns
+            stands for their rows stacked in order.
 
         Returns
         -------
         sums : ndarray of shape (B, m)
         """
-        W = np.asarray(weights)
-        if W.ndim != 2 or W.shape[1] != self.n_rows:
-            raise ValueError(
-                f"weights must have shape (B, {self.n_rows}); got {W.shape}."
-            )
-        m = self.n_columns
-        exact = np.asarray(W, dtype=np.float64) @ self._digits
-        out = np.zeros((W.shape[0], m))
-        for p, scale in enumerate(self._scales):
-            out += np.ldexp(exact[:, p * m : (p + 1) * m], scale)
+        stacked = isinstance(weights, (list, tuple)) and np.ndim(weights[0]) == 2
+        parts = [np.asarray(w) for w in (weights if stacked else [weights])]
+        for W in parts:
+            if W.ndim != 2 or W.shape[1] != self.n_rows:
+                raise ValueError(
+                    f"weights must have shape (B, {self.n_rows}); got {W.shape}."
+                )
+        B = sum(W.shape[0] for W in parts)
+        out = np.zeros((B, self.n_columns))
+        if not self._terms or B == 0:
+            return out
+        # Column blocks converted to float64 one at a time (the block stays in
+        # cache), and the digits read once for all B rows.  Every block's
+        # product and their sum are integers below 2**53: exact.
+        n = self.n_rows
+        width = max(256, _BLOCK_ELEMENTS // B)
+        block = np.empty((B, min(width, n)))
+        exact = np.zeros((len(self._terms), B))
+        for start in range(0, n, width):
+            stop = min(n, start + width)
+            w = block[:, : stop - start]
+            row = 0
+            for W in parts:
+                w[row : row + W.shape[0]] = W[:, start:stop]
+                row += W.shape[0]
+            digits = self._digits[:, start:stop]
+            if B == 1:
+                exact[:, 0] += digits @ w[0]
+            else:
+                exact += digits @ w.T
+        # Recombined column by column in digit order: a fixed sequence of
+        # exact scalings and rounded additions.
+        for row, (j, scale) in zip(exact, self._terms):
+            out[:, j] += np.ldexp(row, np.int32(scale))
         return out
 
 

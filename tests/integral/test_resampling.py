@@ -241,3 +241,35 @@ def test_mean_and_sum_depend_only_on_the_multiset_of_values():
     stats = resample_statistics(x, counts, ("mean", "sum"), presorted=True)
     assert stats["sum"][0] == stats["sum"][1] == pytest.approx(5.2)
     assert stats["mean"][0] == stats["mean"][1]
+
+
+def test_batches_and_column_blocks_change_the_work_not_the_answer(monkeypatch):
+    """Chunks summarized in batches, weights converted in blocks: same answers."""
+    from dataclasses import astuple
+    from fractions import Fraction
+
+    from skprivate.utils import _exact_sums
+
+    rng = np.random.default_rng(11)
+    n = 1000
+    x = rng.normal(10, 2, n)
+    fixed = _resampling.moment_columns(np.sort(x))
+    parts = [_draw_counts(rng, B, n) for B in (1, 3, 2)]
+    whole = fixed.weighted_sums(np.concatenate(parts))
+    monkeypatch.setattr(_exact_sums, "_BLOCK_ELEMENTS", 1)  # 256 columns a block
+    assert np.array_equal(fixed.weighted_sums(parts), whole)
+    # Exact: the correctly rounded sum of the values, which lie on the
+    # fixed-point grid here (all within a factor 2**10 of the largest).
+    want = [
+        float(sum(Fraction(int(c)) * Fraction(v) for c, v in zip(row, np.sort(x))))
+        for row in np.concatenate(parts)
+    ]
+    assert whole[:, 0].tolist() == want
+
+    monkeypatch.setattr(_resampling, "_CHUNK_ELEMENTS", n)  # one resample a chunk
+    results = []
+    for batch in (1, 4, 7):
+        monkeypatch.setattr(_resampling, "_BATCH_RESAMPLES", batch)
+        got = integral_private_column(x, STATISTICS, 50, 2, 2, seed=3, n_threads=2)
+        results.append([astuple(r) for r in got])
+    assert results[0] == results[1] == results[2]
