@@ -100,7 +100,8 @@ def moment_columns(x, statistics=STATISTICS) -> FixedPointColumns | None:
         columns += [xc, xc * xc]
     if not columns:
         return None
-    return FixedPointColumns(np.stack(columns, axis=1), max_row_total=x.size)
+    # Stacked as rows and viewed transposed: each column stays contiguous.
+    return FixedPointColumns(np.stack(columns).T, max_row_total=x.size)
 
 
 def _rank_values(xs, counts, ranks):
