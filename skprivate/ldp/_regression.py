@@ -79,7 +79,11 @@ _SHARED_PARAMS_DOC = """
         Where the local design is nearly singular (its matrix scaled to a
         unit diagonal has smallest eigenvalue at most 0.05, for instance
         more than about a bandwidth beyond the data) the local constant
-        estimate is used instead.  Requires ``kernel="gaussian"``.
+        estimate is used instead.  Requires ``kernel="gaussian"``.  The
+        bandwidth criteria score the local linear fit; the SIMEX losses,
+        over the central 80% of the points, do not see the edges, where the
+        bandwidth they choose can leave the fit unstable (the reason it is
+        not the default; a fixed, larger bandwidth avoids it).
     kernel : {"gaussian", "cauchy"}, default="gaussian"
         Base kernel ``K`` of the deconvolution kernel.  The paper's
         experiments use ``"cauchy"``, which supports only ``degree=0`` (it

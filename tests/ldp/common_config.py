@@ -31,9 +31,15 @@ TEST_INSTANCES = {
             kernel="cauchy",
             privatizer=LaplaceLDP(epsilon=1000.0, bounds=(-10, 10), random_state=0),
         ),
+        DeconvolutionKernelRegressor(
+            noise_scale=0.1, degree=1, bandwidth=[0.3, 0.6, 1.2]
+        ),
     ],
     "DeconvolutionKernelClassifier": lambda: [
         DeconvolutionKernelClassifier(noise_scale=0.1),
+        DeconvolutionKernelClassifier(
+            noise_scale=0.1, degree=1, bandwidth=[0.3, 0.6, 1.2]
+        ),
     ],
     # Released values pooled from every column, domain declared.
     # Wide enough for the checks' data (some are centred at 100).
