@@ -548,7 +548,10 @@ class _DeconvolutionNadarayaWatson(
         Where it is at most ``1e-4`` times ``sum_i |K_hat((x - z_i) / h)|``
         (or where that sum is below ``1e-12`` of its largest possible value,
         ``n K_hat(0)``, i.e. no training point is near), the prediction is the
-        training mean of the target instead.
+        training mean of the target instead.  With ``degree=1`` the same
+        test applies to the local constant sums; points where only the local
+        linear design is nearly singular get the local constant estimate and
+        are not in the mask.
 
         Parameters
         ----------
