@@ -111,7 +111,9 @@ def _fold(X, y, train, test, learner, mech_name, seed, boosted=False):
         cov = average_coverage(Z, z[train])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            start = {"init": "boosting", "max_iter": 5} if boosted else {}
+            start = (
+                {"init": "boosting", "max_iter": 5} if boosted else {"init": "constant"}
+            )
             model = IterativeIntervalRegressor(
                 clone(learner), **{"max_iter": 20, **start}
             ).fit(X[train], Z)

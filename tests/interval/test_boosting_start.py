@@ -128,11 +128,11 @@ def test_information_of_half_lines_is_two_over_pi():
 
 def test_boosted_start_reaches_the_accuracy_of_twenty_cold_iterations(data):
     X, Z, X_test, f_test = data
-    cold = _fit(IterativeIntervalRegressor(_lgbm(), max_iter=20), X, Z)
+    cold = _fit(IterativeIntervalRegressor(_lgbm(), init="constant", max_iter=20), X, Z)
     boosted = _fit(
         IterativeIntervalRegressor(_lgbm(), init="boosting", max_iter=5), X, Z
     )
-    short = _fit(IterativeIntervalRegressor(_lgbm(), max_iter=5), X, Z)
+    short = _fit(IterativeIntervalRegressor(_lgbm(), init="constant", max_iter=5), X, Z)
 
     def mse(reg):
         return float(np.mean((reg.predict(X_test) - f_test) ** 2))
@@ -222,7 +222,7 @@ def test_lightgbm_start_speeds_up_a_random_forest(data):
 def test_convergence_warning_points_to_tol_none_and_the_boosted_start(data):
     X, Z, _, _ = data
     with pytest.warns(ConvergenceWarning, match="tol=None.*init='boosting'"):
-        IterativeIntervalRegressor(_lgbm(), max_iter=2).fit(X, Z)
+        IterativeIntervalRegressor(_lgbm(), init="constant", max_iter=2).fit(X, Z)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         IterativeIntervalRegressor(_lgbm(), init="boosting", max_iter=2).fit(X, Z)
@@ -245,3 +245,84 @@ def test_tol_none_runs_a_fixed_budget_without_warning(data):
         warnings.simplefilter("ignore")
         same = IterativeIntervalRegressor(max_iter=4, tol=0.0).fit(X[:, :1], Z)
     assert linear.estimator_.coef_[0] == same.estimator_.coef_[0]
+
+
+def _spy_information(monkeypatch):
+    # Records the constant Hessian handed to the boosted start.
+    from skprivate.interval import _regression
+
+    seen = []
+    original = _regression.boosted_start
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["information"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_regression, "boosted_start", spy)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("n", "scale", "raised"),
+    [(200, 5.0, "cap"), (600, 5.0, "floor"), (3000, 2.0, "none")],
+    ids=["small-weak", "medium-weak", "large"],
+)
+def test_auto_init_boosts_lightgbm_with_a_hessian_floor(monkeypatch, n, scale, raised):
+    # init="auto" with a LightGBM base: the boosted start plus two refits
+    # (max_iter="auto" -> 3 fits); its constant Hessian is the information
+    # fraction of the intervals, raised to min(0.5, 20 / (n * information))
+    # when the intervals are worth few complete observations.
+    X, _, Z = make_interval_regression(
+        n, privatizer=IntervalCaseI(scale=scale, random_state=0), random_state=0
+    )
+    seen = _spy_information(monkeypatch)
+    reg = _fit(IterativeIntervalRegressor(_lgbm()), X, Z)
+    assert reg.init_ == "boosting" and reg.n_iter_ == 3
+    explicit = _fit(IterativeIntervalRegressor(_lgbm(), init="boosting"), X, Z)
+    assert explicit.init_ == "boosting" and explicit.n_iter_ == 20
+    # The explicit start gets the information fraction itself.
+    auto_hessian, info = seen
+    floor = 20.0 / (n * info)
+    if raised == "cap":
+        assert floor > 0.5 and auto_hessian == 0.5
+    elif raised == "floor":
+        assert info < floor < 0.5
+        assert auto_hessian == pytest.approx(floor, rel=1e-12)
+    else:
+        assert floor < info and auto_hessian == info
+
+
+def test_auto_hessian_uses_the_effective_sample_size():
+    from skprivate.interval._regression import _auto_hessian
+
+    assert _auto_hessian(0.1, np.ones(1000)) == pytest.approx(0.2)
+    # Scaling the weights changes nothing; unequal weights count fewer rows.
+    assert _auto_hessian(0.1, np.full(1000, 7.0)) == pytest.approx(0.2)
+    w = np.r_[np.ones(500), np.full(500, 3.0)]  # Kish n_eff = 800
+    assert _auto_hessian(0.1, w) == pytest.approx(0.25)
+    assert _auto_hessian(0.1, np.ones(100)) == 0.5
+    assert _auto_hessian(0.6, np.ones(100)) == 0.6
+
+
+def test_auto_init_keeps_the_constant_start_elsewhere(data):
+    X, Z, _, _ = data
+    linear = IterativeIntervalRegressor().fit(X, Z)
+    assert linear.init_ == "constant" and linear.solver_ == "newton"
+    tree = _fit(
+        IterativeIntervalRegressor(
+            RandomForestRegressor(n_estimators=5, random_state=0), tol=None
+        ),
+        X,
+        Z,
+    )
+    assert tree.init_ == "constant" and tree.n_iter_ == 20
+    # One fit leaves no room for a start and a refit.
+    one = _fit(IterativeIntervalRegressor(_lgbm(), max_iter=1), X, Z)
+    assert one.init_ == "constant" and one.n_iter_ == 1
+    warm = _fit(IterativeIntervalRegressor(_lgbm(), warm_start=True), X, Z)
+    assert warm.init_ == "constant"
+    # A pipeline ending in LightGBM is a LightGBM base.
+    pipe = _fit(
+        IterativeIntervalRegressor(make_pipeline(StandardScaler(), _lgbm())), X, Z
+    )
+    assert pipe.init_ == "boosting" and pipe.n_iter_ == 3
