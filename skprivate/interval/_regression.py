@@ -146,7 +146,8 @@ class IterativeIntervalRegressor(
     max_iter : int or "auto", default="auto"
         Maximum number of iterations, i.e. of fits of the base regressor.
         ``"auto"``: 3 when ``init="auto"`` chose the boosted start (the
-        start and two refits), 20 for other regressors, or 500 when the
+        start and two refits, run as a fixed budget like ``tol=None``:
+        no convergence check or warning), 20 for other regressors, or 500 when the
         base regressor is exactly a
         :class:`~sklearn.linear_model.LinearRegression` or
         :class:`~sklearn.linear_model.Ridge` on a dense numeric design: its
@@ -254,7 +255,8 @@ default="auto"
         Noise scale used at each iteration.
     converged_ : bool
         Whether the change fell below ``tol`` (always ``False`` with
-        ``tol=None``).
+        ``tol=None`` and with the fixed budget of ``max_iter="auto"`` after
+        the boosted start chosen by ``init="auto"``).
     init_ : str or estimator
         The start used: ``init`` itself, or what ``init="auto"`` chose
         (``"boosting"`` or ``"constant"``).
@@ -606,8 +608,12 @@ default="auto"
 
         if not constant_start:
             state = self._boosted_start(est, X, Z, state, w, fit_params)
-        # tol=None: a fixed budget of max_iter fits, never "converged".
-        tol = -np.inf if self.tol is None else self.tol
+        # tol=None, and the boosted start's automatic budget: a fixed number
+        # of fits, never "converged" (tree refits do not settle below tol).
+        fixed_budget = self.tol is None or (
+            self._auto_boosted and self.max_iter == "auto"
+        )
+        tol = -np.inf if fixed_budget else self.tol
         if solved is not None:
             state = solved
         elif self.acceleration == "squarem" and isinstance(fitter, LinearSmoother):
@@ -635,7 +641,7 @@ default="auto"
             self.log_likelihood_ = self._log_likelihood(state, Z, w)
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
-        if not self.converged_ and self.tol is not None:
+        if not self.converged_ and not fixed_budget:
             hint = (
                 " Tree ensembles never settle below a few percent of sigma: "
                 "tol=None runs exactly max_iter fits without this warning"

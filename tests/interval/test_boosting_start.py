@@ -247,6 +247,18 @@ def test_tol_none_runs_a_fixed_budget_without_warning(data):
     assert linear.estimator_.coef_[0] == same.estimator_.coef_[0]
 
 
+def test_default_lightgbm_fit_is_a_fixed_budget_without_warning(data):
+    # init="auto" with max_iter="auto": the boosted start and two refits,
+    # like tol=None; an explicit max_iter keeps the convergence check.
+    X, Z, _, _ = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reg = IterativeIntervalRegressor(_lgbm()).fit(X, Z)
+    assert reg.init_ == "boosting" and reg.n_iter_ == 3 and not reg.converged_
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        IterativeIntervalRegressor(_lgbm(), max_iter=3).fit(X, Z)
+
+
 def _spy_information(monkeypatch):
     # Records the constant Hessian handed to the boosted start.
     from skprivate.interval import _regression
