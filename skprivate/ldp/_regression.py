@@ -446,20 +446,25 @@ class _DeconvolutionNadarayaWatson(
         """Eq. (7) from kernel sums scaled by ``1 / h**q``, with fallbacks.
 
         Sums below ``1e-12`` of the largest possible one, ``n K_hat(0) / h**q``,
-        are rounding noise (of the FFT in binned mode) and fall back too.
+        are rounding noise (of the FFT in binned mode) and fall back too, as
+        do denominators at or below the bound ``sqrt(K_hat(0) sum_i
+        |K_hat_i|) / h**q`` on their standard error.
         With ``degree=1``, the local linear fit replaces eq. (7) where its
         design is well conditioned (see :meth:`_local_linear`).
         """
         c = self._W.shape[1]
         den, num, absden = sums[:, 0], sums[:, 1:c], sums[:, c]
         q = self._Z.shape[1]
-        peak = (
-            self._Z.shape[0]
-            * product_kernel(np.zeros((1, q)), self.noise_scale_ / h, self.kernel)[0]
-            / h**q
-        )
+        k0 = product_kernel(np.zeros((1, q)), self.noise_scale_ / h, self.kernel)[0]
+        peak = self._Z.shape[0] * k0 / h**q
+        # sum_i K_hat_i**2 <= K_hat(0) sum_i |K_hat_i| bounds the variance of
+        # the denominator: at or below that standard error it is not
+        # distinguishable from zero and the ratio is noise over noise.
+        noise_bound = np.sqrt(np.maximum(absden, 0.0) * k0 / h**q)
         fallback = ~(
-            (den > DENOMINATOR_TOLERANCE * absden) & (absden > ABSOLUTE_FLOOR * peak)
+            (den > DENOMINATOR_TOLERANCE * absden)
+            & (den > noise_bound)
+            & (absden > ABSOLUTE_FLOOR * peak)
         )
         safe = np.where(fallback, 1.0, den)
         pred = np.where(fallback[:, None], self._fallback_value, num / safe[:, None])
@@ -545,9 +550,14 @@ class _DeconvolutionNadarayaWatson(
         The deconvolution kernel takes negative values, so the denominator
         ``sum_i K_hat((x - z_i) / h)`` of eq. (7) can vanish or turn negative
         (far from the data, or where the density estimate dips below zero).
-        Where it is at most ``1e-4`` times ``sum_i |K_hat((x - z_i) / h)|``
-        (or where that sum is below ``1e-12`` of its largest possible value,
-        ``n K_hat(0)``, i.e. no training point is near), the prediction is the
+        Where it is at most ``1e-4`` times ``sum_i |K_hat((x - z_i) / h)|``,
+        or at most ``sqrt(K_hat(0) sum_i |K_hat((x - z_i) / h)|)``, an upper
+        bound on its standard error (``sum_i K_hat_i**2`` is at most
+        ``K_hat(0) sum_i |K_hat_i|``), so that it cannot be told from zero
+        (near the edges of the data: the ratio of eq. (7) is then noise over
+        noise and can land far outside the range of the target), or where
+        that sum is below ``1e-12`` of its largest possible value,
+        ``n K_hat(0)`` (no training point is near), the prediction is the
         training mean of the target instead.  With ``degree=1`` the same
         test applies to the local constant sums; points where only the local
         linear design is nearly singular get the local constant estimate and

@@ -149,12 +149,19 @@ def _brute_loo_scores(z, y, h, b):
         np.fill_diagonal(K, 0.0)
     S = [K.sum(axis=1) for K in L]
     T = [(K * y).sum(axis=1) for K in L[:2]]
-    peak = n * deconvolution_kernel(0.0, b / h) / h
+    k0 = deconvolution_kernel(0.0, b / h)
+    peak = n * k0 / h
     absden = absL.sum(axis=1)
     mean = y.mean()
     pred = np.empty(n)
     for j in range(n):
-        if not (S[0][j] > 1e-4 * absden[j] and absden[j] / h > 1e-12 * peak):
+        # Local constant denominator: relatively and statistically (above
+        # the bound sqrt(K(0) sum |K|) on its standard error) away from 0.
+        if not (
+            S[0][j] > 1e-4 * absden[j]
+            and S[0][j] > np.sqrt(k0 * absden[j])
+            and absden[j] / h > 1e-12 * peak
+        ):
             pred[j] = mean
             continue
         pred[j] = T[0][j] / S[0][j]
