@@ -327,8 +327,9 @@ def _boosting_start_section(quick: bool) -> Section:
         "iteration stays closer to the mean; with n = 200 the boosted start "
         "is worse than predicting the mean (MSE 1). A held-out-likelihood "
         "stop for the start fixes these rows but costs accuracy on all "
-        "larger ones (measured, not adopted); use the constant start for "
-        "small, weakly informative samples."
+        "larger ones (measured, not adopted).  The default init='auto' "
+        "raises the start's constant Hessian on such samples instead "
+        "(benchmarks/results/interval_auto_init.md)."
     )
     return Section("Boosted start across designs", text, [pd.DataFrame(rows)])
 
@@ -475,7 +476,9 @@ def _linear_section(quick: bool) -> Section:
         "interval-regression MLE, found by Newton's method in (b/sigma, "
         "1/sigma), where the log-likelihood is concave; each pass is one "
         "log_ndtr per finite bound and one 6 x 6 Gram product D'diag(h)D, "
-        "7 steps here; then one real LinearRegression fit on the imputations "
+        "from 10^5 rows on first solved on a subsample of at least 20,000 "
+        "rows, whose answer starts the full-data steps (the steps column); "
+        "then one real LinearRegression fit on the imputations "
         "at the solution. Ridge keeps the cached-solve SQUAREM iteration "
         "(its fixed point is a penalized one): the weighted, centred design "
         "is factorized once (thin SVD) and each iteration is two products "
