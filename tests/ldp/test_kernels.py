@@ -137,3 +137,27 @@ def test_pair_weight_is_the_points_own_contribution():
         expected = vals[idx, 0] * (1 - frac) + vals[idx + 1, 0] * frac
         own = binned.pair_weight(z[j : j + 1], x[j : j + 1])
         assert full[j] - own[0] == pytest.approx(expected[0], rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("q", [1, 2])
+def test_windowed_exact_sums_equal_the_full_sums(q, monkeypatch):
+    """Gaussian exact sums over many records use only the records within 12
+    bandwidths of each point; the sums must not change (to rounding)."""
+    from skprivate.ldp import _kernels
+    from skprivate.ldp._kernels import moment_specs
+
+    rng = np.random.default_rng(7)
+    n = 30_000
+    Z = rng.normal(size=(n, q)) * [1.0, 3.0][:q] + rng.laplace(scale=0.2, size=(n, q))
+    W = np.column_stack([np.ones(n), rng.normal(size=n)])
+    X = np.vstack([rng.normal(size=(40, q)) * 1.5, np.full((2, q), 9.0), -Z[:3]])
+    h, ratio = 0.15, np.full(q, 0.2 / 0.15)
+    specs = moment_specs(q, 1)
+    windowed = direct_sums(X, Z, W, h, ratio, "gaussian", True, specs)
+    monkeypatch.setattr(_kernels, "_WINDOW_MIN_POINTS", 10**9)
+    full = direct_sums(X, Z, W, h, ratio, "gaussian", True, specs)
+    peak = n * float(np.prod(deconvolution_kernel(np.zeros(q), ratio)))
+    np.testing.assert_allclose(windowed, full, rtol=1e-11, atol=1e-14 * peak)
+    # Far from every record both are negligible (the window may be empty).
+    assert np.all(np.abs(windowed[40:42]) < 1e-150 * peak)
+    assert np.all(np.abs(full[40:42]) < 1e-150 * peak)
