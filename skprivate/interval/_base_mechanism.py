@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options
+from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
 from ._anchors import (
     AnchorDistribution,
@@ -176,15 +177,20 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         )
         rng = self._next_generator()
         names = self.get_feature_names_out()[::2]
-        out, anchors = [], []
         for j in range(X.shape[1]):
             self._warn_uncovered(X[:, j], j, names[j].removesuffix("_lower"))
-            z, q = self._privatize_column(X[:, j].astype(float), j, rng)
-            out.append(z)
-            anchors.append(q)
-        intervals = np.hstack(out)
+
+        def release(B):
+            out, anchors = [], []
+            for j in range(B.shape[1]):
+                z, q = self._privatize_column(B[:, j].astype(float), j, rng)
+                out.append(z)
+                anchors.append(q)
+            return np.hstack(out), np.stack(anchors, axis=1)
+
+        intervals, anchors = in_row_blocks(release, X)
         if return_anchors:
-            return intervals, np.stack(anchors, axis=1)
+            return intervals, anchors
         return intervals
 
     def get_feature_names_out(self, input_features=None) -> NDArray[np.object_]:

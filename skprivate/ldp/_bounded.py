@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..utils import bounds_from_data, check_bounds
 from ..utils._bounds import check_values_in_bounds
+from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
 
 __all__ = [
@@ -111,4 +112,5 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         )
         low, high = self.bounds_
         check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
-        return self._release(X, low, high, self._next_generator())
+        rng = self._next_generator()
+        return in_row_blocks(lambda B: self._release(B, low, high, rng), X)

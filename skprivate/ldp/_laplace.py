@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
+from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
 
 __all__ = ["LaplaceLDP"]
@@ -257,7 +258,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         X = self._enforce_bounds(X)
         rng = self._next_generator()
         if self.secure:
-            return self._secure_noise(X, rng)
+            return in_row_blocks(lambda B: self._secure_noise(B, rng), X)
         X += rng.laplace(0.0, 1.0, size=X.shape) * self.scale_
         return X
 

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
 from ..utils._bounds import check_values_in_bounds
+from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
 from ._transition import sample_rvns, sample_rvns_grid, sampler_grid
 
@@ -266,11 +267,15 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         low, high = self.bounds_
         check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
         rng = self._next_generator()
-        if self._grid is not None:
-            reports = sample_rvns_grid(X, self._grid, self.k, rng)
-        else:
-            reports, _ = sample_rvns(X, self.d_, low, high, self.k, rng)
-        return reports.reshape(X.shape[0], -1)
+
+        def release(B):
+            if self._grid is not None:
+                reports = sample_rvns_grid(B, self._grid, self.k, rng)
+            else:
+                reports, _ = sample_rvns(B, self.d_, low, high, self.k, rng)
+            return reports.reshape(B.shape[0], -1)
+
+        return in_row_blocks(release, X)
 
     def get_feature_names_out(self, input_features: ArrayLike | None = None):
         """Names ``<column>_s0`` ... ``<column>_s{k-1}`` for each input column.
