@@ -30,6 +30,7 @@ from ..exceptions import NotIdentifiableWarning
 from ..utils import Interval, Options
 from ..utils._dask import dask_fit, is_dask_collection
 from ..utils.validation import check_interval_array, check_weights
+from ._npmle_likelihood import IntervalLikelihood
 
 __all__ = ["IntervalNPMLE", "turnbull_intervals"]
 
@@ -64,159 +65,51 @@ def turnbull_intervals(intervals: ArrayLike) -> NDArray[np.float64]:
     return _innermost(Z)[0]
 
 
+def _endpoint_order(values: NDArray, tags: NDArray) -> tuple[NDArray, NDArray]:
+    """Order of the endpoints by value, ties broken by tag, and sorted values.
+
+    One unstable argsort instead of a lexsort: only runs of equal finite
+    values are re-sorted by tag.  Infinite endpoints need no tie rule
+    (``-inf`` is always an ordinary left end, ``+inf`` always a right end),
+    and the order inside a run of equal value and tag does not matter.
+    """
+    order = np.argsort(values)
+    sorted_vals = values[order]
+    tied = (sorted_vals[1:] == sorted_vals[:-1]) & np.isfinite(sorted_vals[1:])
+    if tied.any():
+        in_run = np.zeros(values.size, dtype=bool)
+        in_run[1:] |= tied
+        in_run[:-1] |= tied
+        where = np.flatnonzero(in_run)
+        sub = order[where]
+        order[where] = sub[np.lexsort((tags[sub], values[sub]))]
+    return order, sorted_vals
+
+
 def _innermost(Z: NDArray) -> tuple[NDArray, NDArray, NDArray, NDArray]:
     """Innermost intervals and, per row, the range [start, stop) it contains."""
     n = Z.shape[0]
     lo, hi = Z[:, 0], Z[:, 1]
-    exact = lo == hi
     values = np.concatenate([lo, hi])
-    tags = np.concatenate([np.where(exact, 0, 2), np.ones(n, dtype=int)])
-    order = np.lexsort((tags, values))
+    tags = np.concatenate(
+        [np.where(lo == hi, 0, 2).astype(np.int8), np.ones(n, dtype=np.int8)]
+    )
+    order, sorted_vals = _endpoint_order(values, tags)
     is_left = tags[order] != 1
-    pos = np.empty(2 * n, dtype=np.int64)
-    pos[order] = np.arange(2 * n)
-    k = np.flatnonzero(is_left[:-1] & ~is_left[1:])
-    sorted_vals = values[order]
+    boundary = is_left[:-1] & ~is_left[1:]
+    k = np.flatnonzero(boundary)
     innermost = np.column_stack([sorted_vals[k], sorted_vals[k + 1]])
-    start = np.searchsorted(k, pos[:n], side="left")
-    stop = np.searchsorted(k + 1, pos[n:], side="right")
-    return innermost, start, stop, k
-
-
-def _dot(a: NDArray, b: NDArray) -> float:
-    # Not np.dot: multithreaded BLAS dot products of a few 10^4 entries can
-    # cost milliseconds each on a busy machine, dominating a step.
-    return float(np.sum(a * b))
-
-
-# Armijo constant and maximum number of step halvings of the ICM line search.
-_ARMIJO = 0.1
-_MAX_HALVINGS = 30
-
-
-class _IntervalLikelihood:
-    """Log-likelihood of masses on innermost intervals, in ``O(n + m)``.
-
-    Row ``i`` (weight ``w_i``, weights summing to one) contains the innermost
-    intervals ``start_i <= j < stop_i``; its probability is
-    ``P_i = C[stop_i] - C[start_i]`` with ``C`` the cumulative masses.
-    """
-
-    def __init__(self, start: NDArray, stop: NDArray, w: NDArray, m: int):
-        self.start, self.stop, self.w, self.m = start, stop, w, m
-
-    def _probabilities(self, s: NDArray) -> NDArray:
-        c = np.concatenate([[0.0], np.cumsum(s)])
-        return c[self.stop] - c[self.start]
-
-    def loglik(self, s: NDArray) -> float:
-        P = self._probabilities(s)
-        if np.any(P <= 0):
-            return -np.inf
-        return _dot(self.w, np.log(P))
-
-    def _counts(self, index: NDArray, weights: NDArray) -> NDArray:
-        return np.bincount(index, weights=weights, minlength=self.m + 1)
-
-    def gradient(self, s: NDArray) -> NDArray:
-        """``d_j = sum_i w_i 1{j in row i} / P_i``, the derivative in ``s_j``."""
-        with np.errstate(divide="ignore"):
-            r = self.w / self._probabilities(s)
-        return np.cumsum(self._counts(self.start, r) - self._counts(self.stop, r))[
-            : self.m
-        ]
-
-    def em(self, s: NDArray, d: NDArray | None = None) -> NDArray:
-        """One self-consistency step ``s_j <- s_j d_j``."""
-        out = s * (self.gradient(s) if d is None else d)
-        return out / out.sum()
-
-    def squarem(self, s: NDArray, ll: float, d: NDArray) -> tuple[NDArray, float]:
-        """One SQUAREM cycle (Varadhan & Roland, 2008), never lowering ``ll``."""
-        s1 = self.em(s, d)
-        s2 = self.em(s1)
-        candidate, ll_new = s2, self.loglik(s2)
-        r, v = s1 - s, s2 - 2 * s1 + s
-        nv = np.sqrt(_dot(v, v))
-        if nv > 0:
-            alpha = min(-1.0, -np.sqrt(_dot(r, r)) / nv)
-            trial = np.clip(s - 2 * alpha * r + alpha**2 * v, 0.0, None)
-            # Keep the extrapolation only if every row keeps positive
-            # probability (clipping may empty a row's innermost intervals).
-            if trial.sum() > 0 and np.isfinite(self.loglik(trial / trial.sum())):
-                trial = self.em(trial / trial.sum())
-                ll_trial = self.loglik(trial)
-                if ll_trial >= ll_new:
-                    candidate, ll_new = trial, ll_trial
-        return candidate, ll_new
-
-    def icm(self, s: NDArray, ll: float) -> tuple[NDArray, float]:
-        """One modified ICM step on ``F_k = s_0 + ... + s_{k-1}``, ``0 < k < m``.
-
-        The quadratic model with the diagonal of the negative Hessian is
-        maximized over ``0 <= F_1 <= ... <= F_{m-1} <= 1`` by a weighted
-        isotonic regression, and a backtracking line search along the
-        segment to it keeps the Armijo condition (Jongbloed, 1998).
-        """
-        m = self.m
-        if m == 1:
-            return s, ll
-        P = self._probabilities(s)
-        r = self.w / P
-        r2 = r / P
-        g = (self._counts(self.stop, r) - self._counts(self.start, r))[1:m]
-        h = (self._counts(self.stop, r2) + self._counts(self.start, r2))[1:m]
-        h = np.maximum(h, np.finfo(float).tiny)
-        F = np.cumsum(s)[:-1]
-        target = isotonic_regression(F + g / h, sample_weight=h, increasing=True)
-        direction = np.clip(target, 0.0, 1.0) - F
-        slope = _dot(g, direction)
-        if not slope > 0:
-            return s, ll
-        # Relative change of each row probability per unit step: the gain
-        # sum_i w_i log1p(step * ratio_i) is exact where differencing two
-        # log-likelihoods would lose it to rounding near the optimum.
-        cum = np.concatenate([[0.0], direction, [0.0]])
-        ratio = (cum[self.stop] - cum[self.start]) / P
-        step = 1.0
-        for _ in range(_MAX_HALVINGS):
-            change = step * ratio
-            if np.all(change > -1.0):
-                gain = _dot(self.w, np.log1p(change))
-                if gain >= _ARMIJO * step * slope:
-                    trial = np.diff(
-                        np.concatenate([[0.0], F + step * direction, [1.0]])
-                    )
-                    trial = np.clip(trial, 0.0, None)
-                    return trial / trial.sum(), ll + gain
-            step *= 0.5
-        return s, ll
-
-    def solve(
-        self, method: str, tol: float, max_iter: int
-    ) -> tuple[NDArray, int, bool, float]:
-        """Iterate from the uniform masses until ``max_j d_j - 1 <= tol``.
-
-        Returns the masses, the iterations run, whether the criterion was
-        met and the last gap.
-        """
-        s = np.full(self.m, 1.0 / self.m)
-        ll = self.loglik(s)
-        for it in range(max_iter):
-            d = self.gradient(s)
-            gap = float(d.max()) - 1.0
-            if gap <= tol:
-                return s, it, True, gap
-            previous = s
-            if method != "icm":
-                s, ll = self.squarem(s, ll, d)
-            if method != "turnbull":
-                s, ll = self.icm(s, ll)
-            if np.array_equal(s, previous):
-                # No step improves the likelihood in floating point.
-                return s, it + 1, False, gap
-        gap = float(self.gradient(s).max()) - 1.0
-        return s, max_iter, gap <= tol, gap
+    # A left end at sorted position p starts at the first innermost interval
+    # whose left end is at p or later, a right end at p stops after the last
+    # one whose left end is before p: both are the innermost left ends
+    # before p.  The two 2n-sized float arrays are no longer needed and hold
+    # the integer results (fresh arrays of that size cost page faults).
+    before = sorted_vals.view(np.int64)
+    before[0] = 0
+    np.cumsum(boundary, out=before[1:])
+    rank = values.view(np.int64)
+    rank[order] = before
+    return innermost, rank[:n], rank[n:], k
 
 
 class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator):
@@ -401,13 +294,11 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
                 "method='pava' needs Case-I data (every row (-inf, u] or (u, inf)); "
                 "use method='em-icm' for other interval data."
             )
-        self.innermost_, self.probabilities_, start, stop, w = (
+        self.innermost_, self.probabilities_, likelihood = (
             self._pava(Z, w) if method == "pava" else self._iterate(Z, w, method)
         )
         self.method_ = method
-        likelihood = _IntervalLikelihood(start, stop, w, self.probabilities_.size)
-        with np.errstate(divide="ignore"):
-            self.log_likelihood_ = likelihood.loglik(self.probabilities_)
+        self.log_likelihood_ = likelihood.loglik(self.probabilities_)
         self.optimality_gap_ = float(likelihood.gradient(self.probabilities_).max()) - 1
         left, right = self.innermost_[:, 0], self.innermost_[:, 1]
         self.support_ = np.where(np.isfinite(right), right, left)
@@ -447,17 +338,25 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
         # (u_k, inf) covers [k+1, K+1).
         start = np.where(delta, 0, inverse + 1)
         stop = np.where(delta, inverse + 1, uu.size + 1)
-        return innermost, probs, start, stop, w
+        return innermost, probs, IntervalLikelihood(start, stop, w, probs.size)
 
     def _iterate(self, Z: NDArray, w: NDArray, method: str):
         innermost, start, stop, _ = _innermost(Z)
         m = innermost.shape[0]
         # Rows containing the same innermost intervals have the same
         # likelihood term: pool them.
-        key, inverse = np.unique(start * (m + 1) + stop, return_inverse=True)
-        w = np.bincount(inverse, weights=w, minlength=key.size)
+        key = start * (m + 1)
+        key += stop
+        del start, stop
+        if np.all(w == w[0]):
+            # Equal weights pool by counting: a sort, not an argsort.
+            key, counts = np.unique(key, return_counts=True)
+            w = counts * w[0]
+        else:
+            key, inverse = np.unique(key, return_inverse=True)
+            w = np.bincount(inverse, weights=w, minlength=key.size)
         start, stop = np.divmod(key, m + 1)
-        likelihood = _IntervalLikelihood(start, stop, w, m)
+        likelihood = IntervalLikelihood(start, stop, w, m)
         s, self.n_iter_, self.converged_, gap = likelihood.solve(
             method, self.tol, self.max_iter
         )
@@ -474,7 +373,7 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
                 ConvergenceWarning,
                 stacklevel=3,
             )
-        return innermost, s, start, stop, w
+        return innermost, s, likelihood
 
     def _distribution(self) -> DiscreteDistribution:
         keep = self.probabilities_ > 0

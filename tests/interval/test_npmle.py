@@ -171,3 +171,35 @@ def test_icm_alone_is_slow_on_exact_values_where_em_icm_is_not():
     with pytest.warns(ConvergenceWarning):
         icm = IntervalNPMLE(method="icm", max_iter=est.n_iter_ * 5).fit(Z)
     assert icm.log_likelihood_ <= est.log_likelihood_ + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_innermost_row_ranges_match_the_incidence_matrix_with_ties(seed):
+    # Coarse integer endpoints make ties between every kind of end (exact
+    # points, left and right ends, -inf and +inf): the tie-breaking sort
+    # must give each row exactly the innermost intervals it contains.
+    from skprivate.interval._npmle import _innermost
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    lo = rng.integers(-4, 5, n).astype(float)
+    hi = lo + rng.integers(0, 4, n)
+    lo[rng.random(n) < 0.15] = -np.inf
+    hi[rng.random(n) < 0.15] = np.inf
+    exact = np.isfinite(lo) & (rng.random(n) < 0.2)
+    hi[exact] = lo[exact]
+    keep = ~(np.isneginf(lo) & np.isposinf(hi))
+    Z = np.column_stack([lo, hi])[keep]
+    innermost, start, stop, _ = _innermost(Z)
+    left, right = innermost[:, 0], innermost[:, 1]
+    point = left == right
+    rows_lo, rows_hi = Z[:, :1], Z[:, 1:]
+    inside = np.where(
+        rows_lo == rows_hi,
+        point & (left == rows_lo),
+        (left >= rows_lo) & (right <= rows_hi) & ~(point & (left == rows_lo)),
+    )
+    j = np.arange(len(innermost))
+    np.testing.assert_array_equal(inside, (j >= start[:, None]) & (j < stop[:, None]))
+    # Innermost intervals are disjoint and sorted.
+    assert np.all(right[:-1] <= left[1:])
