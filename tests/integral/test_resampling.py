@@ -122,6 +122,51 @@ def test_draws_are_uniform_bootstrap_counts():
     assert inclusion == pytest.approx(expected, abs=4 * np.sqrt(0.25 / counts.size))
 
 
+@pytest.mark.parametrize("block", [16, 25])
+def test_two_stage_draws_have_the_bootstrap_law(monkeypatch, block):
+    # Blocks of 16 or 25 records (3 full blocks and a short one of 2, or 2
+    # full blocks): every record's multiplicity is Binomial(50, 1/50), with
+    # covariance -1/50 between records; every row sums to 50.
+    monkeypatch.setattr(_resampling, "_DRAW_BLOCK", block)
+    n, B = 50, 20000
+    counts = _draw_counts(np.random.default_rng(1), B, n).astype(float)
+    assert np.all(counts.sum(axis=1) == n) and counts.min() >= 0
+    p = 1 / n
+    se_mean = np.sqrt(p * (1 - p) * n / B)
+    np.testing.assert_array_less(np.abs(counts.mean(axis=0) - 1), 4.5 * se_mean)
+    variance = counts.var(axis=0)
+    # Var of a sample variance of a Binomial(50, 1/50) ~ (mu4 - var^2) / B.
+    se_var = np.sqrt((3 * 0.98**2 + 0.98 * (1 - 6 * p * (1 - p)) - 0.98**2) / B)
+    np.testing.assert_array_less(np.abs(variance - 0.98), 4.5 * se_var)
+    # Pairs of records in different blocks and in the same block.
+    for i, j in [(0, 49), (block - 1, block), (3, 7)]:
+        cov = np.mean((counts[:, i] - 1) * (counts[:, j] - 1))
+        assert cov == pytest.approx(-p, abs=4.5 * 1.0 / np.sqrt(B))
+    # Probability of a zero multiplicity: (1 - 1/n)^n, for every record.
+    zeros = (counts == 0).mean(axis=0)
+    p0 = (1 - p) ** n
+    np.testing.assert_array_less(np.abs(zeros - p0), 4.5 * np.sqrt(p0 * (1 - p0) / B))
+
+
+def test_full_blocks_use_every_position():
+    # n = 2**16 + 1000: one full block of raw 16-bit positions and a short
+    # block; the last position of the full block and the short block are
+    # drawn as often as any other record.
+    n, B = (1 << 16) + 1000, 30
+    rng = np.random.default_rng(2)
+    counts = _draw_counts(rng, B, n)
+    again = _draw_counts(np.random.default_rng(2), B, n)
+    np.testing.assert_array_equal(counts, again)
+    assert np.all(counts.sum(axis=1) == n)
+    assert counts[:, (1 << 16) - 1].max() > 0 and counts[:, 0].max() > 0
+    short = counts[:, 1 << 16 :].sum(axis=1) / 1000
+    assert short.mean() == pytest.approx(1.0, abs=4 * np.sqrt(1 / 1000 / B))
+    p0 = (1 - 1 / n) ** n
+    assert (counts == 0).mean() == pytest.approx(
+        p0, abs=4 * np.sqrt(p0 * (1 - p0) / counts.size)
+    )
+
+
 def test_many_small_chunks_are_reproducible_and_exact(monkeypatch):
     x = np.random.default_rng(3).normal(10, 2, 300)
     monkeypatch.setattr(_resampling, "_CHUNK_ELEMENTS", 300 * 7)  # 58 chunks
