@@ -25,7 +25,7 @@ from skprivate import (
     LaplaceLDP,
 )
 from skprivate.datasets import make_gaussian_mixture
-from skprivate.ldp._kernels import direct_sums
+from skprivate.ldp._direct_sums import direct_sums
 
 from ._common import Section, best_time
 

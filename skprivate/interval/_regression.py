@@ -1,10 +1,17 @@
-"""Regression with interval responses: Algorithm 1 around any regressor."""
+"""Regression with interval responses: Algorithm 1 around any regressor.
+
+:class:`IterativeIntervalRegressor` holds the parameters, their validation
+and the orchestration of a fit: the start (marginal MLE or boosted), the
+choice of solver (Newton's method of :mod:`._newton` for a Gaussian
+``LinearRegression``, else the iteration of :mod:`._em` with or without
+SQUAREM) and the final model.
+"""
 
 from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -28,23 +35,28 @@ from ..utils.validation import (
     check_weights,
 )
 from ._boosting_start import boosted_start, starter
+from ._em import (
+    LOGISTIC_VAR,
+    EMState,
+    impute,
+    log_likelihood,
+    make_em_map,
+    plain_em,
+    squarem,
+    squarem_cached,
+    update_sigma,
+)
 from ._metrics import interval_r2_score
 from ._newton import _MAX_PASSES as _NEWTON_MAX_PASSES
 from ._newton import _STEP_TOL as _NEWTON_STEP_TOL
 from ._newton import CensoredNormal, newton_interval_mle
 from ._parametric import IntervalMLE
 from ._refit import LinearSmoother, lightgbm_step, make_refitter
-from ._truncated import (
-    interval_log_likelihood,
-    truncated_mean,
-    truncated_moments,
-    truncated_second_moment,
-)
+from ._truncated import truncated_mean, truncated_second_moment
 from ._warm_start import WarmStarter
 
 __all__ = ["IterativeIntervalRegressor"]
 
-_LOGISTIC_VAR = np.pi**2 / 3.0
 # max_iter="auto": base fits for a general regressor; cached solves (each
 # O(n p), a fraction of one fit) for LinearRegression and Ridge.
 _AUTO_MAX_ITER = 20
@@ -90,30 +102,6 @@ def _auto_hessian(information: float, w: NDArray) -> float:
         _AUTO_HESSIAN_CAP, _AUTO_HESSIAN_ROWS / (n_eff * max(information, 1e-12))
     )
     return max(float(information), floor)
-
-
-class _State(NamedTuple):
-    """Fitted values, noise scale, the regressor behind them, last change."""
-
-    f: NDArray
-    sigma: float
-    estimator: Any
-    change: float
-    # Observed-data log-likelihood at the (f, sigma) this state was computed
-    # from (a by-product of its E-step).
-    ll_from: float = np.nan
-
-
-def _pack(state: _State, with_sigma: bool) -> NDArray:
-    if with_sigma:
-        return np.append(state.f, np.log(state.sigma))
-    return state.f
-
-
-def _unpack(theta: NDArray, like: _State, with_sigma: bool) -> _State:
-    if with_sigma:
-        return _State(theta[:-1], float(np.exp(theta[-1])), None, like.change)
-    return _State(theta, like.sigma, None, like.change)
 
 
 class IterativeIntervalRegressor(
@@ -432,25 +420,6 @@ default="auto"
                 stacklevel=3,
             )
 
-    def _impute(self, f: NDArray, Z: NDArray, sigma: float) -> NDArray:
-        exact = Z[:, 0] == Z[:, 1]
-        with np.errstate(invalid="ignore"):
-            m = truncated_mean(Z[:, 0] - f, Z[:, 1] - f, self.noise, sigma)
-        return np.where(exact, Z[:, 0], f + m)
-
-    def _update_sigma(self, f: NDArray, Z: NDArray, sigma: float, w: NDArray) -> float:
-        exact = Z[:, 0] == Z[:, 1]
-        second = np.empty(Z.shape[0])
-        second[exact] = (Z[exact, 0] - f[exact]) ** 2
-        iv = ~exact
-        second[iv] = truncated_second_moment(
-            Z[iv, 0] - f[iv], Z[iv, 1] - f[iv], self.noise, sigma
-        )
-        var = float(np.average(second, weights=w))
-        if self.noise == "logistic":
-            return float(np.sqrt(var / _LOGISTIC_VAR))
-        return float(np.sqrt(var))
-
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Fit the base regressor on interval responses.
 
@@ -506,83 +475,6 @@ default="auto"
             self._warn_if_scale_unidentified(Z, marginal.scale_)
         self.history_, self.sigma_history_ = [], []
 
-        exact = Z[:, 0] == Z[:, 1]
-        interval = ~exact
-        exact_y = Z[exact, 0]
-        w_exact = w[exact]
-        # Without exact responses (Case I and II reports) no row is selected
-        # and the E-step works on whole contiguous arrays.
-        all_interval = not exact.any()
-
-        def _part(a):
-            return a if all_interval else a[interval]
-
-        lower_iv = np.ascontiguousarray(_part(Z[:, 0]))
-        upper_iv = np.ascontiguousarray(_part(Z[:, 1]))
-        w_iv = _part(w)
-
-        def _exact_log_density(t, sigma):
-            if not t.size:
-                return 0.0
-            t = t / sigma
-            if self.noise == "gaussian":
-                dens = -0.5 * t * t - 0.5 * np.log(2.0 * np.pi)
-            else:
-                dens = -t - 2.0 * np.logaddexp(0.0, -t)
-            return float(w_exact @ (dens - np.log(sigma)))
-
-        def em_map(f, sigma):
-            # One iteration of Algorithm 1: impute at (f, sigma), refit, and
-            # (for sigma="auto") update sigma.  One E-step at (f, sigma) gives
-            # both truncated moments (one log_ndtr pair per bound): the
-            # imputations and, for the M-step of sigma,
-            # E[(Y - f_new)^2] = (f - f_new)^2 + 2 (f - f_new) m + E[e^2].
-            f_iv = _part(f)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                m, m2, logp = truncated_moments(
-                    lower_iv - f_iv,
-                    upper_iv - f_iv,
-                    self.noise,
-                    sigma,
-                    log_prob=True,
-                )
-                ll_from = float(logp @ w_iv)
-                if not all_interval:
-                    ll_from += _exact_log_density(exact_y - f[exact], sigma)
-            if all_interval:
-                y_imp = f + m
-            else:
-                y_imp = np.empty(n)
-                y_imp[exact] = exact_y
-                y_imp[interval] = f_iv + m
-            est, f_new = fitter(X, y_imp, **fit_params)
-            if self.sigma == "auto":
-                d = f_iv - _part(f_new)
-                second_iv = d * d + 2.0 * d * m + m2
-                if all_interval:
-                    second = second_iv
-                else:
-                    second = np.empty(n)
-                    second[exact] = (exact_y - f_new[exact]) ** 2
-                    second[interval] = second_iv
-                var = float(np.average(second, weights=w))
-                if self.noise == "logistic":
-                    var /= _LOGISTIC_VAR
-                sigma_new = max(float(np.sqrt(max(var, 0.0))), 1e-12)
-            else:
-                sigma_new = sigma
-            change = float(np.max(np.abs(f_new - f)))
-            self.history_.append(change)
-            # Convergence is judged on the noise scale: tol is relative to sigma.
-            change /= sigma
-            self.sigma_history_.append(sigma)
-            if self.verbose:
-                print(
-                    f"[IterativeIntervalRegressor] iter {len(self.history_)}: "
-                    f"change={change:.3g}, sigma={sigma_new:.4g}"
-                )
-            return _State(f_new, sigma_new, est, change, ll_from)
-
         if self.max_iter == "auto":
             if linear:
                 self._budget = _AUTO_MAX_ITER_LINEAR
@@ -593,7 +485,7 @@ default="auto"
         else:
             self._budget = self.max_iter
 
-        state = _State(np.full(n, marginal.loc_), sigma, None, np.inf)
+        state = EMState(np.full(n, marginal.loc_), sigma, None, np.inf)
         solved = None
         if use_newton:
             solved = self._newton(est, X, Z, w, state, fit_params)
@@ -616,16 +508,8 @@ default="auto"
         tol = -np.inf if fixed_budget else self.tol
         if solved is not None:
             state = solved
-        elif self.acceleration == "squarem" and isinstance(fitter, LinearSmoother):
-            self.solver_ = "squarem"
-            state = self._squarem_cached(em_map, state, tol)
-        elif self.acceleration == "squarem" and not self.warm_start:
-            self.solver_ = "squarem"
-            state = self._squarem(em_map, state, Z, w, tol)
         else:
-            self.solver_ = "em"
-            while len(self.history_) < self._budget and state.change >= tol:
-                state = em_map(state.f, state.sigma)
+            state = self._iterate(X, Z, w, state, fitter, fit_params, tol)
         # A Newton solve stops at its own step criterion (below min(tol,
         # 1e-6) sigma, its remaining error about the square of that).
         self.converged_ = bool(state.change < tol) or self.solver_ == "newton"
@@ -638,7 +522,7 @@ default="auto"
         if self.solver_ == "newton" and np.isfinite(state.ll_from):
             self.log_likelihood_ = state.ll_from
         else:
-            self.log_likelihood_ = self._log_likelihood(state, Z, w)
+            self.log_likelihood_ = log_likelihood(state, Z, self.noise, w)
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
         if not self.converged_ and not fixed_budget:
@@ -669,9 +553,9 @@ default="auto"
         X: Any,
         Z: NDArray,
         w: NDArray,
-        start: _State,
+        start: EMState,
         fit_params: dict,
-    ) -> _State | None:
+    ) -> EMState | None:
         # Gaussian noise and exactly LinearRegression: the fixed point of
         # Algorithm 1 is the interval-regression MLE, found by Newton's
         # method; the model is then one real fit on the imputations there
@@ -718,7 +602,7 @@ default="auto"
         change = result.changes[-1] / sigma if result.changes else 0.0
         # The log-likelihood of the last pass (nan with narrow cells, whose
         # density stood in for the cell probability: computed afresh).
-        return _State(result.fitted, sigma, final, change, result.log_likelihood)
+        return EMState(result.fitted, sigma, final, change, result.log_likelihood)
 
     def _resolve_init(self, est: Any, linear: bool) -> Any:
         # init="auto": the boosted start for a LightGBM base regressor (or a
@@ -750,12 +634,12 @@ default="auto"
         with np.errstate(invalid="ignore"):
             m = truncated_mean(lo[iv], hi[iv], self.noise, sigma)
             var[iv] = truncated_second_moment(lo[iv], hi[iv], self.noise, sigma) - m * m
-        total = sigma**2 * (_LOGISTIC_VAR if self.noise == "logistic" else 1.0)
+        total = sigma**2 * (LOGISTIC_VAR if self.noise == "logistic" else 1.0)
         return float(np.average(1.0 - var / total, weights=w))
 
     def _boosted_start(
-        self, est: Any, X: Any, Z: NDArray, state: _State, w: NDArray, fit_params: dict
-    ) -> _State:
+        self, est: Any, X: Any, Z: NDArray, state: EMState, w: NDArray, fit_params: dict
+    ) -> EMState:
         if self._budget < 2:
             raise ValueError(
                 "A boosted start (init other than 'constant') needs max_iter >= 2: "
@@ -769,7 +653,7 @@ default="auto"
         if self.sigma == "auto":
 
             def update(f, sigma):
-                return max(self._update_sigma(f, Z, sigma, w), 1e-12)
+                return max(update_sigma(f, Z, self.noise, sigma, w), 1e-12)
 
         else:
             update = None
@@ -778,7 +662,7 @@ default="auto"
             X,
             state.f,
             state.sigma,
-            impute=lambda f, sigma: self._impute(f, Z, sigma),
+            impute=lambda f, sigma: impute(f, Z, self.noise, sigma),
             update_sigma=update,
             information=information,
             fit_params=fit_params,
@@ -792,93 +676,42 @@ default="auto"
                 f"[IterativeIntervalRegressor] boosted start: change={change:.3g}, "
                 f"sigma={sigma:.4g}"
             )
-        return _State(f, sigma, None, change)
+        return EMState(f, sigma, None, change)
 
-    def _log_likelihood(self, state: _State, Z: NDArray, w: NDArray) -> float:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ll = interval_log_likelihood(
-                Z[:, 0], Z[:, 1], state.f, self.noise, state.sigma, w
-            )
-        return ll if np.isfinite(ll) else -np.inf
-
-    def _squarem(
-        self, em_map, state: _State, Z: NDArray, w: NDArray, tol: float
-    ) -> _State:
-        # SQUAREM (Varadhan & Roland, 2008, scheme S3) on theta = (f, log
-        # sigma): two iterations of Algorithm 1 give r and v, the squared
-        # extrapolation theta0 - 2 a r + a^2 v jumps along the slow direction,
-        # and one more iteration from there stabilizes it.  The step length is
-        # halved towards the plain double step (a = -1) until the observed
-        # log-likelihood is not below the cycle's start, so the accepted
-        # sequence keeps the monotonicity of EM.
+    def _iterate(
+        self,
+        X: Any,
+        Z: NDArray,
+        w: NDArray,
+        state: EMState,
+        fitter: Any,
+        fit_params: dict,
+        tol: float,
+    ) -> EMState:
+        # Algorithm 1 from ``state``: SQUAREM with cached linear solves, SQUAREM
+        # with a likelihood safeguard, or the plain iteration (see _em).
         auto = self.sigma == "auto"
-        state = em_map(state.f, state.sigma)
-        ll = self._log_likelihood(state, Z, w)
-        while state.change >= tol and len(self.history_) < self._budget:
-            s1 = em_map(state.f, state.sigma)
-            if s1.change < tol or len(self.history_) >= self._budget:
-                return s1
-            s2 = em_map(s1.f, s1.sigma)
-            if s2.change < tol or len(self.history_) >= self._budget:
-                return s2
-            theta0 = _pack(state, auto)
-            r = _pack(s1, auto) - theta0
-            v = _pack(s2, auto) - _pack(s1, auto) - r
-            nv = float(np.sqrt(np.dot(v, v)))
-            ll2 = self._log_likelihood(s2, Z, w)
-            best, best_ll = s2, ll2
-            if nv > 0:
-                alpha = min(-1.0, -float(np.sqrt(np.dot(r, r))) / nv)
-                while alpha < -1.0:
-                    trial = _unpack(theta0 - 2 * alpha * r + alpha**2 * v, s2, auto)
-                    if self._log_likelihood(trial, Z, w) >= ll:
-                        break
-                    alpha = 0.5 * (alpha - 1.0)
-                if alpha < -1.0:
-                    s3 = em_map(trial.f, trial.sigma)
-                    ll3 = self._log_likelihood(s3, Z, w)
-                    if ll3 >= ll2:
-                        best, best_ll = s3, ll3
-            state, ll = best, best_ll
-        return state
-
-    def _squarem_cached(self, em_map, state: _State, tol: float) -> _State:
-        # SQUAREM for the cached linear solves, where an iteration costs no
-        # more than a likelihood evaluation: every E-step returns the
-        # log-likelihood of its starting point, so the extrapolated point is
-        # tested by running the iteration from it (whose E-step gives its
-        # likelihood) and, when accepted, that iteration is the first of the
-        # next cycle, which starts at the extrapolated point.  No separate
-        # likelihood pass is made.  Rejected points move the step halfway to
-        # the plain double step, as in _squarem.
-        auto = self.sigma == "auto"
-        s1 = em_map(state.f, state.sigma)
-        while s1.change >= tol and len(self.history_) < self._budget:
-            ll0 = s1.ll_from
-            s2 = em_map(s1.f, s1.sigma)
-            if s2.change < tol or len(self.history_) >= self._budget:
-                return s2
-            theta0 = _pack(state, auto)
-            r = _pack(s1, auto) - theta0
-            v = _pack(s2, auto) - _pack(s1, auto) - r
-            nv = float(np.sqrt(np.dot(v, v)))
-            alpha = min(-1.0, -float(np.sqrt(np.dot(r, r))) / nv) if nv > 0 else -1.0
-            nxt = None
-            while alpha < -1.0 and len(self.history_) < self._budget:
-                trial = _unpack(theta0 - 2 * alpha * r + alpha**2 * v, s2, auto)
-                cand = em_map(trial.f, trial.sigma)
-                if cand.ll_from >= ll0:
-                    state, nxt = trial, cand
-                    break
-                alpha = 0.5 * (alpha - 1.0)
-                if alpha > -1.01:
-                    alpha = -1.0
-            if nxt is None:
-                if len(self.history_) >= self._budget:
-                    return s2
-                state, nxt = s2, em_map(s2.f, s2.sigma)
-            s1 = nxt
-        return s1
+        em_map = make_em_map(
+            X,
+            Z,
+            w,
+            self.noise,
+            auto,
+            fitter,
+            fit_params,
+            self.history_,
+            self.sigma_history_,
+            self.verbose,
+        )
+        history, budget = self.history_, self._budget
+        if self.acceleration == "squarem" and isinstance(fitter, LinearSmoother):
+            self.solver_ = "squarem"
+            return squarem_cached(em_map, state, auto, tol, budget, history)
+        if self.acceleration == "squarem" and not self.warm_start:
+            self.solver_ = "squarem"
+            return squarem(em_map, state, Z, w, self.noise, auto, tol, budget, history)
+        self.solver_ = "em"
+        return plain_em(em_map, state, tol, budget, history)
 
     def predict(self, X: ArrayLike) -> NDArray[np.float64]:
         """Predict with the last fitted base regressor.

@@ -19,6 +19,8 @@ from ..utils.validation import (
     check_unchanged_settings,
 )
 from ._bandwidth import select_cv_bandwidth
+from ._binned_1d import BinnedSums
+from ._binned_nd import nd_binned_grid
 from ._common import (
     ALGORITHM_CONSTRAINT,
     KERNEL_CONSTRAINT,
@@ -29,7 +31,7 @@ from ._common import (
     resolve_noise_scale,
     use_binned,
 )
-from ._kernels import BinnedSums, direct_sums, nd_binned_grid
+from ._direct_sums import direct_sums
 
 __all__ = ["DeconvolutionKernelDensity"]
 

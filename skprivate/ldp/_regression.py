@@ -15,6 +15,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..utils import Interval, Options, check_generator
 from ..utils.validation import check_magnitude, check_numeric_input
+from ._binned_1d import BinnedSums
+from ._binned_nd import LeaveOneOutGrid, loo_sums_nd, nd_binned_grid
 from ._common import (
     ALGORITHM_CONSTRAINT,
     KERNEL_CONSTRAINT,
@@ -25,17 +27,8 @@ from ._common import (
     resolve_noise_scale,
     use_binned,
 )
-from ._kernels import (
-    BinnedSums,
-    LeaveOneOutGrid,
-    direct_sums,
-    loo_sums_nd,
-    moment_specs,
-    nd_binned_grid,
-    product_kernel,
-    spec_width,
-    subtract_own,
-)
+from ._direct_sums import direct_sums
+from ._kernels import moment_specs, product_kernel, spec_width, subtract_own
 
 __all__ = ["DeconvolutionKernelClassifier", "DeconvolutionKernelRegressor"]
 

@@ -124,8 +124,8 @@ def _sum_bins(*parts):
 
 
 def _fit_deconvolution_density(est: Any, X: Any) -> Any:
+    from ..ldp._binned_1d import BinnedSums
     from ..ldp._common import resolve_noise_scale
-    from ..ldp._kernels import BinnedSums
 
     est._check_params()
     est.__dict__.pop("_stream", None)

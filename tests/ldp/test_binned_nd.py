@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from skprivate import DeconvolutionKernelDensity, DeconvolutionKernelRegressor
-from skprivate.ldp._kernels import ND_STEPS, BinnedSumsND, direct_sums
+from skprivate.ldp._binned_nd import ND_STEPS, BinnedSumsND
+from skprivate.ldp._direct_sums import direct_sums
 
 
 @pytest.mark.parametrize("kernel", ["gaussian", "cauchy"])

@@ -5,13 +5,9 @@ import pytest
 from scipy import integrate
 
 from skprivate.ldp import deconvolution_kernel
-from skprivate.ldp._kernels import (
-    BinnedSums,
-    base_kernel,
-    base_kernel_ft,
-    direct_sums,
-    product_kernel,
-)
+from skprivate.ldp._binned_1d import BinnedSums
+from skprivate.ldp._direct_sums import direct_sums
+from skprivate.ldp._kernels import base_kernel, base_kernel_ft, product_kernel
 
 
 @pytest.mark.parametrize("kernel", ["gaussian", "cauchy"])
@@ -143,7 +139,7 @@ def test_pair_weight_is_the_points_own_contribution():
 def test_windowed_exact_sums_equal_the_full_sums(q, monkeypatch):
     """Gaussian exact sums over many records use only the records within 12
     bandwidths of each point; the sums must not change (to rounding)."""
-    from skprivate.ldp import _kernels
+    from skprivate.ldp import _direct_sums
     from skprivate.ldp._kernels import moment_specs
 
     rng = np.random.default_rng(7)
@@ -154,7 +150,7 @@ def test_windowed_exact_sums_equal_the_full_sums(q, monkeypatch):
     h, ratio = 0.15, np.full(q, 0.2 / 0.15)
     specs = moment_specs(q, 1)
     windowed = direct_sums(X, Z, W, h, ratio, "gaussian", True, specs)
-    monkeypatch.setattr(_kernels, "_WINDOW_MIN_POINTS", 10**9)
+    monkeypatch.setattr(_direct_sums, "_WINDOW_MIN_POINTS", 10**9)
     full = direct_sums(X, Z, W, h, ratio, "gaussian", True, specs)
     peak = n * float(np.prod(deconvolution_kernel(np.zeros(q), ratio)))
     np.testing.assert_allclose(windowed, full, rtol=1e-11, atol=1e-14 * peak)
