@@ -124,9 +124,10 @@ class PerturbedKDEEstimator(
         ``"ml"``: the releases (within ``[a - t, b + t]``, ``t`` where the
         noise tail has probability ``exp(-20)``) are counted in bins of the
         cell width, and the cell probabilities maximize their likelihood by
-        EM with a Gaussian smoothing step whose width is chosen from
-        ``(0.5, 1, 2, 4, 8)`` cells by the held-out log-likelihood over 5
-        folds of respondents; it needs the noise law, so a ``privatizer``
+        EM with a Gaussian smoothing step whose width is chosen from nine
+        widths, 0.5 to 8 cells in steps of about ``sqrt(2)``, by the
+        held-out log-likelihood over 5 folds of respondents; it needs the
+        noise law, so a ``privatizer``
         (``LaplaceLDP``, :class:`GeneralizedGaussianLDP` or
         :class:`FlippedHuberLDP`).  ``"paper"``: the KDE of the releases
         on the grid, as in the paper.  ``"auto"`` is ``"ml"`` when the

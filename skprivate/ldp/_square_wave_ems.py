@@ -79,9 +79,10 @@ class SquareWaveEMSEstimator(
         The smoothing step.  ``True`` (default) is the paper's EMS: the
         binomial filter ``(1/4, 1/2, 1/4)`` after every M-step, stopped by
         ``tol``.  ``"auto"`` smooths with a Gaussian
-        filter (reflected at the ends) whose width is chosen from
-        ``(0.5, 1, 2, 4, 8)`` cells by the held-out log-likelihood of the
-        reports over 5 folds of respondents, then runs EMS with it to
+        filter (reflected at the ends) whose width is chosen from nine
+        widths, 0.5 to 8 cells in steps of about ``sqrt(2)``, by the
+        held-out log-likelihood of the reports over 5 folds of respondents,
+        then runs EMS with it to
         convergence (largest change of a cell below ``1e-7`` of the largest
         cell, at most 3,000 iterations; ``max_iter`` and ``tol`` do not
         apply).  Measured over 5 seeds (``python -m benchmarks defaults``)

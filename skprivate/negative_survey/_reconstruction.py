@@ -158,11 +158,12 @@ class RVNSDensityEstimator(
         ``"ml"`` (default) maximizes the likelihood of the reports counted
         in the ``n_points`` cells, with the exact cell-to-cell transition
         probabilities of the mechanism, by EM with a smoothing step (EMS);
-        the smoothing width is chosen from ``(0.5, 1, 2, 4, 8)`` cells by
-        the held-out log-likelihood of the reports over 5 folds of
-        respondents.  No KDE is involved, so there is no false mass at the
-        bounds.  ``"paper"`` is Algorithm 2 of the paper: KDE of the reports
-        then the regularized fit below (``bandwidth``, ``boundary``, ``l1``,
+        the smoothing width is chosen from nine widths, 0.5 to 8 cells in
+        steps of about ``sqrt(2)``, by the held-out log-likelihood of the
+        reports over 5 folds of respondents.  No KDE is involved, so there
+        is no false mass at the bounds.  ``"paper"`` is Algorithm 2 of the
+        paper: KDE of the reports then the regularized fit below
+        (``bandwidth``, ``boundary``, ``l1``,
         ``l2`` and ``solver`` apply to it only).
     d : float or None, default=None
         Band width of the mechanism that produced the reports (public).
