@@ -5,9 +5,10 @@ Each (estimator, n) point runs in its own subprocess limited to one thread
 the work (user + system), then, in a second run with ``tracemalloc`` tracing,
 the peak of traced memory per row.  Sizes grow 1e3, 1e4, ... up to
 ``--max-n`` (1e7) and stop growing for an estimator once a point takes more
-than 60 s of CPU (or its subprocess times out).  The log-log slope of CPU time
-against n is fitted over the sizes with at least 0.05 s (shorter times are
-dominated by fixed costs).  Each estimator is timed next to a numpy / scipy /
+than 60 s of CPU (or its subprocess times out).  The log-log slope of user CPU
+time against n is fitted over the sizes with at least 0.05 s (shorter times
+are dominated by fixed costs), and the slope of user + system time beside
+it.  Each estimator is timed next to a numpy / scipy /
 scikit-learn baseline doing comparable work on the same data.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -387,16 +389,19 @@ def _measure(name: str, n: int, which: str) -> dict[str, Any]:
     data = setup(n)
     input_bytes = sum(np.asarray(a).nbytes for a in data)
     with threadpool_limits(1):
+        before = resource.getrusage(resource.RUSAGE_SELF)
         start = time.process_time()
         func(*data)
         cpu = time.process_time() - start
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        user = after.ru_utime - before.ru_utime
         peak = float("nan")
         if cpu < TRACE_LIMIT:
             tracemalloc.start()
             func(*data)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-    return {"cpu": cpu, "peak": peak, "input_bytes": input_bytes}
+    return {"cpu": cpu, "user": user, "peak": peak, "input_bytes": input_bytes}
 
 
 def _point(name: str, n: int, which: str, timeout: float) -> dict[str, Any]:
@@ -510,7 +515,8 @@ def run(
         if name not in RECIPES:
             rows.append({"estimator": name, "note": "no workload defined"})
             continue
-        ns, secs, base_secs, mem, base_mem, note = [], [], [], [], [], ""
+        ns, secs, user_secs, base_secs, mem, base_mem = [], [], [], [], [], []
+        note = ""
         for n in sizes:
             res = _point(name, n, "estimator", timeout)
             if "error" in res:
@@ -519,6 +525,7 @@ def run(
             base = _point(name, n, "baseline", timeout)
             ns.append(n)
             secs.append(res["cpu"])
+            user_secs.append(res["user"])
             base_secs.append(base.get("cpu", float("nan")))
             mem.append(res["peak"] / n / max(res["input_bytes"] / n, 1e-9))
             base_mem.append(base.get("peak", float("nan")) / n)
@@ -527,6 +534,7 @@ def run(
                     "estimator": name,
                     "n": n,
                     "cpu s": res["cpu"],
+                    "user s": res["user"],
                     "baseline cpu s": base.get("cpu", float("nan")),
                     "peak B/row": res["peak"] / n,
                     "input B/row": res["input_bytes"] / n,
@@ -537,7 +545,8 @@ def run(
             if res["cpu"] > POINT_LIMIT:
                 note = f"stopped after n={n:.0e} (> {POINT_LIMIT:.0f} s)"
                 break
-        slope = _slope(ns, secs)
+        slope = _slope(ns, user_secs)
+        cpu_slope = _slope(ns, secs)
         base_slope = _slope(ns, base_secs)
         finite = [m for m in mem if np.isfinite(m)]
         mem_ratio = finite[-1] if finite else float("nan")
@@ -553,8 +562,10 @@ def run(
                 "baseline": RECIPES[name][3],
                 "largest n": f"{ns[-1]:.0e}" if ns else "-",
                 "cpu s at largest n": secs[-1] if secs else float("nan"),
+                "user s at largest n": user_secs[-1] if user_secs else float("nan"),
                 "baseline cpu s": base_secs[-1] if base_secs else float("nan"),
-                "slope": slope,
+                "slope (user)": slope,
+                "slope (user + system)": cpu_slope,
                 "baseline slope": base_slope,
                 "peak/input per row": mem_ratio,
                 "flag": "; ".join(flags),
@@ -569,8 +580,12 @@ def run(
         "the work alone (data generated beforehand); peak memory is the traced "
         "(tracemalloc) peak of a second run, reported per row and as a multiple "
         "of the input bytes per row at the largest n traced.  The slope is the "
-        f"least-squares log-log slope over points with at least "
-        f"{MIN_SECONDS_FOR_SLOPE} s.  Flags: slope above {SLOPE_FLAG} or memory "
+        "least-squares log-log slope of user CPU time over points with at least "
+        f"{MIN_SECONDS_FOR_SLOPE} s; the slope of user + system time is shown "
+        "beside it (system time is mostly the kernel mapping and zeroing fresh "
+        "pages for large temporaries, and varies with the allocator and the "
+        "machine's load).  The baseline slope is of user + system time.  Flags: "
+        f"user-time slope above {SLOPE_FLAG} or memory "
         f"above {MEMORY_FLAG:g}x the input per row."
     )
     return [
