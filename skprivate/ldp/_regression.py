@@ -209,7 +209,8 @@ class _DeconvolutionNadarayaWatson(
             else:
                 candidates = check_candidates(self.bandwidth, "bandwidth")
             self.bandwidth_candidates_ = candidates
-            if self._binned_mode and q > 1:
+            if self._binned_mode and (q > 1 or n > SELECT_POINTS):
+                # Seed of the subsets of loss points (see _loss_points).
                 seed = check_generator(self.random_state).integers(2**63)
                 self._select_seed = int(seed)
             if self.bandwidth == "simex":
@@ -298,9 +299,13 @@ class _DeconvolutionNadarayaWatson(
                 curves[0] += self._grid_curve(z1, Z, Y, _central(Z), candidates)
                 curves[1] += self._grid_curve(z2, z1, Y, _central(z1), candidates)
                 continue
+            # The loss points do not depend on the candidate.
+            keep_z, keep_z1 = _central(Z), _central(z1)
+            if self._binned_mode:
+                keep_z, keep_z1 = self._loss_points(keep_z), self._loss_points(keep_z1)
             for k, h in enumerate(candidates):
-                curves[0, k] += self._loo_score(z1, Z, Y, h, _central(Z))[0]
-                curves[1, k] += self._loo_score(z2, z1, Y, h, _central(z1))[0]
+                curves[0, k] += self._loo_score(z1, Z, Y, h, keep_z)[0]
+                curves[1, k] += self._loo_score(z2, z1, Y, h, keep_z1)[0]
         if np.isnan(curves).all(axis=1).any():
             # Too few reports inside the central region for any candidate to
             # be scored (tiny or degenerate samples): smooth the most.
@@ -333,13 +338,7 @@ class _DeconvolutionNadarayaWatson(
         """
         if keep is None:
             keep = np.ones(Z.shape[0], dtype=bool)
-        if keep.sum() > SELECT_POINTS:
-            # The loss is a mean over points: the same random subset of
-            # SELECT_POINTS of them serves every candidate.
-            rng = np.random.default_rng(self._select_seed)
-            chosen = rng.choice(np.flatnonzero(keep), SELECT_POINTS, replace=False)
-            keep = np.zeros_like(keep)
-            keep[chosen] = True
+        keep = self._loss_points(keep)
         prepared = LeaveOneOutGrid(
             Z,
             X,
@@ -361,6 +360,22 @@ class _DeconvolutionNadarayaWatson(
             losses[k] = self._loss(Y, pred)
         return losses
 
+    def _loss_points(self, keep: NDArray) -> NDArray:
+        """At most ``SELECT_POINTS`` of the points in the mask ``keep``.
+
+        A selection loss is a mean over points: a random subset of
+        ``SELECT_POINTS`` of them (the same for every candidate bandwidth,
+        drawn from the selection seed) estimates it to a relative error of
+        order ``1 / sqrt(SELECT_POINTS)`` at a fraction of the cost.
+        """
+        if keep.sum() <= SELECT_POINTS:
+            return keep
+        rng = np.random.default_rng(self._select_seed)
+        chosen = rng.choice(np.flatnonzero(keep), SELECT_POINTS, replace=False)
+        keep = np.zeros_like(keep)
+        keep[chosen] = True
+        return keep
+
     def _loo_score(
         self,
         Z: NDArray,
@@ -375,8 +390,10 @@ class _DeconvolutionNadarayaWatson(
         errata 3).  ``keep`` restricts the loss to some points.  Also
         returns the number of fallbacks.
         """
-        if self._binned_mode and Z.shape[1] > 1:
-            # Several features: evaluate only the points the loss counts.
+        if self._binned_mode and keep is not None:
+            # Evaluate only the points the loss counts (at most
+            # SELECT_POINTS of them).
+            keep = self._loss_points(keep)
             sums = self._loo_sums(Z, X, h, rows=keep)
             pred, fallback = self._ratio_of_sums(sums, h)
             if keep is not None:
@@ -395,10 +412,10 @@ class _DeconvolutionNadarayaWatson(
 
         Columns: denominator, numerators, sum of absolute weights (then, for
         ``degree=1``, the moment sums; see :func:`direct_sums`): each
-        point's own contribution is removed from every one.  With several
-        features and binned sums, only the ``rows`` (a mask) are evaluated,
-        on a grid of ``SELECT_STEPS`` steps per effective bandwidth (at most
-        ``SELECT_MAX_NODES`` nodes).
+        point's own contribution is removed from every one.  With binned
+        sums, only the ``rows`` (a mask) are evaluated; with several
+        features on a grid of ``SELECT_STEPS`` steps per effective bandwidth
+        (at most ``SELECT_MAX_NODES`` nodes).
         """
         ratio = self.noise_scale_ / h
         if self._binned_mode and Z.shape[1] > 1:
@@ -417,8 +434,11 @@ class _DeconvolutionNadarayaWatson(
                 )
                 / h ** Z.shape[1]
             )
+        W = self._W
         if self._binned_mode:
             binned = self._binned_1d(Z[:, 0], h, span=(float(X.min()), float(X.max())))
+            if rows is not None:
+                Z, X, W = Z[rows], X[rows], W[rows]
             sums = np.concatenate([b(X[:, 0]) for b in binned], axis=1)
             own = [b.pair_weight(Z[:, 0], X[:, 0]) for b in binned]
             own_abs = np.abs(own[0])
@@ -432,7 +452,7 @@ class _DeconvolutionNadarayaWatson(
                 for spec in self._specs
             ]
             own_abs = np.abs(own[0])
-        subtract_own(sums, own, own_abs, self._W, self._specs)
+        subtract_own(sums, own, own_abs, W, self._specs)
         return sums
 
     def _ratio_of_sums(self, sums: NDArray, h: float) -> tuple[NDArray, NDArray]:

@@ -265,3 +265,54 @@ def test_simex_without_any_scored_candidate_smooths_the_most(monkeypatch):
     largest = float(str(record[0].message).split("candidate, ")[1].split(",")[0])
     assert est.bandwidth_ == pytest.approx(largest, rel=1e-3)
     assert np.isnan(est.simex_bandwidths_).all()
+
+
+@pytest.mark.parametrize("degree", [0, 1])
+def test_one_feature_selection_losses_on_a_subset_of_points(monkeypatch, degree):
+    """Above SELECT_POINTS loss points, a 1-feature selection loss is the
+    mean over a seeded random subset of them: the subset's sums equal the
+    full evaluation's restricted to it (own terms removed row by row)."""
+    from skprivate.ldp import _regression
+
+    x, y = _chi2_data(4000)
+    z = LaplaceLDP(epsilon=10, bounds=(0, 3), random_state=0).fit_transform(x)
+    est = DeconvolutionKernelRegressor(
+        algorithm="binned", bandwidth=0.4, noise_scale=0.3, degree=degree
+    ).fit(z, y)
+    Z = est._Z
+    keep = np.ones(Z.shape[0], dtype=bool)
+    keep[::7] = False
+    full = est._loo_sums(Z, Z, 0.4)
+    monkeypatch.setattr(_regression, "SELECT_POINTS", 500)
+    est._select_seed = 12345
+    chosen = est._loss_points(keep)
+    assert chosen.sum() == 500 and not np.any(chosen & ~keep)
+    np.testing.assert_array_equal(chosen, est._loss_points(keep))
+    np.testing.assert_allclose(
+        est._loo_sums(Z, Z, 0.4, rows=chosen), full[chosen], rtol=1e-12, atol=1e-12
+    )
+    pred, _ = est._ratio_of_sums(full[chosen], 0.4)
+    loss, _ = est._loo_score(Z, Z, y, 0.4, keep)
+    assert loss == pytest.approx(est._loss(y[chosen], pred), rel=1e-12)
+
+
+def test_one_feature_simex_with_subsampled_losses_stays_close(monkeypatch):
+    # n = 6000 with losses on 1500 of about 4800 central points: the chosen
+    # bandwidth stays within one candidate step or two of the full choice
+    # (the subset's loss estimates the same mean).
+    from skprivate.ldp import _regression
+
+    x, y = _chi2_data(6000, seed=3)
+    z = LaplaceLDP(epsilon=10, bounds=(0, 3), random_state=1).fit_transform(x)
+    params = {"noise_scale": 0.3, "algorithm": "binned", "random_state": 0}
+    full = DeconvolutionKernelRegressor(**params).fit(z, y)
+    monkeypatch.setattr(_regression, "SELECT_POINTS", 1500)
+    sub = DeconvolutionKernelRegressor(**params).fit(z, y)
+    candidates = full.bandwidth_candidates_
+    step = candidates[1] / candidates[0]
+    assert abs(np.log(sub.bandwidth_ / full.bandwidth_)) <= 2 * np.log(step) + 1e-9
+    grid = np.linspace(0.3, 2.7, 40)[:, None]
+    assert (
+        np.mean((sub.predict(grid) - g2(grid[:, 0])) ** 2)
+        < 2 * np.mean((full.predict(grid) - g2(grid[:, 0])) ** 2) + 0.05
+    )
