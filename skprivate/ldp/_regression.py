@@ -105,8 +105,10 @@ _SHARED_PARAMS_DOC = """
         (Cauchy) of the peak of the exact sums; the bandwidth search runs on
         one coarser grid per noisy sample (at most ``2**17`` nodes,
         candidates resolved by fewer than 2 steps skipped except the three
-        largest) and averages the loss over at most 100,000 evaluation
-        points (the same for every candidate).  The bandwidth is common to
+        largest).  With binned sums, the SIMEX search (any number of
+        features) and the leave-one-out search with 2-3 features average
+        each loss over at most 100,000 evaluation points (a seeded random
+        subset, the same for every candidate).  The bandwidth is common to
         all features, as in the paper's product kernel: standardize
         features with very different spreads first.
     random_state : None, int, RandomState or Generator, default=None
