@@ -398,9 +398,7 @@ class _DeconvolutionNadarayaWatson(
             keep = self._loss_points(keep)
             sums = self._loo_sums(Z, X, h, rows=keep)
             pred, fallback = self._ratio_of_sums(sums, h)
-            if keep is not None:
-                Y = Y[keep]
-            return self._loss(Y, pred), int(fallback.sum())
+            return self._loss(Y[keep], pred), int(fallback.sum())
         sums = self._loo_sums(Z, X, h)
         pred, fallback = self._ratio_of_sums(sums, h)
         if keep is not None:
