@@ -15,18 +15,20 @@ Three roles exist in skprivate:
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import numbers
+import threading
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-import joblib
 import numpy as np
 from sklearn.base import TransformerMixin, clone
 
 from ._doc_link import DocLinkMixin
 from .utils._dask import add_dask_dispatch
 from .utils._param_validation import validate_params
-from .utils.validation import check_generator
+from .utils._seeding import canonical, data_fingerprint, words
 
 __all__ = ["ParamsValidationMixin", "PrivatizedInputMixin", "PrivatizerMixin"]
 
@@ -48,118 +50,81 @@ class ParamsValidationMixin(DocLinkMixin):
         )
 
 
-def _same_random_state(a: Any, b: Any) -> bool:
-    """Whether two ``random_state`` values are the same setting."""
-    if a is b:
-        return True
-    return (
-        isinstance(a, numbers.Integral)
-        and isinstance(b, numbers.Integral)
-        and not isinstance(a, bool)
-        and not isinstance(b, bool)
-        and int(a) == int(b)
-    )
+_RELEASE_LOCK = threading.Lock()
+_BLOCK_GENERATOR: contextvars.ContextVar = contextvars.ContextVar(
+    "skprivate_block_generator", default=None
+)
 
 
-def _seed_sequence(random_state: Any) -> np.random.SeedSequence | None:
-    """The root of a noise stream for ``random_state``.
-
-    ``None`` gives fresh OS entropy and an int a fixed root; a ``Generator``
-    or ``RandomState`` gives ``None``: such an object is itself the stream.
-    """
-    if random_state is None:
-        return np.random.SeedSequence()
-    if isinstance(random_state, np.random.Generator | np.random.RandomState):
-        return None
+def _check_random_state_value(random_state: Any) -> None:
+    """Refuse a ``random_state`` that is none of the accepted kinds."""
+    if random_state is None or isinstance(
+        random_state, np.random.Generator | np.random.RandomState
+    ):
+        return
     if isinstance(random_state, numbers.Integral) and not isinstance(
         random_state, bool
     ):
-        return np.random.SeedSequence(int(random_state))
+        return
     raise ValueError(
         "random_state must be None, an int, a numpy RandomState or Generator; "
-        f"got {random_state!r}."
+        f"got {type(random_state).__name__}."
     )
 
 
-def _child_of(random_state: Any) -> np.random.SeedSequence:
-    """A new seed sequence drawn from a ``Generator`` or ``RandomState``."""
+def _seed_words(random_state: Any) -> list[int]:
+    """The seed material of a seeded ``random_state``, as 64-bit words.
+
+    An int is its own seed; a ``Generator`` or ``RandomState`` gives one
+    draw of four words (so it advances, as any other use of it would).
+    """
     if isinstance(random_state, np.random.Generator):
-        entropy = random_state.integers(0, 2**63 - 1, size=2)
-    else:
-        entropy = random_state.randint(0, np.iinfo(np.int32).max, size=4)
-    return np.random.SeedSequence([int(e) for e in entropy])
+        return [int(e) for e in random_state.integers(0, 2**63 - 1, size=4)]
+    if isinstance(random_state, np.random.RandomState):
+        return [int(e) for e in random_state.randint(0, 2**31 - 1, size=4)]
+    return [int(random_state) % 2**64]
 
 
-def _fingerprint(data: Any, privatizer: Any) -> int:
-    """A 128-bit SHA-256 fingerprint of ``data`` and the privatizer's settings.
+class _ReleaseCounter:
+    """How many releases a privatizer made with its current seed.
 
-    ``random_state`` is left out (it is mixed in separately).  Objects that
-    cannot be hashed by content fall back to their type name.
+    A mutable object created at ``fit``, so ``transform`` advances it
+    without adding or rebinding an attribute; advanced under a lock, so
+    threads sharing one fitted privatizer never take the same index.
     """
-    digest = hashlib.sha256(b"skprivate privatizer seed\0")
-    params = {}
-    if hasattr(privatizer, "get_params"):
-        params = privatizer.get_params(deep=False)
-    params = {k: v for k, v in params.items() if k != "random_state"}
-    for part in (data, type(privatizer).__qualname__, params):
-        try:
-            text = joblib.hash(part, hash_name="sha1")
-        except Exception:  # unpicklable: hash the type only
-            text = type(part).__qualname__
-        digest.update(str(text).encode())
-    return int.from_bytes(digest.digest()[:16], "little")
 
+    __slots__ = ("count",)
 
-def _canonical(value: Any) -> str:
-    """A text form of a parameter value that is the same in every process.
+    def __init__(self) -> None:
+        self.count = 0
 
-    Numbers compare by value (``1`` and ``1.0`` agree), sequences by their
-    items (a tuple and a list agree), arrays by dtype, shape and bytes,
-    estimators by class and parameters, and other objects by their type's
-    qualified name (never by ``id`` or ``hash``, which vary between runs).
-    """
-    if value is None or isinstance(value, bool | np.bool_ | str | bytes):
-        return repr(bool(value) if isinstance(value, np.bool_) else value)
-    if isinstance(value, numbers.Integral):
-        return f"n:{int(value)}"
-    if isinstance(value, numbers.Real):
-        number = float(value)
-        if number.is_integer() and abs(number) < 2.0**63:
-            return f"n:{int(number)}"
-        return f"f:{number.hex()}"
-    if isinstance(value, np.ndarray):
-        if value.dtype == object:
-            return f"a:{value.shape}:{_canonical(value.tolist())}"
-        data = np.ascontiguousarray(value)
-        digest = hashlib.sha256(data.tobytes()).hexdigest()
-        return f"a:{data.dtype.str}:{data.shape}:{digest}"
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(_canonical(v) for v in value) + "]"
-    if isinstance(value, dict):
-        items = sorted((_canonical(k), _canonical(v)) for k, v in value.items())
-        return "{" + ",".join(f"{k}={v}" for k, v in items) + "}"
-    kind = type(value)
-    if hasattr(value, "get_params") and not isinstance(value, type):
-        params = _canonical(value.get_params(deep=False))
-        return f"e:{kind.__module__}.{kind.__qualname__}{params}"
-    if callable(value) and hasattr(value, "__qualname__"):
-        return f"c:{getattr(value, '__module__', '')}.{value.__qualname__}"
-    return f"o:{kind.__module__}.{kind.__qualname__}"
+    def take(self) -> int:
+        with _RELEASE_LOCK:
+            index = self.count
+            self.count += 1
+        return index
+
+    def __getstate__(self) -> int:
+        return self.count
+
+    def __setstate__(self, state: int) -> None:
+        self.count = int(state)
 
 
 def _settings_fingerprint(privatizer: Any) -> int:
     """A 128-bit SHA-256 fingerprint of a privatizer's class and settings.
 
     Every parameter but ``random_state`` enters, in the canonical form of
-    :func:`_canonical`, so the fingerprint is the same in every process and
-    differs whenever a setting (say ``epsilon``) does.
+    :func:`skprivate.utils._seeding.canonical`, so the fingerprint is the
+    same in every process and differs whenever a setting (say ``epsilon``)
+    does.
     """
     kind = type(privatizer)
     params = {}
     if hasattr(privatizer, "get_params"):
         params = privatizer.get_params(deep=False)
     params.pop("random_state", None)
-    text = f"{kind.__module__}.{kind.__qualname__}{_canonical(params)}"
+    text = f"{kind.__module__}.{kind.__qualname__}{canonical(params)}"
     digest = hashlib.sha256(b"skprivate privatizer settings\0" + text.encode())
     return int.from_bytes(digest.digest()[:16], "little")
 
@@ -181,46 +146,51 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
     -----
     **The randomness rule.**  Every call that releases data
     (``transform``, ``fit_transform``, ``partial_fit`` and methods such as
-    ``draw_anchors``) draws *fresh* noise, whatever ``random_state`` is; no
-    two calls ever reuse the same noise, so the difference of two releases
-    never cancels the noise.  ``random_state`` fixes the *sequence* of
-    calls, not one call:
+    ``draw_anchors``) draws *fresh* noise; no stored state decides it, so
+    nothing that a copy, a pickle or a worker process carries can make two
+    releases share noise.
 
-    * ``None``: fresh OS entropy, nothing is reproducible;
-    * an int: the instance keeps a stream rooted at
-      ``numpy.random.SeedSequence([seed, fingerprint])``, where
-      ``fingerprint`` is a SHA-256 digest of the class and of every other
-      parameter (``epsilon``, ``bounds``, ...; the same in every process).
-      Call 1 draws from the root itself and every later call from the next
-      child of it (``SeedSequence.spawn``, which is independent of the
-      root's own draws).  A fresh instance (or a
-      :func:`sklearn.base.clone`) with the same seed *and the same
-      settings* reproduces call 1, call 2, ... in order.  Two privatizers
-      that differ in a setting draw independent noise even with the same
-      seed: otherwise ``LaplaceLDP(epsilon=1, random_state=0)`` and
-      ``LaplaceLDP(epsilon=2, random_state=0)`` would add the same standard
-      noise at two scales, and ``x = (b2 y1 - b1 y2) / (b2 - b1)`` would
-      recover the data from the two releases.  Refitting does not restart
-      the stream (it would add the same noise to the new data); setting
-      ``random_state`` with ``set_params`` does, even to the same value (an
-      explicit request to replay the sequence, which scikit-learn's
-      ``set_random_state`` makes before each fit it compares);
-    * a ``numpy.random.Generator``: used as is, so calls continue its
-      stream (and any other user of the same generator advances it);
-    * a ``numpy.random.RandomState``: each call seeds a new generator from
-      one draw of it.
+    * ``random_state=None`` (the default, and the only setting for a real
+      release): every call seeds its generator from fresh operating-system
+      entropy.  Two copies of one fitted privatizer (``pickle``,
+      ``copy.deepcopy``, ``joblib.dump``/``load``, joblib's process workers)
+      draw independent noise.
+    * an int seed is for *simulation*: the noise of a call is a function of
+      ``(seed, settings at call time, fingerprint of the data, call
+      index)``.  The settings fingerprint is a SHA-256 digest of the class
+      and every other parameter (``epsilon``, ``bounds``, ...; the same in
+      every process), so two privatizers that differ in a setting never
+      share noise (otherwise the same standard noise at two scales would
+      give ``x = (b2 y1 - b1 y2) / (b2 - b1)``).  The data fingerprint is a
+      SHA-256 digest of the values released, so the same seed on other
+      data (another month's batch, another fold, another chunking) draws
+      independent noise.  The call index counts the releases of this
+      object since ``fit`` or since ``random_state`` was last set; it is
+      advanced under a lock, so threads sharing a fitted privatizer never
+      take the same index.  A fresh instance (or a
+      :func:`sklearn.base.clone`) with the same seed, settings and data
+      reproduces call 1, call 2, ... in order.
+    * a ``numpy.random.Generator`` or ``RandomState``: each call takes four
+      words from it as its seed, mixed with the settings, data and call
+      index as above (so a copy of the object that carries a copy of the
+      generator still draws independent noise on other data).
+
+    ``privacy_summary`` says ``"reproducible": True`` for a seeded
+    privatizer: its releases are for simulation, not for a real release.
+
+    **Settings are frozen by fit.**  A setting changed with ``set_params``
+    after ``fit`` (other than ``random_state``) makes ``transform`` and
+    ``privacy_summary`` raise until the privatizer is fitted again: the
+    fitted state (noise scale, grid) belongs to the old settings, and a
+    report of the new ones would misstate what ``transform`` does.
 
     Subclasses get the generator of a call from :meth:`_next_generator`
     (one call, one generator) and never build one from ``random_state``
     themselves.  The generator's bit generator carries its seed sequence,
     so work split into blocks can ``spawn`` independent streams from it.
-
-    Caveats: :func:`sklearn.base.clone` deep-copies a ``RandomState`` or
-    ``Generator`` passed as ``random_state``, so two clones given the same
-    instance draw the same noise sequence; pass an int seed with distinct
-    values, or ``None``, when clones must differ.  Likewise a pickled
-    fitted privatizer stores the position of its stream: two copies loaded
-    from the same pickle draw the same noise on their next call.
+    A dask release privatizes each partition with
+    :meth:`_transform_with_seed`, whose seed is a function of the call's
+    seed, the partition's position and (for a seeded privatizer) its data.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -234,7 +204,10 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         return tags
 
     def set_params(self, **params: Any):
-        """Set parameters; setting ``random_state`` restarts the noise stream.
+        """Set parameters; setting ``random_state`` restarts the call count.
+
+        Any other setting changed after ``fit`` makes ``transform`` refuse
+        until the privatizer is fitted again.
 
         Parameters
         ----------
@@ -246,63 +219,126 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         self : estimator instance
         """
         if "random_state" in params:
-            self.__dict__.pop("_noise_state", None)
+            self.__dict__.pop("_release_counter", None)
         return super().set_params(**params)
+
+    def _mechanism_settings(self) -> dict[str, str]:
+        """Every parameter but ``random_state``, in canonical text form."""
+        params = self.get_params(deep=False)
+        params.pop("random_state", None)
+        return {name: canonical(value) for name, value in params.items()}
 
     def _check_params(self) -> None:
         super()._check_params()
-        # Build the noise stream at fit time, so that transform only draws
-        # from it (scikit-learn's checks expect transform to add no attribute).
-        self._noise_stream()
+        _check_random_state_value(getattr(self, "random_state", None))
+        # Called at the start of fit: the settings the fitted state belongs to.
+        # The counter is created here so that transform only advances it
+        # (scikit-learn's checks expect transform to add no attribute); a
+        # refit keeps counting, so refitting never replays a release.
+        self._fitted_settings = self._mechanism_settings()
+        if "_release_counter" not in self.__dict__:
+            self._release_counter = _ReleaseCounter()
 
-    def _noise_stream(self) -> tuple[Any, np.random.SeedSequence | None, list]:
-        """The ``(random_state, root, started)`` triple of the current stream.
+    def _check_fitted_settings(self) -> None:
+        """Raise if a setting changed with ``set_params`` since ``fit``.
 
-        ``started`` is an empty list until the first call has drawn from the
-        root.
-
-        Built on first use and rebuilt when ``random_state`` has changed.
+        Raises
+        ------
+        ValueError
+            Naming the changed settings.
         """
-        state = getattr(self, "random_state", None)
-        current = self.__dict__.get("_noise_state")
-        if current is None or not _same_random_state(current[0], state):
-            root = _seed_sequence(state)
-            if root is not None and state is not None:
-                # an int seed: mix in the settings, so that two privatizers
-                # differing only in, say, epsilon never share noise
-                root = np.random.SeedSequence([int(state), _settings_fingerprint(self)])
-            current = (state, root, [])
-            self._noise_state = current
-        return current
+        fitted = self.__dict__.get("_fitted_settings")
+        if fitted is None:
+            return
+        current = self._mechanism_settings()
+        changed = sorted(k for k in current if current[k] != fitted.get(k))
+        if changed:
+            raise ValueError(
+                f"{type(self).__name__} settings changed since fit "
+                f"({', '.join(changed)}): its fitted state belongs to the old "
+                "settings, so it neither releases nor reports until it is fitted "
+                "again. Call fit before transform or privacy_summary."
+            )
 
-    def _seed_noise(self, seed_sequence: np.random.SeedSequence) -> None:
-        """Root the stream at ``seed_sequence`` for the current ``random_state``.
+    def _is_seeded(self) -> bool:
+        """Whether releases are reproducible (any ``random_state`` but None)."""
+        return getattr(self, "random_state", None) is not None
 
-        Used by learners with ``privatizer=``: each fit gives its fresh clone
-        of the privatizer the next child of the learner's own stream, so that
-        refits draw fresh noise while the whole sequence stays reproducible.
-        """
-        self._noise_state = (getattr(self, "random_state", None), seed_sequence, [])
-
-    def _next_generator(self) -> np.random.Generator:
+    def _next_generator(self, data: Any = None) -> np.random.Generator:
         """The generator of one release call, never the same twice.
+
+        Parameters
+        ----------
+        data : object, optional
+            What the call releases (the validated input, or a description of
+            a draw that takes no data); enters the seed of a seeded call.
 
         Returns
         -------
         numpy.random.Generator
-            The next child of the instance's stream (an int or ``None``
-            ``random_state``), the ``Generator`` given as ``random_state``
-            itself, or a generator seeded by one draw of a ``RandomState``.
+            Seeded from fresh OS entropy (``random_state=None``), or from
+            ``(seed, settings, data fingerprint, call index)``; inside
+            :meth:`_transform_with_seed`, the partition's generator.
         """
-        state, root, calls = self._noise_stream()
-        if root is None:
-            return check_generator(state)
-        # call 1 draws from the root itself (what default_rng(seed) draws),
-        # every later call from the next child of it
-        if calls:
-            return np.random.default_rng(root.spawn(1)[0])
-        calls.append(True)
-        return np.random.default_rng(root)
+        self._check_fitted_settings()
+        forced = _BLOCK_GENERATOR.get()
+        if forced is not None:
+            _BLOCK_GENERATOR.set(None)  # one generator, one call
+            return forced
+        state = getattr(self, "random_state", None)
+        _check_random_state_value(state)
+        if state is None:
+            return np.random.default_rng(np.random.SeedSequence())
+        counter = self.__dict__.get("_release_counter")
+        if counter is None:  # a release before any fit (e.g. draw_anchors)
+            with _RELEASE_LOCK:
+                counter = self.__dict__.setdefault(
+                    "_release_counter", _ReleaseCounter()
+                )
+        with _RELEASE_LOCK:
+            seed = _seed_words(state)
+        index = counter.take()
+        entropy = [
+            *seed,
+            *words(_settings_fingerprint(self)),
+            *words(data_fingerprint(data)),
+            index,
+        ]
+        return np.random.default_rng(np.random.SeedSequence(entropy))
+
+    def _transform_with_seed(
+        self,
+        X: Any,
+        seed: np.random.SeedSequence,
+        release: Callable[[Any, Any], Any] | None = None,
+    ) -> Any:
+        """Release ``X`` with the generator of ``seed`` (one partition).
+
+        The dask driver maps this over partitions: the seed is derived from
+        the call and the partition, so recomputing a partition (a lost
+        worker, a second ``compute``) gives the same release and adds no
+        new noise.  Nothing is stored on the object.
+
+        Parameters
+        ----------
+        X : array-like
+            Raw records of one partition.
+        seed : numpy.random.SeedSequence
+            The partition's seed.
+        release : callable, optional
+            ``release(self, X)``; default ``type(self).transform``.
+
+        Returns
+        -------
+        released : array-like
+        """
+        token = _BLOCK_GENERATOR.set(np.random.default_rng(seed))
+        try:
+            if release is None:
+                return self.transform(X)
+            return release(self, X)
+        finally:
+            _BLOCK_GENERATOR.reset(token)
 
 
 class PrivatizedInputMixin:
@@ -319,34 +355,22 @@ class PrivatizedInputMixin:
     mechanism for the learner (noise scale, design, bounds), so a learner
     reads mechanism parameters from it when present.
 
-    Randomness follows the rule of :class:`PrivatizerMixin`.  Each ``fit``
-    privatizes with a fresh clone whose stream is rooted at the privatizer's
-    ``random_state`` *and* a SHA-256 fingerprint of the data and of the
-    privatizer's other parameters.  So with an int seed, two fits on
-    different data (folds, bootstrap samples, another batch) never share
-    noise, nor do two candidates of a grid search that differ in a privacy
-    parameter (same standard noise at two scales would reveal the data),
-    while refitting on the same data reproduces the same fit, as
-    scikit-learn expects of a seeded estimator.  With ``random_state=None``
-    every fit is fresh; with a ``Generator`` or ``RandomState`` each fit
-    draws its seed from it.  Chunks passed to ``partial_fit`` continue the
-    stream of ``privatizer_``, one fresh child per chunk.
+    Randomness follows the rule of :class:`PrivatizerMixin`: each ``fit``
+    privatizes with a fresh clone of the privatizer, so with
+    ``random_state=None`` every fit draws fresh noise, and with an int seed
+    the noise is a function of the seed, the privatizer's settings and the
+    data.  Two fits on different data (folds, bootstrap samples, another
+    batch) never share noise, nor do two candidates of a grid search that
+    differ in a privacy parameter, while refitting on the same data
+    reproduces the same fit, as scikit-learn expects of a seeded estimator.
+    Chunks passed to ``partial_fit`` are released by ``privatizer_``, each
+    with its own call index and data fingerprint.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # dask input: merged per-partition statistics, or a clear TypeError
         add_dask_dispatch(cls, "learner")
-
-    def _privatizer_seed(self, data: Any) -> np.random.SeedSequence:
-        """The seed sequence of the privatizer fitted on ``data``."""
-        state = getattr(self.privatizer, "random_state", None)
-        root = _seed_sequence(state)
-        if root is None:  # a Generator or RandomState: draw from the user's own
-            return _child_of(state)
-        if state is None:
-            return root
-        return np.random.SeedSequence([int(state), _fingerprint(data, self.privatizer)])
 
     def _privatize(self, data: Any, stream: bool = False) -> Any:
         """Privatize ``data`` with a clone of ``self.privatizer`` if one is set.
@@ -371,8 +395,6 @@ class PrivatizedInputMixin:
             self.privatizer_ = None
             return data
         privatizer = clone(self.privatizer)
-        if isinstance(privatizer, PrivatizerMixin):
-            privatizer._seed_noise(self._privatizer_seed(data))
         privatized = privatizer.fit_transform(data)
         self.privatizer_ = privatizer
         return privatized

@@ -175,7 +175,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         X = validate_data(
             self, check_numeric_input(X), reset=False, ensure_all_finite=True
         )
-        rng = self._next_generator()
+        rng = self._next_generator(X)
         names = self.get_feature_names_out()[::2]
         for j in range(X.shape[1]):
             self._warn_uncovered(X[:, j], j, names[j].removesuffix("_lower"))

@@ -55,7 +55,7 @@ class SurveyMixin:
         """
         self._check_params()
         self._validate_design()
-        rng = self._next_generator()
+        rng = self._next_generator((n_samples, feature, within))
         if within is None:
             comps = self._components(rng, int(n_samples), feature)
             return np.sort(np.hstack([q for q, _ in comps]), axis=1)

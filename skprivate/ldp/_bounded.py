@@ -112,5 +112,5 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         )
         low, high = self.bounds_
         check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
-        rng = self._next_generator()
+        rng = self._next_generator(X)
         return in_row_blocks(lambda B: self._release(B, low, high, rng), X)

@@ -256,7 +256,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, reset=False, copy=True)
         X = self._enforce_bounds(X)
-        rng = self._next_generator()
+        rng = self._next_generator(X)
         if self.secure:
             return in_row_blocks(lambda B: self._secure_noise(B, rng), X)
         X += rng.laplace(0.0, 1.0, size=X.shape) * self.scale_

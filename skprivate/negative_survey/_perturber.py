@@ -266,7 +266,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         X = self._validate_X(X, reset=False)
         low, high = self.bounds_
         check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
-        rng = self._next_generator()
+        rng = self._next_generator(X)
 
         def release(B):
             if self._grid is not None:

@@ -162,7 +162,7 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         check_is_fitted(self)
         X = self._validate(X, reset=False)
         codes = self._codes(X)
-        rng = self._next_generator()
+        rng = self._next_generator(X)
         blocks = []
         for j, design in enumerate(self.designs_):
             col = codes[:, j]

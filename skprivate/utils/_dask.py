@@ -5,14 +5,19 @@ lazily, block by block (``map_blocks`` / ``map_partitions``), and the result
 is the same lazy type.  Each block draws from its own random stream: the
 *call's* stream (the privatizer's next stream, see
 :class:`skprivate.base.PrivatizerMixin`) draws a 256-bit root, and block
-``i`` uses child ``i`` of that root (:func:`call_seed`, :func:`block_seed`), so
+``i`` uses child ``i`` of that root (:func:`call_seed`, :func:`block_seed`),
+with a fingerprint of the block's rows mixed in when the privatizer is
+seeded, so
 
 * computing the same lazy result twice gives the same noise (a lazy release
   that changed every time it was computed would leak the data through the
-  average of its computations);
+  average of its computations), and a partition recomputed after a lost
+  worker adds no new noise;
 * a fixed int ``random_state`` gives the same release on any number of
   workers and with any chunking of the columns, as long as the row
-  partitions are the same;
+  partitions hold the same rows, and independent noise on other rows (the
+  same seed on another month's data, or the same data in other row
+  partitions);
 * two ``transform`` calls draw fresh noise.
 
 Learners whose sufficient statistics merge are fitted from per-partition
@@ -26,12 +31,13 @@ collection when dask has been imported by whoever built it.
 
 from __future__ import annotations
 
-import copy
 import functools
 import sys
 from typing import Any
 
 import numpy as np
+
+from ._seeding import data_fingerprint, words
 
 __all__ = [
     "DASK_LEARNERS",
@@ -95,14 +101,13 @@ def _is_dask_frame(X: Any) -> bool:
 
 # -- random streams -----------------------------------------------------------
 def call_seed(privatizer: Any) -> np.random.SeedSequence:
-    """The seed sequence of one release call of ``privatizer``.
+    """The seed sequence of one release call of ``privatizer`` on a collection.
 
-    The call's generator (:meth:`PrivatizerMixin._next_generator`: the next
-    stream of the privatizer, or the ``Generator`` given as
-    ``random_state``) draws 256 bits that root the call's block streams.
-    The blocks' streams are children of that root, not children of the
-    call's own seed sequence: those are the streams of the privatizer's
-    later calls, and a block must never share noise with another release.
+    The call's generator (:meth:`PrivatizerMixin._next_generator`) draws 256
+    bits that root the call's partition streams.  Those roots are drawn, not
+    derived from the call's own seed sequence, so no partition shares noise
+    with another release.  The data enter per partition (see
+    :func:`dask_transform`), where they are known.
 
     Parameters
     ----------
@@ -113,7 +118,7 @@ def call_seed(privatizer: Any) -> np.random.SeedSequence:
     -------
     numpy.random.SeedSequence
     """
-    rng = privatizer._next_generator()
+    rng = privatizer._next_generator("dask release")
     return np.random.SeedSequence([int(e) for e in rng.integers(0, 2**63, size=4)])
 
 
@@ -162,11 +167,19 @@ def _output_dtype(privatizer: Any) -> np.dtype:
 
 
 def _privatize_block(block, privatizer, seq, dtype, position):
-    # One block with its own stream: a shallow copy of the fitted privatizer
-    # rooted at the block's seed, then the privatizer's own row-wise transform.
-    own = copy.copy(privatizer)
-    own._seed_noise(block_seed(seq, position))
-    return np.asarray(_raw_transform(own, block), dtype=dtype)
+    # One partition with its own stream: block_seed of the call's seed and the
+    # partition's position, plus a fingerprint of the partition's rows when the
+    # privatizer is seeded (the same seed on other data draws other noise).
+    # A recomputed partition gets the same seed, hence the same release.
+    seed = block_seed(seq, position)
+    if privatizer._is_seeded():
+        fingerprint = data_fingerprint(np.asarray(block))
+        seed = np.random.SeedSequence(
+            [*np.atleast_1d(seq.entropy).tolist(), *words(fingerprint)],
+            spawn_key=(*seq.spawn_key, int(position)),
+        )
+    released = privatizer._transform_with_seed(block, seed, _raw_transform)
+    return np.asarray(released, dtype=dtype)
 
 
 def _raw_transform(privatizer: Any, X: Any) -> Any:

@@ -20,8 +20,6 @@ import dask
 import numpy as np
 from sklearn.base import clone
 
-from ..base import PrivatizerMixin
-
 __all__ = ["FITTERS", "dask_laplace_statistic"]
 
 SPLIT_EVERY = 8
@@ -85,20 +83,15 @@ def _set_input_features(estimator: Any, X: Any, names: bool = True) -> None:
 
 
 def _privatize(estimator: Any, X: Any) -> Any:
-    """The learner's ``_privatize`` for a dask collection: lazy, seeded by its graph.
+    """The learner's ``_privatize`` for a dask collection: lazy.
 
-    The clone's stream is rooted at the privatizer's ``random_state`` and a
-    fingerprint of the dask graph of ``X`` (its token), as an in-memory fit
-    roots it at a fingerprint of the data.
+    A fresh clone of the privatizer releases ``X`` partition by partition
+    (see :func:`skprivate.utils._dask.dask_transform` for the seeds).
     """
-    from dask.base import tokenize
-
     if estimator.privatizer is None:
         estimator.privatizer_ = None
         return X
     privatizer = clone(estimator.privatizer)
-    if isinstance(privatizer, PrivatizerMixin):
-        privatizer._seed_noise(estimator._privatizer_seed("dask:" + tokenize(X)))
     privatized = privatizer.fit_transform(X)
     estimator.privatizer_ = privatizer
     return privatized

@@ -1,0 +1,81 @@
+"""Content fingerprints that seed reproducible (simulation) noise streams.
+
+A seeded privatizer's noise is a function of its seed, its settings and the
+data it releases; these helpers turn settings and data into integers that
+are the same in every process (never ``id`` or ``hash``, which vary).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import numbers
+import pickle
+from typing import Any
+
+import numpy as np
+
+__all__ = ["canonical", "data_fingerprint", "words"]
+
+
+def canonical(value: Any) -> str:
+    """A text form of a parameter value that is the same in every process.
+
+    Numbers compare by value (``1`` and ``1.0`` agree), sequences by their
+    items (a tuple and a list agree), arrays by dtype, shape and bytes,
+    estimators by class and parameters, and other objects by their type's
+    qualified name (never by ``id`` or ``hash``, which vary between runs).
+    """
+    if value is None or isinstance(value, bool | np.bool_ | str | bytes):
+        return repr(bool(value) if isinstance(value, np.bool_) else value)
+    if isinstance(value, numbers.Integral):
+        return f"n:{int(value)}"
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if number.is_integer() and abs(number) < 2.0**63:
+            return f"n:{int(number)}"
+        return f"f:{number.hex()}"
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            return f"a:{value.shape}:{canonical(value.tolist())}"
+        data = np.ascontiguousarray(value)
+        digest = hashlib.sha256(data.tobytes()).hexdigest()
+        return f"a:{data.dtype.str}:{data.shape}:{digest}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(canonical(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = sorted((canonical(k), canonical(v)) for k, v in value.items())
+        return "{" + ",".join(f"{k}={v}" for k, v in items) + "}"
+    kind = type(value)
+    if hasattr(value, "get_params") and not isinstance(value, type):
+        params = canonical(value.get_params(deep=False))
+        return f"e:{kind.__module__}.{kind.__qualname__}{params}"
+    if callable(value) and hasattr(value, "__qualname__"):
+        return f"c:{getattr(value, '__module__', '')}.{value.__qualname__}"
+    return f"o:{kind.__module__}.{kind.__qualname__}"
+
+
+def data_fingerprint(data: Any) -> int:
+    """A 128-bit SHA-256 fingerprint of the content of ``data``.
+
+    Numeric arrays are hashed by dtype, shape and bytes (fast); anything
+    else through its canonical text form (:func:`canonical`), with object
+    arrays and frames by their values.
+    """
+    digest = hashlib.sha256(b"skprivate release data\0")
+    if isinstance(data, np.ndarray) and data.dtype != object:
+        block = np.ascontiguousarray(data)
+        digest.update(f"{block.dtype.str}:{block.shape}:".encode())
+        digest.update(memoryview(block).cast("B"))
+    else:
+        if hasattr(data, "to_numpy") and hasattr(data, "columns"):
+            data = (list(map(str, data.columns)), np.asarray(data.to_numpy()))
+        try:  # values by content (strings, numbers, timestamps, ...)
+            digest.update(pickle.dumps(data, protocol=4))
+        except Exception:  # unpicklable: the canonical text form
+            digest.update(canonical(data).encode())
+    return int.from_bytes(digest.digest()[:16], "little")
+
+
+def words(value: int) -> list[int]:
+    """A non-negative integer as 32-bit words (``SeedSequence`` entropy)."""
+    return [(value >> (32 * i)) & 0xFFFFFFFF for i in range(4)]
