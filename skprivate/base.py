@@ -239,6 +239,17 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         if "_release_counter" not in self.__dict__:
             self._release_counter = _ReleaseCounter()
 
+    def __sklearn_is_fitted__(self) -> bool:
+        """Fitted, with the settings it was fitted with.
+
+        ``check_is_fitted`` calls this first thing in ``transform``, so a
+        setting changed since ``fit`` is reported before any other check.
+        """
+        self._check_fitted_settings()
+        return any(
+            name.endswith("_") and not name.startswith("__") for name in vars(self)
+        )
+
     def _check_fitted_settings(self) -> None:
         """Raise if a setting changed with ``set_params`` since ``fit``.
 
@@ -259,6 +270,29 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
                 "settings, so it neither releases nor reports until it is fitted "
                 "again. Call fit before transform or privacy_summary."
             )
+
+    def _release_policy(self) -> dict[str, Any]:
+        """The ``reproducible`` entries of ``privacy_summary``.
+
+        Also refuses (``ValueError``) when a setting changed since ``fit``:
+        a summary of the new settings would not describe what ``transform``
+        does.
+
+        Returns
+        -------
+        policy : dict
+            ``reproducible`` (``True`` for any ``random_state`` but None)
+            and ``random_state_note``.
+        """
+        self._check_fitted_settings()
+        if self._is_seeded():
+            note = (
+                "reproducible: for simulation, not for release (the noise is a "
+                "function of random_state, the settings and the data)"
+            )
+        else:
+            note = "fresh operating-system entropy on every call"
+        return {"reproducible": self._is_seeded(), "random_state_note": note}
 
     def _is_seeded(self) -> bool:
         """Whether releases are reproducible (any ``random_state`` but None)."""

@@ -8,7 +8,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..utils.validation import check_float_array, check_interval_array
-from ._anchors import as_cdf, check_acceptable_range, design_coverage, mass_in_fixed_set
+from ._anchors import (
+    as_cdf,
+    check_acceptable_range,
+    design_coverage,
+    mass_in_fixed_set,
+    pad_anchors,
+)
 
 __all__ = [
     "average_coverage",
@@ -196,3 +202,89 @@ def composition_bound(coverages: ArrayLike) -> float:
     if tau.size == 0 or np.any(~((tau >= 0) & (tau <= 1))):
         raise ValueError(f"coverages must be numbers in [0, 1]; got {coverages!r}.")
     return float(round(max(0.0, 1.0 - np.sum(1.0 - tau)), 15))
+
+
+def released_cell_masses(
+    components: list[tuple[NDArray, tuple[int, ...]]], cdf, fixed: NDArray
+) -> NDArray[np.float64]:
+    """``P_Y(cell_j \\ A)`` of every pooled cell reported as an interval.
+
+    Parameters
+    ----------
+    components : list of (anchors, exact_cells)
+        Per pooled mechanism, its anchors of shape ``(n, k_i)`` and the
+        indices of its cells reported exactly.
+    cdf : callable
+        Population CDF ``F``.
+    fixed : ndarray of shape (r, 2)
+        Fixed acceptable set ``A`` (cells ``(low, high]``).
+
+    Returns
+    -------
+    masses : ndarray of shape (n, 1 + sum k_i)
+        Per row of anchors and pooled cell, the population mass the cell
+        reveals as an interval: 0 for a cell inside an exactly reported cell
+        of any component, the cell's mass outside ``A`` otherwise.  Row sums
+        are ``1 - P(value reported exactly | anchors)``; the sum of squares
+        is the expected coverage given the anchors (as in
+        ``design_coverage``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from skprivate.interval._coverage import released_cell_masses
+    >>> q = np.array([[-1.0, 1.0]])
+    >>> released_cell_masses([(q, (1,))], stats.norm.cdf, np.empty((0, 2))).round(3)
+    array([[0.159, 0.   , 0.159]])
+    """
+    pooled = np.sort(np.hstack([a for a, _ in components]), axis=1)
+    padded = pad_anchors(pooled)
+    lo, hi = padded[:, :-1], padded[:, 1:]
+    prob = cdf(hi) - cdf(lo) - mass_in_fixed_set(lo, hi, fixed, cdf)
+    keep = np.ones(prob.shape, dtype=bool)
+    for anchors, exact in components:
+        if exact:
+            # the component cell holding a pooled cell counts the component's
+            # anchors strictly below the pooled cell's upper bound
+            comp_idx = np.sum(anchors[:, None, :] < hi[:, :, None], axis=2)
+            keep &= ~np.isin(comp_idx, exact)
+    return np.where(keep, np.clip(prob, 0.0, 1.0), 0.0)
+
+
+def design_disclosure(
+    components: list[tuple[NDArray, tuple[int, ...]]], cdf, fixed: NDArray
+) -> tuple[float, float]:
+    """Expected coverage and expected share reported exactly, for one population.
+
+    Both are Monte Carlo averages over the rows of anchors in
+    ``components`` (see :func:`released_cell_masses`): the coverage
+    ``E[Σ_j m_j²]`` and the exact share ``E[1 - Σ_j m_j]``, the probability
+    that a value drawn from the population ``cdf`` is released as itself.
+
+    Parameters
+    ----------
+    components : list of (anchors, exact_cells)
+        As in :func:`released_cell_masses`.
+    cdf : callable
+        Population CDF.
+    fixed : ndarray of shape (r, 2)
+        Fixed acceptable set.
+
+    Returns
+    -------
+    coverage, exact_share : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from skprivate.interval._coverage import design_disclosure
+    >>> q = np.zeros((1, 1))
+    >>> design_disclosure([(q, ())], stats.norm.cdf, np.array([[0.0, 1.0]]))
+    (0.2751..., 0.3413...)
+    """
+    masses = released_cell_masses(components, cdf, fixed)
+    coverage = float(np.mean(np.sum(masses * masses, axis=1)))
+    exact = float(np.mean(np.clip(1.0 - masses.sum(axis=1), 0.0, 1.0)))
+    return coverage, exact

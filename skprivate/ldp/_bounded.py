@@ -82,6 +82,7 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             "bounds": (low.tolist(), high.tolist()),
             "bounds_from_data": bool(self.bounds is None),
             "floating_point_safe": bool(self.secure),
+            **self._release_policy(),
         }
         if self.secure:
             summary["output_grid"] = {

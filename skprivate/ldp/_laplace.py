@@ -305,7 +305,9 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             ``bounds``, ``bounds_from_data``, ``sampler``,
             ``floating_point_safe`` (False only for ``secure=False``) and,
             in secure mode, ``output_grid`` (``origin`` and ``step`` per
-            feature: every output is ``origin + integer * step``).
+            feature: every output is ``origin + integer * step``);
+            ``reproducible`` and ``random_state_note`` (a seeded release is
+            for simulation, not for release).
         """
         check_is_fitted(self, "scale_")
         summary = {
@@ -317,6 +319,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             "bounds_from_data": bool(self.bounds_from_data_),
             "sampler": "discrete Laplace on a grid" if self.secure else "Laplace",
             "floating_point_safe": bool(self.secure),
+            **self._release_policy(),
         }
         if self.secure:
             summary["output_grid"] = {

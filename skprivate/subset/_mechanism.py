@@ -234,7 +234,9 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             entry has the design kind, the number of categories, the
             coverage lower bound ``min_coverage`` (``None`` without dummies)
             and, with ``weights``, the output of
-            :func:`~skprivate.subset.subset_leakage`.
+            :func:`~skprivate.subset.subset_leakage`.  Also
+            ``reproducible`` and ``random_state_note`` (a seeded release is
+            for simulation, not for release).
         """
         check_is_fitted(self)
         if weights is not None and len(self.designs_) == 1:
@@ -252,7 +254,11 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             if weights is not None:
                 entry["leakage"] = subset_leakage(design, weights[j])
             columns.append(entry)
-        return {"notion": "subset privacy", "columns": columns}
+        return {
+            "notion": "subset privacy",
+            "columns": columns,
+            **self._release_policy(),
+        }
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
