@@ -7,7 +7,7 @@ import sys
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ._cli.privatize import MECHANISMS
+    from ._cli.privatize import MECHANISMS, mechanisms_help
 
     parser = argparse.ArgumentParser(
         prog="python -m skprivate",
@@ -21,19 +21,33 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", metavar="DIR", help="write report.html and figures here")
     demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
-    lines = [f"  {name:<15} {entry.summary}" for name, entry in MECHANISMS.items()]
     priv = sub.add_parser(
         "privatize",
         help="privatize columns of a CSV file",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Apply a privacy mechanism to columns of a CSV file.\n\n"
-        "mechanisms:\n" + "\n".join(lines),
+        description="Apply a privacy mechanism to columns of a CSV file.  Next to\n"
+        "OUT.csv it also writes OUT.csv.skprivate.json: the mechanism and its\n"
+        "declared parameters (no data), which estimate reads.\n\n" + mechanisms_help(),
         epilog="example: python -m skprivate privatize --mechanism laplace "
-        "--columns age --param epsilon=1 --param 'bounds=(17,90)' adult.csv -o out.csv",
+        "--columns age --param epsilon=1 --bounds 17,90 adult.csv -o out.csv",
     )
     priv.add_argument("input", metavar="IN.csv")
     priv.add_argument("-o", "--output", metavar="OUT.csv", required=True)
     priv.add_argument("--mechanism", required=True, choices=sorted(MECHANISMS))
+    priv.add_argument(
+        "--bounds",
+        metavar="LOW,HIGH",
+        help="declared range of the values (public, fixed before looking at "
+        "them): the bounds of a bounded mechanism, or where the anchors of an "
+        "interval mechanism are placed (centre: the midpoint, spread: a quarter "
+        "of the width)",
+    )
+    priv.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="field separator of IN.csv, e.g. ';' or tab (default ','); the "
+        "output is comma-separated",
+    )
     priv.add_argument("--columns", required=True, help="comma-separated columns")
     priv.add_argument(
         "--param",
@@ -62,25 +76,41 @@ def build_parser() -> argparse.ArgumentParser:
         "settings, so the same file reproduces and another file gets other noise",
     )
 
-    from ._cli.estimate import ESTIMATORS
+    from ._cli.estimate import ESTIMATORS, estimators_help
 
-    lines = [f"  {name:<18} {entry.summary}" for name, entry in ESTIMATORS.items()]
     est = sub.add_parser(
         "estimate",
         help="estimate population quantities from privatized columns of a CSV file",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Estimate a population distribution or statistics from the "
-        "output of a mechanism.\n\nestimators:\n" + "\n".join(lines),
-        epilog="example: python -m skprivate estimate --estimator interval-npmle "
-        "--columns income private.csv",
+        description="Estimate a population distribution or statistics from the\n"
+        "output of a mechanism.  The settings file privatize wrote next to IN.csv\n"
+        "(IN.csv.skprivate.json) supplies the estimator, the columns and the\n"
+        "mechanism's parameters; --param overrides them.\n\n" + estimators_help(),
+        epilog="example: python -m skprivate estimate private.csv  (after "
+        "privatize ... -o private.csv)",
     )
     est.add_argument("input", metavar="IN.csv")
-    est.add_argument("--estimator", required=True, choices=sorted(ESTIMATORS))
+    est.add_argument(
+        "--estimator",
+        choices=sorted(ESTIMATORS),
+        help="default: the estimator of the mechanism in the settings file",
+    )
     est.add_argument(
         "--columns",
-        required=True,
         help="comma-separated original column names (e.g. income for "
-        "income_lower/income_upper)",
+        "income_lower/income_upper); default: the privatized columns in the "
+        "settings file",
+    )
+    est.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="field separator of IN.csv, e.g. ';' or tab (default ',')",
+    )
+    est.add_argument(
+        "--settings",
+        metavar="FILE",
+        help="settings file written by privatize (default: IN.csv.skprivate.json "
+        "when it exists)",
     )
     est.add_argument("--param", action="append", metavar="KEY=VALUE")
     est.add_argument(
@@ -118,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
                 seed=args.seed,
                 keep=args.keep,
                 missing=args.missing,
+                bounds=args.bounds,
+                delimiter=args.delimiter,
             )
             details = ", ".join(f"{k}={v}" for k, v in summary.items())
             print(f"wrote {len(output)} rows to {args.output} ({details})")
@@ -131,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.param,
                 args.output,
                 missing=args.missing,
+                delimiter=args.delimiter,
+                settings=args.settings,
             )
             print(table.to_string(index=False))
     except CLIError as exc:

@@ -19,12 +19,60 @@ class CLIError(Exception):
     """An error reported to the user as one line, with a non-zero exit code."""
 
 
-def read_csv(path: str) -> pd.DataFrame:
-    """Read a CSV file, turning every failure into a :class:`CLIError`."""
+# Field separators a one-column header is checked for (see delimiter_hint).
+_OTHER_DELIMITERS = (";", "\t", "|")
+
+
+def check_delimiter(delimiter: str | None) -> str:
+    """The field separator of ``--delimiter`` (default ``","``).
+
+    ``\\t`` and ``tab`` stand for the tab character.
+
+    Examples
+    --------
+    >>> check_delimiter(None), check_delimiter(";"), check_delimiter("tab")
+    (',', ';', '\\t')
+    """
+    if delimiter is None:
+        return ","
+    if delimiter in ("\\t", "tab", "TAB"):
+        return "\t"
+    if len(delimiter) != 1 or delimiter in ('"', "\n", "\r"):
+        raise CLIError(
+            f"--delimiter must be one character such as ';' or 'tab'; got {delimiter!r}"
+        )
+    return delimiter
+
+
+def delimiter_hint(frame: pd.DataFrame) -> str:
+    """A hint when the header was read as one column holding another separator.
+
+    A file separated by ``;`` read with ``,`` has one column named, say,
+    ``age;id``; the hint names the separator and the option to pass.
+    """
+    if frame.shape[1] != 1:
+        return ""
+    header = str(frame.columns[0])
+    for sep in _OTHER_DELIMITERS:
+        if sep in header:
+            shown = "tab" if sep == "\t" else sep
+            return (
+                f" (the header was read as one column {header!r}: the file seems "
+                f"to be separated by {shown!r}; pass --delimiter '{shown}')"
+            )
+    return ""
+
+
+def read_csv(path: str, delimiter: str | None = None) -> pd.DataFrame:
+    """Read a CSV file, turning every failure into a :class:`CLIError`.
+
+    ``delimiter`` is the field separator (``--delimiter``; default ``","``).
+    """
+    sep = check_delimiter(delimiter)
     if not Path(path).is_file():
         raise CLIError(f"input file not found: {path}")
     try:
-        frame = pd.read_csv(path)
+        frame = pd.read_csv(path, sep=sep)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise CLIError(f"cannot read {path} as CSV: {exc}".splitlines()[0]) from exc
     if frame.empty:
@@ -41,7 +89,7 @@ def select_columns(frame: pd.DataFrame, columns: str | None, path: str) -> list[
     if missing:
         raise CLIError(
             f"column(s) {', '.join(missing)} not in {path}; it has "
-            f"{', '.join(map(str, frame.columns))}"
+            f"{', '.join(map(str, frame.columns))}{delimiter_hint(frame)}"
         )
     return names
 
@@ -174,7 +222,8 @@ def check_numeric(
     """Return ``frame[columns]`` as numbers, or say which cell is not a number.
 
     Missing cells stay missing (they are handled by ``--missing``).  The error
-    names the column, the first offending value and its row and line.
+    names the column and the row and line of the first offending cell, never
+    the cell itself (a raw value, and error output ends up in logs).
     """
     data = frame[columns].copy()
     for name in columns:
@@ -189,9 +238,9 @@ def check_numeric(
         if bad.any():
             first = int(np.flatnonzero(bad)[0])
             raise CLIError(
-                f"column {name!r} is not numeric: {where(path, first)} has "
-                f"{column.iloc[first]!r} ({int(bad.sum())} non-numeric value(s) "
-                f"in all); {needed_by} needs numbers"
+                f"column {name!r} is not numeric: {where(path, first)} holds a "
+                f"cell that is not a number ({int(bad.sum())} non-numeric "
+                f"value(s) in all); {needed_by} needs numbers"
             )
         data[name] = numbers
     return data

@@ -8,6 +8,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,66 +24,206 @@ from .io import (
     read_csv,
     same_file,
     select_columns,
+    where,
     write_csv_atomically,
 )
+from .settings import write_settings
 
 
 @dataclass(frozen=True)
 class MechanismEntry:
-    """How the command line builds a mechanism."""
+    """How the command line builds a mechanism and estimates from its output.
+
+    ``example`` is the part of a ``privatize`` command after ``--columns``
+    that sets the mechanism's parameters; ``estimators`` are the
+    ``estimate --estimator`` choices that read its output, the default first.
+    """
 
     class_name: str
     summary: str
     example: str
+    estimators: tuple[str, ...] = ()
 
+
+_INTERVAL_ESTIMATORS = ("interval-npmle", "interval-mle")
 
 MECHANISMS: dict[str, MechanismEntry] = {
     "interval-case1": MechanismEntry(
         "IntervalCaseI",
         "interval privacy, one random anchor: each value becomes (-inf, U] or (U, inf)",
-        "--param distribution=logistic --param scale=5",
+        "--bounds 0,100 --param scale=2",
+        _INTERVAL_ESTIMATORS,
     ),
     "interval-case2": MechanismEntry(
         "IntervalCaseII",
         "interval privacy, two random anchors: three cells",
-        "--param scale=2",
+        "--bounds 0,100 --param scale=2",
+        _INTERVAL_ESTIMATORS,
     ),
     "interval": MechanismEntry(
         "IntervalMechanism",
         "interval privacy, m-1 random anchors, optional exact reports in a range",
-        "--param n_anchors=3 --param scale=2",
+        "--bounds 0,100 --param n_anchors=3",
+        _INTERVAL_ESTIMATORS,
     ),
     "laplace": MechanismEntry(
         "LaplaceLDP",
         "epsilon-local differential privacy by Laplace noise within declared bounds",
-        "--param epsilon=1 --param bounds=(0,100)",
+        "--param epsilon=1 --bounds 0,100",
+        ("deconvolution-kde", "perturbed-kde"),
     ),
     "subset": MechanismEntry(
         "SubsetUniform",
         "subset privacy: each category becomes a random subset containing it",
-        "",
+        "--param \"categories=[['A', 'B', 'C']]\"",
+        ("subset",),
     ),
     "rvns": MechanismEntry(
         "RVNSPerturber",
         "real-value negative survey: values drawn away from a band around the truth",
-        "--param d=2 --param k=1 --param bounds=(0,10)",
+        "--param d=10 --param k=1 --bounds 0,100",
+        ("rvns",),
     ),
     "generalized-gaussian": MechanismEntry(
         "GeneralizedGaussianLDP",
         "(epsilon, delta)-LDP with generalized Gaussian noise (a comparison baseline)",
-        "--param epsilon=2 --param bounds=(0,10)",
+        "--param epsilon=2 --bounds 0,100",
+        ("perturbed-kde",),
     ),
     "flipped-huber": MechanismEntry(
         "FlippedHuberLDP",
         "(epsilon, delta)-LDP with Flipped Huber noise (a comparison baseline)",
-        "--param epsilon=2 --param bounds=(0,10)",
+        "--param epsilon=2 --bounds 0,100",
+        ("perturbed-kde",),
     ),
     "square-wave": MechanismEntry(
         "SquareWaveLDP",
-        "epsilon-LDP Square Wave reports (estimate with EMS)",
-        "--param epsilon=2 --param bounds=(0,10)",
+        "epsilon-LDP Square Wave reports",
+        "--param epsilon=2 --bounds 0,100",
+        ("square-wave",),
     ),
 }
+
+# Mechanisms whose anchors are placed from --bounds.
+INTERVAL_MECHANISMS = ("interval-case1", "interval-case2", "interval")
+# Parameters the command line sets itself, not shown as --param options.
+_HIDDEN_PARAMS = ("random_state",)
+
+
+def parameters_text(cls: type, hidden: tuple[str, ...] = _HIDDEN_PARAMS) -> str:
+    """``name=default, ...`` of the constructor of ``cls``.
+
+    Examples
+    --------
+    >>> from skprivate import LaplaceLDP
+    >>> parameters_text(LaplaceLDP)
+    'epsilon=1.0, bounds=None, clip=True, secure=True'
+    """
+    items = []
+    for name, p in inspect.signature(cls).parameters.items():
+        if name in hidden or name == "self":
+            continue
+        if p.default is inspect.Parameter.empty:
+            items.append(name)
+        elif isinstance(p.default, str):
+            items.append(f"{name}={p.default!r}")
+        else:
+            items.append(f"{name}={p.default}")
+    return ", ".join(items)
+
+
+def mechanisms_help() -> str:
+    """The ``mechanisms:`` block of ``privatize --help``."""
+    import skprivate
+
+    lines = ["mechanisms (parameters with their defaults; set them with --param):"]
+    for name, entry in MECHANISMS.items():
+        cls = getattr(skprivate, entry.class_name)
+        lines += [
+            f"  {name}",
+            *help_lines(entry.summary),
+            *help_lines(f"{entry.class_name}: {parameters_text(cls)}"),
+            *help_lines(f"e.g. --mechanism {name} --columns COL {entry.example}"),
+            *help_lines(f"estimate with: {', '.join(entry.estimators)}"),
+        ]
+    return "\n".join(lines)
+
+
+def help_lines(text: str) -> list[str]:
+    """``text`` wrapped to 79 columns under an entry of a ``--help`` list."""
+    import textwrap
+
+    return textwrap.wrap(
+        text,
+        79,
+        initial_indent=" " * 6,
+        subsequent_indent=" " * 8,
+        break_on_hyphens=False,
+    )
+
+
+def _native(values: np.ndarray) -> float | list[float]:
+    """One float for one column, a list of floats for several."""
+    out = [float(v) for v in np.ravel(values)]
+    return out[0] if len(out) == 1 else out
+
+
+def apply_bounds(
+    mechanism: str, params: dict[str, Any], bounds: str | None, names: list[str]
+) -> dict[str, Any]:
+    """The mechanism's parameters with ``--bounds`` applied.
+
+    For a mechanism with a ``bounds`` parameter, ``--bounds`` sets it.  For
+    the interval mechanisms it places the anchors: ``anchor_loc`` at the
+    midpoint and ``anchor_scale`` at a quarter of the width of each column's
+    range (the default ``N(0, 1)``-like anchors fit only standardized data;
+    with neither ``--bounds`` nor an anchor parameter, they are refused).
+
+    Examples
+    --------
+    >>> apply_bounds("interval-case1", {}, "17,90", ["age"])
+    {'anchor_loc': 53.5, 'anchor_scale': 18.25}
+    >>> apply_bounds("laplace", {"epsilon": 1}, "(17, 90)", ["age"])
+    {'epsilon': 1, 'bounds': (17, 90)}
+    """
+    from ..utils import check_bounds
+
+    anchors = [k for k in ("anchor_loc", "anchor_scale") if k in params]
+    if bounds is None:
+        if mechanism in INTERVAL_MECHANISMS and not anchors:
+            raise CLIError(
+                f"{mechanism} draws each anchor around anchor_loc with spread "
+                "anchor_scale (defaults 0 and 1, for standardized values), so "
+                f"the anchors must be placed on the range of {', '.join(names)}: "
+                "pass --bounds LOW,HIGH (a range declared without looking at "
+                "the values; the anchors are centred at its midpoint with a "
+                "spread of a quarter of its width) or --param anchor_loc=CENTRE "
+                "--param anchor_scale=SPREAD"
+            )
+        return params
+    value = parse_params([f"bounds={bounds}"])["bounds"]
+    if mechanism == "subset":
+        raise CLIError(
+            "--bounds does not apply to the subset mechanism (categories, not numbers)"
+        )
+    if mechanism in INTERVAL_MECHANISMS:
+        if anchors:
+            raise CLIError(
+                f"--bounds places the anchors, and --param {anchors[0]} sets them "
+                "too; give one or the other"
+            )
+        try:
+            low, high = check_bounds(value, len(names), name="--bounds")
+        except (ValueError, TypeError) as exc:
+            raise CLIError(str(exc).splitlines()[0]) from exc
+        return {
+            **params,
+            "anchor_loc": _native((low + high) / 2.0),
+            "anchor_scale": _native((high - low) / 4.0),
+        }
+    if "bounds" in params:
+        raise CLIError("bounds given twice (--bounds and --param bounds=); keep one")
+    return {**params, "bounds": value}
 
 
 def _build(name: str, params: dict[str, Any], seed: int | None) -> Any:
@@ -202,6 +343,23 @@ def _source_column(output: str, names: list[str]) -> str | None:
     return best
 
 
+def _file_rows(message: str, frame: pd.DataFrame, path: str) -> str:
+    """A privatizer's message with its ``row N`` named as a row of the file.
+
+    A privatizer counts the rows it was given from 0; after ``--missing
+    drop`` these are not the file's rows.  The first ``row N`` becomes
+    ``row R (line L of FILE)``, as in the command line's own messages.
+    """
+
+    def replace(match: re.Match) -> str:
+        position = int(match.group(1))
+        if position >= len(frame.index):
+            return match.group(0)
+        return where(path, int(frame.index[position]))
+
+    return re.sub(r"\brow (\d+)\b", replace, message, count=1)
+
+
 def _blank_missing(
     result: pd.DataFrame, missing: pd.DataFrame, names: list[str]
 ) -> pd.DataFrame:
@@ -237,6 +395,8 @@ def privatize(
     seed: int | None = None,
     keep: str | None = None,
     missing: str = "error",
+    bounds: str | None = None,
+    delimiter: str | None = None,
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Privatize ``columns`` of the CSV at ``path`` and write ``out``.
 
@@ -266,6 +426,16 @@ def privatize(
       run with an observed value of the same column in its place and that
       output is discarded, so no raw value is released; the release does
       reveal which cells were missing.
+
+    ``bounds`` (``--bounds``, e.g. ``"17,90"``) declares the range of the
+    values: the ``bounds`` of a bounded mechanism, or the placement of the
+    anchors of an interval mechanism (see :func:`apply_bounds`).  The input
+    is read with ``delimiter`` (default ``","``); the output is always
+    comma-separated.
+
+    Next to ``out``, the settings file ``<out>.skprivate.json`` (see
+    :mod:`skprivate._cli.settings`) records the mechanism and its declared
+    parameters, so that ``estimate`` needs no ``--param``.
     """
     if missing not in MISSING_CHOICES:
         raise CLIError(
@@ -276,7 +446,7 @@ def privatize(
             f"-o {out} is the input file; write the output to another path "
             "(the raw file would be replaced)"
         )
-    frame = read_csv(path)
+    frame = read_csv(path, delimiter)
     names = select_columns(frame, columns, path)
     kept = select_columns(frame, keep, path) if keep else []
     both = [c for c in kept if c in names]
@@ -291,7 +461,7 @@ def privatize(
         check_finite(data, path, needed_by)
     else:
         data = frame[names].copy()
-    parsed = parse_params(params)
+    parsed = apply_bounds(mechanism, parse_params(params), bounds, names)
     if seed is not None:
         seed = derive_seed(seed, path, mechanism, names, parsed, missing)
     privatizer = _build(mechanism, parsed, seed)
@@ -342,9 +512,10 @@ def privatize(
             warnings.simplefilter("always")
             result = privatizer.fit_transform(data)
     except (ValueError, TypeError) as exc:
-        raise CLIError(str(exc).splitlines()[0]) from exc
+        raise CLIError(_file_rows(str(exc).splitlines()[0], frame, path)) from exc
     for w in caught:
-        print(f"warning: {w.message}".splitlines()[0], file=sys.stderr)
+        text = _file_rows(str(w.message), frame, path)
+        print(f"warning: {text}".splitlines()[0], file=sys.stderr)
     result = pd.DataFrame(result)
     result.index = frame.index
     if missing == "keep" and is_missing.to_numpy().any():
@@ -357,5 +528,24 @@ def privatize(
             "drop them from --keep"
         )
     write_csv_atomically(output, out)
+    try:
+        write_settings(
+            out,
+            {
+                "mechanism": mechanism,
+                "class": MECHANISMS[mechanism].class_name,
+                "parameters": [f"{k}={v!r}" for k, v in parsed.items()],
+                "bounds": bounds,
+                "columns": names,
+                "kept": kept,
+                "output_columns": [str(c) for c in output.columns],
+                "seeded": seed is not None,
+                "missing": missing,
+                "estimator": MECHANISMS[mechanism].estimators[0],
+            },
+        )
+    except OSError as exc:
+        Path(out).unlink(missing_ok=True)
+        raise CLIError(f"cannot write the settings file of {out}: {exc}") from exc
     summary = {**privatizer.privacy_summary(), **notes}
     return output, summary

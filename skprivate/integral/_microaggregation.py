@@ -12,7 +12,8 @@ Maximum Distance to Average Vector heuristic.
 from __future__ import annotations
 
 import numbers
-from typing import ClassVar
+import warnings
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -20,6 +21,7 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin
+from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
 from ..utils._dask import dask_fit, is_dask_collection
 from ..utils.validation import check_numeric_input
@@ -333,6 +335,14 @@ class Microaggregator(
                 "group of that size exists, and a smaller one would publish "
                 "near-raw values."
             )
+        if k == 1:
+            warnings.warn(
+                "Microaggregator(min_cluster_size=1) lets a cluster hold a single "
+                "record, whose centroid is its raw value: the output may repeat "
+                "the data unchanged. Use min_cluster_size >= 2.",
+                PrivacyLeakWarning,
+                stacklevel=3,
+            )
         if self.method == "mdav":
             labels = _mdav_labels(X, k)
             centroids = _centroids(X, labels)
@@ -359,21 +369,62 @@ class Microaggregator(
         self.cut_points_ = cuts
         return out
 
-    def privacy_summary(self) -> dict:
-        """What microaggregation guarantees.
+    def privacy_summary(self) -> dict[str, Any]:
+        """What microaggregation guarantees, and what it does not.
+
+        Every cluster holds at least ``k = min_cluster_size`` records (all
+        the records form one cluster when there are too few to split), so
+        each released value is shared by at least ``k`` records: for
+        ``"mdav"`` the whole row (k-anonymity on the microaggregated
+        columns); for the univariate methods each column taken alone, so a
+        combination of columns may still single out a record.  It is not
+        differential privacy: a centroid is the mean of its members, so
+        anyone who knows ``k - 1`` of them recovers the last, and ``k = 1``
+        releases the raw values (``fit`` warns).
 
         Returns
         -------
         summary : dict
-            ``notion`` and ``min_cluster_size``: each released value (per
-            column for the univariate methods, per row for ``"mdav"``) is
-            shared by at least that many training records, when there are
-            at least that many records.
+            ``notion``, ``min_cluster_size``, ``method``, ``k_anonymity``
+            (``"rows"``, ``"each column alone"`` or ``"none"`` for ``k =
+            1``), ``raw_values_released`` (True for ``k = 1``) and
+            ``guarantee`` (one sentence).
+
+        Examples
+        --------
+        >>> from skprivate.integral import Microaggregator
+        >>> Microaggregator(min_cluster_size=5, method="mdav").privacy_summary()[
+        ...     "k_anonymity"
+        ... ]
+        'rows'
         """
+        k = int(self.min_cluster_size)
+        if k == 1:
+            scope = "none"
+            guarantee = (
+                "none: min_cluster_size=1 lets a cluster hold one record, whose "
+                "centroid is its raw value"
+            )
+        else:
+            scope = "rows" if self.method == "mdav" else "each column alone"
+            where = (
+                "each released row is shared by"
+                if self.method == "mdav"
+                else "each released value of a column is shared by"
+            )
+            guarantee = (
+                f"{where} at least {k} training records (k-anonymity of "
+                f"{'the rows' if self.method == 'mdav' else 'each column alone'}"
+                "); not differential privacy: a centroid is the mean of its "
+                f"members, so knowing {k - 1} of them reveals the last"
+            )
         return {
             "notion": "microaggregation: every released value shared by >= k records",
             "min_cluster_size": self.min_cluster_size,
             "method": self.method,
+            "k_anonymity": scope,
+            "raw_values_released": k == 1,
+            "guarantee": guarantee,
         }
 
     def fit(self, X: ArrayLike, y: None = None) -> Microaggregator:

@@ -44,10 +44,11 @@ _COMMON_CONSTRAINTS: dict[str, list] = {
 }
 _N_COVERAGE_DRAWS = 200_000
 # Fit-time aggregates of the data: anchor draws of the Monte Carlo (standard
-# error about 0.002 on a coverage or a share), the fewest rows for which they
+# error at most 0.5 / sqrt(20,000) < 0.004 on a share or a coverage, both
+# means of terms in [0, 1]), the fewest rows for which they
 # are kept (one record moves either by at most 2 / n, i.e. by at most one
 # rounding step of 0.01 from 200 rows on), and the warning thresholds.
-_N_DATA_DRAWS = 50_000
+_N_DATA_DRAWS = 20_000
 _MIN_ROWS_KEPT = 200
 _ROUND = 2
 _EXACT_SHARE_LIMIT = 0.5
@@ -79,7 +80,9 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         return max(sizes)
 
     def _standardization(self, j: int) -> tuple[float, float]:
-        d = self._n_columns_hint()
+        # a scalar broadcasts to any column (members of an ensemble are asked
+        # about the ensemble's columns before they learn their count)
+        d = max(self._n_columns_hint(), j + 1)
         a_loc = _per_column(self.anchor_loc, d, "anchor_loc")
         a_scale = _per_column(self.anchor_scale, d, "anchor_scale")
         if np.any(a_scale <= 0):
@@ -176,7 +179,6 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         for j in range(X.shape[1]):
             comps = self._components(rng, _N_DATA_DRAWS, j)
             cov, share = design_disclosure(comps, as_cdf(X[:, j]), fixed)
-            ref_cov, _ = design_disclosure(comps, self._reference_cdf(j), fixed)
             coverages.append(round(cov, _ROUND))
             shares.append(round(share, _ROUND))
             if share > _EXACT_SHARE_LIMIT:
@@ -187,9 +189,14 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
                     "exactly (exact_cells or acceptable_range); those reports "
                     "are the raw values. Report fewer cells exactly.",
                     PrivacyLeakWarning,
-                    stacklevel=3,
+                    stacklevel=4,
                 )
-            if kept and cov < ref_cov - _COVERAGE_GAP:
+            if not kept:
+                continue
+            # the same anchor draws for both populations: their Monte Carlo
+            # errors mostly cancel in the difference
+            ref_cov, _ = design_disclosure(comps, self._reference_cdf(j), fixed)
+            if cov < ref_cov - _COVERAGE_GAP:
                 warnings.warn(
                     f"{type(self).__name__}: the coverage against the fitted "
                     f"data of column {names[j]!r} is {cov:.2f}, far below the "
@@ -200,7 +207,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
                     "anchor_loc and anchor_scale to a public centre and spread "
                     "of the column, fixed before collection.",
                     PrivacyLeakWarning,
-                    stacklevel=3,
+                    stacklevel=4,
                 )
         self.data_coverage_ = coverages if kept else None
         self.data_exact_share_ = shares if kept else None
@@ -355,10 +362,15 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             (``1 - coverage``), ``exact_share`` (probability that a value is
             released exactly), ``reference`` and ``coverage_reference`` (its
             description); for the fitted data: ``coverage_data``,
-            ``exact_share_data`` (None before fit, below 200 fitted rows or
-            after a setting changed) and ``data_aggregates`` (what they are
-            and what they disclose).  Per-column entries are lists when
-            there are several columns.
+            ``exact_share_data`` (None before fit and below 200 fitted
+            rows) and ``data_aggregates`` (what they are and what they
+            disclose); ``reproducible`` and ``random_state_note``.
+            Per-column entries are lists when there are several columns.
+
+        Raises
+        ------
+        ValueError
+            If a setting changed with ``set_params`` since ``fit``.
 
         Examples
         --------
@@ -369,7 +381,8 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         >>> round(s["coverage"], 2), s["coverage_reference"], s["coverage_data"]
         (0.76, 'N(0, 1^2)', 0.76)
         """
-        # validate without re-recording the settings fit belongs to
+        # validate without re-recording the settings fit belongs to; a
+        # setting changed since fit is refused (by _release_policy below)
         ParamsValidationMixin._check_params(self)
         self._check_fitted_settings()
         self._validate_design()
@@ -393,7 +406,9 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             shares.append(share)
 
         def per_column(values):
-            return values[0] if d == 1 or values is None else values
+            if values is None:
+                return None
+            return values[0] if d == 1 else values
 
         data_coverage = getattr(self, "data_coverage_", None)
         data_share = getattr(self, "data_exact_share_", None)
@@ -426,4 +441,5 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             "coverage_data": per_column(data_coverage),
             "exact_share_data": per_column(data_share),
             "data_aggregates": note,
+            **self._release_policy(),
         }

@@ -238,18 +238,26 @@ def released_cell_masses(
     >>> released_cell_masses([(q, (1,))], stats.norm.cdf, np.empty((0, 2))).round(3)
     array([[0.159, 0.   , 0.159]])
     """
+    return _split_cell_masses(components, cdf, fixed)[0]
+
+
+def _split_cell_masses(components, cdf, fixed: NDArray) -> tuple[NDArray, NDArray]:
+    """Per pooled cell: mass reported as an interval, mass reported exactly."""
     pooled = np.sort(np.hstack([a for a, _ in components]), axis=1)
     padded = pad_anchors(pooled)
     lo, hi = padded[:, :-1], padded[:, 1:]
-    prob = cdf(hi) - cdf(lo) - mass_in_fixed_set(lo, hi, fixed, cdf)
-    keep = np.ones(prob.shape, dtype=bool)
+    total = np.clip(cdf(hi) - cdf(lo), 0.0, 1.0)
+    in_fixed = np.clip(mass_in_fixed_set(lo, hi, fixed, cdf), 0.0, total)
+    keep = np.ones(total.shape, dtype=bool)
     for anchors, exact in components:
         if exact:
             # the component cell holding a pooled cell counts the component's
             # anchors strictly below the pooled cell's upper bound
             comp_idx = np.sum(anchors[:, None, :] < hi[:, :, None], axis=2)
             keep &= ~np.isin(comp_idx, exact)
-    return np.where(keep, np.clip(prob, 0.0, 1.0), 0.0)
+    released = np.where(keep, total - in_fixed, 0.0)
+    exact_mass = np.where(keep, in_fixed, total)
+    return released, exact_mass
 
 
 def design_disclosure(
@@ -259,7 +267,7 @@ def design_disclosure(
 
     Both are Monte Carlo averages over the rows of anchors in
     ``components`` (see :func:`released_cell_masses`): the coverage
-    ``E[Σ_j m_j²]`` and the exact share ``E[1 - Σ_j m_j]``, the probability
+    ``E[Σ_j m_j²]`` and the exact share ``E[P(A ∪ exact cells)]``, the probability
     that a value drawn from the population ``cdf`` is released as itself.
 
     Parameters
@@ -284,7 +292,7 @@ def design_disclosure(
     >>> design_disclosure([(q, ())], stats.norm.cdf, np.array([[0.0, 1.0]]))
     (0.2751..., 0.3413...)
     """
-    masses = released_cell_masses(components, cdf, fixed)
-    coverage = float(np.mean(np.sum(masses * masses, axis=1)))
-    exact = float(np.mean(np.clip(1.0 - masses.sum(axis=1), 0.0, 1.0)))
+    released, exact_mass = _split_cell_masses(components, cdf, fixed)
+    coverage = float(np.mean(np.sum(released * released, axis=1)))
+    exact = float(np.mean(np.clip(exact_mass.sum(axis=1), 0.0, 1.0)))
     return coverage, exact

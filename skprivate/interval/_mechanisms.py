@@ -78,12 +78,31 @@ class IntervalMechanism(_BaseIntervalMechanism):
         Number of columns seen in fit.
     feature_names_in_ : ndarray of str
         Column names, when fit on a DataFrame.
+    data_coverage_ : list of float or None
+        Per column, the expected coverage against the fitted data (the
+        data's own distribution as the population), rounded to 0.01; None
+        below 200 fitted rows.  An aggregate of the raw values, see
+        :meth:`privacy_summary`.
+    data_exact_share_ : list of float or None
+        Per column, the expected share of the fitted values released
+        exactly, rounded to 0.01; None below 200 fitted rows.
 
     See Also
     --------
     IntervalCaseI : one anchor.
     IntervalCaseII : two anchors.
     IntervalEnsemble : pooled anchors of several mechanisms.
+
+    Notes
+    -----
+    The coverage of :meth:`privacy_summary` is computed for a reference
+    population, ``N(anchor_loc, anchor_scale²)`` unless another is given; it
+    says how much a report hides only if the data look like that population.
+    ``fit`` therefore also computes the coverage against the fitted data and
+    the share of the fitted values released exactly (both reported by
+    :meth:`privacy_summary`), and warns (``PrivacyLeakWarning``) when the
+    former is far below the reference coverage or the latter exceeds one
+    half.
 
     References
     ----------
@@ -217,10 +236,29 @@ class IntervalCaseII(IntervalMechanism):
     ----------
     n_features_in_ : int
         Number of columns seen in fit.
+    data_coverage_ : list of float or None
+        Per column, the expected coverage against the fitted data (the
+        data's own distribution as the population), rounded to 0.01; None
+        below 200 fitted rows.  An aggregate of the raw values, see
+        :meth:`privacy_summary`.
+    data_exact_share_ : list of float or None
+        Per column, the expected share of the fitted values released
+        exactly, rounded to 0.01; None below 200 fitted rows.
 
     See Also
     --------
     IntervalCaseI, IntervalMechanism
+
+    Notes
+    -----
+    The coverage of :meth:`privacy_summary` is computed for a reference
+    population, ``N(anchor_loc, anchor_scale²)`` unless another is given; it
+    says how much a report hides only if the data look like that population.
+    ``fit`` therefore also computes the coverage against the fitted data and
+    the share of the fitted values released exactly (both reported by
+    :meth:`privacy_summary`), and warns (``PrivacyLeakWarning``) when the
+    former is far below the reference coverage or the latter exceeds one
+    half.
 
     References
     ----------
@@ -290,6 +328,14 @@ class IntervalCaseI(IntervalCaseII):
         Number of columns seen in fit.
     feature_names_in_ : ndarray of str
         Column names, when fit on a DataFrame.
+    data_coverage_ : list of float or None
+        Per column, the expected coverage against the fitted data (the
+        data's own distribution as the population), rounded to 0.01; None
+        below 200 fitted rows.  An aggregate of the raw values, see
+        :meth:`privacy_summary`.
+    data_exact_share_ : list of float or None
+        Per column, the expected share of the fitted values released
+        exactly, rounded to 0.01; None below 200 fitted rows.
 
     See Also
     --------
@@ -297,6 +343,17 @@ class IntervalCaseI(IntervalCaseII):
     IntervalMechanism : any number of anchors and an acceptable range.
     IntervalNPMLE : estimate the distribution from the intervals.
     IterativeIntervalRegressor : regression on interval responses.
+
+    Notes
+    -----
+    The coverage of :meth:`privacy_summary` is computed for a reference
+    population, ``N(anchor_loc, anchor_scale²)`` unless another is given; it
+    says how much a report hides only if the data look like that population.
+    ``fit`` therefore also computes the coverage against the fitted data and
+    the share of the fitted values released exactly (both reported by
+    :meth:`privacy_summary`), and warns (``PrivacyLeakWarning``) when the
+    former is far below the reference coverage or the latter exceeds one
+    half.
 
     References
     ----------

@@ -112,6 +112,8 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             ensure_all_finite=True,
         )
         low, high = self.bounds_
-        check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
+        names = getattr(self, "feature_names_in_", None)
+        declared = self.bounds is not None
+        check_values_in_bounds(X, low, high, names, declared=declared)
         rng = self._next_generator(X)
         return in_row_blocks(lambda B: self._release(B, low, high, rng), X)

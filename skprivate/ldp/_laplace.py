@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
+from ..utils._bounds import bounds_text, column_label
 from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
 
@@ -223,10 +224,15 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             margin = np.ceil(CLAMP_SCALES * width / eps_j)
             reach = np.maximum(np.abs(self._k_low), np.abs(self._k_high)) + margin
             if np.any(reach >= MAX_GRID_INDEX):
+                shown = (
+                    f"bounds {low.tolist()} to {high.tolist()}"
+                    if self.bounds is not None
+                    else "the bounds read from the data"
+                )
                 raise ValueError(
                     "secure=True needs grid indices below 2**52: epsilon / "
-                    f"n_features = {eps_j:g} with bounds {low.tolist()} to "
-                    f"{high.tolist()} is too large a budget for bounds this far "
+                    f"n_features = {eps_j:g} with {shown} "
+                    "is too large a budget for bounds this far "
                     "from 0 relative to their width; shift the data towards 0 or "
                     "pass secure=False (not safe against floating-point attacks)."
                 )
@@ -266,12 +272,14 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         low, high = self.bounds_
         outside = (low > X) | (high < X)
         if outside.any():
-            cols = np.flatnonzero(outside.any(axis=0))
+            # the row, the column and the bounds broken, never the value
+            j = int(np.flatnonzero(outside.any(axis=0))[0])
+            row = int(np.flatnonzero(outside[:, j])[0])
             names = getattr(self, "feature_names_in_", None)
-            col = names[cols[0]] if names is not None else f"column {cols[0]}"
+            bounds = bounds_text(low[j], high[j], declared=self.bounds is not None)
             msg = (
-                f"{int(outside.sum())} values lie outside the bounds (first in "
-                f"{col}, declared [{low[cols[0]]:g}, {high[cols[0]]:g}])"
+                f"{int(outside.sum())} values lie outside the bounds (first: X "
+                f"{column_label(j, names)}, row {row}, outside {bounds})"
             )
             if not self.clip:
                 raise ValueError(msg + "; pass clip=True to clip them.")

@@ -18,7 +18,146 @@ __all__ = [
     "FlippedHuberNoise",
     "GeneralizedGaussianNoise",
     "additive_privacy_profile",
+    "standard_exponential",
 ]
+
+#: Below this cap numpy's exponential sampler returns, among others, every
+#: value ``i * (r + 1) / 2**53`` (``r = 7.6971...``, the ziggurat's base
+#: strip), a lattice of spacing below ``1e-15``: the tail samplers draw
+#: their exponentials capped there.
+FINE_EXPONENTIAL_CAP = 7.5
+#: Largest resolution of a noise law's bulk sampler, in grid steps: below
+#: ``tail_start`` consecutive values it can return lie at most ``2**-4``
+#: grid steps apart, so every grid point is reachable.
+BULK_RESOLUTION = 2.0**-4
+#: Largest number of grid steps per noise scale the tail sampler resolves
+#: (its values lie at most ``1e-15`` noise scales apart).
+MAX_CELLS_PER_SCALE = 2.0**44
+#: Bernoulli(exp(-x)) coins are split into coins of probability at least
+#: ``exp(-COIN_LOG)``, which a 53-bit uniform realises to ``6e-8``.
+COIN_LOG = 20.0
+
+
+def standard_exponential(rng: np.random.Generator, size, cap: float) -> NDArray:
+    """Standard exponential draws with no largest value.
+
+    numpy's ``standard_exponential`` cannot exceed ``r - log(2**-53) =
+    44.43...`` (``r = 7.6971...`` is the start of its ziggurat tail, drawn
+    as ``r - log(1 - U)`` from a 53-bit uniform ``U``), and above ``r`` its
+    values are ``2**-53 e**(x - r)`` apart.  Here every draw above ``cap``
+    is replaced by ``cap`` plus a fresh draw, again and again while the
+    fresh draw exceeds ``cap``: by the memorylessness of the exponential
+    law the result is still standard exponential, its values below ``cap``
+    are numpy's own (bit for bit, with the same stream, as long as no draw
+    exceeds ``cap``), and every value ``j * cap + e`` (``j >= 0``, ``e`` a
+    value numpy returns below ``cap``) can occur.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of randomness.
+    size : int or tuple of int
+        Output shape.
+    cap : float
+        Largest value kept from a single draw, ``0 < cap < 44``.
+
+    Returns
+    -------
+    draws : ndarray of shape ``size``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> e = standard_exponential(np.random.default_rng(0), 5, cap=24.0)
+    >>> bool(np.all(e >= 0))
+    True
+    """
+    draws = rng.standard_exponential(size)
+    flat = draws.reshape(-1)
+    todo = np.flatnonzero(flat > cap)
+    offset = np.full(todo.size, float(cap))
+    while todo.size:
+        fresh = rng.standard_exponential(todo.size)
+        again = fresh > cap
+        flat[todo[~again]] = offset[~again] + fresh[~again]
+        todo, offset = todo[again], offset[again] + cap
+    return draws
+
+
+def _bernoulli_exp(rng: np.random.Generator, x: NDArray) -> NDArray:
+    """Independent coins, True with probability ``exp(-x)`` (``x >= 0``).
+
+    A coin is the conjunction of ``ceil(x / COIN_LOG)`` coins ``U < exp(-c)``
+    with ``c <= COIN_LOG``; each is realised with probability
+    ``ceil(exp(-c) 2**53) / 2**53``, so every finite ``x`` has a positive
+    probability of acceptance, however small ``exp(-x)`` is in double
+    precision.
+    """
+    rest = np.maximum(np.asarray(x, dtype=float), 0.0)
+    accept = np.ones(rest.shape, dtype=bool)
+    active = np.flatnonzero(rest > 0)
+    while active.size:
+        chunk = np.minimum(rest[active], COIN_LOG)
+        accept[active] = rng.random(active.size) < np.exp(-chunk)
+        rest[active] -= chunk
+        active = active[accept[active] & (rest[active] > 0)]
+    return accept
+
+
+class _LogConcaveTail:
+    """Redraw of the magnitudes beyond ``tail_start`` of a symmetric log-concave law.
+
+    Subclasses sample the magnitude ``u = |Z| / scale`` (density
+    ``exp(-rho(u))`` up to a constant, ``rho`` convex) with numpy's
+    floating-point samplers, whose values are sparse or bounded far in the
+    tail; every magnitude above ``tail_start`` is replaced by an independent
+    draw from the law of ``u`` given ``u > tail_start``, which leaves the
+    law of ``u`` unchanged.  That draw is ``T + E / c`` (``T =
+    tail_start``, ``c = rho'(T)``, ``E`` a :func:`standard_exponential`
+    capped at ``FINE_EXPONENTIAL_CAP``) accepted with probability
+    ``exp(-(rho(u) - rho(T) - c (u - T)))`` (at most 1 by convexity),
+    the exact rejection sampler of the tail with its tangent exponential
+    envelope.
+    """
+
+    tail_start = np.inf
+
+    def _rho(self, u: NDArray) -> NDArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _rho_slope(self, u: float) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def set_resolution(self, cells_per_scale: float) -> None:
+        """Set ``tail_start`` for a grid of ``cells_per_scale`` steps per scale."""
+        if not cells_per_scale <= MAX_CELLS_PER_SCALE:
+            raise ValueError(
+                f"{cells_per_scale:.3g} grid steps per noise scale exceed the "
+                f"{MAX_CELLS_PER_SCALE:.3g} the sampler resolves"
+            )
+        self.tail_start = float(self._fine_limit(cells_per_scale))
+
+    def _tail(self, count: int, rng: np.random.Generator) -> NDArray:
+        start = self.tail_start
+        slope = float(self._rho_slope(start))
+        base = float(self._rho(np.array(start)))
+        out = np.empty(count)
+        todo = np.arange(count)
+        while todo.size:
+            e = standard_exponential(rng, todo.size, FINE_EXPONENTIAL_CAP)
+            u = start + e / slope
+            excess = self._rho(u) - base - slope * (u - start)
+            keep = _bernoulli_exp(rng, excess)
+            out[todo[keep]] = u[keep]
+            todo = todo[~keep]
+        return out
+
+    def _redraw_tail(self, mag: NDArray, rng: np.random.Generator) -> NDArray:
+        far = mag > self.tail_start
+        if far.any():
+            mag[far] = self._tail(int(far.sum()), rng)
+        return mag
+
 
 
 class GeneralizedGaussianNoise:

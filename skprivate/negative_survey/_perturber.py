@@ -233,9 +233,11 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         too_wide = d >= high - low
         if too_wide.any():
             j = int(np.flatnonzero(too_wide)[0])
+            # a range read from the data is a function of raw values: not shown
+            width = f" = {high[j] - low[j]:g}" if self.bounds is not None else ""
             raise ValueError(
                 f"d must be smaller than the range b - a of every column; column "
-                f"{j} has d={d[j]:g} >= b - a = {high[j] - low[j]:g}, which would "
+                f"{j} has d={d[j]:g} >= b - a{width}, which would "
                 "leave no value to report."
             )
         if self.secure:
@@ -265,7 +267,9 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         check_is_fitted(self)
         X = self._validate_X(X, reset=False)
         low, high = self.bounds_
-        check_values_in_bounds(X, low, high, getattr(self, "feature_names_in_", None))
+        names = getattr(self, "feature_names_in_", None)
+        declared = self.bounds is not None
+        check_values_in_bounds(X, low, high, names, declared=declared)
         rng = self._next_generator(X)
 
         def release(B):

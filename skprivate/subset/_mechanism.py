@@ -136,11 +136,18 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             unknown = codes[:, j] < 0
             if unknown.any() and self.handle_unknown == "error":
                 row = int(np.flatnonzero(unknown)[0])
+                # the unknown value is raw data: named by its row, not shown;
+                # declared categories are public, categories read from the
+                # data are not listed again
+                if isinstance(self.categories, str):  # "auto"
+                    known = f"the {len(cats)} categories were read from the data"
+                else:
+                    known = f"the declared categories are {np.asarray(cats).tolist()}"
                 raise ValueError(
-                    f"Found unknown category {np.asarray(X[row, j]).tolist()!r} in "
-                    f"column {self._names()[j]!r} at row {row}; known categories "
-                    f"are {np.asarray(cats).tolist()}. Set handle_unknown='ignore' "
-                    "to report an all-zero row instead."
+                    f"Found an unknown category in column {self._names()[j]!r} at "
+                    f"row {row} ({int(unknown.sum())} such value(s) in that column): "
+                    f"{known}. Set handle_unknown='ignore' to report an all-zero "
+                    "row instead."
                 )
         return codes
 

@@ -5,20 +5,74 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["check_values_in_bounds"]
+__all__ = ["bounds_text", "check_values_in_bounds", "column_label"]
+
+
+def column_label(j: int, names: NDArray | None = None) -> str:
+    """``column 'income'`` (named data) or ``column 0`` (an array)."""
+    return f"column {j}" if names is None else f"column {str(names[j])!r}"
+
+
+def bounds_text(low: float, high: float, declared: bool) -> str:
+    """The bounds of a column as a message may show them.
+
+    Declared bounds are public and shown; bounds read from the data at fit
+    are the data's minimum and maximum, so a message names them without
+    their values.
+    """
+    if declared:
+        return f"the declared bounds [{low:g}, {high:g}]"
+    return "the bounds read from the data at fit"
 
 
 def check_values_in_bounds(
-    X: NDArray, low: NDArray, high: NDArray, names: NDArray | None = None
+    X: NDArray,
+    low: NDArray,
+    high: NDArray,
+    names: NDArray | None = None,
+    *,
+    declared: bool = True,
 ) -> None:
-    """Raise a ValueError naming the first column with a value outside its bounds."""
+    """Raise a ValueError naming the first row and column outside the bounds.
+
+    The message names the row (its position in ``X``), the column, the
+    bounds (only when ``declared``) and how many values of that column are
+    outside, never the offending value itself.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Raw values.
+    low, high : ndarray of shape (n_features,)
+        Bounds of each column.
+    names : array-like of str, optional
+        Column names (``feature_names_in_``).
+    declared : bool, default=True
+        Whether the bounds were declared by the user (public) rather than
+        read from the data.
+
+    Raises
+    ------
+    ValueError
+        If a value lies outside its column's bounds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._bounds import check_values_in_bounds
+    >>> check_values_in_bounds(np.array([[1.0], [123.0]]), np.zeros(1), np.ones(1) * 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: X column 0, row 1: value outside the declared bounds [0, 10] ...
+    """
     bad = (low > X) | (high < X)
     if bad.any():
         j = int(np.flatnonzero(bad.any(axis=0))[0])
         row = int(np.flatnonzero(bad[:, j])[0])
-        name = names[j] if names is not None else f"column {j}"
+        count = int(bad[:, j].sum())
+        advice = "widen bounds" if declared else "declare bounds"
         raise ValueError(
-            f"X has values outside the declared bounds [{low[j]:g}, {high[j]:g}] "
-            f"in {name} (first at row {row}: {X[row, j]:g}; {int(bad[:, j].sum())} "
-            "such values). Clip the data or widen bounds."
+            f"X {column_label(j, names)}, row {row}: value outside "
+            f"{bounds_text(low[j], high[j], declared)} ({count} such value(s) in "
+            f"that column). Clip the data or {advice}."
         )

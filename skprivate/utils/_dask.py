@@ -20,10 +20,14 @@ seeded, so
   partitions);
 * two ``transform`` calls draw fresh noise.
 
-Learners whose sufficient statistics merge are fitted from per-partition
-statistics computed on the workers (see :mod:`skprivate.utils._dask_fit`);
-the others refuse dask input with a :class:`TypeError` naming those that
-accept it.
+A learner whose estimate depends on its rows through a statistic that
+merges (:class:`skprivate.utils._statistic.RowStatistic`) is fitted by
+:func:`reduce_collection`: the statistic of every row partition is computed
+on the workers, with the partition's first row number, and the values are
+merged in a tree.  What to privatize, to summarize or to count comes from
+the estimators' own hooks (``_transform_with_seed``, ``_fit_summary``,
+``_release_dtype``, the statistic's ``block`` and ``merge``): nothing here
+knows a family.
 
 Nothing here imports dask at import time: a collection can only be a dask
 collection when dask has been imported by whoever built it.
@@ -31,7 +35,7 @@ collection when dask has been imported by whoever built it.
 
 from __future__ import annotations
 
-import functools
+import operator
 import sys
 from typing import Any
 
@@ -40,28 +44,17 @@ import numpy as np
 from ._seeding import data_fingerprint, words
 
 __all__ = [
-    "DASK_LEARNERS",
-    "add_dask_dispatch",
     "block_seed",
     "call_seed",
-    "dask_fit",
-    "dask_fit_privatizer",
-    "dask_laplace_statistic",
     "dask_transform",
+    "describe_collection",
+    "fit_sample",
     "is_dask_collection",
+    "reduce_collection",
 ]
 
-# Learners whose fit accepts a dask array or DataFrame (documented in the
-# user guide, "Data larger than memory: dask").
-DASK_LEARNERS = (
-    "SubsetDistributionEstimator",
-    "DeconvolutionKernelDensity",
-    "RVNSDensityEstimator",
-    "IntervalNPMLE",
-    "IntervalMLE",
-)
-# Functions accepting a dask array (and the statistics they merge).
-DASK_FUNCTIONS = ('laplace_statistic (statistic="count", "sum", "mean", "var", "std")',)
+#: Values merged at a time in the tree of :func:`reduce_collection`.
+SPLIT_EVERY = 8
 
 
 def is_dask_collection(X: Any) -> bool:
@@ -157,15 +150,6 @@ def block_seed(seq: np.random.SeedSequence, position: int) -> np.random.SeedSequ
 
 
 # -- privatizers ----------------------------------------------------------------
-def _output_dtype(privatizer: Any) -> np.dtype:
-    # Subset mechanisms release 0/1 indicators; every other one floats.
-    from ..subset._mechanism import _BaseSubsetPrivatizer
-
-    if isinstance(privatizer, _BaseSubsetPrivatizer):
-        return np.dtype(np.int8)
-    return np.dtype(np.float64)
-
-
 def _privatize_block(block, privatizer, seq, dtype, position):
     # One partition with its own stream: block_seed of the call's seed and the
     # partition's position, plus a fingerprint of the partition's rows when the
@@ -178,16 +162,8 @@ def _privatize_block(block, privatizer, seq, dtype, position):
             [*np.atleast_1d(seq.entropy).tolist(), *words(fingerprint)],
             spawn_key=(*seq.spawn_key, int(position)),
         )
-    released = privatizer._transform_with_seed(block, seed, _raw_transform)
+    released = privatizer._transform_with_seed(block, seed)
     return np.asarray(released, dtype=dtype)
-
-
-def _raw_transform(privatizer: Any, X: Any) -> Any:
-    # The undecorated transform: returns arrays whatever set_output says.
-    method = type(privatizer).transform
-    while hasattr(method, "__wrapped__"):
-        method = method.__wrapped__
-    return method(privatizer, X)
 
 
 def _array_block(block, privatizer, seq, dtype, block_id=None):
@@ -205,6 +181,10 @@ def _frame_block(part, privatizer, seq, dtype, names, partition_info=None):
 def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
     """Privatize a dask array or DataFrame lazily, one stream per block.
 
+    Every row partition is released by the privatizer's
+    ``_transform_with_seed`` with the partition's seed (see the module
+    docstring).
+
     Parameters
     ----------
     privatizer : PrivatizerMixin
@@ -220,7 +200,7 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
     dask.array.Array or dask.dataframe.DataFrame
         Same lazy type as ``X``; DataFrame columns are named by
         ``get_feature_names_out`` and all have the privatizer's output dtype
-        (``float64``, or ``int8`` for subset indicators).
+        (its ``_release_dtype``).
     """
     from dask.base import tokenize
     from sklearn.utils.validation import check_is_fitted
@@ -232,7 +212,7 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
             f"got {sorted(kwargs)}."
         )
     check_is_fitted(privatizer)
-    dtype = _output_dtype(privatizer)
+    dtype = np.dtype(privatizer._release_dtype)
     names = [str(c) for c in privatizer.get_feature_names_out()]
     seq = call_seed(privatizer)
     token = tokenize(X, name, seq.entropy, seq.spawn_key, names)
@@ -272,34 +252,36 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
     )
 
 
-def _needs_data(privatizer: Any) -> bool:
-    return (
-        "bounds" in privatizer.get_params(deep=False)
-        and privatizer.get_params(deep=False)["bounds"] is None
-    ) or (
-        isinstance(privatizer.get_params(deep=False).get("categories"), str)
-        and privatizer.categories == "auto"
-    )
+def fit_sample(X: Any, summary: str | None) -> Any:
+    """A few rows carrying what a privatizer's ``fit`` reads, by one reduction.
 
+    Fitted on these rows, a privatizer equals the one fitted on all the
+    rows in memory, and no row is collected on the client.
 
-def _summary_sample(privatizer: Any, X: Any) -> Any:
-    """A few rows carrying what ``fit`` reads from the data, by one reduction.
+    Parameters
+    ----------
+    X : dask.array.Array or dask.dataframe.DataFrame
+        Raw records.
+    summary : {None, "range", "distinct"}
+        What ``fit`` reads from the values (the privatizer's
+        ``_fit_summary()``): nothing but the columns (the first rows of the
+        first partition are returned), each column's minimum and maximum
+        (two rows), or each column's distinct values (as many rows as the
+        longest list, shorter columns padded with their first value).
 
-    Bounds from the data need each column's minimum and maximum (two rows);
-    categories from the data need each column's distinct values (as many
-    rows as the longest list, shorter columns padded with their first
-    value).  Without either, the first rows of the first partition.
+    Returns
+    -------
+    ndarray or pandas.DataFrame
+        The rows, of the same kind and column types as ``X``.
     """
     import dask
-
-    from ..subset._mechanism import _BaseSubsetPrivatizer
 
     frame = _is_dask_frame(X)
     if frame and X.ndim == 1:
         X = X.to_frame()
-    if not _needs_data(privatizer):
+    if summary is None:
         return X.head(8) if frame else X[:8].compute()
-    if isinstance(privatizer, _BaseSubsetPrivatizer):
+    if summary == "distinct":
         if frame:
             columns = [X[c].drop_duplicates() for c in X.columns]
         else:
@@ -309,9 +291,13 @@ def _summary_sample(privatizer: Any, X: Any) -> Any:
         values = [np.unique(np.asarray(v)) for v in dask.compute(*columns)]
         size = max(v.size for v in values)
         cols = [np.concatenate([v, np.repeat(v[:1], size - v.size)]) for v in values]
-    else:
+    elif summary == "range":
         lows, highs = dask.compute(X.min(axis=0), X.max(axis=0))
         cols = [np.array([lo, hi]) for lo, hi in zip(np.ravel(lows), np.ravel(highs))]
+    else:
+        raise ValueError(
+            f"summary must be None, 'range' or 'distinct'; got {summary!r}."
+        )
     if frame:
         import pandas as pd
 
@@ -320,169 +306,131 @@ def _summary_sample(privatizer: Any, X: Any) -> Any:
     return np.column_stack(cols).astype(X.dtype)
 
 
-def dask_fit_privatizer(privatizer: Any, X: Any, y: Any = None) -> Any:
-    """Fit ``privatizer`` on a dask collection without collecting its rows.
-
-    Privatizers learn only their feature count and names, plus bounds or
-    categories when asked to read them from the data: those come from one
-    dask reduction (column minima and maxima, or distinct values), and the
-    privatizer is fitted on the few rows that carry them, so the fitted
-    privatizer equals the one fitted on all the rows in memory.
+# -- statistics of rows ---------------------------------------------------------
+def describe_collection(X: Any) -> tuple[int, Any]:
+    """Column count and column names (``None`` unless all are strings).
 
     Parameters
     ----------
-    privatizer : PrivatizerMixin
-        Unfitted or fitted privatizer (refitted).
     X : dask.array.Array or dask.dataframe.DataFrame
-        Raw records.
-    y : None
-        Ignored.
+        A 2-D collection.
 
     Returns
     -------
-    privatizer : PrivatizerMixin
-        Fitted.
+    n_features : int
+    names : ndarray of object or None
     """
-    return _call_unwrapped(privatizer, "fit", _summary_sample(privatizer, X))
+    if X.ndim != 2:
+        raise ValueError(
+            f"Expected a 2-D dask collection (n_samples, n_features); got {X.ndim} "
+            "dimension(s). Reshape a single column with X[:, None] (an array) "
+            "or X.to_frame() (a Series)."
+        )
+    if not _is_dask_frame(X):
+        return int(X.shape[1]), None
+    names = np.asarray(X.columns, dtype=object)
+    if all(isinstance(c, str) for c in names):
+        return int(names.size), names
+    return int(names.size), None
 
 
-def _call_unwrapped(obj: Any, method: str, *args: Any, **kwargs: Any) -> Any:
-    return getattr(obj, method)(*args, **kwargs)
+class _Failure:
+    """A block's error, carried to the client and raised there.
+
+    Errors travel as values so that, among failing blocks, the one holding
+    the first rows is reported whichever the workers finish first: the same
+    error as one block of all the rows in memory.
+    """
+
+    def __init__(self, first_row: int, error: Exception) -> None:
+        self.first_row = first_row
+        self.error = error
 
 
-# -- learners -------------------------------------------------------------------
-def _supported_message(owner: str, action: str = "fit") -> str:
-    return (
-        f"{owner}.{action} does not accept dask collections (its estimate needs "
-        "all the records at once, or its statistics do not merge across "
-        "partitions). Learners that fit a dask array or DataFrame from merged "
-        f"per-partition statistics: {', '.join(DASK_LEARNERS)}; functions: "
-        f"{', '.join(DASK_FUNCTIONS)}. Otherwise compute a sample that fits in "
-        "memory first (X.sample(...).compute())."
-    )
+def _leaf(statistic, block, first_row):
+    try:
+        return statistic.merge([statistic.block(block, first_row)])
+    except (ValueError, TypeError) as error:
+        return _Failure(first_row, error)
 
 
-def dask_fit(estimator: Any, X: Any, y: Any = None, **kwargs: Any) -> Any:
-    """Fit a learner on a dask collection from merged per-partition statistics.
+def _merge(statistic, *values):
+    failures = [v for v in values if isinstance(v, _Failure)]
+    if failures:
+        return min(failures, key=lambda f: f.first_row)
+    return statistic.merge(list(values))
+
+
+def _row_blocks(X: Any) -> tuple[list, list]:
+    """One delayed in-memory block per row partition, and its first row.
+
+    First rows are known ints when the row chunks are known, else delayed
+    sums of the lengths of the blocks before (computed with the blocks, in
+    the same pass).
+    """
+    import dask
+
+    if _is_dask_frame(X):
+        blocks = list(X.to_delayed())
+        lengths = None
+    else:
+        if X.ndim > 2:
+            raise ValueError(
+                f"X must be 1-D or 2-D; got a dask array of shape {X.shape}."
+            )
+        if X.ndim == 2 and X.numblocks[1] != 1:
+            X = X.rechunk({1: -1})
+        blocks = list(np.ravel(X.to_delayed()))
+        lengths = X.chunks[0]
+    if lengths is not None and not any(np.isnan(c) for c in lengths):
+        first_rows = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist()
+        return blocks, first_rows
+    size = dask.delayed(len, pure=True)
+    add = dask.delayed(operator.add, pure=True)
+    first_rows = [0]
+    for block in blocks[:-1]:
+        first_rows.append(add(first_rows[-1], size(block)))
+    return blocks, first_rows
+
+
+def reduce_collection(X: Any, statistic: Any) -> Any:
+    """The value of a row statistic over a dask collection.
+
+    Every row partition's value is computed on the workers from the
+    partition and its first row number (``statistic.block``, then
+    ``statistic.merge`` of that one value, which compacts it before it
+    travels), and the values are merged ``SPLIT_EVERY`` at a time in a
+    tree, so neither the client nor a worker holds more than a few values.
 
     Parameters
     ----------
-    estimator : estimator
-        One of :data:`DASK_LEARNERS`.
-    X : dask.array.Array or dask.dataframe.DataFrame
-        Data in the learner's input format (raw data with ``privatizer=``).
-    y : None
-        Ignored.
-    **kwargs
-        Other ``fit`` arguments; none is supported with dask input.
+    X : dask.array.Array or dask.dataframe.DataFrame or Series
+        The rows (a 2-D array's columns are gathered in one chunk).
+    statistic : RowStatistic
+        What to compute.
 
     Returns
     -------
-    estimator : estimator
-        Fitted.
+    value : object
 
     Raises
     ------
-    TypeError
-        When the learner cannot be fitted this way; the message lists those
-        that can.
+    ValueError, TypeError
+        The error of the first failing partition (in row order).
     """
-    from . import _dask_fit
+    import dask
 
-    name = type(estimator).__name__
-    fitter = _dask_fit.FITTERS.get(name)
-    if fitter is None:
-        raise TypeError(_supported_message(name))
-    if y is not None or any(v is not None for v in kwargs.values()):
-        raise ValueError(
-            f"{name}.fit of a dask collection takes no y, sample_weight or other "
-            f"argument; got {sorted(['y'] * (y is not None) + list(kwargs))}."
-        )
-    return fitter(estimator, X)
-
-
-def dask_laplace_statistic(x: Any, *args: Any) -> float:
-    """:func:`~skprivate.integral.laplace_statistic` of a dask collection.
-
-    See :func:`skprivate.utils._dask_fit.dask_laplace_statistic`.
-
-    Parameters
-    ----------
-    x : dask collection
-        Values.
-    *args
-        The other arguments of ``laplace_statistic``, in order.
-
-    Returns
-    -------
-    value : float
-    """
-    from . import _dask_fit
-
-    return _dask_fit.dask_laplace_statistic(x, *args)
-
-
-# -- dispatch -------------------------------------------------------------------
-def _privatizer_method(name: str, method: Any) -> Any:
-    @functools.wraps(method)
-    def dispatch(self, X, *args, **kwargs):
-        if not is_dask_collection(X):
-            return method(self, X, *args, **kwargs)
-        if name == "fit":
-            return dask_fit_privatizer(self, X, *args, **kwargs)
-        if name == "transform":
-            return dask_transform(self, X, **kwargs)
-        # fit_transform
-        return dask_transform(dask_fit_privatizer(self, X, *args), X, **kwargs)
-
-    dispatch._skprivate_dask = True
-    return dispatch
-
-
-def _learner_method(name: str, method: Any) -> Any:
-    @functools.wraps(method)
-    def dispatch(self, X, *args, **kwargs):
-        if not is_dask_collection(X):
-            return method(self, X, *args, **kwargs)
-        if name == "fit":
-            return dask_fit(self, X, *args, **kwargs)
-        raise TypeError(
-            f"{type(self).__name__}.{name} takes in-memory chunks; give the whole "
-            "dask collection to fit, which merges per-partition statistics "
-            "(supported by " + ", ".join(DASK_LEARNERS) + ")."
-        )
-
-    dispatch._skprivate_dask = True
-    return dispatch
-
-
-def add_dask_dispatch(cls: type, role: str) -> None:
-    """Route dask input of ``cls``'s methods to the dask implementations.
-
-    Called from ``__init_subclass__`` of the privatizer and learner mixins,
-    so every subclass (a user's too) gets it.  The dispatcher is the
-    outermost wrapper, above scikit-learn's ``set_output`` wrapper, which
-    would otherwise turn a lazy result into an in-memory one.
-
-    Parameters
-    ----------
-    cls : type
-        The new class.
-    role : {"privatizer", "learner"}
-        Privatizers get ``fit``, ``transform`` and ``fit_transform`` routed;
-        learners ``fit`` and ``partial_fit`` (the latter refuses dask input).
-    """
-    if role == "privatizer":
-        names, make = ("fit", "transform", "fit_transform"), _privatizer_method
-    else:
-        names, make = ("fit", "partial_fit"), _learner_method
-    for name in names:
-        method = cls.__dict__.get(name)
-        if method is None:
-            inherited = getattr(cls, name, None)
-            if inherited is None or getattr(inherited, "_skprivate_dask", False):
-                continue
-            method = inherited
-        if getattr(method, "_skprivate_dask", False):
-            continue
-        setattr(cls, name, make(name, method))
+    blocks, first_rows = _row_blocks(X)
+    shared = dask.delayed(statistic, pure=True)
+    leaf = dask.delayed(_leaf, pure=True)
+    merge = dask.delayed(_merge, pure=True)
+    values = [leaf(shared, b, r) for b, r in zip(blocks, first_rows)]
+    while len(values) > 1:
+        values = [
+            merge(shared, *values[i : i + SPLIT_EVERY])
+            for i in range(0, len(values), SPLIT_EVERY)
+        ]
+    (value,) = dask.compute(values[0])
+    if isinstance(value, _Failure):
+        raise value.error
+    return value

@@ -463,9 +463,11 @@ def check_numeric_input(X: Any, *, name: str = "X") -> Any:
     """Refuse non-numeric columns by name before numeric validation.
 
     scikit-learn's ``check_array`` reports a string column as "could not
-    convert string to float" without saying which column.  This check names
-    the column and the dtype found.  Numeric pandas Categoricals are
-    converted to their float values; boolean columns are accepted as 0/1.
+    convert string to float: '...'", quoting the entry but not its column.
+    This check names the column, the dtype found and the first row holding
+    a non-number (arrays, DataFrames and nested lists), without the entry.
+    Numeric pandas Categoricals are converted to their float values; boolean
+    columns are accepted as 0/1.
 
     Parameters
     ----------
@@ -483,7 +485,9 @@ def check_numeric_input(X: Any, *, name: str = "X") -> Any:
     ------
     TypeError
         On a column of strings, objects, datetimes, timedeltas or a
-        non-numeric Categorical (the message names the column).
+        non-numeric Categorical.  The message names the column, and the
+        first row holding a non-number with its type, never the entry
+        itself: messages end up in logs, and the entry is a raw value.
     ValueError
         On duplicate column names (named).
 
@@ -513,37 +517,60 @@ def check_numeric_input(X: Any, *, name: str = "X") -> Any:
                     continue
             elif dtype.kind in "biuf":
                 continue
-            values = X.iloc[:, j]
-            first = values.iloc[0] if len(values) else None
+            where = ""
+            if dtype.kind not in "Mm":
+                found = _first_non_number(X.iloc[:, j].tolist())
+                if found is not None:
+                    where = f"; row {found[0]} holds a {found[1]}"
             raise TypeError(
-                f"{name} column {column!r} must be numeric; got dtype {dtype} "
-                f"(first value {first!r})."
+                f"{name} column {column!r} must be numeric; got dtype {dtype}{where}."
             )
         if decoded:
             X = X.copy()
             for column, values in decoded.items():
                 X[column] = values.astype(float)
         return X
-    if isinstance(X, np.ndarray) and X.dtype.kind in "OUSMm" and X.ndim <= 2:
-        data = X.reshape(len(X), -1) if X.ndim == 1 else X
+    arr = X
+    if isinstance(X, list | tuple):
+        # nested lists: numpy's own error would quote the offending string
+        try:
+            arr = np.asarray(X)
+        except (TypeError, ValueError):
+            return X
+    if isinstance(arr, np.ndarray) and arr.dtype.kind in "OUSMm" and arr.ndim <= 2:
+        data = arr.reshape(len(arr), -1) if arr.ndim == 1 else arr
         for j in range(data.shape[1]):
-            column = data[:, j]
+            if arr.dtype.kind in "Mm":
+                raise TypeError(
+                    f"{name} column {j} must be numeric; got dtype {arr.dtype}."
+                )
             try:
-                if X.dtype.kind in "Mm":
-                    raise TypeError
-                column.astype(float)
+                data[:, j].astype(float)
             except (TypeError, ValueError):
-                for i, value in enumerate(column):
-                    try:
-                        if X.dtype.kind in "Mm":
-                            raise TypeError("datetimes are not numbers")
-                        float(value)
-                    except (TypeError, ValueError) as exc:
-                        raise TypeError(
-                            f"{name} column {j} must be numeric; row {i} holds "
-                            f"{value!r} ({type(value).__name__}: {exc})."
-                        ) from None
+                found = _first_non_number(data[:, j].tolist())
+                if found is not None:
+                    raise TypeError(
+                        f"{name} column {j} must be numeric; row {found[0]} holds "
+                        f"a {found[1]}."
+                    ) from None
     return X
+
+
+def _first_non_number(values: list) -> tuple[int, str] | None:
+    """Position and description of the first entry ``float`` refuses.
+
+    Messages name the row and the type, never the entry: it is a raw value.
+    ``float`` quotes a string it cannot parse (ValueError), so only its
+    TypeError, which names the type alone, is passed on.
+    """
+    for i, value in enumerate(values):
+        try:
+            float(value)
+        except TypeError as exc:
+            return i, f"{type(value).__name__} that is not a number ({exc})"
+        except ValueError:
+            return i, f"{type(value).__name__} that is not a number"
+    return None
 
 
 def _pd_categorical():
@@ -689,7 +716,8 @@ def check_float_array(
     Raises
     ------
     TypeError
-        If an entry is not a number (the message gives its position).
+        If an entry is not a number (the message gives its position and
+        type, not the entry, which may be a raw value).
     ValueError
         If an entry is NaN (or infinite, with ``allow_inf=False``).
 
@@ -699,7 +727,7 @@ def check_float_array(
     >>> check_float_array([1.0, "x"], name="values")
     Traceback (most recent call last):
     ...
-    TypeError: values must be numeric; entry (1,) is 'x' (str).
+    TypeError: values must be numeric; entry (1,) is a str, not a number.
     """
     try:
         arr = np.asarray(x, dtype=float)
@@ -713,8 +741,8 @@ def check_float_array(
                 float(value)
             except (TypeError, ValueError):
                 raise TypeError(
-                    f"{name} must be numeric; entry {index} is {value!r} "
-                    f"({type(value).__name__})."
+                    f"{name} must be numeric; entry {index} is a "
+                    f"{type(value).__name__}, not a number."
                 ) from None
         raise TypeError(f"{name} must be an array of numbers.") from None
     if np.asarray(x).dtype.kind in "Mm":

@@ -1,0 +1,475 @@
+"""Questionnaires: questions worded for people, each with a fitted privatizer."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import pickle
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from sklearn.base import clone
+
+from .._privacy_report import privacy_report as _privacy_rows
+from ._spec import mechanism_spec
+
+__all__ = ["GUARANTEE", "Question", "Questionnaire"]
+
+NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+
+GUARANTEE = (
+    "No raw value can reach the server by construction: an interval question "
+    "never asks for the value (the respondent picks one of the cells cut by "
+    "anchors that the collector drew for that respondent beforehand), every "
+    "other answer is privatized by the page on the respondent's device before "
+    "it is sent, and the server stores an answer only if it lies in the output "
+    "space of its question's mechanism."
+)
+
+
+class Question:
+    """One question of a private survey: its wording and its privatizer.
+
+    Parameters
+    ----------
+    name : str
+        Identifier of the question (letters, digits and ``_``, starting with
+        a letter, at most 64 characters); the key of its answers.
+    text : str
+        The question as the respondent reads it.
+    privatizer : privatizer
+        A fitted one-column privatizer (see
+        :func:`~skprivate.survey.mechanism_spec` for the supported ones).
+    help : str, default=""
+        An extra line shown under the question.
+    unit : str, default=""
+        Unit printed after numbers (``"years"``).
+    decimals : int or None, default=None
+        Interval questions only: the anchors drawn for a respondent are
+        rounded to this many decimals before they are shown and stored, so
+        that the cells the collector records are exactly the ones the
+        respondent read.  ``None`` keeps about three significant digits of
+        the anchors' spread.  Rounding acts on the anchors, which do not
+        depend on the answers, so the privacy argument is unchanged.
+    labels : mapping or None, default=None
+        Subset questions only: text shown for each category (by category),
+        the category itself otherwise.
+
+    Examples
+    --------
+    >>> from skprivate import LaplaceLDP
+    >>> from skprivate.survey import Question
+    >>> ldp = LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0.0]])
+    >>> q = Question("hours", "How many hours did you work last week?", ldp)
+    >>> q.kind
+    'laplace'
+    """
+
+    def __init__(
+        self,
+        name: str,
+        text: str,
+        privatizer: Any,
+        *,
+        help: str = "",
+        unit: str = "",
+        decimals: int | None = None,
+        labels: Mapping | None = None,
+    ) -> None:
+        if not isinstance(name, str) or not NAME_PATTERN.match(name):
+            raise ValueError(
+                f"Question name must be letters, digits or _, starting with a "
+                f"letter, at most 64 characters; got {name!r}."
+            )
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"Question {name!r} needs a non-empty text.")
+        self.name = name
+        self.text = text
+        self.privatizer = privatizer
+        self.help = str(help)
+        self.unit = str(unit)
+        self.spec = mechanism_spec(privatizer)
+        self.kind = self.spec["kind"]
+        if decimals is not None and (
+            not isinstance(decimals, int) or not 0 <= decimals <= 15
+        ):
+            raise ValueError(f"decimals must be an int in [0, 15]; got {decimals!r}.")
+        if self.kind == "interval" and decimals is None:
+            spread = privatizer._anchor_distribution(0).mult
+            decimals = int(np.clip(2 - math.floor(math.log10(spread)), 0, 10))
+        self.decimals = decimals
+        self.labels = None if labels is None else dict(labels)
+
+    def category_labels(self) -> list[str]:
+        """The text shown for each category of a subset question."""
+        categories = np.asarray(self.privatizer.categories_[0]).tolist()
+        if self.labels is None:
+            return [str(c) for c in categories]
+        return [str(self.labels.get(c, c)) for c in categories]
+
+    def public(self) -> dict[str, Any]:
+        """The JSON-ready description of the question (no random draw)."""
+        entry = {
+            "name": self.name,
+            "text": self.text,
+            "help": self.help,
+            "unit": self.unit,
+            "kind": self.kind,
+            "spec": self.spec,
+        }
+        if self.kind == "interval":
+            entry["decimals"] = self.decimals
+        if self.kind == "subset":
+            entry["labels"] = self.category_labels()
+        return entry
+
+    def __repr__(self) -> str:
+        return f"Question({self.name!r}, kind={self.kind!r})"
+
+
+class Questionnaire:
+    """A private survey: questions whose answers are privatized at the source.
+
+    Interval questions show each respondent anchors drawn by the collector
+    for that respondent (:meth:`draw_anchors`) and ask which cell holds
+    their value; the other questions take the value on the respondent's
+    device and privatize it there, with the exact sampler of the question's
+    privatizer.  :meth:`render_html` writes the page, :func:`issue_tokens`
+    and ``python -m skprivate survey serve`` run the collection, and
+    :func:`read_responses` returns what the learners take.
+
+    Parameters
+    ----------
+    questions : sequence of Question
+        The questions, in the order shown; names must be distinct.
+    title : str, default="A private survey"
+        Title of the page.
+    intro : str, default=""
+        Paragraph shown under the title.
+
+    Attributes
+    ----------
+    questions : list of Question
+        The questions.
+    guarantee : str
+        The statement printed by :meth:`privacy_report`.
+
+    Examples
+    --------
+    >>> from skprivate import IntervalCaseI, LaplaceLDP
+    >>> from skprivate.survey import Question, Questionnaire
+    >>> survey = Questionnaire(
+    ...     [
+    ...         Question(
+    ...             "age",
+    ...             "How old are you?",
+    ...             IntervalCaseI(anchor_loc=40, anchor_scale=12).fit([[0.0]]),
+    ...         ),
+    ...         Question(
+    ...             "hours",
+    ...             "Hours worked last week?",
+    ...             LaplaceLDP(epsilon=1, bounds=(0, 100)).fit([[0.0]]),
+    ...         ),
+    ...     ],
+    ...     title="Work and age",
+    ... )
+    >>> [q.kind for q in survey.questions]
+    ['interval', 'laplace']
+    >>> anchors = survey.draw_anchors(3)
+    >>> len(anchors), len(anchors[0]["age"])
+    (3, 1)
+    >>> html = survey.render_html(anchors[0])
+    >>> "Math.random" in html
+    False
+    """
+
+    def __init__(
+        self,
+        questions: Sequence[Question],
+        *,
+        title: str = "A private survey",
+        intro: str = "",
+    ) -> None:
+        questions = list(questions)
+        if not questions:
+            raise ValueError("A questionnaire needs at least one question.")
+        for q in questions:
+            if not isinstance(q, Question):
+                raise TypeError(
+                    f"questions must be Question objects; got {type(q).__name__}."
+                )
+        names = [q.name for q in questions]
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"Question names must be distinct; {dup!r} repeats.")
+        self.questions = questions
+        self.title = str(title)
+        self.intro = str(intro)
+        self.guarantee = GUARANTEE
+
+    def __getitem__(self, name: str) -> Question:
+        for q in self.questions:
+            if q.name == name:
+                return q
+        raise KeyError(f"No question named {name!r}.")
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(f"{q.name}: {q.kind}" for q in self.questions)
+        return f"Questionnaire({kinds})"
+
+    # -- descriptions ---------------------------------------------------------
+    def public_spec(self) -> dict[str, Any]:
+        """The public description of the whole questionnaire (JSON-ready)."""
+        return {
+            "title": self.title,
+            "intro": self.intro,
+            "questions": [q.public() for q in self.questions],
+        }
+
+    def fingerprint(self) -> str:
+        """SHA-256 of :meth:`public_spec`, to tell questionnaires apart."""
+        text = json.dumps(self.public_spec(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def draw_anchors(self, n_respondents: int) -> list[dict[str, list[float]]]:
+        """Draw the anchors of every interval question, per respondent.
+
+        Parameters
+        ----------
+        n_respondents : int
+            Number of respondents.
+
+        Returns
+        -------
+        anchors : list of dict
+            One dict per respondent, question name to its sorted anchors
+            (rounded to the question's ``decimals``); empty dicts when there
+            is no interval question.
+        """
+        n = int(n_respondents)
+        if n < 0:
+            raise ValueError(f"n_respondents must be >= 0; got {n_respondents!r}.")
+        out: list[dict[str, list[float]]] = [{} for _ in range(n)]
+        for q in self.questions:
+            if q.kind != "interval" or n == 0:
+                continue
+            drawn = q.privatizer.draw_anchors(n)
+            drawn = np.sort(np.round(drawn, q.decimals), axis=1)
+            for row, values in zip(out, drawn.tolist()):
+                row[q.name] = [float(v) for v in values]
+        return out
+
+    def respondent_spec(
+        self, anchors: Mapping[str, Any] | None = None, submit_url: str | None = None
+    ) -> dict[str, Any]:
+        """What one respondent's page holds: questions, mechanisms, anchors.
+
+        Parameters
+        ----------
+        anchors : mapping or None
+            This respondent's anchors (an entry of :meth:`draw_anchors`);
+            ``None`` draws fresh ones.
+        submit_url : str or None
+            Where the page posts the privatized answers (relative to the
+            page); ``None`` makes a page that shows them instead.
+
+        Returns
+        -------
+        spec : dict
+        """
+        if anchors is None:
+            anchors = self.draw_anchors(1)[0]
+        spec = self.public_spec()
+        spec["submit"] = submit_url
+        for entry in spec["questions"]:
+            if entry["kind"] == "interval":
+                q = self[entry["name"]]
+                values = [float(v) for v in anchors[q.name]]
+                if len(values) != q.spec["n_anchors"]:
+                    raise ValueError(
+                        f"anchors of {q.name!r} must hold {q.spec['n_anchors']} "
+                        f"values; got {len(values)}."
+                    )
+                entry["anchors"] = values
+        return spec
+
+    def render_html(
+        self,
+        anchors: Mapping[str, Any] | None = None,
+        submit_url: str | None = None,
+        *,
+        lang: str = "en",
+    ) -> str:
+        """One respondent's page: a self-contained HTML document.
+
+        The page loads nothing from the network; its script privatizes the
+        answers on the device (``crypto.getRandomValues``) and posts only
+        the privatized answers to ``submit_url``, or shows them when
+        ``submit_url`` is None (a page that works offline, saved as a file).
+
+        Parameters
+        ----------
+        anchors : mapping or None
+            This respondent's anchors (from :meth:`draw_anchors`); ``None``
+            draws fresh ones.
+        submit_url : str or None
+            Where to post the answers, relative to the page.
+        lang : str, default="en"
+            Language of the page (the ``lang`` attribute).
+
+        Returns
+        -------
+        html : str
+        """
+        from ._render import render_page
+
+        return render_page(self.respondent_spec(anchors, submit_url), lang=lang)
+
+    def privacy_report(self) -> pd.DataFrame:
+        """The guarantee of every question, and where each answer is privatized.
+
+        Returns
+        -------
+        report : pandas.DataFrame
+            The columns of :func:`skprivate.privacy_report` with ``column``
+            renamed ``question``, plus ``privatized_on`` and ``sent``; the
+            last row, ``total``, composes the epsilons when every question has
+            one and states, in ``note``, that no raw value can reach the
+            server by construction (:attr:`guarantee`).
+        """
+        rows = []
+        for q in self.questions:
+            report = _privacy_rows(q.privatizer)
+            row = report.iloc[0].to_dict()
+            row["column"] = q.name
+            if q.kind == "interval":
+                row["privatized_on"] = "collector draws anchors; respondent picks"
+                row["sent"] = "index of the chosen cell"
+            else:
+                row["privatized_on"] = "respondent's device"
+                row["sent"] = {
+                    "laplace": "value plus exact discrete Laplace noise",
+                    "square_wave": "Square Wave output on its grid",
+                    "rvns": f"{q.spec.get('k')} values away from the truth",
+                    "subset": "0/1 indicators of a subset holding the category",
+                }[q.kind]
+            rows.append(row)
+        frame = pd.DataFrame(rows).rename(columns={"column": "question"})
+        eps = frame["epsilon"].to_numpy(dtype=float)
+        total = {
+            "question": "total",
+            "epsilon": float(eps.sum()) if np.all(np.isfinite(eps)) else np.nan,
+            "privatized_on": "",
+            "sent": "privatized answers only",
+            "note": self.guarantee,
+        }
+        return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
+
+    # -- simulation of respondents -------------------------------------------
+    def simulate_answers(
+        self,
+        respondents: Sequence[Mapping[str, Any]],
+        values: Mapping[str, ArrayLike] | pd.DataFrame,
+        random_state: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """The answers simulated respondents' pages would send.
+
+        Draws with each question's privatizer (the law the page samples)
+        and finds the cell of each value among the respondent's anchors, so
+        simulated respondents can submit through the server like real ones.
+
+        Parameters
+        ----------
+        respondents : sequence of mapping
+            One respondent spec per respondent (:meth:`respondent_spec`, or
+            the JSON the server gives at ``/s/<token>/questions.json``).
+        values : mapping or DataFrame
+            Raw values per question name, one per respondent.
+        random_state : int or None, default=None
+            Seed of the simulation (``None``: fresh entropy).
+
+        Returns
+        -------
+        answers : list of dict
+            Question name to answer, one dict per respondent (the ``answers``
+            object the page posts).
+        """
+        n = len(respondents)
+        rng = np.random.default_rng(random_state)
+        out: list[dict[str, Any]] = [{} for _ in range(n)]
+        for i, q in enumerate(self.questions):
+            raw = np.asarray(values[q.name]).reshape(-1)
+            if raw.shape[0] != n:
+                raise ValueError(
+                    f"values[{q.name!r}] has {raw.shape[0]} entries for {n} "
+                    "respondents."
+                )
+            if q.kind == "interval":
+                anchors = np.array(
+                    [r["questions"][i]["anchors"] for r in respondents], dtype=float
+                ).reshape(n, -1)
+                cells = np.sum(anchors < raw.astype(float)[:, None], axis=1)
+                for row, c in zip(out, cells.tolist()):
+                    row[q.name] = int(c)
+                continue
+            priv = q.privatizer
+            if random_state is not None:
+                priv = clone(priv).set_params(random_state=int(rng.integers(2**31)))
+                priv.fit(self._one_row(q))
+            released = priv.transform(raw.reshape(-1, 1))
+            released = np.asarray(released)
+            for row, r in zip(out, released):
+                if q.kind in ("laplace", "square_wave"):
+                    row[q.name] = float(r[0])
+                elif q.kind == "rvns":
+                    row[q.name] = [float(v) for v in r]
+                else:
+                    row[q.name] = [int(v) for v in r]
+        return out
+
+    @staticmethod
+    def _one_row(q: Question) -> Any:
+        if q.kind == "subset":
+            return np.asarray(q.privatizer.categories_[0][:1], dtype=object)[:, None]
+        return np.array([[q.spec["low"]]])
+
+    # -- files -------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the questionnaire (with its fitted privatizers) to a file.
+
+        The file is a pickle: load only files you wrote yourself.
+
+        Parameters
+        ----------
+        path : str or Path
+            Destination.
+        """
+        with open(path, "wb") as fh:
+            pickle.dump(self, fh, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Questionnaire:
+        """Read a questionnaire written by :meth:`save`.
+
+        Parameters
+        ----------
+        path : str or Path
+            A file written by :meth:`save` (a pickle: load only your own).
+
+        Returns
+        -------
+        questionnaire : Questionnaire
+        """
+        with open(path, "rb") as fh:
+            obj = pickle.load(fh)  # noqa: S301 - the collector's own file
+        if not isinstance(obj, cls):
+            raise TypeError(
+                f"{path} holds a {type(obj).__name__}, not a Questionnaire."
+            )
+        return obj

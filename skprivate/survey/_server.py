@@ -1,0 +1,467 @@
+"""The collection server: a Starlette app on uvicorn, answers kept by SQLAlchemy.
+
+The web framework and the server are imported inside the functions, so this
+module (and ``import skprivate``) works without the ``survey`` extra.
+
+Routes::
+
+    GET  /                      invitation notice, or a new token (open survey)
+    GET  /s/<token>             the respondent's page (self-contained HTML)
+    GET  /s/<token>/questions.json  the same questions as JSON
+    POST /s/<token>             {"answers": {...}}: privatized answers only
+    GET  /healthz               "ok"
+
+Every POST is checked against the output space of each question's mechanism
+before it is queued; one writer task stores the queued answers in batches,
+one transaction per batch, claiming each token with
+``UPDATE ... WHERE used = 0`` so that a token is answered at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ._questionnaire import Questionnaire
+from ._render import content_security_policy
+from ._spec import AnswerError, check_answer
+from ._store import SurveyStore, valid_token
+
+__all__ = ["background_server", "create_app", "serve"]
+
+MAX_BODY_BYTES = 64 * 1024
+BATCH_SIZE = 512
+
+
+class PayloadError(Exception):
+    """A request refused with an HTTP status and a message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _reject_constant(name: str) -> None:
+    raise PayloadError(400, f"malformed JSON: {name} is not a number in JSON.")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise PayloadError(400, "malformed JSON: an object repeats a key.")
+    return dict(pairs)
+
+
+class _Checker:
+    """Parse a request body and check every answer against its mechanism."""
+
+    def __init__(self, questionnaire: Questionnaire) -> None:
+        self.questions = {q.name: q for q in questionnaire.questions}
+        self.designs = {
+            q.name: q.privatizer.designs_[0]
+            for q in questionnaire.questions
+            if q.kind == "subset"
+        }
+
+    def parse(self, body: bytes) -> dict[str, Any]:
+        try:
+            data = json.loads(
+                body.decode("utf-8"),
+                parse_constant=_reject_constant,
+                object_pairs_hook=_unique_keys,
+            )
+        except PayloadError:
+            raise
+        except (ValueError, RecursionError, UnicodeDecodeError) as exc:
+            raise PayloadError(400, f"malformed JSON: {exc}") from None
+        if not isinstance(data, dict) or set(data) != {"answers"}:
+            raise PayloadError(
+                422, 'the body must be a JSON object {"answers": {...}} and nothing else.'
+            )
+        answers = data["answers"]
+        if not isinstance(answers, dict):
+            raise PayloadError(422, '"answers" must be an object: question -> answer.')
+        unknown = sorted(set(answers) - set(self.questions))
+        if unknown:
+            raise PayloadError(422, f"unknown question {unknown[0][:64]!r}.")
+        missing = [name for name in self.questions if name not in answers]
+        if missing:
+            raise PayloadError(422, f"question {missing[0]!r} is not answered.")
+        checked = {}
+        for name, q in self.questions.items():
+            try:
+                checked[name] = check_answer(
+                    name, q.spec, answers[name], self.designs.get(name)
+                )
+            except AnswerError as exc:
+                raise PayloadError(422, str(exc)) from None
+        return checked
+
+    def check_anchors(self, answers: dict, anchors: dict) -> None:
+        """Refuse an interval answer that picks a cell the anchors leave empty."""
+        for name, q in self.questions.items():
+            if q.kind != "interval":
+                continue
+            padded = [float("-inf"), *anchors[name], float("inf")]
+            cell = answers[name]
+            if not padded[cell] < padded[cell + 1]:
+                raise AnswerError(
+                    f"answer to {name!r} picks a cell that this respondent's "
+                    "anchors leave empty."
+                )
+
+
+class _Writer:
+    """Queue of checked answers, stored in batches by one task."""
+
+    def __init__(self, store: SurveyStore, check, batch_size: int) -> None:
+        self.store = store
+        self.check = check
+        self.batch_size = batch_size
+        self.queue: asyncio.Queue = asyncio.Queue()
+
+    async def submit(self, token: str, answers: dict) -> str:
+        future = asyncio.get_running_loop().create_future()
+        await self.queue.put((token, answers, future))
+        return await future
+
+    async def run(self) -> None:
+        import anyio
+
+        while True:
+            batch = [await self.queue.get()]
+            while len(batch) < self.batch_size:
+                try:
+                    batch.append(self.queue.get_nowait())
+                except asyncio.QueueEmpty:
+                    break
+            items = [(token, answers) for token, answers, _ in batch]
+            try:
+                outcomes = await anyio.to_thread.run_sync(
+                    self.store.store_batch, items, self.check
+                )
+            except Exception as exc:  # the transaction rolled back: nothing kept
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for (_, _, future), outcome in zip(batch, outcomes):
+                if not future.done():
+                    future.set_result(outcome)
+
+
+_NOTICE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>
+<body><main><h1>{title}</h1><p>{text}</p></main></body></html>
+"""
+
+
+def create_app(
+    questionnaire: Questionnaire,
+    database: str | Path,
+    *,
+    open_enrollment: bool = False,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    batch_size: int = BATCH_SIZE,
+):
+    """The ASGI application that collects a questionnaire's private answers.
+
+    Parameters
+    ----------
+    questionnaire : Questionnaire
+        The survey.
+    database : str or Path
+        SQLAlchemy URL, or the path of an SQLite file (WAL mode).  Created
+        if needed; a database holding another questionnaire is refused.
+    open_enrollment : bool, default=False
+        ``GET /`` issues a fresh token to every visitor and redirects to its
+        page (an open survey); otherwise only issued tokens can answer
+        (:func:`issue_tokens`).
+    max_body_bytes : int, default=65536
+        Larger request bodies are refused with status 413.
+    batch_size : int, default=512
+        Most answers stored in one transaction.
+
+    Returns
+    -------
+    app : starlette.applications.Starlette
+        Run it with any ASGI server, e.g. ``uvicorn``; :func:`serve` does.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from skprivate import IntervalCaseI
+    >>> from skprivate.survey import Question, Questionnaire, create_app
+    >>> survey = Questionnaire(
+    ...     [Question("age", "How old are you?", IntervalCaseI().fit([[0.0]]))]
+    ... )
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     app = create_app(survey, os.path.join(tmp, "survey.db"))
+    >>> type(app).__name__
+    'Starlette'
+    """
+    import anyio
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import (
+        HTMLResponse,
+        JSONResponse,
+        PlainTextResponse,
+        RedirectResponse,
+    )
+    from starlette.routing import Route
+
+    store = SurveyStore(database)
+    checker = _Checker(questionnaire)
+    spec = questionnaire.public_spec()
+    fingerprint = questionnaire.fingerprint()
+    page_headers = {
+        "Content-Security-Policy": content_security_policy(),
+        "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Cache-Control": "no-store",
+    }
+    json_headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+    def notice(status: int, title: str, text: str) -> HTMLResponse:
+        body = _NOTICE.format(title=title, text=text)
+        return HTMLResponse(body, status_code=status, headers=page_headers)
+
+    def refusal(status: int, message: str) -> JSONResponse:
+        return JSONResponse({"error": message}, status_code=status, headers=json_headers)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        await anyio.to_thread.run_sync(store.initialize, spec, fingerprint)
+        writer = _Writer(store, checker.check_anchors, batch_size)
+        task = asyncio.create_task(writer.run())
+        app.state.writer = writer
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            store.close()
+
+    async def respondent(request: Request):
+        token = request.path_params["token"]
+        found = await anyio.to_thread.run_sync(store.lookup, token)
+        if found is None:
+            return None, notice(404, "Unknown link", "This survey link is not valid.")
+        if found["used"]:
+            return None, notice(
+                410, "Already answered", "Answers from this link were already received."
+            )
+        return found["anchors"], None
+
+    async def page(request: Request):
+        anchors, failure = await respondent(request)
+        if failure is not None:
+            return failure
+        token = request.path_params["token"]
+        html = questionnaire.render_html(anchors, submit_url=f"/s/{token}")
+        return HTMLResponse(html, headers=page_headers)
+
+    async def questions(request: Request):
+        anchors, failure = await respondent(request)
+        if failure is not None:
+            return refusal(failure.status_code, "unknown or used link")
+        token = request.path_params["token"]
+        data = questionnaire.respondent_spec(anchors, submit_url=f"/s/{token}")
+        return JSONResponse(data, headers=json_headers)
+
+    async def submit(request: Request):
+        token = request.path_params["token"]
+        if not valid_token(token):
+            return refusal(404, "unknown link: no respondent has this token.")
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            return refusal(415, "the body must be JSON (Content-Type: application/json).")
+        declared = request.headers.get("content-length")
+        if declared is not None:
+            if not declared.isdigit():
+                return refusal(400, "invalid Content-Length.")
+            if int(declared) > max_body_bytes:
+                return refusal(413, f"the body exceeds {max_body_bytes} bytes.")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > max_body_bytes:
+                return refusal(413, f"the body exceeds {max_body_bytes} bytes.")
+        try:
+            answers = checker.parse(bytes(body))
+        except PayloadError as exc:
+            return refusal(exc.status, exc.message)
+        try:
+            outcome = await request.app.state.writer.submit(token, answers)
+        except Exception:
+            return refusal(503, "the answers could not be stored; send them again.")
+        if outcome == "stored":
+            return JSONResponse({"status": "stored"}, status_code=201, headers=json_headers)
+        if outcome == "unknown":
+            return refusal(404, "unknown link: no respondent has this token.")
+        if outcome == "used":
+            return refusal(409, "answers from this link were already received.")
+        return refusal(422, outcome.removeprefix("invalid: "))
+
+    async def index(request: Request):
+        if not open_enrollment:
+            return notice(
+                404,
+                questionnaire.title,
+                "This survey is by invitation: open the link you were sent.",
+            )
+
+        def enroll() -> str:
+            return store.add_tokens(questionnaire.draw_anchors(1))[0]
+
+        token = await anyio.to_thread.run_sync(enroll)
+        return RedirectResponse(f"/s/{token}", status_code=303, headers=json_headers)
+
+    async def health(request: Request):
+        return PlainTextResponse("ok")
+
+    routes = [
+        Route("/", index, methods=["GET"]),
+        Route("/healthz", health, methods=["GET"]),
+        Route("/s/{token}", page, methods=["GET"]),
+        Route("/s/{token}", submit, methods=["POST"]),
+        Route("/s/{token}/questions.json", questions, methods=["GET"]),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def serve(
+    questionnaire: Questionnaire,
+    database: str | Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_enrollment: bool = False,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    log_level: str = "info",
+) -> None:
+    """Run the collection server with uvicorn until interrupted.
+
+    Access logs are off (they would record which respondent connected
+    when); put a TLS-terminating reverse proxy in front of it on a network.
+
+    Parameters
+    ----------
+    questionnaire : Questionnaire
+        The survey.
+    database : str or Path
+        SQLAlchemy URL or SQLite file.
+    host : str, default="127.0.0.1"
+        Interface to listen on.
+    port : int, default=8000
+        TCP port.
+    open_enrollment : bool, default=False
+        Give a token to every visitor of ``/`` (see :func:`create_app`).
+    max_body_bytes : int, default=65536
+        Largest accepted request body.
+    log_level : str, default="info"
+        uvicorn's log level.
+
+    Examples
+    --------
+    >>> from skprivate.survey import serve
+    >>> callable(serve)
+    True
+    """
+    import uvicorn
+
+    app = create_app(
+        questionnaire,
+        database,
+        open_enrollment=open_enrollment,
+        max_body_bytes=max_body_bytes,
+    )
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        access_log=False,
+        log_level=log_level,
+        backlog=4096,
+        server_header=False,
+    )
+
+
+@contextlib.contextmanager
+def background_server(
+    questionnaire: Questionnaire,
+    database: str | Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    open_enrollment: bool = False,
+    timeout: float = 30.0,
+) -> Iterator[str]:
+    """Run the collection server in a thread while a ``with`` block runs.
+
+    For scripts, notebooks and tests that collect on this machine.
+
+    Parameters
+    ----------
+    questionnaire : Questionnaire
+        The survey.
+    database : str or Path
+        SQLAlchemy URL or SQLite file.
+    host : str, default="127.0.0.1"
+        Interface to listen on.
+    port : int, default=0
+        TCP port; 0 picks a free one.
+    open_enrollment : bool, default=False
+        See :func:`create_app`.
+    timeout : float, default=30.0
+        Seconds to wait for the server to start and to stop.
+
+    Yields
+    ------
+    base_url : str
+        ``http://host:port`` of the running server.
+
+    Examples
+    --------
+    >>> import tempfile, os, urllib.request
+    >>> from skprivate import IntervalCaseI
+    >>> from skprivate.survey import Question, Questionnaire, background_server
+    >>> survey = Questionnaire(
+    ...     [Question("age", "How old are you?", IntervalCaseI().fit([[0.0]]))]
+    ... )
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     with background_server(survey, os.path.join(tmp, "s.db")) as url:
+    ...         print(urllib.request.urlopen(url + "/healthz").read())
+    b'ok'
+    """
+    import uvicorn
+
+    app = create_app(questionnaire, database, open_enrollment=open_enrollment)
+    config = uvicorn.Config(
+        app, host=host, port=port, access_log=False, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="skprivate-survey", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            raise RuntimeError("the survey server did not start.")
+        time.sleep(0.01)
+    bound = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://{host}:{bound}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout)

@@ -1,0 +1,406 @@
+"""The public description of a fitted privatizer, and the check of an answer.
+
+:func:`mechanism_spec` turns a fitted privatizer into the JSON-ready
+description that the respondent's page samples from (grids, bounds and
+probabilities as exact rationals) and that the server checks answers
+against.  It reads the privatizer's fitted state and never changes it, so
+the page follows the law of the Python privatizer it was built from.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..interval._base_mechanism import _BaseIntervalMechanism
+from ..ldp import LaplaceLDP, SquareWaveLDP
+from ..negative_survey import RVNSPerturber
+from ..subset._design import masks_to_indicators, popcount
+from ..subset._mechanism import _BaseSubsetPrivatizer
+
+__all__ = ["AnswerError", "check_answer", "mechanism_spec"]
+
+KINDS = ("interval", "laplace", "square_wave", "rvns", "subset")
+# Largest expected number of rounds of the Square Wave's near/far coin on the
+# page (see mechanism_spec); beyond it the page would take seconds per answer.
+MAX_SQUARE_WAVE_ROUNDS = 2.0**20
+
+
+class AnswerError(ValueError):
+    """An answer outside the output space of its question's mechanism."""
+
+
+def _rational(value: float) -> str:
+    """Exact ``num/den`` of a finite float (a dyadic rational)."""
+    frac = Fraction(float(value))
+    return f"{frac.numerator}/{frac.denominator}"
+
+
+def _single_column(privatizer: Any) -> None:
+    n = getattr(privatizer, "n_features_in_", None)
+    if n is None:
+        raise ValueError(
+            f"{type(privatizer).__name__} is not fitted: fit each question's "
+            "privatizer on one column first (e.g. .fit([[0.0]]) when every "
+            "parameter, bounds included, is declared)."
+        )
+    if n != 1:
+        raise ValueError(
+            f"{type(privatizer).__name__} was fitted on {n} columns; a question "
+            "asks for one value: fit one privatizer per question."
+        )
+
+
+def _secure(privatizer: Any) -> None:
+    if not getattr(privatizer, "secure", True):
+        raise ValueError(
+            f"{type(privatizer).__name__}(secure=False) samples in floating point, "
+            "which leaks the value through the low bits of the output; the page "
+            "implements the exact (secure=True) samplers only."
+        )
+
+
+def _laplace_spec(priv: LaplaceLDP) -> dict[str, Any]:
+    _secure(priv)
+    k_low = int(priv._k_low[0])
+    k_high = int(priv._k_high[0])
+    width = k_high - k_low
+    eps = float(priv.epsilon) / priv.n_features_in_
+    low, high = priv.bounds_
+    return {
+        "kind": "laplace",
+        "low": float(low[0]),
+        "high": float(high[0]),
+        "clip": bool(priv.clip),
+        "step": float(priv.grid_step_[0]),
+        "k_low": k_low,
+        "k_high": k_high,
+        "margin": int(priv._margin[0]),
+        # noise in grid steps: a Laplace draw of scale width / eps rounded to
+        # the nearest integer; gamma = 1 / scale = eps / width exactly.
+        "noise": "rounded_laplace",
+        "gamma": str(Fraction(eps) / width).replace(" ", ""),
+        "epsilon": eps,
+        "scale": float(priv.scale_[0]),
+    }
+
+
+def _square_wave_spec(priv: SquareWaveLDP) -> dict[str, Any]:
+    _secure(priv)
+    eps = float(priv.epsilon) / priv.n_features_in_
+    n = int(priv._n_cells)
+    half = int(priv._half_cells)
+    c = n / (2 * half + 1)
+    rounds = (1.0 + c) / (1.0 + c * math.exp(-eps))
+    if rounds > MAX_SQUARE_WAVE_ROUNDS:
+        raise ValueError(
+            f"SquareWaveLDP with epsilon per value {eps:g} needs about "
+            f"{rounds:.3g} rounds of its exact near/far coin on the respondent's "
+            "device; the page supports at most 2**20 (epsilon up to about 17)."
+        )
+    low, high = priv.bounds_
+    return {
+        "kind": "square_wave",
+        "low": float(low[0]),
+        "high": float(high[0]),
+        "n_cells": n,
+        "half_cells": half,
+        "step": float(priv.grid_step_[0]),
+        "epsilon": _rational(eps),
+        "epsilon_value": eps,
+        "half_width": float(priv.half_width_),
+    }
+
+
+def _rvns_spec(priv: RVNSPerturber) -> dict[str, Any]:
+    _secure(priv)
+    h, ja, jb, D = priv._grid
+    low, high = priv.bounds_
+    return {
+        "kind": "rvns",
+        "low": float(low[0]),
+        "high": float(high[0]),
+        "d": float(priv.d_[0]),
+        "k": int(priv.k),
+        "step": float(h[0]),
+        "ja": int(ja[0]),
+        "jb": int(jb[0]),
+        "band": int(D[0]),
+        "placement": "uniform",
+    }
+
+
+def _exact_weights(values: np.ndarray) -> tuple[list[str], str]:
+    """Integer weights proportional to the floats ``values``, exactly."""
+    fracs = [Fraction(float(v)) for v in values]
+    den = math.lcm(*(f.denominator for f in fracs))
+    nums = [f.numerator * (den // f.denominator) for f in fracs]
+    return [str(v) for v in nums], str(sum(nums))
+
+
+def _subset_spec(priv: _BaseSubsetPrivatizer) -> dict[str, Any]:
+    design = priv.designs_[0]
+    p = design.n_categories
+    labels = [str(c) for c in np.asarray(priv.categories_[0]).tolist()]
+    spec: dict[str, Any] = {
+        "kind": "subset",
+        "p": p,
+        "n_outputs": design.n_outputs,
+        "categories": labels,
+        "dummies": design.has_dummies,
+        "alpha": _rational(design.min_coverage) if design.has_dummies else None,
+        "alpha_value": design.min_coverage,
+    }
+    if not design.enumerable:  # uniform design on more than 20 categories
+        spec.update(design="uniform", sizes=[2, p - 2])
+        return spec
+    masks = design._masks
+    if design.is_independent:
+        weights = design._nu
+        drawn = weights > 0
+        sizes = popcount(masks[drawn])
+        smallest, largest = int(sizes.min()), int(sizes.max())
+        n_band = sum(math.comb(p, s) for s in range(smallest, largest + 1))
+        uniform = (
+            design.kind == "uniform"
+            and int(drawn.sum()) == n_band
+            and np.all(weights[drawn] == weights[drawn][0])
+        )
+        if uniform:
+            spec.update(design="uniform", sizes=[smallest, largest])
+            return spec
+        kind = "independent"
+        masks, weights = masks[drawn], weights[drawn]
+    else:
+        kind = "conditional"
+        weights = design._mu
+    nums, total = _exact_weights(weights)
+    spec.update(
+        design=kind,
+        subsets=masks_to_indicators(masks, p).astype(int).tolist(),
+        weights=nums,
+        total=total,
+    )
+    return spec
+
+
+def _interval_spec(priv: _BaseIntervalMechanism) -> dict[str, Any]:
+    priv._check_params()
+    priv._validate_design()
+    exact = priv._fixed_set().shape[0] > 0 or any(
+        cells for _, cells in priv._components(np.random.default_rng(0), 1, 0)
+    )
+    if exact:
+        raise ValueError(
+            f"{type(priv).__name__} reports some values exactly (acceptable_range "
+            "or exact_cells); a survey built from it would send raw values. Use "
+            "a mechanism without exact disclosure."
+        )
+    low, high = priv._anchor_support(0)
+    return {
+        "kind": "interval",
+        "mechanism": type(priv).__name__,
+        "n_anchors": int(priv._n_anchors()),
+        # None for an unbounded side (JSON has no infinity)
+        "anchor_support": [
+            float(v) if math.isfinite(v) else None for v in (low, high)
+        ],
+    }
+
+
+def mechanism_spec(privatizer: Any) -> dict[str, Any]:
+    """The public description of a fitted one-column privatizer.
+
+    The description is what a respondent's page needs to privatize an answer
+    on the device and what the collection server needs to check an answer:
+    the output grid, the bounds and the probabilities of the mechanism, the
+    probabilities written as exact rationals ``"num/den"`` (a float is a
+    dyadic rational, so nothing is rounded).  It reads the fitted state of
+    ``privatizer`` and never modifies it.
+
+    Parameters
+    ----------
+    privatizer : privatizer
+        A fitted :class:`~skprivate.LaplaceLDP`,
+        :class:`~skprivate.ldp.SquareWaveLDP`,
+        :class:`~skprivate.RVNSPerturber` (all with ``secure=True``),
+        :class:`~skprivate.SubsetUniform` or
+        :class:`~skprivate.subset.SubsetMechanism`, fitted on one column; or
+        an interval mechanism (:class:`~skprivate.IntervalCaseI`,
+        :class:`~skprivate.interval.IntervalCaseII`,
+        :class:`~skprivate.interval.IntervalMechanism`) without exact
+        disclosure.
+
+    Returns
+    -------
+    spec : dict
+        JSON-ready; ``spec["kind"]`` is one of ``"interval"``,
+        ``"laplace"``, ``"square_wave"``, ``"rvns"``, ``"subset"``.
+
+    Raises
+    ------
+    ValueError
+        For an unfitted or multi-column privatizer, ``secure=False``, an
+        interval mechanism with exact disclosure, or a Square Wave budget
+        too large for the page's exact sampler.
+    TypeError
+        For any other object.
+
+    Examples
+    --------
+    >>> from skprivate import LaplaceLDP
+    >>> from skprivate.survey import mechanism_spec
+    >>> ldp = LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0.0]])
+    >>> spec = mechanism_spec(ldp)
+    >>> spec["kind"], spec["step"], spec["gamma"]
+    ('laplace', 6.103515625e-05, '1/1638400')
+    """
+    if isinstance(privatizer, _BaseIntervalMechanism):
+        _single_column(privatizer)
+        return _interval_spec(privatizer)
+    builders = [
+        (LaplaceLDP, _laplace_spec),
+        (SquareWaveLDP, _square_wave_spec),
+        (RVNSPerturber, _rvns_spec),
+        (_BaseSubsetPrivatizer, _subset_spec),
+    ]
+    for cls, build in builders:
+        if isinstance(privatizer, cls):
+            _single_column(privatizer)
+            return build(privatizer)
+    raise TypeError(
+        "A survey question needs an interval mechanism, LaplaceLDP, SquareWaveLDP, "
+        f"RVNSPerturber, SubsetUniform or SubsetMechanism; got "
+        f"{type(privatizer).__name__}."
+    )
+
+
+# -- checking answers -----------------------------------------------------------
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise AnswerError(f"answer to {name!r} must be a number; got {value!r:.60}.")
+    value = float(value)
+    if not math.isfinite(value):
+        raise AnswerError(f"answer to {name!r} must be a finite number.")
+    return value
+
+
+def _laplace_answer(name: str, spec: dict, value: Any) -> float:
+    v = _number(name, value)
+    m = v / spec["step"]
+    low, high = spec["k_low"] - spec["margin"], spec["k_high"] + spec["margin"]
+    if not (m.is_integer() and m * spec["step"] == v):
+        raise AnswerError(
+            f"answer to {name!r} is not on the public output grid of its mechanism "
+            f"(multiples of {spec['step']!r})."
+        )
+    if not low <= m <= high:
+        raise AnswerError(
+            f"answer to {name!r} lies outside the output range of its mechanism "
+            f"[{low * spec['step']!r}, {high * spec['step']!r}]."
+        )
+    return v
+
+
+def _square_wave_answer(name: str, spec: dict, value: Any) -> float:
+    v = _number(name, value)
+    low, step = spec["low"], spec["step"]
+    n, half = spec["n_cells"], spec["half_cells"]
+    guess = np.rint((v - low) / step)
+    for j in guess + np.arange(-2, 3):
+        if -half <= j <= n + half and low + j * step == v:
+            return v
+    raise AnswerError(
+        f"answer to {name!r} is not an output of its Square Wave mechanism: outputs "
+        f"are {low!r} + j * {step!r} for integers j in [{-half}, {n + half}]."
+    )
+
+
+def _rvns_answer(name: str, spec: dict, value: Any) -> list[float]:
+    k = spec["k"]
+    if not isinstance(value, list) or len(value) != k:
+        raise AnswerError(f"answer to {name!r} must be a list of {k} numbers.")
+    reports = [_number(name, v) for v in value]
+    h, ja, jb, D = spec["step"], spec["ja"], spec["jb"], spec["band"]
+    idx = []
+    for v in reports:
+        i = v / h
+        if not (i.is_integer() and i * h == v and ja <= i <= jb):
+            raise AnswerError(
+                f"answer to {name!r} holds {v!r}, which is not a report of its "
+                f"mechanism: reports are multiples of {h!r} in "
+                f"[{ja * h!r}, {jb * h!r}]."
+            )
+        idx.append(int(i))
+    # The reports must all avoid one band of D + 1 consecutive grid points.
+    edges = [ja - 1, *sorted(set(idx)), jb + 1]
+    if not any(b - a - 1 >= D + 1 for a, b in zip(edges[:-1], edges[1:])):
+        raise AnswerError(
+            f"answer to {name!r} cannot come from its mechanism: the reports leave "
+            f"no band of width {spec['d']!r} free, and every report avoids one."
+        )
+    return reports
+
+
+def _subset_answer(name: str, spec: dict, value: Any, design: Any) -> list[int]:
+    size = spec["n_outputs"]
+    if (
+        not isinstance(value, list)
+        or len(value) != size
+        or not all(_is_integer(b) and b in (0, 1) for b in value)
+    ):
+        raise AnswerError(
+            f"answer to {name!r} must be a list of {size} integers 0 or 1 (one per "
+            "category" + (", then the two dummy categories" if spec["dummies"] else "")
+            + ")."
+        )
+    p = spec["p"]
+    if spec["dummies"] and value[p] + value[p + 1] != 1:
+        raise AnswerError(
+            f"answer to {name!r} must set exactly one of its two dummy categories."
+        )
+    part = np.asarray(value[:p], dtype=bool)[None, :]
+    if not bool(design.admissible(part)[0]):
+        raise AnswerError(
+            f"answer to {name!r} is a subset its design never reports (size "
+            f"{int(part.sum())} of {p})."
+        )
+    return list(value)
+
+
+def _interval_answer(name: str, spec: dict, value: Any) -> int:
+    k = spec["n_anchors"]
+    if not _is_integer(value) or not 0 <= value <= k:
+        raise AnswerError(
+            f"answer to {name!r} must be the index of the chosen cell, an integer "
+            f"from 0 to {k} (cell i lies between the i-th and (i+1)-th anchors)."
+        )
+    return int(value)
+
+
+def check_answer(name: str, spec: dict, value: Any, design: Any = None) -> Any:
+    """Check one answer against its question's output space; return it.
+
+    ``design`` is the :class:`~skprivate.subset.SubsetDesign` of a subset
+    question (which subsets it can report).  Raises :class:`AnswerError`
+    with a message for the respondent's client.
+    """
+    kind = spec["kind"]
+    if kind == "laplace":
+        return _laplace_answer(name, spec, value)
+    if kind == "square_wave":
+        return _square_wave_answer(name, spec, value)
+    if kind == "rvns":
+        return _rvns_answer(name, spec, value)
+    if kind == "subset":
+        return _subset_answer(name, spec, value, design)
+    if kind == "interval":
+        return _interval_answer(name, spec, value)
+    raise AnswerError(f"question {name!r} has an unknown kind {kind!r}.")

@@ -1,0 +1,278 @@
+"""Where the privatized answers are kept: SQLAlchemy Core, SQLite by default.
+
+Three tables: the public description of the questionnaire, one row per
+respondent token (a SHA-256 of the token, the respondent's interval anchors
+and whether the token was used) and one row per response (the privatized
+answers, unique per token).  Nothing else is stored: no raw value, no time,
+no address.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SurveyStore", "database_url", "hash_token", "valid_token"]
+
+TOKEN_BYTES = 32  # 256 random bits per respondent
+TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{43}$")
+
+
+def database_url(database: str | Path) -> str:
+    """A SQLAlchemy URL from a URL or a path to an SQLite file."""
+    text = str(database)
+    if "://" in text:
+        return text
+    return "sqlite:///" + str(Path(text).expanduser().resolve())
+
+
+def valid_token(token: str) -> bool:
+    """Whether ``token`` has the form of an issued token (43 URL-safe chars)."""
+    return isinstance(token, str) and bool(TOKEN_PATTERN.match(token))
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token: its SHA-256, so a copy of the database
+    cannot answer in a respondent's name."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, allow_nan=False)
+
+
+class SurveyStore:
+    """Tables and transactions of one survey database (any SQLAlchemy URL)."""
+
+    def __init__(self, database: str | Path) -> None:
+        from sqlalchemy import (
+            Column,
+            ForeignKey,
+            Integer,
+            MetaData,
+            String,
+            Table,
+            Text,
+        )
+
+        self.url = database_url(database)
+        self.metadata = MetaData()
+        self.meta = Table(
+            "skprivate_survey",
+            self.metadata,
+            Column("key", String(64), primary_key=True),
+            Column("value", Text, nullable=False),
+        )
+        self.tokens = Table(
+            "skprivate_tokens",
+            self.metadata,
+            Column("token_hash", String(64), primary_key=True),
+            Column("anchors", Text, nullable=False),
+            Column("used", Integer, nullable=False, default=0),
+        )
+        self.responses = Table(
+            "skprivate_responses",
+            self.metadata,
+            Column("id", Integer, primary_key=True, autoincrement=True),
+            Column(
+                "token_hash",
+                String(64),
+                ForeignKey("skprivate_tokens.token_hash"),
+                nullable=False,
+                unique=True,
+            ),
+            Column("answers", Text, nullable=False),
+        )
+        self.writer = self._engine(immediate=True)
+        self.reader = self._engine(immediate=False)
+
+    def _engine(self, immediate: bool):
+        from sqlalchemy import create_engine, event
+
+        if not self.url.startswith("sqlite"):
+            return create_engine(self.url, pool_pre_ping=True)
+        engine = create_engine(
+            self.url, connect_args={"timeout": 30.0, "check_same_thread": False}
+        )
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_connection, _record):
+            # SQLAlchemy then emits BEGIN itself (its pysqlite recipe).
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection):
+            # A writer takes the lock at BEGIN: a deferred transaction that
+            # reads and then writes can fail on a busy database whatever the
+            # timeout.
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.writer.dispose()
+        self.reader.dispose()
+
+    # -- the questionnaire ----------------------------------------------------
+    def initialize(self, public_spec: dict, fingerprint: str) -> None:
+        """Create the tables, or check that they hold this questionnaire."""
+        from sqlalchemy import insert, select
+
+        self.metadata.create_all(self.writer)
+        with self.writer.begin() as conn:
+            rows = dict(conn.execute(select(self.meta.c.key, self.meta.c.value)).all())
+            if not rows:
+                conn.execute(
+                    insert(self.meta),
+                    [
+                        {"key": "questionnaire", "value": _dumps(public_spec)},
+                        {"key": "fingerprint", "value": fingerprint},
+                    ],
+                )
+            elif rows.get("fingerprint") != fingerprint:
+                raise ValueError(
+                    f"{self.url} holds the responses of another questionnaire "
+                    f"(fingerprint {rows.get('fingerprint', '?')[:12]}, this one "
+                    f"{fingerprint[:12]}); use a new database for a new "
+                    "questionnaire."
+                )
+
+    def public_spec(self) -> dict:
+        """The questionnaire description stored at :meth:`initialize`."""
+        from sqlalchemy import inspect, select
+
+        if not inspect(self.reader).has_table("skprivate_survey"):
+            raise ValueError(f"{self.url} holds no skprivate survey.")
+        with self.reader.connect() as conn:
+            text = conn.execute(
+                select(self.meta.c.value).where(self.meta.c.key == "questionnaire")
+            ).scalar_one_or_none()
+        if text is None:
+            raise ValueError(f"{self.url} holds no skprivate survey.")
+        return json.loads(text)
+
+    # -- tokens -----------------------------------------------------------------
+    def add_tokens(self, anchors: Sequence[dict]) -> list[str]:
+        """Issue one token per entry of ``anchors``; return the tokens."""
+        from sqlalchemy import insert
+
+        tokens = [secrets.token_urlsafe(TOKEN_BYTES) for _ in anchors]
+        rows = [
+            {"token_hash": hash_token(t), "anchors": _dumps(a), "used": 0}
+            for t, a in zip(tokens, anchors)
+        ]
+        if rows:
+            with self.writer.begin() as conn:
+                conn.execute(insert(self.tokens), rows)
+        return tokens
+
+    def lookup(self, token: str) -> dict | None:
+        """``{"anchors": ..., "used": bool}`` of a token, or None if unknown."""
+        from sqlalchemy import select
+
+        if not valid_token(token):
+            return None
+        with self.reader.connect() as conn:
+            row = conn.execute(
+                select(self.tokens.c.anchors, self.tokens.c.used).where(
+                    self.tokens.c.token_hash == hash_token(token)
+                )
+            ).one_or_none()
+        if row is None:
+            return None
+        return {"anchors": json.loads(row.anchors), "used": bool(row.used)}
+
+    # -- responses ----------------------------------------------------------------
+    def store_batch(
+        self,
+        items: Sequence[tuple[str, dict]],
+        check: Callable[[dict, dict], None] | None = None,
+    ) -> list[str]:
+        """Store answers, one response per token, in one transaction.
+
+        ``items`` holds ``(token, answers)`` pairs; ``check(answers,
+        anchors)`` may raise ``ValueError`` to refuse an answer that does not
+        fit the token's anchors.  Returns one outcome per item: ``"stored"``,
+        ``"unknown"`` (no such token), ``"used"`` (already answered) or
+        ``"invalid: <message>"``.
+        """
+        from sqlalchemy import insert, select, update
+
+        hashes = [hash_token(t) for t, _ in items]
+        outcomes: list[str] = []
+        rows = []
+        with self.writer.begin() as conn:
+            found = dict(
+                conn.execute(
+                    select(self.tokens.c.token_hash, self.tokens.c.anchors).where(
+                        self.tokens.c.token_hash.in_(sorted(set(hashes)))
+                    )
+                ).all()
+            )
+            for h, (_, answers) in zip(hashes, items):
+                if h not in found:
+                    outcomes.append("unknown")
+                    continue
+                if check is not None:
+                    try:
+                        check(answers, json.loads(found[h]))
+                    except ValueError as exc:
+                        outcomes.append(f"invalid: {exc}")
+                        continue
+                claimed = conn.execute(
+                    update(self.tokens)
+                    .where(self.tokens.c.token_hash == h, self.tokens.c.used == 0)
+                    .values(used=1)
+                ).rowcount
+                if claimed != 1:
+                    outcomes.append("used")
+                    continue
+                rows.append({"token_hash": h, "answers": _dumps(answers)})
+                outcomes.append("stored")
+            if rows:
+                conn.execute(insert(self.responses), rows)
+        return outcomes
+
+    def rows(self) -> list[tuple[dict, dict]]:
+        """Every response as ``(answers, anchors)``, in the order received."""
+        from sqlalchemy import select
+
+        query = (
+            select(self.responses.c.answers, self.tokens.c.anchors)
+            .join(
+                self.tokens, self.tokens.c.token_hash == self.responses.c.token_hash
+            )
+            .order_by(self.responses.c.id)
+        )
+        with self.reader.connect() as conn:
+            return [
+                (json.loads(a), json.loads(q)) for a, q in conn.execute(query).all()
+            ]
+
+    def counts(self) -> dict[str, int]:
+        """Numbers of tokens issued, used, and of responses stored."""
+        from sqlalchemy import func, select
+
+        with self.reader.connect() as conn:
+            issued = conn.execute(select(func.count()).select_from(self.tokens))
+            issued = issued.scalar_one()
+            used = conn.execute(
+                select(func.count())
+                .select_from(self.tokens)
+                .where(self.tokens.c.used == 1)
+            ).scalar_one()
+            stored = conn.execute(
+                select(func.count()).select_from(self.responses)
+            ).scalar_one()
+        return {"issued": int(issued), "used": int(used), "responses": int(stored)}

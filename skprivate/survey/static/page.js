@@ -1,0 +1,239 @@
+/*
+ * The respondent's page: read the answers, privatize them on this device
+ * with the exact samplers, send (or show) only the private answers.
+ *
+ * Raw answers live only in the form fields: they have no part in any request
+ * (the form is never submitted natively, and the page's policy forbids form
+ * submission and every connection but to its own server), and they are
+ * erased once the private answers are sent.  The private answers are drawn
+ * once; a failed send is retried with the same draw.
+ */
+(function () {
+  "use strict";
+  const samplers = globalThis.SKPrivateSamplers;
+  const spec = JSON.parse(document.getElementById("skp-spec").textContent);
+  const form = document.getElementById("skp-form");
+  const submit = document.getElementById("skp-submit");
+  const errorBox = document.getElementById("skp-errors");
+  const statusBox = document.getElementById("skp-status");
+  let drawn = null;
+
+  const NUMBER = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/;
+
+  function setError(i, message) {
+    const box = document.getElementById("q" + i + "-error");
+    const field = document.getElementById("q" + i);
+    const group = form.querySelector('[data-index="' + i + '"]');
+    box.textContent = message || "";
+    box.hidden = !message;
+    const target = field || group;
+    if (message) target.setAttribute("aria-invalid", "true");
+    else target.removeAttribute("aria-invalid");
+  }
+
+  function checked(i) {
+    const radio = form.querySelector('input[name="q' + i + '"]:checked');
+    return radio === null ? null : radio;
+  }
+
+  function readValue(i, entry) {
+    const kind = entry.kind;
+    if (kind === "interval" || kind === "subset") {
+      const radio = checked(i);
+      if (radio === null) return { error: "Please choose one answer." };
+      const label = form.querySelector('label[for="' + radio.id + '"]');
+      return { value: Number(radio.value), label: label.textContent };
+    }
+    const field = document.getElementById("q" + i);
+    const text = field.value.trim();
+    if (text === "") return { error: "Please answer this question." };
+    if (!NUMBER.test(text)) {
+      return { error: "Please enter a number, for example 42 or 3.5." };
+    }
+    let value = Number(text.replace(",", "."));
+    const s = entry.spec;
+    if (!Number.isFinite(value)) return { error: "Please enter a number." };
+    if (value < s.low || value > s.high) {
+      if (kind === "laplace" && s.clip) {
+        value = Math.min(Math.max(value, s.low), s.high);
+      } else {
+        return {
+          error: "Please enter a number from " + s.low + " to " + s.high + ".",
+        };
+      }
+    }
+    return { value: value };
+  }
+
+  function describe(entry, answer, read) {
+    const unit = entry.unit ? " " + entry.unit : "";
+    switch (entry.kind) {
+      case "interval":
+        return read.label;
+      case "laplace":
+      case "square_wave":
+        return String(answer) + unit;
+      case "rvns":
+        return answer.map(String).join(", ") + unit;
+      default: {
+        const names = [];
+        for (let c = 0; c < entry.spec.p; c++) {
+          if (answer[c] === 1) names.push(entry.labels[c]);
+        }
+        return "one of: " + names.join(", ");
+      }
+    }
+  }
+
+  function collect() {
+    const problems = [];
+    const reads = spec.questions.map(function (entry, i) {
+      const read = readValue(i, entry);
+      setError(i, read.error);
+      if (read.error) problems.push([i, entry, read.error]);
+      return read;
+    });
+    if (problems.length > 0) {
+      errorBox.replaceChildren();
+      const heading = document.createElement("p");
+      heading.textContent =
+        problems.length === 1
+          ? "One answer needs your attention:"
+          : problems.length + " answers need your attention:";
+      const list = document.createElement("ul");
+      problems.forEach(function (problem) {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        const target =
+          document.getElementById("q" + problem[0]) ||
+          form.querySelector('input[name="q' + problem[0] + '"]');
+        link.href = "#" + target.id;
+        link.textContent = problem[1].text + ": " + problem[2];
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      errorBox.append(heading, list);
+      errorBox.hidden = false;
+      errorBox.focus();
+      return null;
+    }
+    errorBox.hidden = true;
+    const answers = {};
+    const shown = [];
+    spec.questions.forEach(function (entry, i) {
+      const read = reads[i];
+      const answer =
+        entry.kind === "interval"
+          ? read.value
+          : samplers.release(entry.spec, read.value);
+      answers[entry.name] = answer;
+      shown.push([entry.text, describe(entry, answer, read)]);
+    });
+    return { answers: answers, shown: shown };
+  }
+
+  function setLocked(locked) {
+    form.querySelectorAll("input").forEach(function (input) {
+      input.disabled = locked;
+    });
+  }
+
+  function eraseRawAnswers() {
+    form.querySelectorAll("input").forEach(function (input) {
+      if (input.type === "radio") input.checked = false;
+      else input.value = "";
+    });
+  }
+
+  function showSent(message, withCode) {
+    const list = document.getElementById("skp-sent-list");
+    list.replaceChildren();
+    drawn.shown.forEach(function (pair) {
+      const term = document.createElement("dt");
+      term.textContent = pair[0];
+      const value = document.createElement("dd");
+      value.textContent = pair[1];
+      list.append(term, value);
+    });
+    if (withCode) {
+      document.getElementById("skp-code").value = JSON.stringify({
+        answers: drawn.answers,
+      });
+      document.getElementById("skp-code-box").hidden = false;
+    }
+    const section = document.getElementById("skp-sent");
+    section.hidden = false;
+    statusBox.textContent = message;
+    document.getElementById("skp-sent-heading").focus();
+  }
+
+  function finish(message, withCode) {
+    eraseRawAnswers();
+    form.hidden = true;
+    showSent(message, withCode);
+  }
+
+  async function send() {
+    submit.disabled = true;
+    statusBox.textContent = "Sending your private answers…";
+    let response;
+    try {
+      response = await fetch(spec.submit, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ answers: drawn.answers }),
+        credentials: "omit",
+        cache: "no-store",
+        referrerPolicy: "no-referrer",
+      });
+    } catch (err) {
+      response = null;
+    }
+    if (response !== null && response.status === 201) {
+      finish("Thank you: your private answers were received.", false);
+      return;
+    }
+    if (response !== null && response.status === 409) {
+      finish(
+        "Answers from this link were already received; nothing more was kept.",
+        false,
+      );
+      return;
+    }
+    if (response !== null && response.status >= 400 && response.status < 500) {
+      let detail = "";
+      try {
+        detail = (await response.json()).error || "";
+      } catch (err) {
+        detail = "";
+      }
+      statusBox.textContent =
+        "The survey server refused the answers (" + response.status + "). " + detail;
+      return;
+    }
+    statusBox.textContent =
+      "The survey server could not be reached.  Your private answers are kept " +
+      "on this page: press the button to try again (the same private answers " +
+      "are sent).";
+    submit.textContent = "Try again";
+    submit.disabled = false;
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    if (drawn === null) {
+      const result = collect();
+      if (result === null) return;
+      drawn = result;
+      setLocked(true);
+    }
+    if (spec.submit) {
+      send();
+    } else {
+      finish(
+        "Your private answers are below.  Nothing was sent from this page.",
+        true,
+      );
+    }
+  });
+})();

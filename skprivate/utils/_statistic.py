@@ -1,0 +1,238 @@
+"""Statistics of rows that merge across blocks, and the one way to compute them.
+
+A learner whose estimate depends on its rows only through a statistic that
+merges (counts on a grid fixed in advance, counts of distinct rows,
+moments) describes that statistic by a :class:`RowStatistic`: how a block
+of rows becomes a value, validation included, and how values merge.
+:func:`reduce_rows` computes the value of all the rows, as one block of an
+in-memory array or as one block per row partition of a dask collection,
+merged in a tree on the workers (:func:`skprivate.utils._dask.reduce_collection`);
+``partial_fit`` merges the value of each chunk into the running one.  So
+``fit``, ``partial_fit`` and a fit on a dask collection run the same code,
+and refuse a bad value with the same message, naming its row in the whole
+data.
+
+Nothing here imports dask; nothing here knows a learner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import validate_data
+
+from ._dask import describe_collection, is_dask_collection, reduce_collection
+
+__all__ = ["FiniteRange", "RowStatistic", "reduce_rows", "validate_rows", "value_range"]
+
+
+class RowStatistic:
+    """How a statistic of rows is computed block by block and merged.
+
+    A subclass implements :meth:`block` and :meth:`merge`.  Its instances
+    hold what a block needs besides its rows (a grid, a design, bounds);
+    they and the values they compute are pickled to dask workers, so both
+    stay small: a value's size does not grow with the number of rows (or
+    grows only with the number of distinct rows).
+
+    Attributes
+    ----------
+    streamable : bool
+        Whether the statistic was set up without reading any row, so that
+        later chunks (``partial_fit``) can be added to it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._statistic import RowStatistic, reduce_rows
+    >>> class Count(RowStatistic):
+    ...     def block(self, rows, first_row):
+    ...         return len(rows)
+    ...     def merge(self, values):
+    ...         return sum(values)
+    >>> reduce_rows(np.zeros((5, 2)), Count())
+    5
+    """
+
+    streamable = True
+
+    def block(self, rows: Any, first_row: int) -> Any:
+        """The value of one block of rows.
+
+        Parameters
+        ----------
+        rows : array-like
+            Consecutive rows of the data (an array, or a pandas object for
+            a partition of a dask DataFrame).
+        first_row : int
+            Position of the block's first row in the whole data: errors
+            name row ``first_row + i``, and statistics that depend on row
+            numbers (folds assigned round robin) use it.
+
+        Returns
+        -------
+        value : object
+
+        Raises
+        ------
+        ValueError
+            On a bad value, naming its row in the whole data.
+        """
+        raise NotImplementedError
+
+    def merge(self, values: list) -> Any:
+        """Merge values as if their rows formed one block.
+
+        Also called with a single value, to compact it before it travels
+        between workers (for example pooling equal rows).
+
+        Parameters
+        ----------
+        values : list
+            Values of :meth:`block` or :meth:`merge`, in row order.
+
+        Returns
+        -------
+        value : object
+        """
+        raise NotImplementedError
+
+
+def reduce_rows(data: Any, statistic: RowStatistic) -> Any:
+    """The value of ``statistic`` over all the rows of ``data``.
+
+    Parameters
+    ----------
+    data : array-like or dask collection
+        An in-memory array is one block; a dask array or DataFrame is one
+        block per row partition, computed on the workers and merged in a
+        tree (the first failing block's error is raised).
+    statistic : RowStatistic
+        The statistic.
+
+    Returns
+    -------
+    value : object
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._statistic import FiniteRange, reduce_rows
+    >>> reduce_rows(np.array([[3.0], [np.nan], [-1.0]]), FiniteRange())
+    (-1.0, 3.0)
+    """
+    if is_dask_collection(data):
+        return reduce_collection(data, statistic)
+    return statistic.block(data, 0)
+
+
+class FiniteRange(RowStatistic):
+    """Smallest and largest finite value of the rows (``None`` when none).
+
+    Non-finite values are left to the statistic that follows, which refuses
+    them naming their row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._statistic import FiniteRange
+    >>> FiniteRange().merge([(0.0, 2.0), None, (-1.0, 1.0)])
+    (-1.0, 2.0)
+    """
+
+    def block(self, rows: Any, first_row: int) -> tuple[float, float] | None:
+        values = np.asarray(rows, dtype=np.float64)
+        finite = np.isfinite(values)
+        if not finite.all():
+            values = values[finite]
+        if values.size == 0:
+            return None
+        return float(values.min()), float(values.max())
+
+    def merge(self, values: list) -> tuple[float, float] | None:
+        found = [v for v in values if v is not None]
+        if not found:
+            return None
+        return min(v[0] for v in found), max(v[1] for v in found)
+
+
+def value_range(data: Any, name: str = "X") -> tuple[float, float]:
+    """Smallest and largest finite value of ``data`` (one pass of dask).
+
+    Parameters
+    ----------
+    data : array-like or dask collection
+        Values.
+    name : str, default="X"
+        Name used in the error message.
+
+    Returns
+    -------
+    low, high : float
+
+    Raises
+    ------
+    ValueError
+        When ``data`` holds no finite value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._statistic import value_range
+    >>> value_range(np.array([[2.0], [5.0], [np.inf]]))
+    (2.0, 5.0)
+    """
+    found = reduce_rows(data, FiniteRange())
+    if found is None:
+        raise ValueError(f"{name} holds no finite value.")
+    return found
+
+
+def validate_rows(estimator: Any, X: Any, *, reset: bool = True, **check_params):
+    """:func:`sklearn.utils.validation.validate_data`, lazy for a dask collection.
+
+    An in-memory ``X`` is validated by scikit-learn (and ``n_features_in_``
+    and ``feature_names_in_`` set or checked).  A dask collection is left
+    lazy: its values are validated block by block by the statistic that
+    reads them, and only its column count and names are read here.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The learner.
+    X : array-like or dask collection
+        Its input.
+    reset : bool, default=True
+        Set (``True``) or check the input attributes.
+    **check_params
+        Passed to ``validate_data`` for in-memory data.
+
+    Returns
+    -------
+    X : ndarray, DataFrame or dask collection
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from skprivate.utils._statistic import validate_rows
+    >>> est = BaseEstimator()
+    >>> validate_rows(est, np.zeros((4, 3))).shape, est.n_features_in_
+    ((4, 3), 3)
+    """
+    if not is_dask_collection(X):
+        return validate_data(estimator, X, reset=reset, **check_params)
+    n_features, names = describe_collection(X)
+    if not reset:
+        if n_features != estimator.n_features_in_:
+            raise ValueError(
+                f"X has {n_features} features, but {type(estimator).__name__} is "
+                f"expecting {estimator.n_features_in_} features as input."
+            )
+        return X
+    estimator.n_features_in_ = n_features
+    estimator.__dict__.pop("feature_names_in_", None)
+    if names is not None:
+        estimator.feature_names_in_ = names
+    return X

@@ -1,0 +1,171 @@
+"""What an interval report assumes, and what the design does to the data.
+
+The coverage of ``privacy_summary`` is computed for a reference population,
+``N(anchor_loc, anchor_scale²)`` by default.  The summary names it, reports
+the coverage against the fitted data and the share of values released
+exactly next to it, and ``fit`` warns when the data would be released raw.
+Microaggregation with clusters of one record warns too.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from skprivate.exceptions import PrivacyLeakWarning
+from skprivate.integral import Microaggregator
+from skprivate.interval import (
+    IntervalCaseI,
+    IntervalCaseII,
+    IntervalEnsemble,
+    IntervalMechanism,
+    average_coverage,
+)
+
+# Fit-time aggregates: 20,000 anchor draws of means of terms in [0, 1], so a
+# Monte Carlo standard error of at most 0.5 / sqrt(20,000); kept rounded to
+# 0.01 (error at most 0.005).
+DATA_SE = 0.5 / np.sqrt(20_000)
+DATA_TOL = 0.005 + 4 * DATA_SE
+# privacy_summary's reference figures: 200,000 anchor draws.
+REF_SE = 0.5 / np.sqrt(200_000)
+
+
+def _case_one_coverage():
+    def f(u):
+        return (stats.norm.cdf(u) ** 2 + stats.norm.sf(u) ** 2) * stats.logistic.pdf(u)
+
+    return integrate.quad(f, -np.inf, np.inf)[0]
+
+
+def test_tiny_anchor_scale_reports_the_coverage_against_the_data():
+    X = np.random.default_rng(0).normal(size=(20_000, 1))
+    mech = IntervalCaseI(anchor_scale=1e-9, random_state=0)
+    with pytest.warns(PrivacyLeakWarning, match=r"far below the 0\.76"):
+        mech.fit(X)
+    s = mech.privacy_summary()
+    # the reference coverage is scale-free, so it still says 0.76 ...
+    assert s["coverage"] == pytest.approx(_case_one_coverage(), abs=4 * REF_SE)
+    assert s["coverage_reference"] == "N(0, 1e-09^2)"
+    # ... but every anchor lies within 4e-8 of 0 and no value is that close,
+    # so every draw cuts the data at 0: coverage p² + (1 - p)², about 0.5
+    assert np.min(np.abs(X)) > 1e-6
+    p = np.mean(X <= 0)
+    assert s["coverage_data"] == round(p**2 + (1 - p) ** 2, 2) == 0.5
+    assert s["exact_share_data"] == 0.0 and s["exact_share"] == 0.0
+    assert "aggregates of the fitted values" in s["data_aggregates"]
+    # the released intervals agree: their coverage against the data is ~0.5
+    Z = mech.transform(X)
+    assert average_coverage(Z, X[:, 0]) == pytest.approx(0.5, abs=1e-3)
+
+
+def _uniform_window(half_width):
+    """Anchors U - 1 and U + 1 with U uniform on [-L, L]; the middle is exact.
+
+    A value y with |y| <= L - 1 is reported exactly when y - 1 <= U < y + 1,
+    with probability 2 / (2 L) = 1 / L.
+    """
+    return IntervalMechanism(
+        n_anchors=2,
+        offsets=[-1, 1],
+        exact_cells=[1],
+        distribution="uniform",
+        loc=-half_width,
+        scale=2 * half_width,
+        random_state=0,
+    )
+
+
+def test_exact_cells_report_the_share_released_exactly():
+    L = 1 / 0.46
+    X = np.random.default_rng(1).uniform(-1, 1, size=(20_000, 1))
+    mech = _uniform_window(L)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mech.fit(X)
+    # 46 % is below one half: reported, not warned about
+    assert not [w for w in caught if "exactly" in str(w.message)]
+    s = mech.privacy_summary()
+    assert s["exact_disclosure"] is True
+    assert abs(s["exact_share_data"] - 1 / L) <= DATA_TOL
+    # under the reference N(0, 1): E[|[Y - 1, Y + 1] ∩ [-L, L]|] / (2 L)
+    ref, _ = integrate.quad(
+        lambda y: stats.norm.pdf(y)
+        * max(0.0, min(y + 1, L) - max(y - 1, -L))
+        / (2 * L),
+        -np.inf,
+        np.inf,
+    )
+    assert s["exact_share"] == pytest.approx(ref, abs=4 * REF_SE)
+    assert s["coverage_reference"] == "N(0, 1^2)"
+    # the releases agree: about 46 % of the reports are exact
+    Z = mech.transform(X)
+    share = np.mean(Z[:, 0] == Z[:, 1])
+    assert abs(share - 1 / L) < 4 * np.sqrt(0.46 * 0.54 / X.shape[0])
+
+
+def test_exact_cells_covering_most_of_the_data_warn():
+    L = 1.6
+    X = np.random.default_rng(2).uniform(-0.6, 0.6, size=(5_000, 1))
+    mech = _uniform_window(L)
+    with pytest.warns(PrivacyLeakWarning, match=r"expected 6\d% .* exactly"):
+        mech.fit(X)
+    assert abs(mech.privacy_summary()["exact_share_data"] - 1 / L) <= DATA_TOL
+    # also with too few rows to keep the share
+    with pytest.warns(PrivacyLeakWarning, match="more than half .* exactly"):
+        _uniform_window(L).fit(X[:50])
+
+
+def test_default_window_share_matches_the_releases():
+    # The paper's M1 (window of width 2, middle cell exact) on N(0, 1) data.
+    X = np.random.default_rng(3).normal(size=(20_000, 1))
+    mech = IntervalMechanism(offsets=[-1, 1], exact_cells=[1], random_state=0)
+    mech.fit(X)
+    s = mech.privacy_summary()
+    Z = mech.transform(X)
+    share = np.mean(Z[:, 0] == Z[:, 1])
+    se = np.sqrt(share * (1 - share) / X.shape[0])
+    assert abs(s["exact_share_data"] - share) <= DATA_TOL + 4 * se
+    # the data follow the reference, so both figures agree
+    assert abs(s["exact_share"] - s["exact_share_data"]) <= DATA_TOL + 4 * REF_SE
+    assert abs(s["coverage"] - s["coverage_data"]) <= DATA_TOL + 4 * REF_SE
+
+
+def test_ensemble_reports_and_warns_per_column():
+    rng = np.random.default_rng(4)
+    # column 1 is three times wider than the reference N(0, 1): the pooled
+    # anchors cut it into cells each holding less of it than 0.50 assumes
+    X = np.column_stack([rng.normal(size=2_000), 3 * rng.normal(size=2_000)])
+    ens = IntervalEnsemble([IntervalCaseI(), IntervalCaseII()], random_state=0)
+    with pytest.warns(PrivacyLeakWarning, match="column 'x1'") as record:
+        ens.fit(X)
+    assert not [w for w in record if "column 'x0'" in str(w.message)]
+    s = ens.privacy_summary()
+    assert len(s["coverage_data"]) == len(s["coverage"]) == 2
+    assert abs(s["coverage_data"][0] - s["coverage"][0]) <= DATA_TOL + 4 * REF_SE
+    assert s["coverage_data"][1] < s["coverage"][1] - 0.1
+    assert s["coverage_reference"] == ["N(0, 1^2)", "N(0, 1^2)"]
+
+
+def test_aggregates_are_rounded_and_kept_only_from_200_rows():
+    X = np.random.default_rng(5).normal(size=(1_000, 1))
+    mech = IntervalCaseII(random_state=0).fit(X)
+    assert mech.data_coverage_ == [round(mech.data_coverage_[0], 2)]
+    unfitted = IntervalCaseII().privacy_summary()
+    assert unfitted["coverage_data"] is None
+    assert unfitted["data_aggregates"] == "not fitted: no data seen"
+    small = IntervalCaseII(random_state=0).fit(X[:199]).privacy_summary()
+    assert small["coverage_data"] is None and small["exact_share_data"] is None
+    assert "fewer than 200 fitted rows" in small["data_aggregates"]
+    assert IntervalCaseII(random_state=0).fit(X[:200]).data_coverage_ is not None
+
+
+def test_microaggregation_with_single_record_clusters_warns():
+    X = np.array([[3.0], [1.0], [7.0], [4.0]])
+    with pytest.warns(PrivacyLeakWarning, match="single record"):
+        released = Microaggregator(min_cluster_size=1).fit_transform(X)
+    np.testing.assert_array_equal(released, X)  # the raw values, unchanged
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyLeakWarning)
+        Microaggregator(min_cluster_size=2).fit_transform(X)
