@@ -122,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
         "column from its complete rows and reports the count",
     )
     est.add_argument("-o", "--output", metavar="OUT.csv", help="also write the table")
+
+    from ._cli.survey import add_parser as add_survey_parser
+
+    add_survey_parser(sub)
     return parser
 
 
@@ -132,6 +136,10 @@ def main(argv: list[str] | None = None) -> int:
 
         run_demo(out=args.out, random_state=args.seed)
         return 0
+    if args.command == "survey":
+        from ._cli.survey import main_survey
+
+        return main_survey(args)
 
     from ._cli.io import CLIError
 

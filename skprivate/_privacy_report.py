@@ -447,7 +447,6 @@ class _Walker:
         self.raw: dict[str, dict] = {}
         self.n_privatizers = 0
         self.releases: list[tuple[int, str]] = []
-        self.notes: list[str] = []
 
     # -- bookkeeping -----------------------------------------------------
     def sub(self, walk: Callable[[], Any]) -> tuple[list[dict], Any]:
@@ -612,9 +611,9 @@ class _Walker:
             transformer = est.transformer
             if transformer is None:
                 transformer = FunctionTransformer(est.func, est.inverse_func)
-            regressor = (
-                est.regressor if est.regressor is not None else (LinearRegression())
-            )
+            regressor = est.regressor
+            if regressor is None:
+                regressor = LinearRegression()
         else:
             transformer, regressor = est.transformer_, est.regressor_
         if y is not None and not _is_identity(transformer):
@@ -638,7 +637,15 @@ class _Walker:
                 f"features passed unchanged by {name} to its base regressor",
             )
             features = [replace(c, via=c.via or how) if c.raw else c for c in cols]
-            self.walk(base if base is not None else LinearRegression(), features, y)
+            base = base if base is not None else LinearRegression()
+            rows, _ = self.sub(lambda: self.walk(base, features, y))
+            for row in rows:
+                row["note"] = _join(
+                    row.get("note"),
+                    f"counted once: {name} refits its base regressor at every "
+                    "iteration, each refit privatizing again",
+                )
+            self.rows += rows
             return [self.prediction(est, cols)]
         self.privatizer(privatizer, cols, "fit")
         if y is not None and y.raw and not y.flagged and _uses_y(est):
@@ -680,7 +687,11 @@ class _Walker:
         name = type(est).__name__
         members = _param_members(est) if self.static else _fitted_members(est)
         if not members:
-            return self.leaf(est, cols, y)
+            raise ValueError(
+                f"{name} holds a privatizer but none of the fitted members that "
+                "privacy_report reads (estimators_, estimator_, regressor_, "
+                "classifier_, named_estimators_, best_estimator_)."
+            )
         predictions = []
         for member in members:
             rows, out = self.sub(lambda m=member: self.walk(m, cols, y))
@@ -694,6 +705,10 @@ class _Walker:
                     )
             self.rows += rows
             predictions += [c for c in out if c.prediction]
+        if hasattr(est, "transform") and not hasattr(est, "predict"):
+            # a selector (SelectFromModel, ...) outputs columns of its input
+            how = (name, f"{name} outputs raw columns of its input")
+            return [replace(c, via=c.via or how) if c.raw else c for c in cols]
         raw = [c for c in predictions if c.raw]
         return [self.prediction(est, raw)] if predictions else []
 
@@ -820,7 +835,6 @@ class _Walker:
         self.rows += chosen.rows
         for name, row in chosen.raw.items():
             self.flag(name, row["mechanism"], _join(row["note"], note))
-        self.notes.append(note)
         return chosen_out
 
 
@@ -923,7 +937,8 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         its note).  A raw column makes the total ``inf`` and the note names
         the raw columns.  Coverage notions (interval or subset privacy) do
         not compose this way: the total epsilon is then NaN and the note
-        says why (and still names any raw column).
+        says why (and still names any raw column).  Each further release of
+        the same record (another ``transform`` call) spends the total again.
 
         For a search, the rows are those of ``best_estimator_``, the model
         a deployment would use; ``report.attrs["releases_per_record"]``

@@ -11,6 +11,16 @@ Three roles exist in skprivate:
   parameters themselves;
 * **population estimates** (:mod:`skprivate.distributions`): estimators of a
   population distribution exposing one common interface.
+
+Where the data live is decided here, in the base classes' own methods, and
+nowhere else: :class:`PrivatizerMixin`'s ``fit``, ``transform`` and
+``fit_transform`` release a dask collection lazily, one row partition at a
+time, and an in-memory array at once, both through the subclass's
+``_fit`` and ``_transform``; :class:`SufficientStatisticMixin` fits a
+learner from the statistic of its rows, one block in memory, the running
+value merged with a chunk's in ``partial_fit``, or blocks merged in a tree
+on a dask collection.  A learner that can do neither refuses a dask
+collection with :func:`check_in_memory`.
 """
 
 from __future__ import annotations
@@ -23,14 +33,23 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
+from sklearn import get_config
 from sklearn.base import TransformerMixin, clone
 
 from ._doc_link import DocLinkMixin
-from .utils._dask import add_dask_dispatch
+from .utils._dask import dask_transform, fit_sample, is_dask_collection
 from .utils._param_validation import validate_params
 from .utils._seeding import canonical, data_fingerprint, words
+from .utils._statistic import RowStatistic, count_and_reduce_rows
+from .utils.discovery import all_estimators
 
-__all__ = ["ParamsValidationMixin", "PrivatizedInputMixin", "PrivatizerMixin"]
+__all__ = [
+    "ParamsValidationMixin",
+    "PrivatizedInputMixin",
+    "PrivatizerMixin",
+    "SufficientStatisticMixin",
+    "check_in_memory",
+]
 
 
 class ParamsValidationMixin(DocLinkMixin):
@@ -129,7 +148,43 @@ def _settings_fingerprint(privatizer: Any) -> int:
     return int.from_bytes(digest.digest()[:16], "little")
 
 
-class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
+def _output_container(estimator: Any, released: Any, X: Any) -> Any:
+    """``released`` in the container chosen by ``set_output`` (in memory).
+
+    The choice is the one scikit-learn's ``set_output`` records on the
+    estimator (``_sklearn_output_config``, which :func:`~sklearn.base.clone`
+    carries), else the global ``transform_output``; a pandas frame keeps the
+    index of a pandas ``X`` and takes ``get_feature_names_out()`` as column
+    names, as scikit-learn's own wrapper does.
+    """
+    if isinstance(released, tuple):  # transform(X, return_anchors=True)
+        return (_output_container(estimator, released[0], X), *released[1:])
+    choice = getattr(estimator, "_sklearn_output_config", {}).get(
+        "transform", get_config()["transform_output"]
+    )
+    if choice == "default":
+        return released
+    if choice not in ("pandas", "polars"):
+        raise ValueError(
+            f"output config must be 'default', 'pandas' or 'polars'; got {choice!r}."
+        )
+    columns = estimator.get_feature_names_out()
+    if choice == "polars":
+        import polars as pl
+
+        return pl.DataFrame(released, schema=list(columns), orient="row")
+    import pandas as pd
+
+    if not isinstance(released, pd.DataFrame):
+        index = X.index if isinstance(X, pd.DataFrame | pd.Series) else None
+        released = pd.DataFrame(released, index=index, copy=False)
+    released.columns = columns
+    return released
+
+
+class PrivatizerMixin(
+    ParamsValidationMixin, TransformerMixin, auto_wrap_output_keys=None
+):
     """Mixin for privacy mechanisms implemented as transformers.
 
     A privatizer's ``fit`` learns only what the mechanism needs to be defined
@@ -188,15 +243,121 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
     (one call, one generator) and never build one from ``random_state``
     themselves.  The generator's bit generator carries its seed sequence,
     so work split into blocks can ``spawn`` independent streams from it.
-    A dask release privatizes each partition with
-    :meth:`_transform_with_seed`, whose seed is a function of the call's
-    seed, the partition's position and (for a seeded privatizer) its data.
+
+    **The privatizer protocol.**  A subclass implements
+
+    * ``_fit(X, y=None)``: learn what the mechanism needs from in-memory
+      ``X`` (columns, and bounds or categories when asked to read them);
+    * ``_transform(X)``: release in-memory ``X`` with the generator of
+      :meth:`_next_generator`, returning an array;
+    * ``_fit_summary()`` when ``_fit`` reads more than the default (see
+      :meth:`_fit_summary`), and ``_release_dtype`` when the release is
+      not float.
+
+    The public ``fit``, ``transform`` and ``fit_transform`` are the
+    templates below (a subclass may override them only to document its
+    own parameters, calling ``super()``).  On an in-memory ``X`` they call
+    the hooks and apply ``set_output``; on a dask collection, ``fit`` fits
+    on the few rows of one reduction (:func:`~skprivate.utils._dask.fit_sample`)
+    and ``transform`` maps :meth:`_transform_with_seed` over the row
+    partitions, each with a seed that is a function of the call's seed,
+    the partition's position and (for a seeded privatizer) its data, so a
+    recomputed partition releases the same values.
     """
 
+    #: dtype of the released values (a dask release declares it up front).
+    _release_dtype: ClassVar[Any] = np.float64
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        # scikit-learn would wrap each subclass's transform to apply
+        # set_output after it returns, turning a lazy dask release into an
+        # in-memory frame; transform applies set_output itself, to in-memory
+        # releases only.  set_output stays available.
+        kwargs.setdefault("auto_wrap_output_keys", None)
         super().__init_subclass__(**kwargs)
-        # dask arrays/DataFrames are privatized lazily (skprivate.utils._dask)
-        add_dask_dispatch(cls, "privatizer")
+        cls._sklearn_auto_wrap_output_keys = {"transform"}
+
+    def fit(self, X: Any, y: Any = None):
+        """Set up the mechanism for the columns of ``X``.
+
+        Parameters
+        ----------
+        X : array-like or dask collection of shape (n_samples, n_features)
+            Raw records; only what the mechanism needs is read (see
+            :meth:`_fit_summary`), with one reduction for a dask collection.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+        """
+        if is_dask_collection(X):
+            X = fit_sample(X, self._fit_summary())
+        return self._fit(X, y)
+
+    def transform(self, X: Any, **params: Any) -> Any:
+        """Release ``X`` with fresh noise.
+
+        Parameters
+        ----------
+        X : array-like or dask collection of shape (n_samples, n_features)
+            Raw records.  A dask array or DataFrame is released lazily, one
+            random stream per row partition.
+        **params
+            Extra arguments of the mechanism's release (in memory only).
+
+        Returns
+        -------
+        X_private : ndarray, DataFrame or dask collection
+            In the container chosen by ``set_output`` for in-memory ``X``;
+            the same lazy type as a dask ``X``.
+        """
+        if is_dask_collection(X):
+            return dask_transform(self, X, **params)
+        return _output_container(self, self._transform(X, **params), X)
+
+    def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> Any:
+        """Fit on ``X``, then release it.
+
+        Parameters
+        ----------
+        X : array-like or dask collection of shape (n_samples, n_features)
+            Raw records.
+        y : None
+            Ignored.
+        **fit_params
+            Passed to ``fit``.
+
+        Returns
+        -------
+        X_private : ndarray, DataFrame or dask collection
+        """
+        return self.fit(X, y, **fit_params).transform(X)
+
+    def _fit(self, X: Any, y: Any = None):
+        raise NotImplementedError  # pragma: no cover - the protocol's hook
+
+    def _transform(self, X: Any) -> Any:
+        raise NotImplementedError  # pragma: no cover - the protocol's hook
+
+    def _fit_summary(self) -> str | None:
+        """What ``_fit`` reads from the values besides the columns.
+
+        ``"range"`` (each column's minimum and maximum) when the privatizer
+        has a ``bounds`` parameter left to ``None``, else ``None``; a
+        privatizer that reads other values overrides it (``"distinct"``:
+        each column's distinct values).  A dask ``fit`` computes just that,
+        with one reduction.
+
+        Returns
+        -------
+        {None, "range", "distinct"}
+        """
+        params = self.get_params(deep=False)
+        if "bounds" in params and params["bounds"] is None:
+            return "range"
+        return None
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -346,12 +507,13 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         seed: np.random.SeedSequence,
         release: Callable[[Any, Any], Any] | None = None,
     ) -> Any:
-        """Release ``X`` with the generator of ``seed`` (one partition).
+        """Release one block ``X`` with the generator of ``seed``.
 
-        The dask driver maps this over partitions: the seed is derived from
-        the call and the partition, so recomputing a partition (a lost
-        worker, a second ``compute``) gives the same release and adds no
-        new noise.  Nothing is stored on the object.
+        The privatizer protocol's unit of work: the dask driver maps this
+        over the row partitions, each with a seed derived from the call and
+        the partition, so recomputing a partition (a lost worker, a second
+        ``compute``) gives the same release and adds no new noise.  Nothing
+        is stored on the object.
 
         Parameters
         ----------
@@ -360,7 +522,8 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         seed : numpy.random.SeedSequence
             The partition's seed.
         release : callable, optional
-            ``release(self, X)``; default ``type(self).transform``.
+            ``release(self, X)``; default ``type(self)._transform`` (an
+            array, whatever ``set_output`` says).
 
         Returns
         -------
@@ -369,7 +532,7 @@ class PrivatizerMixin(ParamsValidationMixin, TransformerMixin):
         token = _BLOCK_GENERATOR.set(np.random.default_rng(seed))
         try:
             if release is None:
-                return self.transform(X)
+                return self._transform(X)
             return release(self, X)
         finally:
             _BLOCK_GENERATOR.reset(token)
@@ -399,12 +562,10 @@ class PrivatizedInputMixin:
     reproduces the same fit, as scikit-learn expects of a seeded estimator.
     Chunks passed to ``partial_fit`` are released by ``privatizer_``, each
     with its own call index and data fingerprint.
-    """
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # dask input: merged per-partition statistics, or a clear TypeError
-        add_dask_dispatch(cls, "learner")
+    Given a dask collection, ``privatizer.fit_transform`` releases it lazily
+    (see :class:`PrivatizerMixin`), so :meth:`_privatize` serves both.
+    """
 
     def _privatize(self, data: Any, stream: bool = False) -> Any:
         """Privatize ``data`` with a clone of ``self.privatizer`` if one is set.
@@ -432,3 +593,162 @@ class PrivatizedInputMixin:
         privatized = privatizer.fit_transform(data)
         self.privatizer_ = privatizer
         return privatized
+
+
+class SufficientStatisticMixin:
+    """Learners fitted from a statistic of their rows that merges across blocks.
+
+    When a learner's estimate depends on its rows only through a statistic
+    that merges (counts on a grid fixed in advance, counts of distinct
+    rows), one implementation of that statistic serves three ways of
+    fitting:
+
+    * ``fit`` on an in-memory array: the statistic of one block;
+    * ``partial_fit``: the statistic of each chunk merged into the running
+      one (rows numbered from the rows seen before);
+    * ``fit`` on a dask array or DataFrame: the statistic of every row
+      partition computed on the workers and the values merged in a tree.
+
+    A learner's public ``fit`` calls :meth:`_fit_statistic` and its
+    ``partial_fit`` :meth:`_partial_fit_statistic`; it implements
+
+    * ``_statistic_input(X, reset)``: validate ``X`` and privatize it (with
+      :func:`~skprivate.utils._statistic.validate_rows` and
+      :meth:`PrivatizedInputMixin._privatize`, which keep a dask
+      collection lazy); ``reset`` is ``False`` for the later chunks of
+      ``partial_fit``;
+    * ``_statistic_plan(data, stream, **fit_params)``: a
+      :class:`~skprivate.utils._statistic.RowStatistic` (its ``block``
+      validates the rows and names a bad one by its row in the whole data,
+      its ``merge`` merges values), set up from the settings and the
+      fitted privatizer, reading at most a summary of ``data`` through
+      :func:`~skprivate.utils._statistic.reduce_rows`; or ``None`` when
+      the settings need all the rows at once (an in-memory fit then calls
+      ``_fit_all_rows(data)``).  With ``stream`` (the first chunk of
+      ``partial_fit``) it must not read ``data``;
+    * ``_statistic_fit(statistic, total, added)``: the estimate from the
+      merged value ``total`` (``added`` is the value of the rows given to
+      this call), checking it before changing any attribute;
+    * optionally ``_check_streaming(first)``: refuse ``partial_fit`` before
+      anything is read or changed (settings that need all the rows, or
+      changed since the first chunk).
+
+    A new learner gains dask support by implementing these; the drivers
+    below and :func:`check_in_memory`'s list of such learners find it.
+    """
+
+    def _fit_statistic(self, X: Any, y: Any = None, **fit_params: Any):
+        """``fit``: one block of an array, or a tree over a dask collection."""
+        self._check_params()
+        if is_dask_collection(X) and (
+            y is not None or any(v is not None for v in fit_params.values())
+        ):
+            given = ["y"] * (y is not None) + [
+                k for k, v in fit_params.items() if v is not None
+            ]
+            raise ValueError(
+                f"{type(self).__name__}.fit of a dask collection takes no y, "
+                f"sample_weight or other argument; got {sorted(given)}."
+            )
+        for attr in ("_statistic", "_statistic_value", "_statistic_rows"):
+            self.__dict__.pop(attr, None)
+        data = self._statistic_input(X, reset=True)
+        statistic = self._statistic_plan(data, stream=False, **fit_params)
+        if statistic is None:
+            return self._fit_all_rows(data)
+        total, n_rows = count_and_reduce_rows(data, statistic)
+        self._statistic_fit(statistic, total, total)
+        if statistic.streamable:  # partial_fit may add chunks
+            self._statistic = statistic
+            self._statistic_value = total
+            self._statistic_rows = n_rows
+        return self
+
+    def _partial_fit_statistic(self, X: Any):
+        """``partial_fit``: merge the chunk's statistic into the running one."""
+        self._check_params()
+        if is_dask_collection(X):
+            raise TypeError(
+                f"{type(self).__name__}.partial_fit takes in-memory chunks; give "
+                "the whole dask collection to fit, which merges per-partition "
+                "statistics (supported by " + ", ".join(_statistic_learners()) + ")."
+            )
+        first = "_statistic" not in self.__dict__
+        self._check_streaming(first)
+        data = self._statistic_input(X, reset=first)
+        if first:
+            statistic = self._statistic_plan(data, stream=True)
+            seen, before = 0, []
+        else:
+            statistic = self._statistic
+            seen, before = self._statistic_rows, [self._statistic_value]
+        added = statistic.block(data, seen)
+        total = statistic.merge([*before, added]) if before else added
+        self._statistic_fit(statistic, total, added)
+        self._statistic = statistic
+        self._statistic_value = total
+        self._statistic_rows = seen + len(data)
+        return self
+
+    def _check_streaming(self, first: bool) -> None:
+        """Refuse ``partial_fit`` early; by default every call is accepted."""
+
+    def _statistic_input(self, X: Any, reset: bool) -> Any:
+        raise NotImplementedError  # pragma: no cover - the protocol's hook
+
+    def _statistic_plan(
+        self, data: Any, stream: bool, **fit_params: Any
+    ) -> RowStatistic | None:
+        raise NotImplementedError  # pragma: no cover - the protocol's hook
+
+    def _statistic_fit(self, statistic: RowStatistic, total: Any, added: Any) -> None:
+        raise NotImplementedError  # pragma: no cover - the protocol's hook
+
+    def _fit_all_rows(self, data: Any):
+        raise NotImplementedError  # pragma: no cover - the protocol's hook
+
+
+def _statistic_learners() -> list[str]:
+    """Names of the public learners that fit from merged statistics."""
+    return [
+        name
+        for name, cls in all_estimators()
+        if issubclass(cls, SufficientStatisticMixin)
+    ]
+
+
+def check_in_memory(estimator: Any, X: Any, method: str = "fit") -> None:
+    """Refuse a dask collection given to a learner that needs all its rows.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The learner.
+    X : object
+        Its input.
+    method : str, default="fit"
+        The method called, for the message.
+
+    Raises
+    ------
+    TypeError
+        When ``X`` is a dask collection; the message lists the learners
+        that fit one (those implementing :class:`SufficientStatisticMixin`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from skprivate.base import check_in_memory
+    >>> check_in_memory(BaseEstimator(), np.zeros((3, 1)))  # in memory: fine
+    """
+    if not is_dask_collection(X):
+        return
+    raise TypeError(
+        f"{type(estimator).__name__}.{method} does not accept dask collections "
+        "(its estimate needs all the records at once, or its statistics do not "
+        "merge across partitions). Learners that fit a dask array or DataFrame "
+        "from merged per-partition statistics: "
+        f"{', '.join(_statistic_learners())}. Otherwise compute a sample that "
+        "fits in memory first (X.sample(...).compute())."
+    )

@@ -10,6 +10,10 @@ whatever the mechanism was.
 An estimator implements ``_distribution()``, returning one of the small
 immutable representations below, and inherits the interface; an estimator
 with a closed form for some method (a KDE's exact ``pdf``) overrides it.
+Every population estimate also answers ``conf_int`` (see
+:mod:`skprivate._uncertainty`): confidence intervals for its mean,
+quantiles, CDF and, where estimable, density, by the method right for the
+estimator (the percentile bootstrap of the privatized rows by default).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.validation import check_is_fitted
 
+from ._uncertainty import PopulationIntervalMixin
 from .utils._param_validation import Interval, validate_params
 from .utils.validation import check_generator
 
@@ -249,14 +254,21 @@ class PopulationEstimate(Protocol):
 
     def quantile(self, q: ArrayLike) -> Any: ...
 
+    def conf_int(
+        self, kind: str = "mean", points: Any = None, **kwargs: Any
+    ) -> Any: ...
 
-class PopulationEstimateMixin:
+
+class PopulationEstimateMixin(PopulationIntervalMixin):
     """The common population-estimate interface, delegated to a representation.
 
     Subclasses implement ``_distribution()`` returning a fitted
     :class:`DiscreteDistribution`, :class:`PiecewiseUniformDistribution` or
     any object with the same methods, and may override a method when they
-    know it in closed form.
+    know it in closed form.  ``conf_int`` (from
+    :class:`~skprivate._uncertainty.PopulationIntervalMixin`) gives
+    confidence intervals; by default the percentile bootstrap of the rows
+    given as ``X``, which estimators override with the method right for them.
     """
 
     def _distribution(self) -> Any:  # pragma: no cover - documented contract

@@ -20,12 +20,15 @@ from skprivate import (
     SubsetDistributionEstimator,
     SubsetUniform,
 )
-from skprivate.base import PrivatizedInputMixin, PrivatizerMixin
+from skprivate.base import (
+    PrivatizedInputMixin,
+    PrivatizerMixin,
+    SufficientStatisticMixin,
+)
 from skprivate.integral import IntegralPrivateStatistics, laplace_statistic
 from skprivate.interval import IntervalCaseI, IntervalMLE, IntervalNPMLE
 from skprivate.negative_survey import RVNSDensityEstimator
 from skprivate.utils import all_estimators
-from skprivate.utils._dask import DASK_LEARNERS
 
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
@@ -321,12 +324,29 @@ def test_unsupported_learners_say_which_are(client):
         SubsetDistributionEstimator().partial_fit(X)
 
 
-def test_every_learner_is_routed():
-    # every learner with privatizer= has its fit routed (or refuses dask)
-    for _, cls in all_estimators():
-        if issubclass(cls, PrivatizedInputMixin):
-            assert getattr(cls.fit, "_skprivate_dask", False), cls
-    assert set(DASK_LEARNERS) <= {name for name, _ in all_estimators()}
+def test_every_learner_fits_dask_or_refuses_it_naming_those_that_do():
+    # the list of learners that fit dask collections is discovered
+    capable = [
+        n for n, c in all_estimators() if issubclass(c, SufficientStatisticMixin)
+    ]
+    assert {
+        "SubsetDistributionEstimator",
+        "DeconvolutionKernelDensity",
+        "RVNSDensityEstimator",
+        "IntervalNPMLE",
+        "IntervalMLE",
+    } <= set(capable)
+    X = da.zeros((40, 1), chunks=20)
+    for name, cls in all_estimators():
+        learner = issubclass(cls, PrivatizedInputMixin) or name in (
+            "IntegralPrivateStatistics",
+            "Microaggregator",
+        )
+        if not learner or issubclass(cls, SufficientStatisticMixin):
+            continue
+        est = cls(noise_scale=1.0) if "noise_scale" in cls().get_params() else cls()
+        with pytest.raises(TypeError, match=", ".join(capable)):
+            est.fit(X, np.zeros(40))
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from .demo import ADULT, LIFE, DemoSection
+from .model import ADULT, LIFE, DemoSection
 
 __all__ = ["INTRO", "format_summary", "format_text_table", "write_report"]
 

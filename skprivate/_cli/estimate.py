@@ -106,7 +106,8 @@ ESTIMATORS: dict[str, EstimatorEntry] = {
     ),
     "subset": EstimatorEntry(
         "SubsetDistributionEstimator",
-        "category distribution from indicators <col>=<category>",
+        "category distribution from indicators <col>=<category> (uniform design "
+        "by default)",
         _prefixed("="),
     ),
     "integral": EstimatorEntry(
@@ -367,19 +368,14 @@ def estimate(
     notes = []
     dropped: dict[str, int] = {}
     for name in names:
-        cols = entry.columns(frame, name)
-        if not cols or any(c not in frame.columns for c in cols):
-            raise CLIError(
-                f"estimator {estimator_name!r} expects column(s) "
-                f"{', '.join(cols) if cols else name + '...'} in {path}; it has "
-                f"{', '.join(map(str, frame.columns))}{delimiter_hint(frame)}"
-            )
-        if estimator_name == "integral":
-            select_columns(frame, name, path)
         derived = {}
         if release is not None:
             derived = settings_params(release, estimator_name, name)
         combined = {**derived, **parsed}
+        if estimator_name == "subset" and "design" not in combined:
+            # the uniform design named by the report columns (<col>=<category>),
+            # which tells the dummy categories from the real ones
+            combined["design"] = skprivate.SubsetUniform()
         # a privatizer describing the release carries its bounds
         absent = [
             p
@@ -395,6 +391,15 @@ def estimate(
             )
         if derived:
             notes.append(f"{name}: {_shown({k: combined[k] for k in derived})}")
+        cols = entry.columns(frame, name)
+        if not cols or any(c not in frame.columns for c in cols):
+            raise CLIError(
+                f"estimator {estimator_name!r} expects column(s) "
+                f"{', '.join(cols) if cols else name + '...'} in {path}; it has "
+                f"{', '.join(map(str, frame.columns))}{delimiter_hint(frame)}"
+            )
+        if estimator_name == "integral":
+            select_columns(frame, name, path)
         needed_by = f"the {estimator_name} estimator"
         data = check_numeric(frame, cols, path, needed_by)
         if estimator_name == "integral":
@@ -424,7 +429,7 @@ def estimate(
         except (ValueError, TypeError) as exc:
             raise CLIError(str(exc).splitlines()[0]) from exc
         if estimator_name == "subset":
-            cats = [c[len(name) + 1 :] for c in cols]
+            cats = [str(c) for c in est.categories_]
             dist = np.asarray(est.distribution_)[: len(cats)]
             table = pd.DataFrame(
                 {"statistic": [f"P({c})" for c in cats], "value": dist}

@@ -163,9 +163,9 @@ def help_lines(text: str) -> list[str]:
 
 
 def _native(values: np.ndarray) -> float | list[float]:
-    """One float for one column, a list of floats for several."""
+    """One float when every column has the same value, else a list of floats."""
     out = [float(v) for v in np.ravel(values)]
-    return out[0] if len(out) == 1 else out
+    return out[0] if len(set(out)) == 1 else out
 
 
 def apply_bounds(

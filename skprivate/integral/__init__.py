@@ -7,6 +7,7 @@ compared with and the absolute relative error used to compare them.
 """
 
 from ._dp import absolute_relative_error, laplace_describe, laplace_statistic
+from ._intervals import laplace_intervals
 from ._microaggregation import Microaggregator, microaggregate
 from ._statistics import IntegralPrivateStatistics, integral_describe
 
@@ -16,6 +17,7 @@ __all__ = [
     "absolute_relative_error",
     "integral_describe",
     "laplace_describe",
+    "laplace_intervals",
     "laplace_statistic",
     "microaggregate",
 ]

@@ -37,7 +37,9 @@ from numpy.typing import ArrayLike
 
 from ..exceptions import PrivacyLeakWarning
 from ..utils import check_generator
-from ..utils._dask import dask_laplace_statistic, is_dask_collection
+from ..utils._dask import is_dask_collection
+from ..utils._statistic import RowStatistic, reduce_rows
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_float_array
 from ._resampling import STATISTICS
 from ._statistics import DEFAULT_STATISTICS, check_statistics, numeric_frame
@@ -100,7 +102,7 @@ def _check_bounds(x: np.ndarray, bounds: Any) -> tuple[float, float]:
             "bounds were taken from the data (its min and max), as in the paper's "
             "real-data experiments; pass public bounds for a DP release.",
             PrivacyLeakWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
         return float(x.min()), float(x.max())
     lo, hi = (float(b) for b in bounds)
@@ -216,23 +218,94 @@ def _global_scale(n, statistic, epsilon, lo, hi):
     raise ValueError(f"no Laplace scale for statistic {statistic!r}.")
 
 
-def _true_value(xs, statistic, lo, hi):
+# Statistics whose value merges across blocks of values (moments).
+_MOMENT_STATISTICS = ("count", "sum", "mean", "var", "std")
+
+
+class _Moments(RowStatistic):
+    """``(n, sum, mean, M2)`` of the values clamped into ``[lo, hi]``.
+
+    One block's moments are the sums :func:`laplace_statistic` takes of the
+    sorted values in memory; blocks merge by Chan, Golub and LeVeque's
+    pairwise update.  ``clip=False`` (the count) leaves the values as they
+    are.  A missing value is refused with its position.
+    """
+
+    def __init__(self, lo: float, hi: float, clip: bool) -> None:
+        self.lo, self.hi, self.clip = lo, hi, clip
+
+    def block(self, rows, first_row):
+        x = check_float_array(rows, name="x", first_row=first_row).ravel()
+        if self.clip:
+            x = np.clip(x, self.lo, self.hi)
+        n = x.size
+        if n == 0:
+            return 0, 0.0, 0.0, 0.0
+        total = x.sum()
+        mean = total / n
+        return n, float(total), float(mean), float(np.sum((x - mean) ** 2))
+
+    def merge(self, values):
+        n, total, mean, m2 = values[0]
+        for nb, tb, mb, m2b in values[1:]:
+            if nb == 0:
+                continue
+            if n == 0:
+                n, total, mean, m2 = nb, tb, mb, m2b
+                continue
+            both = n + nb
+            delta = mb - mean
+            mean = mean + delta * nb / both
+            m2 = m2 + m2b + delta**2 * n * nb / both
+            n, total = both, total + tb
+        return n, total, mean, m2
+
+
+def _moment_value(moments, statistic):
+    """The statistic (without noise) of merged moments."""
+    n, total, _, m2 = moments
     if statistic == "count":
-        return float(xs.size)
-    if statistic in ("sum", "mean"):
-        clipped = np.clip(xs, lo, hi)
-        return float(clipped.sum() if statistic == "sum" else clipped.mean())
+        return float(n)
+    if statistic == "sum":
+        return total
+    if statistic == "mean":
+        return total / n
+    if statistic == "var":
+        return m2 / (n - 1) if n > 1 else np.nan
+    return float(np.sqrt(m2 / (n - 1))) if n > 1 else np.nan
+
+
+def _check_collection_request(statistic, bounds, sensitivity):
+    """What a dask collection supports: global moments, public bounds."""
+    if statistic not in _MOMENT_STATISTICS or sensitivity != "global":
+        raise ValueError(
+            "laplace_statistic of a dask collection supports statistic in "
+            f"{list(_MOMENT_STATISTICS)} with sensitivity='global' (their "
+            f"moments merge across partitions); got statistic={statistic!r}, "
+            f"sensitivity={sensitivity!r}. Min, max, median and IQR need the "
+            "sorted values."
+        )
+    if bounds is None:
+        raise ValueError(
+            "bounds must be given for laplace_statistic of a dask collection: "
+            "reading them from the data leaks them (and needs another pass)."
+        )
+
+
+def _true_value(xs, statistic, lo, hi):
+    """The statistic (without noise) of the sorted values ``xs``.
+
+    Sum and mean clamp the values into ``[lo, hi]``; the moments come from
+    :class:`_Moments`, the one implementation that dask blocks merge.
+    """
     if statistic == "min":
         return float(xs[0])
     if statistic == "max":
         return float(xs[-1])
     if statistic == "median":
         return float(np.median(xs))
-    if statistic == "var":
-        return float(xs.var(ddof=1)) if xs.size > 1 else np.nan
-    if statistic == "std":
-        return float(xs.std(ddof=1)) if xs.size > 1 else np.nan
-    raise ValueError(statistic)
+    clip = statistic in ("sum", "mean")
+    return _moment_value(reduce_rows(xs, _Moments(lo, hi, clip)), statistic)
 
 
 def laplace_statistic(
@@ -248,9 +321,12 @@ def laplace_statistic(
 
     Parameters
     ----------
-    x : array-like of shape (n_samples,)
+    x : array-like of shape (n_samples,) or dask collection
         Values (no NaN: a missing value is refused with its position;
-        :func:`laplace_describe` drops missing values per column first).
+        :func:`laplace_describe` drops missing values per column first).  A
+        dask array or Series is read block by block on the workers (count,
+        sum, mean, var and std with global sensitivity and given
+        ``bounds``: their moments merge).
     statistic : str
         One of ``"count", "mean", "std", "var", "min", "median", "iqr",
         "max", "sum"``.
@@ -340,13 +416,14 @@ def laplace_statistic(
         raise ValueError(
             f"sensitivity must be 'global' or 'local'; got {sensitivity!r}."
         )
-    if is_dask_collection(x):  # merged moments: count, sum, mean, var, std
-        return dask_laplace_statistic(
-            x, statistic, epsilon, bounds, delta, random_state, sensitivity
-        )
-    xs = np.sort(check_float_array(x, name="x").ravel())
-    if xs.size == 0:
-        raise ValueError("x is empty; a statistic needs at least one value.")
+    lazy = is_dask_collection(x)
+    if lazy:
+        _check_collection_request(statistic, bounds, sensitivity)
+        xs = None
+    else:
+        xs = np.sort(check_float_array(x, name="x").ravel())
+        if xs.size == 0:
+            raise ValueError("x is empty; a statistic needs at least one value.")
     lo, hi = _check_bounds(xs, bounds)
     rng = check_generator(random_state)
     if statistic == "iqr":
@@ -354,9 +431,12 @@ def laplace_statistic(
     if sensitivity == "global":
         if statistic in _QUANTILES:
             return _dp_quantile(xs, _QUANTILES[statistic], epsilon, lo, hi, rng)
-        clamped = np.clip(xs, lo, hi)
-        scale = _global_scale(xs.size, statistic, epsilon, lo, hi)
-        return float(_true_value(clamped, statistic, lo, hi) + rng.laplace(0.0, scale))
+        # the moments of the sorted values in memory, of the blocks on dask
+        moments = reduce_rows(x if lazy else xs, _Moments(lo, hi, clip=True))
+        if moments[0] == 0:
+            raise ValueError("x is empty; a statistic needs at least one value.")
+        scale = _global_scale(moments[0], statistic, epsilon, lo, hi)
+        return float(_moment_value(moments, statistic) + rng.laplace(0.0, scale))
     if statistic in ("min", "max", "median", "var", "std"):
         warnings.warn(
             f"sensitivity='local': the {statistic} is released with a noise "
@@ -364,7 +444,7 @@ def laplace_statistic(
             "differentially private and can reveal values exactly; use "
             "sensitivity='global' for an epsilon-DP release.",
             PrivacyLeakWarning,
-            stacklevel=2,
+            stacklevel=external_stacklevel(),
         )
     spread = None
     if statistic in ("var", "std"):

@@ -20,10 +20,10 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import ParamsValidationMixin
+from ..base import ParamsValidationMixin, check_in_memory
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
-from ..utils._dask import dask_fit, is_dask_collection
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 
 __all__ = ["Microaggregator", "microaggregate"]
@@ -324,8 +324,7 @@ class Microaggregator(
         self.method = method
 
     def _fit(self, X):
-        if is_dask_collection(X):  # clusters need all the records: refused
-            dask_fit(self, X)
+        check_in_memory(self, X)  # clusters need all the records
         self._check_params()
         X = validate_data(self, check_numeric_input(X), dtype=np.float64)
         k = int(self.min_cluster_size)
@@ -341,7 +340,7 @@ class Microaggregator(
                 "record, whose centroid is its raw value: the output may repeat "
                 "the data unchanged. Use min_cluster_size >= 2.",
                 PrivacyLeakWarning,
-                stacklevel=3,
+                stacklevel=external_stacklevel(),
             )
         if self.method == "mdav":
             labels = _mdav_labels(X, k)

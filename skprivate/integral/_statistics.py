@@ -14,11 +14,12 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import ParamsValidationMixin
+from ..base import ParamsValidationMixin, check_in_memory
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options, check_generator
-from ..utils._dask import dask_fit, is_dask_collection
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
+from ._intervals import IntegralIntervalsMixin
 from ._microaggregation import microaggregate
 from ._resampling import STATISTICS, integral_private_column
 
@@ -73,7 +74,7 @@ def numeric_frame(X: Any, caller: str) -> tuple[pd.DataFrame | None, list[str]]:
         warnings.warn(
             f"{caller} skips non-numeric columns {skipped}.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
     if not numeric:
         raise ValueError(f"{caller} needs at least one numeric column; got none.")
@@ -94,7 +95,9 @@ def column_values(X: np.ndarray, names: Sequence[str]) -> list[np.ndarray]:
     return out
 
 
-class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
+class IntegralPrivateStatistics(
+    IntegralIntervalsMixin, ParamsValidationMixin, BaseEstimator
+):
     """Integrally private descriptive statistics (Algorithm 1 of the paper).
 
     For every column and statistic, ``fit`` draws ``n_resamples`` bootstrap
@@ -252,8 +255,7 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
         -------
         self : IntegralPrivateStatistics
         """
-        if is_dask_collection(X):  # resamples need all the records: refused
-            return dask_fit(self, X, y)
+        check_in_memory(self, X)  # resamples need all the records
         self._check_params()
         statistics = check_statistics(self.statistics)
         if self.selection == "least_error":
@@ -262,7 +264,7 @@ class IntegralPrivateStatistics(ParamsValidationMixin, BaseEstimator):
                 "statistic, which depends on the data beyond the generators and "
                 "leaks it; use selection='frequency' for a release.",
                 PrivacyLeakWarning,
-                stacklevel=2,
+                stacklevel=external_stacklevel(),
             )
         frame, skipped = numeric_frame(X, type(self).__name__)
         X = check_numeric_input(X) if frame is None else frame

@@ -20,6 +20,7 @@ from ..base import ParamsValidationMixin, PrivatizerMixin
 from ..exceptions import NotIdentifiableWarning, PrivacyLeakWarning
 from ..utils import HasMethods, Interval, Options
 from ..utils._row_blocks import in_row_blocks
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 from ._anchors import (
     AnchorDistribution,
@@ -43,11 +44,11 @@ _COMMON_CONSTRAINTS: dict[str, list] = {
     "random_state": ["random_state"],
 }
 _N_COVERAGE_DRAWS = 200_000
-# Fit-time aggregates of the data: anchor draws of the Monte Carlo (standard
-# error at most 0.5 / sqrt(20,000) < 0.004 on a share or a coverage, both
-# means of terms in [0, 1]), the fewest rows for which they
-# are kept (one record moves either by at most 2 / n, i.e. by at most one
-# rounding step of 0.01 from 200 rows on), and the warning thresholds.
+# Fit-time aggregates of the data.  Anchor draws of their Monte Carlo: the
+# standard error is at most 0.5 / sqrt(20,000) < 0.004, both being means of
+# terms in [0, 1].  Fewest rows for which they are kept: one record moves
+# either by at most 2 / n, so from 200 rows on by at most one rounding step
+# of 0.01.  Then the thresholds of the warnings.
 _N_DATA_DRAWS = 20_000
 _MIN_ROWS_KEPT = 200
 _ROUND = 2
@@ -138,6 +139,9 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         -------
         self : object
         """
+        return super().fit(X, y)
+
+    def _fit(self, X: ArrayLike, y: Any = None) -> _BaseIntervalMechanism:
         self._check_params()
         X = validate_data(self, check_numeric_input(X), ensure_all_finite=True)
         self._validate_design()
@@ -189,7 +193,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
                     "exactly (exact_cells or acceptable_range); those reports "
                     "are the raw values. Report fewer cells exactly.",
                     PrivacyLeakWarning,
-                    stacklevel=4,
+                    stacklevel=external_stacklevel(),
                 )
             if not kept:
                 continue
@@ -207,7 +211,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
                     "anchor_loc and anchor_scale to a public centre and spread "
                     "of the column, fixed before collection.",
                     PrivacyLeakWarning,
-                    stacklevel=4,
+                    stacklevel=external_stacklevel(),
                 )
         self.data_coverage_ = coverages if kept else None
         self.data_exact_share_ = shares if kept else None
@@ -239,7 +243,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
                 "reports are half-lines that never resolve, and the population "
                 "distribution is not identifiable there.",
                 NotIdentifiableWarning,
-                stacklevel=3,
+                stacklevel=external_stacklevel(),
             )
 
     def transform(self, X: ArrayLike, return_anchors: bool = False):
@@ -261,6 +265,11 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         anchors : ndarray of shape (n_samples, n_features, n_anchors)
             Only when ``return_anchors=True``.
         """
+        if return_anchors:
+            return super().transform(X, return_anchors=True)
+        return super().transform(X)
+
+    def _transform(self, X: ArrayLike, return_anchors: bool = False):
         check_is_fitted(self)
         X = validate_data(
             self, check_numeric_input(X), reset=False, ensure_all_finite=True

@@ -74,11 +74,14 @@ class IntervalEnsemble(_BaseIntervalMechanism):
         -------
         self : object
         """
+        return super().fit(X, y)
+
+    def _fit(self, X: ArrayLike, y: Any = None) -> IntervalEnsemble:
         self._check_params()
         members = [clone(m) for m in self._members()]
         for m in members:
             m._check_params()
-        super().fit(X)
+        super()._fit(X)
         for m in members:
             m.n_features_in_ = self.n_features_in_
         self.mechanisms_ = members

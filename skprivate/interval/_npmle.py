@@ -24,15 +24,58 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.isotonic import isotonic_regression
 
-from ..base import ParamsValidationMixin
+from ..base import ParamsValidationMixin, SufficientStatisticMixin
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import Interval, Options
-from ..utils._dask import dask_fit, is_dask_collection
+from ..utils._statistic import RowStatistic
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_interval_array, check_weights
+from ._intervals import NPMLEIntervalsMixin
 from ._npmle_likelihood import IntervalLikelihood
 
-__all__ = ["IntervalNPMLE", "turnbull_intervals"]
+__all__ = ["IntervalNPMLE", "IntervalRows", "turnbull_intervals"]
+
+
+class IntervalRows(RowStatistic):
+    """Interval rows with their weights; merging pools equal rows.
+
+    The likelihood of the NPMLE and of a parametric family depends on the
+    rows only through the total weight of each distinct row, so a block's
+    value is its validated rows ``(n, 2)`` and weights, and values merge
+    into the distinct rows with summed weights.  An in-memory fit is one
+    block, fitted on its rows as given.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,) or None
+        Weights of the rows of an in-memory fit (one block).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.interval._npmle import IntervalRows
+    >>> rows = IntervalRows()
+    >>> a = rows.block(np.array([[0.0, 1.0], [0.0, 1.0]]), 0)
+    >>> b = rows.block(np.array([[0.0, 1.0], [2.0, 2.0]]), 2)
+    >>> Z, w = rows.merge([a, b])
+    >>> Z.tolist(), w.tolist()
+    ([[0.0, 1.0], [2.0, 2.0]], [3.0, 1.0])
+    """
+
+    def __init__(self, sample_weight: ArrayLike | None = None) -> None:
+        self.sample_weight = sample_weight
+
+    def block(self, rows, first_row):
+        Z = check_interval_array(rows, name="X", first_row=first_row)
+        return Z, check_weights(self.sample_weight, Z.shape[0])
+
+    def merge(self, values):
+        rows = np.concatenate([Z for Z, _ in values])
+        weights = np.concatenate([w for _, w in values])
+        rows, inverse = np.unique(rows, axis=0, return_inverse=True)
+        pooled = np.bincount(inverse.ravel(), weights=weights, minlength=len(rows))
+        return rows, pooled
 
 
 def turnbull_intervals(intervals: ArrayLike) -> NDArray[np.float64]:
@@ -112,7 +155,13 @@ def _innermost(Z: NDArray) -> tuple[NDArray, NDArray, NDArray, NDArray]:
     return innermost, rank[:n], rank[n:], k
 
 
-class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator):
+class IntervalNPMLE(
+    SufficientStatisticMixin,
+    NPMLEIntervalsMixin,
+    PopulationEstimateMixin,
+    ParamsValidationMixin,
+    BaseEstimator,
+):
     """Nonparametric maximum-likelihood distribution from interval data.
 
     Parameters
@@ -271,12 +320,17 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
         -------
         self : object
         """
-        if is_dask_collection(X):  # merged per-partition statistics
-            return dask_fit(self, X, y, sample_weight=sample_weight)
-        self._check_params()
-        Z = check_interval_array(X, name="X")
-        n = Z.shape[0]
-        w = check_weights(sample_weight, n)
+        return self._fit_statistic(X, y, sample_weight=sample_weight)
+
+    # -- the statistic: weighted interval rows (fit, dask) --------------------
+    def _statistic_input(self, X, reset):
+        return X
+
+    def _statistic_plan(self, data, stream, sample_weight=None):
+        return IntervalRows(sample_weight)
+
+    def _statistic_fit(self, statistic, total, added):
+        Z, w = total
         informative = ~(np.isneginf(Z[:, 0]) & np.isposinf(Z[:, 1])) & (w > 0)
         if not informative.any():
             raise ValueError(
@@ -312,13 +366,12 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
                 "with that mass at the finite end of its cell (support_), a bound, "
                 "not an estimate.",
                 NotIdentifiableWarning,
-                stacklevel=2,
+                stacklevel=external_stacklevel(),
             )
         if not np.all(np.isfinite(self.support_[self.probabilities_ > 0])):
             raise ValueError(
                 "X locates no mass on a bounded set; the data are uninformative."
             )
-        return self
 
     def _pava(self, Z: NDArray, w: NDArray):
         delta = np.isneginf(Z[:, 0])
@@ -371,7 +424,7 @@ class IntervalNPMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimato
                 f"optimality gap max_j d_j - 1 = {gap:.2e} > tol={self.tol:g}; "
                 "increase max_iter or tol.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=external_stacklevel(),
             )
         return innermost, s, likelihood
 

@@ -10,17 +10,17 @@ from numpy.typing import ArrayLike
 from scipy import optimize, stats
 from sklearn.base import BaseEstimator
 
-from ..base import ParamsValidationMixin
+from ..base import ParamsValidationMixin, SufficientStatisticMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
-from ..utils._dask import dask_fit, is_dask_collection
 from ..utils.validation import (
     check_float_array,
     check_interval_array,
     check_two_sided,
-    check_weights,
 )
 from ._anchors import as_cdf
+from ._intervals import MLEIntervalsMixin
+from ._npmle import IntervalRows
 from ._truncated import interval_log_likelihood
 
 __all__ = ["IntervalMLE", "optimal_anchor_density", "uniform_anchor_mean"]
@@ -77,7 +77,13 @@ def family_noise(family: str) -> str:
     return "gaussian" if family == "normal" else "logistic"
 
 
-class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator):
+class IntervalMLE(
+    SufficientStatisticMixin,
+    MLEIntervalsMixin,
+    PopulationEstimateMixin,
+    ParamsValidationMixin,
+    BaseEstimator,
+):
     """Parametric maximum-likelihood fit of a location-scale family to intervals.
 
     Maximizes ``Σ_interval log[F(hi) - F(lo)] + Σ_exact log f(y)`` over
@@ -144,12 +150,19 @@ class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator)
         -------
         self : object
         """
-        if is_dask_collection(X):  # merged per-partition statistics
-            return dask_fit(self, X, y, sample_weight=sample_weight)
-        self._check_params()
-        Z = check_two_sided(check_interval_array(X, name="X"), name="X")
+        return self._fit_statistic(X, y, sample_weight=sample_weight)
+
+    # -- the statistic: weighted interval rows (fit, dask) --------------------
+    def _statistic_input(self, X, reset):
+        return X
+
+    def _statistic_plan(self, data, stream, sample_weight=None):
+        return IntervalRows(sample_weight)
+
+    def _statistic_fit(self, statistic, total, added):
+        Z, w = total
+        check_two_sided(Z, name="X")
         n = Z.shape[0]
-        w = check_weights(sample_weight, n)
         if np.all(Z[:, 0] == Z[:, 1]) and np.ptp(Z[:, 0]) == 0:
             rows = "n_samples = 1" if n == 1 else f"{n} rows"
             raise ValueError(
@@ -172,7 +185,6 @@ class IntervalMLE(PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator)
         self.scale_ = float(np.exp(result.x[1]))
         self.log_likelihood_ = float(-result.fun)
         self.n_iter_ = int(result.nit)
-        return self
 
     def _distribution(self) -> _FrozenAdapter:
         return _FrozenAdapter(_SCIPY[self.family](self.loc_, self.scale_))

@@ -24,10 +24,10 @@ from sklearn.linear_model import LinearRegression
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
-from ..utils._warnings import warn_once
+from ..utils._warnings import external_stacklevel, warn_once
 from ..utils.validation import (
     check_interval_array,
     check_magnitude,
@@ -46,6 +46,7 @@ from ._em import (
     squarem_cached,
     update_sigma,
 )
+from ._intervals import RegressionIntervalsMixin
 from ._metrics import interval_r2_score
 from ._newton import _MAX_PASSES as _NEWTON_MAX_PASSES
 from ._newton import _STEP_TOL as _NEWTON_STEP_TOL
@@ -105,7 +106,11 @@ def _auto_hessian(information: float, w: NDArray) -> float:
 
 
 class IterativeIntervalRegressor(
-    PrivatizedInputMixin, ParamsValidationMixin, RegressorMixin, BaseEstimator
+    RegressionIntervalsMixin,
+    PrivatizedInputMixin,
+    ParamsValidationMixin,
+    RegressorMixin,
+    BaseEstimator,
 ):
     """Regression on interval-valued responses around any regressor (Algorithm 1).
 
@@ -417,7 +422,7 @@ default="auto"
                 "identify the noise scale, so sigma='auto' can drift to huge "
                 "values. Pass a known sigma, or anchors with a wider spread.",
                 NotIdentifiableWarning,
-                stacklevel=3,
+                stacklevel=external_stacklevel(),
             )
 
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
@@ -438,6 +443,7 @@ default="auto"
         -------
         self : object
         """
+        check_in_memory(self, X)  # iterations over all the records
         self._check_params()
         est = self._make_estimator()
         Z = self._responses(y)
@@ -543,7 +549,6 @@ default="auto"
                 f"{self._budget} iterations (tol={self.tol:g} sigma; the changes "
                 f"are in history_); increase max_iter or tol.{hint}",
                 ConvergenceWarning,
-                stacklevel=2,
             )
         return self
 

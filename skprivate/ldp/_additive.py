@@ -59,6 +59,18 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
                     f"range of {D:g}); lower epsilon or pass secure=False."
                 )
             step = D / n
+            try:
+                law.set_resolution(law.scale / step)
+            except ValueError as exc:
+                bounds = "the bounds read from the data"
+                if self.bounds is not None:
+                    bounds = f"a range of {D:g}"
+                raise ValueError(
+                    f"epsilon per column = {self._epsilon_per_feature:g} is below "
+                    f"the smallest budget the grid sampler of {type(self).__name__} "
+                    f"supports exactly for {bounds} (noise scale {law.scale:g}: "
+                    f"{exc}); raise epsilon or pass secure=False."
+                ) from None
             t = _clamp_distance(law)
             cells.append(n)
             margins.append(np.ceil(t / step))

@@ -18,7 +18,7 @@ from scipy.signal import fftconvolve
 from ._direct_sums import direct_sums
 from ._kernels import deconvolution_kernel
 
-__all__ = ["BinnedSums"]
+__all__ = ["BinnedSums", "grid_geometry", "linear_bin"]
 
 # Grid step of the binned sums: bandwidth / (_STEPS_PER_BANDWIDTH * sqrt(1 + r)).
 _STEPS_PER_BANDWIDTH = 40.0
@@ -26,6 +26,46 @@ _MAX_GRID = 2**16
 # Points outside the grid are evaluated on the grid extended to reach them,
 # up to this many nodes; beyond, by direct sums over the binned nodes.
 _MAX_EXTENDED_GRID = 2**20
+
+
+def grid_geometry(
+    lo: float, hi: float, bandwidth: float, ratio: float
+) -> tuple[float, float, float, int]:
+    """``(lo, hi, step, size)`` of the grid covering ``[lo, hi]`` (padded).
+
+    The range is padded by 4 bandwidths; the step is about
+    ``bandwidth / (40 sqrt(1 + ratio**2))``, with at most ``2**16`` nodes.
+    """
+    pad = 4.0 * bandwidth
+    lo, hi = lo - pad, hi + pad
+    delta = bandwidth / (_STEPS_PER_BANDWIDTH * np.sqrt(1.0 + ratio**2))
+    size = int(np.ceil((hi - lo) / delta)) + 1
+    if size > _MAX_GRID:
+        size = _MAX_GRID
+    delta = (hi - lo) / (size - 1)
+    return lo, hi, delta, size
+
+
+def linear_bin(
+    z: NDArray, W: NDArray | None, lo: float, delta: float, size: int
+) -> NDArray[np.float64]:
+    """Linear binning of weighted points on a regular grid, ``(size, c)``.
+
+    ``W=None`` means unit weights (one column).  Points must lie inside
+    the grid.
+    """
+    pos = (z - lo) / delta
+    idx = pos.astype(np.intp)  # pos >= 0, so truncation is floor
+    np.minimum(idx, size - 2, out=idx)
+    frac = pos - idx
+    columns = [None] if W is None else [W[:, k] for k in range(W.shape[1])]
+    out = np.empty((size, len(columns)))
+    for k, w in enumerate(columns):
+        total = np.bincount(idx, w, size)
+        upper = np.bincount(idx, frac if w is None else w * frac, size)
+        out[:, k] = total - upper
+        out[1:, k] += upper[:-1]
+    return out
 
 
 class BinnedSums:
@@ -68,30 +108,30 @@ class BinnedSums:
         self.set_counts(self.bin(z, W), absolute)
 
     @classmethod
-    def empty(
-        cls, span: tuple[float, float], bandwidth: float, ratio: float, kernel: str
+    def from_counts(
+        cls,
+        span: tuple[float, float],
+        bandwidth: float,
+        ratio: float,
+        kernel: str,
+        counts: NDArray,
     ) -> BinnedSums:
-        """Grid covering ``span`` with no point binned yet (unit weights).
+        """Sums of unit-weight points already binned on the grid of ``span``.
 
-        The grid is the one the constructor builds for data inside ``span``,
-        so counts binned chunk by chunk and added match binning all at once.
+        The grid is the one the constructor builds for data inside ``span``
+        (:func:`grid_geometry`), so counts binned block by block and added
+        match binning all at once.
         """
         self = cls.__new__(cls)
         self.order = 0
         self._make_grid(float(span[0]), float(span[1]), bandwidth, ratio, kernel)
-        self.set_counts(np.zeros((self.size, 1)))
+        self.set_counts(np.asarray(counts, dtype=float).reshape(self.size, 1))
         return self
 
     def _make_grid(
         self, lo: float, hi: float, bandwidth: float, ratio: float, kernel: str
     ) -> None:
-        pad = 4.0 * bandwidth
-        lo, hi = lo - pad, hi + pad
-        delta = bandwidth / (_STEPS_PER_BANDWIDTH * np.sqrt(1.0 + ratio**2))
-        size = int(np.ceil((hi - lo) / delta)) + 1
-        if size > _MAX_GRID:
-            size = _MAX_GRID
-        delta = (hi - lo) / (size - 1)
+        lo, hi, delta, size = grid_geometry(lo, hi, bandwidth, ratio)
         self.lo, self.hi, self.delta, self.size = lo, hi, delta, size
         self.bandwidth, self.ratio, self.kernel = bandwidth, ratio, kernel
         offsets = np.arange(-(size - 1), size) * (delta / bandwidth)
@@ -125,18 +165,7 @@ class BinnedSums:
         ``W=None`` means unit weights (one column).  Points must lie inside
         the grid (they do for the data the grid was built from).
         """
-        pos = (z - self.lo) / self.delta
-        idx = pos.astype(np.intp)  # pos >= 0, so truncation is floor
-        np.minimum(idx, self.size - 2, out=idx)
-        frac = pos - idx
-        columns = [None] if W is None else [W[:, k] for k in range(W.shape[1])]
-        out = np.empty((self.size, len(columns)))
-        for k, w in enumerate(columns):
-            total = np.bincount(idx, w, self.size)
-            upper = np.bincount(idx, frac if w is None else w * frac, self.size)
-            out[:, k] = total - upper
-            out[1:, k] += upper[:-1]
-        return out
+        return linear_bin(z, W, self.lo, self.delta, self.size)
 
     def inside(self, x: NDArray) -> NDArray[np.bool_]:
         """Which points lie within the grid."""

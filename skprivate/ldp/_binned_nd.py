@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from scipy import fft as sp_fft
 from scipy.signal import fftconvolve
 
+from ..utils._warnings import external_stacklevel
 from ._direct_sums import direct_sums
 from ._kernels import deconvolution_kernel, layout_width, spec_width, subtract_own
 
@@ -450,7 +451,7 @@ def nd_binned_grid(
             message + " Falling back to exact sums (algorithm='direct'), "
             "whose cost grows as n times the number of evaluation points.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
         return None
     return GridSums(

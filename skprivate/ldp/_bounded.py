@@ -54,6 +54,9 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         -------
         self : object
         """
+        return super().fit(X, y)
+
+    def _fit(self, X: ArrayLike, y: Any = None):
         self._check_params()
         X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
@@ -103,6 +106,9 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         -------
         X_private : ndarray of shape (n_samples, n_features)
         """
+        return super().transform(X)
+
+    def _transform(self, X: ArrayLike) -> NDArray[np.float64]:
         check_is_fitted(self)
         X = validate_data(
             self,

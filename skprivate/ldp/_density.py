@@ -10,16 +10,23 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..base import (
+    ParamsValidationMixin,
+    PrivatizedInputMixin,
+    SufficientStatisticMixin,
+)
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options
+from ..utils._dask import is_dask_collection
+from ..utils._statistic import RowStatistic, validate_rows, value_range
 from ..utils.validation import (
+    check_finite,
     check_magnitude,
     check_numeric_input,
     check_unchanged_settings,
 )
 from ._bandwidth import select_cv_bandwidth
-from ._binned_1d import BinnedSums
+from ._binned_1d import BinnedSums, grid_geometry, linear_bin
 from ._binned_nd import nd_binned_grid
 from ._common import (
     ALGORITHM_CONSTRAINT,
@@ -32,6 +39,7 @@ from ._common import (
     use_binned,
 )
 from ._direct_sums import direct_sums
+from ._intervals import DeconvolutionDensityIntervalsMixin
 
 __all__ = ["DeconvolutionKernelDensity"]
 
@@ -41,7 +49,52 @@ _DISTRIBUTION_CELLS = 4096
 _TAIL_SCALES = 40.0
 
 
+class _BinnedCounts(RowStatistic):
+    """Records linearly binned on a grid fixed before any block is read.
+
+    The sufficient statistic of a one-feature estimate with a float
+    bandwidth and binned sums: a block's value is ``(counts, n, outside)``,
+    its binned counts, its number of records and how many fall outside the
+    grid (refused once all blocks are counted); values add up.  The grid is
+    the one :class:`BinnedSums` builds over ``span``; ``streamable`` when
+    ``span`` comes from the settings, not from the records.
+    """
+
+    def __init__(
+        self,
+        span: tuple[float, float],
+        bandwidth: float,
+        ratio: float,
+        support: tuple[float, float],
+        streamable: bool,
+    ) -> None:
+        self.span, self.bandwidth, self.ratio = span, bandwidth, ratio
+        self.support, self.streamable = support, streamable
+        self.lo, self.hi, self.delta, self.size = grid_geometry(
+            span[0], span[1], bandwidth, ratio
+        )
+
+    def block(self, rows, first_row):
+        z = np.asarray(rows, dtype=np.float64)
+        check_finite(z, name="X", first_row=first_row)
+        check_magnitude(z, name="X", first_row=first_row)
+        z = z.reshape(len(z), -1)[:, 0]
+        inside = (z >= self.lo) & (z <= self.hi)
+        if not inside.all():
+            z = z[inside]
+        counts = linear_bin(z, None, self.lo, self.delta, self.size)[:, 0]
+        return counts, len(inside), int(len(inside) - z.size)
+
+    def merge(self, values):
+        counts = values[0][0].copy()
+        for value in values[1:]:
+            counts += value[0]
+        return counts, sum(v[1] for v in values), sum(v[2] for v in values)
+
+
 class DeconvolutionKernelDensity(
+    DeconvolutionDensityIntervalsMixin,
+    SufficientStatisticMixin,
     PrivatizedInputMixin,
     PopulationEstimateMixin,
     ParamsValidationMixin,
@@ -248,48 +301,7 @@ class DeconvolutionKernelDensity(
         -------
         self : DeconvolutionKernelDensity
         """
-        self._check_params()
-        self.__dict__.pop("_stream", None)
-        X = validate_data(self, check_numeric_input(X), dtype=np.float64)
-        Z = np.asarray(self._privatize(X, stream=True), dtype=np.float64)
-        check_magnitude(Z, name="X")
-        n, q = Z.shape
-        noise = resolve_noise_scale(self, q)
-        self.noise_scale_ = noise
-        self.bandwidth_ = self._select_bandwidth(Z, noise)
-        self._ratio = noise / self.bandwidth_
-        self._Z = Z
-        self._binned = None
-        self._grid = None
-        self.bin_counts_ = None
-        self.n_samples_seen_ = n
-        self.support_ = None
-        support = self._support_interval(Z) if q == 1 else None
-        if q > 1 and use_binned(self.algorithm, n, q):
-            self._grid = nd_binned_grid(
-                Z, None, self.bandwidth_, self._ratio, self.kernel, self.algorithm
-            )
-        elif use_binned(self.algorithm, n, q):
-            fixed = isinstance(self.bandwidth, numbers.Real) and self._fixed_support()
-            # With a bandwidth and a support that do not come from the data,
-            # the grid is the one partial_fit uses, so both give one estimate.
-            span = self._grid_span(support, noise) if fixed else support
-            self._binned = BinnedSums(
-                Z[:, 0],
-                None,
-                self.bandwidth_,
-                float(self._ratio[0]),
-                self.kernel,
-                span=span,
-            )
-            if fixed:
-                self._Z = None
-                self.bin_counts_ = self._binned.counts[:, 0]
-                self._stream = self._settings()
-        if q == 1:
-            self.support_ = support
-            self._build_distribution()
-        return self
+        return self._fit_statistic(X)
 
     def partial_fit(self, X: ArrayLike, y: Any = None) -> DeconvolutionKernelDensity:
         """Add a chunk of data; only binned counts on a fixed grid are kept.
@@ -336,64 +348,146 @@ class DeconvolutionKernelDensity(
         >>> round(float(kde.pdf(0.0)), 2)  # N(0, 1) has 0.40; smoothed by h: 0.37
         0.36
         """
-        self._check_params()
-        first = not hasattr(self, "_stream")
-        if first:
-            if hasattr(self, "bandwidth_"):
-                raise ValueError(
-                    "partial_fit cannot add to an estimate that fit computed "
-                    "without the fixed grid (it needs a float bandwidth, a "
-                    "support or privatizer bounds, and binned sums: "
-                    "algorithm='binned', or 'auto' with more than 2000 "
-                    "points); call fit again, or stream from a fresh estimator."
-                )
-            self._check_streamable()
-            X = validate_data(self, check_numeric_input(X), dtype=np.float64)
-            if X.shape[1] != 1:
-                raise ValueError(
-                    "partial_fit needs a single feature (kernel sums of several "
-                    "features are computed from the stored records, which "
-                    f"streaming does not keep); got {X.shape[1]} features."
-                )
-            Z = self._privatize(X, stream=True)
-            noise = resolve_noise_scale(self, 1)
-            h = float(self.bandwidth)
-            support = self._support_interval(Z)
-            binned = BinnedSums.empty(
-                self._grid_span(support, noise), h, float(noise[0] / h), self.kernel
-            )
-            counts, n = np.zeros(binned.size), 0
-        else:
+        return self._partial_fit_statistic(X)
+
+    # -- the statistic: binned counts on a fixed grid (fit, partial_fit, dask) --
+    def _check_streaming(self, first: bool) -> None:
+        if not first:
             check_unchanged_settings(self._stream, self._settings())
-            X = validate_data(
-                self, check_numeric_input(X), dtype=np.float64, reset=False
-            )
-            Z = X if self.privatizer_ is None else self.privatizer_.transform(X)
-            binned, counts, n = self._binned, self.bin_counts_, self.n_samples_seen_
-            support, noise, h = self.support_, self.noise_scale_, self.bandwidth_
-        z = np.asarray(Z, dtype=np.float64)[:, 0]
-        if not np.all(binned.inside(z)):
-            lo, hi = self._grid_span(support, noise)
+            return
+        if hasattr(self, "bandwidth_"):
             raise ValueError(
-                f"{int(np.sum(~binned.inside(z)))} values of X lie outside "
-                f"[{lo:g}, {hi:g}] = support widened by 40 noise scales, beyond "
-                "the fixed grid of partial_fit; support (or the privatizer's "
-                "bounds) must contain the clean data."
+                "partial_fit cannot add to an estimate that fit computed "
+                "without the fixed grid (it needs a float bandwidth, a "
+                "support or privatizer bounds, and binned sums: "
+                "algorithm='binned', or 'auto' with more than 2000 "
+                "points); call fit again, or stream from a fresh estimator."
             )
-        counts = counts + binned.bin(z, None)[:, 0]
-        binned.set_counts(counts[:, None])
-        self.noise_scale_ = noise
+        self._check_streamable()
+
+    def _statistic_input(self, X, reset):
+        if reset:
+            self.__dict__.pop("_stream", None)
+        # values are checked by the statistic (or _fit_all_rows), by row
+        X = validate_rows(
+            self,
+            check_numeric_input(X),
+            reset=reset,
+            dtype=np.float64,
+            ensure_all_finite=False,
+        )
+        if reset:
+            return self._privatize(X, stream=True)
+        return X if self.privatizer_ is None else self.privatizer_.transform(X)
+
+    def _statistic_plan(self, data, stream):
+        name = type(self).__name__
+        q = self.n_features_in_
+        float_bandwidth = isinstance(self.bandwidth, numbers.Real)
+        if stream and q != 1:
+            raise ValueError(
+                "partial_fit needs a single feature (kernel sums of several "
+                "features are computed from the stored records, which "
+                f"streaming does not keep); got {q} features."
+            )
+        if is_dask_collection(data):
+            if q != 1:
+                raise ValueError(
+                    f"{name} fits a dask collection of a single feature (binned "
+                    f"kernel sums); got {q} features."
+                )
+            if not float_bandwidth:
+                raise ValueError(
+                    f"{name} on a dask collection needs a float bandwidth: "
+                    f"choosing it by cross-validation (bandwidth={self.bandwidth!r})"
+                    " needs all the records at once. Choose it on a sample that "
+                    "fits in memory, e.g. "
+                    "DeconvolutionKernelDensity(...).fit(sample).bandwidth_."
+                )
+            if self.algorithm == "direct":
+                raise ValueError(
+                    f"{name} on a dask collection uses binned kernel sums; "
+                    "algorithm='direct' needs all the records. Use 'auto' or "
+                    "'binned'."
+                )
+        elif not (
+            stream
+            or (q == 1 and float_bandwidth and use_binned(self.algorithm, len(data), 1))
+        ):
+            return None  # a bandwidth search, several features or exact sums
+        noise = resolve_noise_scale(self, 1)
+        h = float(self.bandwidth)
+        fixed = self._fixed_support()
+        if fixed:
+            support = self._support_interval(None)
+            span = self._grid_span(support, noise)
+        else:  # the grid covers the records (one pass of dask) and the support
+            low, high = value_range(data)
+            support = self._support_interval((low, high))
+            span = min(low, support[0]), max(high, support[1])
+        return _BinnedCounts(span, h, float(noise[0] / h), support, streamable=fixed)
+
+    def _statistic_fit(self, statistic, total, added):
+        counts, n, outside = total
+        if outside:
+            raise ValueError(
+                f"{outside} values of X lie outside [{statistic.lo:g}, "
+                f"{statistic.hi:g}] = support widened by 40 noise scales, beyond "
+                "the fixed grid; support (or the privatizer's bounds) must "
+                "contain the clean data."
+            )
+        h = statistic.bandwidth
+        binned = BinnedSums.from_counts(
+            statistic.span, h, statistic.ratio, self.kernel, counts
+        )
+        self.noise_scale_ = resolve_noise_scale(self, 1)
         self.bandwidth_ = h
         self.bandwidth_candidates_ = None
         self.cv_scores_ = None
-        self._ratio = noise / h
+        self._ratio = self.noise_scale_ / h
         self._Z = None
         self._binned = binned
-        self.bin_counts_ = counts
-        self.n_samples_seen_ = n + z.size
-        self.support_ = support
-        self._stream = self._settings()
+        self._grid = None
+        self.bin_counts_ = counts if statistic.streamable else None
+        self.n_samples_seen_ = int(n)
+        self.support_ = statistic.support
+        if statistic.streamable:
+            self._stream = self._settings()
         self._build_distribution()
+
+    def _fit_all_rows(self, Z) -> DeconvolutionKernelDensity:
+        """Kernel sums over the stored records (a bandwidth search, several
+        features, or exact sums)."""
+        Z = np.asarray(Z, dtype=np.float64)
+        check_finite(Z, name="X")
+        check_magnitude(Z, name="X")
+        n, q = Z.shape
+        noise = resolve_noise_scale(self, q)
+        self.noise_scale_ = noise
+        self.bandwidth_ = self._select_bandwidth(Z, noise)
+        self._ratio = noise / self.bandwidth_
+        self._Z = Z
+        self._binned = None
+        self._grid = None
+        self.bin_counts_ = None
+        self.n_samples_seen_ = n
+        self.support_ = None
+        if q > 1 and use_binned(self.algorithm, n, q):
+            self._grid = nd_binned_grid(
+                Z, None, self.bandwidth_, self._ratio, self.kernel, self.algorithm
+            )
+        elif use_binned(self.algorithm, n, q):
+            self._binned = BinnedSums(
+                Z[:, 0],
+                None,
+                self.bandwidth_,
+                float(self._ratio[0]),
+                self.kernel,
+                span=self._support_interval(Z),
+            )
+        if q == 1:
+            self.support_ = self._support_interval(Z)
+            self._build_distribution()
         return self
 
     def _settings(self) -> dict[str, str]:
@@ -448,7 +542,7 @@ class DeconvolutionKernelDensity(
         self.cv_scores_ = scores[0] if len(scores) == 1 else np.array(scores)
         return float(np.exp(np.mean(np.log(chosen))))
 
-    def _support_interval(self, Z: NDArray) -> tuple[float, float]:
+    def _support_interval(self, Z: Any) -> tuple[float, float]:
         if self.support is not None:
             if len(self.support) != 2 or not self.support[0] < self.support[1]:
                 raise ValueError(
@@ -459,7 +553,9 @@ class DeconvolutionKernelDensity(
         bounds = getattr(self.privatizer_, "bounds_", None)
         if bounds is not None:
             return float(bounds[0][0]), float(bounds[1][0])
-        return float(Z.min()), float(Z.max())
+        if isinstance(Z, tuple):  # the records' range, already computed
+            return Z
+        return value_range(Z)
 
     def _raw(self, X: NDArray) -> NDArray[np.float64]:
         n = self.n_samples_seen_

@@ -15,7 +15,9 @@ from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
 from ..utils._bounds import bounds_text, column_label
 from ..utils._row_blocks import in_row_blocks
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
+from ._noise_laws import standard_exponential
 
 __all__ = ["LaplaceLDP"]
 
@@ -27,6 +29,9 @@ __all__ = ["LaplaceLDP"]
 GRID_BITS = 20
 CLAMP_SCALES = 20.0
 MAX_GRID_INDEX = 2.0**52
+# Exponential draws above this are extended by memorylessness (see Notes):
+# numpy's own sampler stops at 44.43 and is sparse above about 30.
+EXPONENTIAL_CAP = 24.0
 
 
 class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
@@ -203,6 +208,9 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         -------
         self : LaplaceLDP
         """
+        return super().fit(X, y)
+
+    def _fit(self, X: ArrayLike, y: Any = None) -> LaplaceLDP:
         self._check_params()
         X = validate_data(self, check_numeric_input(X), dtype=np.float64)
         q = X.shape[1]
@@ -258,6 +266,9 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             Privatized records (a DataFrame with the input column names under
             ``set_output(transform="pandas")``).
         """
+        return super().transform(X)
+
+    def _transform(self, X: ArrayLike) -> NDArray[np.float64]:
         check_is_fitted(self, "scale_")
         X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, reset=False, copy=True)
@@ -283,7 +294,11 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             )
             if not self.clip:
                 raise ValueError(msg + "; pass clip=True to clip them.")
-            warnings.warn(msg + " and were clipped to them.", UserWarning, stacklevel=4)
+            warnings.warn(
+                msg + " and were clipped to them.",
+                UserWarning,
+                stacklevel=external_stacklevel(),
+            )
             np.clip(X, low, high, out=X)
         return X
 
@@ -293,7 +308,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         # Laplace noise in grid units (difference of two exponentials), rounded
         # to an integer *before* it meets the data: the sum k + n is exact.
         # (two draws per value in row order, so chunks continue one stream)
-        draws = rng.standard_exponential((*X.shape, 2))
+        draws = standard_exponential(rng, (*X.shape, 2), cap=EXPONENTIAL_CAP)
         noise = draws[..., 0] - draws[..., 1]
         noise *= self.scale_ / step
         np.rint(noise, out=noise)

@@ -160,13 +160,29 @@ class _LogConcaveTail:
 
 
 
-class GeneralizedGaussianNoise:
+class GeneralizedGaussianNoise(_LogConcaveTail):
     """``f(t) ∝ exp(-|t / scale| ** power)`` (Liu, 2018); power 1 is Laplace."""
 
     def __init__(self, scale: float, power: float) -> None:
         self.scale = float(scale)
         self.power = float(power)
         self._law = stats.gennorm(beta=self.power, scale=self.scale)
+        self.set_resolution(2.0**21)
+
+    def _rho(self, u: NDArray) -> NDArray:
+        return u**self.power
+
+    def _rho_slope(self, u: float) -> float:
+        return self.power * u ** (self.power - 1.0)
+
+    def _fine_limit(self, cells_per_scale: float) -> float:
+        # numpy's gamma(a), a = 1 / power <= 1, returns u = g**a = U (a 53-bit
+        # uniform) up to 1 - a and 1 - a + a Y beyond, Y = -log((1 - U) / a),
+        # values 2**-53 e**Y apart; below u**power = 20 its acceptance step
+        # (g <= V + Y, V exponential up to 44.4) passes every such value.
+        a = 1.0 / self.power
+        fine = 1.0 - a + a * np.log(BULK_RESOLUTION * 2.0**53 / cells_per_scale)
+        return min(20.0**a, fine)
 
     def logpdf(self, t: NDArray) -> NDArray:
         return self._law.logpdf(t)
@@ -178,10 +194,11 @@ class GeneralizedGaussianNoise:
         # |Z / scale| ** power ~ Gamma(1 / power), with a random sign.
         g = rng.gamma(1.0 / self.power, 1.0, size=size)
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
-        return sign * self.scale * g ** (1.0 / self.power)
+        mag = self._redraw_tail(g ** (1.0 / self.power), rng)
+        return sign * self.scale * mag
 
 
-class FlippedHuberNoise:
+class FlippedHuberNoise(_LogConcaveTail):
     """Laplace in the centre, Gaussian in the tails (Muthukrishnan & Kalyani, 2023).
 
     ``f(t) ∝ exp(-rho(t / scale))`` with ``rho(u) = |u|`` for ``|u| <=
@@ -203,6 +220,25 @@ class FlippedHuberNoise:
         self._log_norm = np.logaddexp(
             np.log(self._centre), np.log(2.0) + self._log_tail
         )
+        self.set_resolution(2.0**21)
+
+    def _rho_slope(self, u: float) -> float:
+        return max(1.0, u / self.beta)
+
+    def _fine_limit(self, cells_per_scale: float) -> float:
+        # Centre: u = -log(1 - v (1 - e**-beta)), values 2**-53 e**u apart.
+        log_fine = np.log(BULK_RESOLUTION * 2.0**53 / cells_per_scale)
+        if log_fine < self.beta:
+            return float(log_fine)
+        # Tail: u = sqrt(beta) z with Phi(-z) = v Phi(-sqrt(beta)), values
+        # sqrt(beta) 2**-53 Phi(-sqrt(beta)) / phi(z) apart.
+        root = np.sqrt(self.beta)
+        z2 = 2.0 * (
+            log_fine
+            - 0.5 * np.log(2.0 * np.pi * self.beta)
+            - special.log_ndtr(-root)
+        )
+        return float(max(self.beta, root * np.sqrt(max(z2, 0.0))))
 
     def _rho(self, u: NDArray) -> NDArray:
         au = np.abs(u)
@@ -242,6 +278,7 @@ class FlippedHuberNoise:
         )
         mag = np.where(centre, lap, tail)
         sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+        mag = self._redraw_tail(mag, rng)
         return sign * self.scale * mag
 
 

@@ -18,10 +18,11 @@ from sklearn.utils.validation import validate_data
 
 from .._grid_density._estimate import GridDensityMixin, grid_edges
 from .._grid_density._kde import grid_kde, ksdensity_bandwidth
-from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..utils import HasMethods, Interval, Options
 from ..utils.validation import check_magnitude, check_numeric_input
 from ._additive import _clamp_distance
+from ._intervals import PerturbedKDEIntervalsMixin
 from ._laplace import LaplaceLDP
 from ._noise_laws import GeneralizedGaussianNoise
 from ._pooled_reports import _bounds_of, _fold_counts, _smoothed_ml
@@ -92,7 +93,11 @@ def additive_transition(
 
 
 class PerturbedKDEEstimator(
-    GridDensityMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
+    PerturbedKDEIntervalsMixin,
+    GridDensityMixin,
+    PrivatizedInputMixin,
+    ParamsValidationMixin,
+    BaseEstimator,
 ):
     """Density behind noise-added releases, on ``n_points`` cells of ``[a, b]``.
 
@@ -223,6 +228,7 @@ class PerturbedKDEEstimator(
         -------
         self : PerturbedKDEEstimator
         """
+        check_in_memory(self, X)
         self._check_params()
         X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)

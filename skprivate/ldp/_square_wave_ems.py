@@ -18,9 +18,11 @@ from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
 from .._grid_density._estimate import GridDensityMixin
-from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..utils import HasMethods, Interval, Options
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_magnitude, check_numeric_input
+from ._intervals import SquareWaveIntervalsMixin
 from ._pooled_reports import _bounds_of, _fold_counts, _smoothed_ml
 from ._square_wave import SquareWaveLDP, _square_wave_terms
 
@@ -55,7 +57,11 @@ def square_wave_transition(
 
 
 class SquareWaveEMSEstimator(
-    GridDensityMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
+    SquareWaveIntervalsMixin,
+    GridDensityMixin,
+    PrivatizedInputMixin,
+    ParamsValidationMixin,
+    BaseEstimator,
 ):
     """Reconstruct a density from Square Wave reports by EM with smoothing (EMS).
 
@@ -184,6 +190,7 @@ class SquareWaveEMSEstimator(
         -------
         self : SquareWaveEMSEstimator
         """
+        check_in_memory(self, X)
         self._check_params()
         X = check_numeric_input(X)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
@@ -251,6 +258,6 @@ class SquareWaveEMSEstimator(
         warnings.warn(
             f"EMS reached max_iter={self.max_iter} before converging.",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
         return theta, self.max_iter

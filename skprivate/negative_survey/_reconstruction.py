@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from .._grid_density._ems import (
@@ -21,20 +21,35 @@ from .._grid_density._ems import (
 )
 from .._grid_density._estimate import GridDensityMixin, grid_edges
 from .._grid_density._kde import BinnedReports, ksdensity_bandwidth
-from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..base import (
+    ParamsValidationMixin,
+    PrivatizedInputMixin,
+    SufficientStatisticMixin,
+)
 from ..utils import HasMethods, Interval, Options
+from ..utils._dask import is_dask_collection
+from ..utils._statistic import RowStatistic, validate_rows, value_range
 from ..utils.validation import (
+    check_finite,
     check_float_array,
     check_numeric_input,
     check_unchanged_settings,
 )
+from ._intervals import RVNSIntervalsMixin
 from ._solvers import (
     cell_transition_matrix,
     solve_em,
     solve_lbfgs,
     solve_slsqp,
 )
-from ._transition import _check_kernel_args, rvns_transition_density
+from ._transition import (
+    PLACEMENTS,
+    _check_kernel_args,
+    check_placement,
+    report_range,
+    rvns_transition_density,
+    safe_cell_probabilities,
+)
 
 __all__ = ["RVNSDensityEstimator", "rvns_grid", "rvns_transition_matrix"]
 
@@ -66,22 +81,30 @@ def rvns_grid(bounds: tuple[float, float], n_points: int) -> NDArray[np.float64]
 
 
 def rvns_transition_matrix(
-    edges: ArrayLike, d: float, bounds: tuple[float, float]
+    edges: ArrayLike,
+    d: float,
+    bounds: tuple[float, float],
+    placement: str = "boundary_safe",
 ) -> NDArray[np.float64]:
-    """Discretized kernel ``P[j, i] = p(z_i, z_j) * Delta_i`` (Eq. 7).
+    """Discretized kernel ``P[j, i] = p(z_i, y_j) * Delta_i`` (Eq. 7).
 
-    Row ``j`` is the output point, column ``i`` the input point, so that the
-    density of the reports on the grid is ``g = P @ f``.  The cell width
-    ``Delta_i`` is the factor that Eq. (8) of the paper drops.
+    Row ``j`` is the output point ``y_j``, column ``i`` the input point
+    ``z_i`` (the left cell edges), so that the density of the reports at the
+    output points is ``g = P @ f``.  The cell width ``Delta_i`` is the factor
+    that Eq. (8) of the paper drops.  The output points are the left edges of
+    ``m`` equal cells of the report range: ``[a - d, b + d]`` with the
+    boundary-safe placement, the input points themselves with the paper's.
 
     Parameters
     ----------
     edges : array-like of shape (m + 1,)
-        Cell edges from :func:`rvns_grid`.
+        Cell edges of the values, from :func:`rvns_grid`.
     d : float
         Band width of the mechanism.
     bounds : tuple (a, b)
-        Domain of the mechanism.
+        Domain of the values.
+    placement : {"boundary_safe", "paper"}, default="boundary_safe"
+        Band placement of the mechanism (see :class:`RVNSPerturber`).
 
     Returns
     -------
@@ -94,7 +117,11 @@ def rvns_transition_matrix(
     >>> P = rvns_transition_matrix(rvns_grid((0, 10), 100), 2.0, (0, 10))
     >>> P.shape
     (100, 100)
-    >>> bool(np.allclose(P.sum(axis=0), 1.0, atol=0.02))  # each column ~ a density
+    >>> g = P @ np.full(100, 0.1)  # reports of uniform values, on [-2, 12]
+    >>> round(float(g.sum() * 0.14), 3)  # a density: sum * output step = 1
+    1.0
+    >>> P = rvns_transition_matrix(rvns_grid((0, 10), 100), 2.0, (0, 10), "paper")
+    >>> bool(np.allclose(P.sum(axis=0), 1.0, atol=0.02))  # outputs = inputs
     True
     """
     edges = check_float_array(edges, name="edges", allow_nan=True)
@@ -110,7 +137,15 @@ def rvns_transition_matrix(
             f"follows edges[{i}]={edges[i]:g}."
         )
     z, widths = edges[:-1], np.diff(edges)
-    return rvns_transition_density(z[None, :], z[:, None], d, bounds) * widths[None, :]
+    d, a, b = _check_kernel_args(d, *bounds)
+    y = z if check_placement(placement) == "paper" else _report_points(d, a, b, z.size)
+    p = rvns_transition_density(z[None, :], y[:, None], d, (a, b), placement)
+    return p * widths[None, :]
+
+
+def _report_points(d: float, a: float, b: float, m: int) -> NDArray[np.float64]:
+    """Left edges of ``m`` equal cells of the boundary-safe report range."""
+    return rvns_grid(report_range(d, a, b, "boundary_safe"), m)[:-1]
 
 
 _SOLVERS = {"em": solve_em, "lbfgs": solve_lbfgs, "slsqp": solve_slsqp}
@@ -136,15 +171,72 @@ class _CellReports:
         return np.bincount(flat, minlength=ML_FOLDS * m).reshape(ML_FOLDS, m) * 1.0
 
 
+class _ReportCounts(RowStatistic):
+    """Reports counted on a grid fixed by the bounds, with their range.
+
+    The sufficient statistic of :class:`RVNSDensityEstimator`: a block's
+    value is ``(counts, n_reports, n_rows, low, high)`` -- its reports
+    counted in the reconstruction cells per fold of respondents (``"ml"``,
+    folds by row number in the whole data) or linearly binned on the KDE
+    grid (``"paper"``), and the smallest and largest report, checked
+    against the bounds once all blocks are counted.  Values add up.
+    """
+
+    def __init__(
+        self,
+        grid: Any,
+        d: float,
+        ml: bool,
+        streamable: bool,
+        placement: str = "paper",
+        value_bounds: tuple[float, float] | None = None,
+    ) -> None:
+        self.grid, self.d, self.ml, self.streamable = grid, d, ml, streamable
+        # the grid covers the reports; the values lie in value_bounds
+        self.placement = placement
+        self.value_bounds = grid.bounds if value_bounds is None else value_bounds
+
+    def block(self, rows, first_row):
+        Y = np.asarray(rows, dtype=np.float64)
+        check_finite(Y, name="X", first_row=first_row)
+        counts = self.grid.bin(Y, first_row) if self.ml else self.grid.bin(Y)
+        if Y.size == 0:
+            return counts, 0, Y.shape[0], np.inf, -np.inf
+        return counts, Y.size, Y.shape[0], float(Y.min()), float(Y.max())
+
+    def merge(self, values):
+        counts = values[0][0].copy()
+        for value in values[1:]:
+            counts += value[0]
+        return (
+            counts,
+            sum(v[1] for v in values),
+            sum(v[2] for v in values),
+            min(v[3] for v in values),
+            max(v[4] for v in values),
+        )
+
+
 class RVNSDensityEstimator(
-    GridDensityMixin, PrivatizedInputMixin, ParamsValidationMixin, BaseEstimator
+    RVNSIntervalsMixin,
+    SufficientStatisticMixin,
+    GridDensityMixin,
+    PrivatizedInputMixin,
+    ParamsValidationMixin,
+    BaseEstimator,
 ):
     """Reconstruct a population density from real-value negative survey reports.
 
-    Algorithm 2 of Jiang et al.: the reports are smoothed by a Gaussian KDE
-    on a grid of ``n_points`` cells of ``[a, b]``, the exact RVNS kernel is
-    discretized into ``g = P f`` (with the cell width the paper's Eq. 8
-    drops), and the density on the grid solves::
+    The density of the values on a grid of ``n_points`` cells of ``[a, b]``
+    is fitted to the reports through the exact transition law of the
+    mechanism, for either band placement of :class:`RVNSPerturber` (the
+    reports of the default boundary-safe placement range over
+    ``[a - d, b + d]``; they are counted on ``n_points`` cells of that
+    range).  By default it maximizes their likelihood (``method="ml"``).
+    ``method="paper"`` is Algorithm 2 of Jiang et al.: the reports are
+    smoothed by a Gaussian KDE, the exact RVNS kernel is discretized into
+    ``g = P f`` (with the cell width the paper's Eq. 8 drops), and the
+    density on the grid solves::
 
         min_V  KL(G || P V) + KL(P V || G) + l1 ||V||_1 + l2 ||V||_2^2
         s.t.   sum_i V_i Delta_i = 1,  V >= 0.
@@ -169,9 +261,11 @@ class RVNSDensityEstimator(
         Band width of the mechanism that produced the reports (public).
         Taken from ``privatizer`` when one is given; required otherwise.
     bounds : tuple (a, b) or None, default=None
-        Domain of the mechanism (public).  Taken from ``privatizer`` when
-        one is given; otherwise ``None`` uses the range of the reports,
-        which come from ``[a, b]`` and approach its ends for large samples.
+        Domain of the values (public).  Taken from ``privatizer`` when one is
+        given; otherwise ``None`` uses the range of the reports, which
+        approach the ends of the report range for large samples (``[a - d,
+        b + d]`` with the boundary-safe placement, so ``d`` is added to
+        their minimum and taken from their maximum).
     n_points : int, default=100
         Number ``m`` of grid cells.  Cost grows as ``m**2`` for the fast
         solvers and ``m**3`` per iteration for ``"slsqp"``.
@@ -207,20 +301,34 @@ class RVNSDensityEstimator(
         relative change of the objective for ``"em"`` (default ``1e-5``).
     privatizer : RVNSPerturber or None, default=None
         When given, ``fit`` receives raw values of one column, perturbs them
-        with a clone of this privatizer and reads ``d`` and ``bounds`` from it.
+        with a clone of this privatizer and reads ``d``, ``bounds`` and
+        ``placement`` from it.
+    placement : {"boundary_safe", "paper"}, default="boundary_safe"
+        Band placement of the mechanism that produced the reports (public),
+        as :class:`RVNSPerturber`'s parameter of that name: its transition
+        law is the one inverted.  Taken from ``privatizer`` when one is
+        given.
 
     Attributes
     ----------
     d_ : float
         Band width used.
     bounds_ : tuple of float
-        Domain ``(a, b)`` used.
+        Domain ``(a, b)`` of the values used.
+    placement_ : str
+        Band placement of the mechanism whose law was inverted.
     edges_ : ndarray of shape (n_points + 1,)
-        Cell edges; the grid points are ``edges_[:-1]``.
+        Cell edges of the values; the grid points are ``edges_[:-1]``.
+    report_edges_ : ndarray of shape (n_points + 1,)
+        Edges of the ``n_points`` cells of the report range at which the
+        reports are counted (``"ml"``) or their KDE is read (``"paper"``):
+        ``[a - d, b + d]`` with the boundary-safe placement, ``edges_``
+        with the paper's.
     density_ : ndarray of shape (n_points,)
         Reconstructed density at the grid points (``V`` of the paper).
     perturbed_density_ : ndarray of shape (n_points,)
-        KDE of the reports at the grid points (``G``).
+        Density of the reports on the report cells: their histogram
+        (``"ml"``) or their KDE at the left edges (``G``, ``"paper"``).
     bandwidth_ : float
         KDE bandwidth used.
     l2_ : float
@@ -282,6 +390,7 @@ class RVNSDensityEstimator(
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "privatizer": [HasMethods(["fit", "transform"]), None],
+        "placement": [Options(set(PLACEMENTS))],
     }
 
     def __init__(
@@ -298,6 +407,7 @@ class RVNSDensityEstimator(
         max_iter: int = 2000,
         tol: float | None = None,
         privatizer: Any = None,
+        placement: str = "boundary_safe",
     ) -> None:
         self.method = method
         self.d = d
@@ -311,6 +421,7 @@ class RVNSDensityEstimator(
         self.max_iter = max_iter
         self.tol = tol
         self.privatizer = privatizer
+        self.placement = placement
 
     def _mechanism(self, Y: NDArray) -> tuple[float, float, float]:
         priv = self.privatizer_
@@ -362,31 +473,7 @@ class RVNSDensityEstimator(
         -------
         self : RVNSDensityEstimator
         """
-        self._check_params()
-        self.__dict__.pop("_stream", None)
-        X = validate_data(
-            self, check_numeric_input(X), dtype=np.float64, ensure_all_finite=True
-        )
-        Y = np.asarray(self._privatize(X, stream=True), dtype=float)
-        d, a, b = _check_kernel_args(*self._mechanism(Y))
-        self._check_reports(Y, a, b)
-        if self.method == "ml":
-            binned = _CellReports((a, b), self.n_points)
-            counts = binned.bin(Y, 0)
-        else:
-            h = (
-                ksdensity_bandwidth(Y.ravel())
-                if self.bandwidth == "ksdensity"
-                else float(self.bandwidth)
-            )
-            binned = BinnedReports((a, b), h, self.boundary == "reflect")
-            counts = binned.bin(Y)
-        self._update(d, binned, counts, Y.size, Y.shape[0])
-        if self._streamable():
-            # The grid depends on no report, so partial_fit may add chunks;
-            # the privatizer's stream continues into them.
-            self._stream = self._settings()
-        return self
+        return self._fit_statistic(X)
 
     def partial_fit(self, X: ArrayLike, y: Any = None) -> RVNSDensityEstimator:
         """Add a chunk of reports and reconstruct from all the reports so far.
@@ -433,53 +520,71 @@ class RVNSDensityEstimator(
         >>> round(est.mean(), 1)  # 10 * 2 / 7 = 2.86
         2.9
         """
-        self._check_params()
-        if hasattr(self, "_stream"):
+        return self._partial_fit_statistic(X)
+
+    # -- the statistic: reports counted on a fixed grid (fit, partial_fit, dask) --
+    def _check_streaming(self, first: bool) -> None:
+        if not first:
             check_unchanged_settings(self._stream, self._settings())
-            X = validate_data(
-                self,
-                check_numeric_input(X),
-                dtype=np.float64,
-                ensure_all_finite=True,
-                reset=False,
+            return
+        if hasattr(self, "density_"):
+            raise ValueError(
+                "partial_fit cannot add to a reconstruction that fit made "
+                "with a bandwidth or bounds read from the data; call fit "
+                "again, or stream from a fresh estimator."
             )
-            Y = X if self.privatizer_ is None else self.privatizer_.transform(X)
-            Y = np.asarray(Y, dtype=float)
-            binned, d = self._binned, self.d_
-            self._check_reports(Y, *self.bounds_)
-            if self.method == "ml":
-                counts = self._counts + binned.bin(Y, self.n_samples_seen_)
-            else:
-                counts = self.bin_counts_ + binned.bin(Y)
-            n_reports = self.n_reports_seen_ + Y.size
-            n_rows = self.n_samples_seen_ + Y.shape[0]
+        if not self._streamable():
+            raise ValueError(self._not_streamable_reason())
+
+    def _statistic_input(self, X, reset):
+        if reset:
+            self.__dict__.pop("_stream", None)
+        # values are checked by the statistic, naming their row
+        X = validate_rows(
+            self,
+            check_numeric_input(X),
+            reset=reset,
+            dtype=np.float64,
+            ensure_all_finite=False,
+        )
+        if reset:
+            return self._privatize(X, stream=True)
+        return X if self.privatizer_ is None else self.privatizer_.transform(X)
+
+    def _statistic_plan(self, data, stream):
+        ml = self.method == "ml"
+        if not ml and self.bandwidth == "ksdensity" and is_dask_collection(data):
+            raise ValueError(
+                f"{type(self).__name__} on a dask collection needs a float "
+                "bandwidth with method='paper': the 'ksdensity' rule reads the "
+                "spread of all the reports at once. Choose it on a sample that "
+                "fits in memory."
+            )
+        if self.privatizer_ is None and self.bounds is None:
+            sample = np.array([value_range(data)]).T  # one pass of dask
         else:
-            if hasattr(self, "density_"):
-                raise ValueError(
-                    "partial_fit cannot add to a reconstruction that fit made "
-                    "with a bandwidth or bounds read from the data; call fit "
-                    "again, or stream from a fresh estimator."
-                )
-            if not self._streamable():
-                raise ValueError(self._not_streamable_reason())
-            X = validate_data(
-                self, check_numeric_input(X), dtype=np.float64, ensure_all_finite=True
-            )
-            Y = np.asarray(self._privatize(X, stream=True), dtype=float)
-            d, a, b = _check_kernel_args(*self._mechanism(Y))
-            self._check_reports(Y, a, b)
-            if self.method == "ml":
-                binned = _CellReports((a, b), self.n_points)
-                counts = binned.bin(Y, 0)
+            sample = None
+        d, a, b = _check_kernel_args(*self._mechanism(sample))
+        if ml:
+            grid = _CellReports((a, b), self.n_points)
+        else:
+            if self.bandwidth == "ksdensity":
+                Y = np.asarray(data, dtype=float)
+                check_finite(Y, name="X")
+                h = ksdensity_bandwidth(Y.ravel())
             else:
-                binned = BinnedReports(
-                    (a, b), float(self.bandwidth), self.boundary == "reflect"
-                )
-                counts = binned.bin(Y)
-            n_reports, n_rows = Y.size, Y.shape[0]
-        self._update(d, binned, counts, n_reports, n_rows)
-        self._stream = self._settings()
-        return self
+                h = float(self.bandwidth)
+            grid = BinnedReports((a, b), h, self.boundary == "reflect")
+        return _ReportCounts(grid, d, ml, streamable=self._streamable())
+
+    def _statistic_fit(self, statistic, total, added):
+        counts, n_reports, n_rows, low, high = total
+        self._check_reports(np.array([low, high]), *statistic.grid.bounds)
+        self._update(statistic.d, statistic.grid, counts, n_reports, n_rows)
+        if statistic.streamable:
+            # The grid depends on no report, so partial_fit may add chunks;
+            # the privatizer's stream continues into them.
+            self._stream = self._settings()
 
     def _streamable(self) -> bool:
         return (self.method == "ml" or self.bandwidth != "ksdensity") and (

@@ -20,6 +20,8 @@ from numpy.typing import NDArray
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
+from ..utils._warnings import external_stacklevel
+
 __all__ = ["objective_and_gradient", "solve_em", "solve_lbfgs", "solve_slsqp"]
 
 _FLOOR = 1e-12
@@ -89,7 +91,7 @@ def solve_slsqp(
         warnings.warn(
             f"SLSQP stopped without converging: {res.message}",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
     v = np.clip(res.x, 0.0, None)
     return v / np.dot(v, widths), int(res.nit), float(res.fun)
@@ -134,7 +136,7 @@ def solve_lbfgs(
             f"L-BFGS-B reached max_iter={max_iter} before converging; "
             "increase max_iter.",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
     v = np.clip(res.x, 0.0, None)
     return v / np.dot(v, widths), int(res.nit), float(res.fun)
@@ -192,7 +194,7 @@ def solve_em(
             f"EM reached max_iter={max_iter} with a relative objective change "
             f"of {change:.2e} > tol={tol:g}.",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
     v = w / widths
     value, _ = objective_and_gradient(v, P, g_hat, l1, l2)

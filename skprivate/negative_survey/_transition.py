@@ -9,6 +9,25 @@ from ..utils.validation import check_float_array
 
 __all__ = ["rvns_transition_density"]
 
+#: Band placements of :class:`RVNSPerturber`: ``"boundary_safe"`` (the
+#: default: the band is never moved and the reports range over
+#: ``[a - d, b + d]``) and ``"paper"`` (the band is shifted inside ``[a, b]``).
+PLACEMENTS = ("boundary_safe", "paper")
+
+
+def check_placement(placement: str) -> str:
+    """Validate a band placement name."""
+    if placement not in PLACEMENTS:
+        raise ValueError(f"placement must be one of {PLACEMENTS}; got {placement!r}.")
+    return placement
+
+
+def report_range(d, a, b, placement: str):
+    """Range of the reports: ``[a - d, b + d]`` (boundary-safe) or ``[a, b]``."""
+    if check_placement(placement) == "paper":
+        return a, b
+    return a - d, b + d
+
 
 def _band_limits(
     x: NDArray, d: float, a: float, b: float
@@ -36,21 +55,34 @@ def _check_kernel_args(d: float, a: float, b: float) -> tuple[float, float, floa
 
 
 def rvns_transition_density(
-    x: ArrayLike, y: ArrayLike, d: float, bounds: tuple[float, float]
+    x: ArrayLike,
+    y: ArrayLike,
+    d: float,
+    bounds: tuple[float, float],
+    placement: str = "boundary_safe",
 ) -> NDArray[np.float64]:
     """Exact marginal density p(x, y) of one RVNS report y given the value x.
 
-    Implements the unified form of Eqs. (2)-(4) of Jiang et al.: the band
-    ``[x - d1, x - d1 + d]`` has a uniformly random offset
-    ``d1 ~ U[L, R]`` with ``L = max(0, x + d - b)`` and ``R = min(d, x - a)``,
-    and given the band the report is uniform on ``[a, b]`` minus the band, so
+    With ``placement="boundary_safe"`` (the default of
+    :class:`RVNSPerturber`) the band ``[x - d1, x - d1 + d]`` has the offset
+    ``d1 ~ U[0, d]`` for every ``x`` and the report is uniform on
+    ``[a - d, b + d]`` minus the band, so
+    ``p = c' * min(1, |y - x| / d)`` on ``[a - d, b + d]`` with
+    ``c' = 1 / (b - a + d)``: the same law, shifted, for every value.
+
+    With ``placement="paper"`` it is the unified form of Eqs. (2)-(4) of
+    Jiang et al.: the offset is ``d1 ~ U[L, R]`` with
+    ``L = max(0, x + d - b)`` and ``R = min(d, x - a)``, and given the band
+    the report is uniform on ``[a, b]`` minus the band, so
 
     * for ``y < x``: ``p = c * clip((x - y - L) / (R - L), 0, 1)``,
     * for ``y > x``: ``p = c * clip((R - (x + d - y)) / (R - L), 0, 1)``,
 
     with ``c = 1 / (b - a - d)``; when ``R = L`` (``x = a`` or ``x = b``) the
-    band is fixed and ``p = c`` outside it.  ``p(x, x) = 0`` and ``p = 0``
-    outside ``[a, b]``.
+    band is fixed and ``p = c`` outside it.
+
+    In both cases ``p(x, x) = 0`` and ``p = 0`` outside the range of the
+    reports and for ``x`` outside ``[a, b]``.
 
     Parameters
     ----------
@@ -59,7 +91,9 @@ def rvns_transition_density(
     d : float
         Band width, ``0 < d < b - a``.
     bounds : tuple (a, b)
-        Domain of the values and of the reports.
+        Domain of the values.
+    placement : {"boundary_safe", "paper"}, default="boundary_safe"
+        Band placement of the mechanism (see :class:`RVNSPerturber`).
 
     Returns
     -------
@@ -79,14 +113,23 @@ def rvns_transition_density(
     Examples
     --------
     >>> from skprivate.negative_survey import rvns_transition_density
-    >>> rvns_transition_density(5.0, [1.0, 4.0, 5.0, 6.5, 9.0], 2.0, (0, 10))
-    array([0.125  , 0.0625 , 0.     , 0.09375, 0.125  ])
+    >>> y = [-1.0, 1.0, 4.0, 5.0, 6.5, 9.0]
+    >>> rvns_transition_density(5.0, y, 2.0, (0, 10)) * 12
+    array([1.  , 1.  , 0.5 , 0.  , 0.75, 1.  ])
+    >>> rvns_transition_density(0.0, y, 2.0, (0, 10)) * 12  # the same law, shifted
+    array([0.5, 0.5, 1. , 1. , 1. , 1. ])
+    >>> rvns_transition_density(5.0, y, 2.0, (0, 10), placement="paper")
+    array([0.     , 0.125  , 0.0625 , 0.     , 0.09375, 0.125  ])
     """
     a, b = bounds
     d, a, b = _check_kernel_args(d, a, b)
     x = check_float_array(x, name="x")
     y = check_float_array(y, name="y")
     x, y = np.broadcast_arrays(x, y)
+    if check_placement(placement) == "boundary_safe":
+        p = np.minimum(1.0, np.abs(y - x) / d) / (b - a + d)
+        inside = (y >= a - d) & (y <= b + d) & (x >= a) & (x <= b)
+        return np.where(inside, p, 0.0)
     c = 1.0 / (b - a - d)
     low, high = _band_limits(x, d, a, b)
     width = high - low
@@ -128,7 +171,12 @@ def sample_rvns(
 
 
 def rvns_log_likelihood_grid(
-    reports: NDArray, grid: NDArray, d: float, a: float, b: float
+    reports: NDArray,
+    grid: NDArray,
+    d: float,
+    a: float,
+    b: float,
+    placement: str = "paper",
 ) -> NDArray[np.float64]:
     """Sum over the k reports of log p(x, y_j), for x on ``grid``.
 
@@ -136,8 +184,16 @@ def rvns_log_likelihood_grid(
     that only one of the two ramps of the unified form is non-zero for any
     pair: ``p / c = clip((x - L - y) / w) + clip((y - x - d + R) / w)`` with
     ``w = R - L``; at the two end points (``w = 0``, fixed band) a width of
-    1e-12 (b - a) stands in, which is exact to that resolution.
+    1e-12 (b - a) stands in, which is exact to that resolution.  With
+    ``placement="boundary_safe"``, ``p = min(1, |y - x| / d) / (b - a + d)``.
     """
+    if check_placement(placement) == "boundary_safe":
+        out = np.zeros((reports.shape[0], grid.size))
+        with np.errstate(divide="ignore"):
+            for j in range(reports.shape[1]):
+                dist = np.abs(reports[:, j, None] - grid[None, :])
+                out += np.log(np.minimum(1.0, dist / d))
+        return out - reports.shape[1] * np.log(b - a + d)
     c = 1.0 / (b - a - d)
     low, high = _band_limits(grid, d, a, b)
     inv = 1.0 / np.maximum(high - low, 1e-12 * (b - a))
@@ -219,3 +275,103 @@ def sample_rvns_grid(
     below = (start - ja)[..., None]  # allowed points below the band
     r += np.where(r < below, ja[:, None], (ja + D + 1)[:, None])
     return r * h[:, None]
+
+
+# -- the boundary-safe placement ---------------------------------------------------
+def sample_rvns_safe(
+    x: NDArray,
+    d: NDArray | float,
+    a: NDArray | float,
+    b: NDArray | float,
+    k: int,
+    rng: np.random.Generator,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Boundary-safe Algorithm 1 (continuous sampler) on an array of values.
+
+    The offset ``d1 ~ U[0, d]`` is drawn once per value, whatever its
+    distance to the bounds, and each report is uniform on ``[a - d, b + d]``
+    minus the band ``[x - d1, x - d1 + d]``.  Returns the reports, of shape
+    ``(*x.shape, k)``, and the left edge of each value's band.
+    """
+    x = np.asarray(x, dtype=float)
+    d = np.broadcast_to(np.asarray(d, dtype=float), x.shape)
+    lo = np.broadcast_to(np.asarray(a, dtype=float) - d, x.shape)
+    room = np.broadcast_to(
+        np.asarray(b, dtype=float) - np.asarray(a, dtype=float), x.shape
+    )
+    start = x - d * rng.random(x.shape)
+    u = rng.random((*x.shape, k)) * np.expand_dims(room + d, -1)
+    gap = np.expand_dims(start - lo, -1)
+    shift = np.where(u < gap, 0.0, np.expand_dims(d, -1))
+    return np.expand_dims(lo, -1) + u + shift, start
+
+
+def sample_rvns_grid_safe(
+    x: NDArray,
+    grid: tuple[NDArray, NDArray, NDArray, NDArray],
+    k: int,
+    rng: np.random.Generator,
+) -> NDArray[np.float64]:
+    """Float-safe boundary-safe Algorithm 1: exact draws on the public grid.
+
+    ``x`` has shape ``(n, p)`` and ``grid`` is :func:`sampler_grid` of the
+    ``p`` columns (step ``h``, indices ``ja .. jb`` of ``[a, b]``, band of
+    ``D`` steps).  Each value is rounded to the grid index
+    ``jx = clip(rint(x / h), ja, jb)``; the band is the ``D + 1`` points
+    ``s .. s + D`` with ``s`` uniform on ``jx - D .. jx`` (never clipped),
+    drawn once per value, and each of the ``k`` reports is uniform on the
+    ``jb - ja + D`` points of ``ja - D .. jb + D`` outside the band.  Integer
+    arithmetic throughout; the report ``i * h`` is exact.  Returns reports of
+    shape ``(n, p, k)``.
+    """
+    h, ja, jb, D = grid
+    j = np.rint(x / h)
+    np.clip(j, ja, jb, out=j)
+    jx = j.astype(np.int64)
+    start = jx - rng.integers(0, D + 1, size=jx.shape)
+    first = ja - D
+    r = rng.integers(0, (jb - ja + D)[:, None], size=(*jx.shape, k))
+    below = (start - first)[..., None]  # allowed points below the band
+    r += np.where(r < below, first[:, None], (first + D + 1)[:, None])
+    return r * h[:, None]
+
+
+def check_safe_grid(grid: tuple[NDArray, NDArray, NDArray, NDArray]) -> None:
+    """Refuse a grid whose padded indices ``ja - D .. jb + D`` are not exact."""
+    _, ja, jb, D = grid
+    top = np.maximum(np.abs(ja - D), np.abs(jb + D))
+    if np.any(top > 2**53):
+        j = int(np.flatnonzero(top > 2**53)[0])
+        raise ValueError(
+            f"secure=True cannot place the padded report grid of column {j}: "
+            "its bounds lie too far from 0 for its band width; shift the data "
+            "towards 0, or pass secure=False (not safe against floating-point "
+            "attacks)."
+        )
+
+
+def _second_antiderivative(t: NDArray, d: float) -> NDArray[np.float64]:
+    """``H`` with ``H'' = min(1, |t| / d)`` and ``H(0) = H'(0) = 0`` (even)."""
+    t = np.abs(t)
+    return np.where(t <= d, t**3 / (6.0 * d), t * t / 2.0 - d * t / 2.0 + d * d / 6.0)
+
+
+def safe_cell_probabilities(
+    value_edges: ArrayLike, report_edges: ArrayLike, d: float, a: float, b: float
+) -> NDArray[np.float64]:
+    """``A[j, i]``: P(report in cell ``j`` | value uniform in cell ``i``), exactly.
+
+    For the boundary-safe law ``p = min(1, |y - x| / d) / (b - a + d)`` the
+    double integral over a value cell ``[x0, x1]`` and a report cell
+    ``[y0, y1]`` is ``H(y1 - x0) - H(y1 - x1) - H(y0 - x0) + H(y0 - x1)``
+    with ``H`` the second antiderivative of ``min(1, |t| / d)``; dividing by
+    ``(b - a + d)(x1 - x0)`` gives the probability.  Columns sum to one when
+    the report cells cover ``[a - d, b + d]``.
+    """
+    xe = np.asarray(value_edges, dtype=float)
+    ye = np.asarray(report_edges, dtype=float)
+    x0, x1 = xe[None, :-1], xe[None, 1:]
+    y0, y1 = ye[:-1, None], ye[1:, None]
+    H = _second_antiderivative
+    mass = H(y1 - x0, d) - H(y1 - x1, d) - H(y0 - x0, d) + H(y0 - x1, d)
+    return np.maximum(mass, 0.0) / ((b - a + d) * (x1 - x0))

@@ -13,11 +13,20 @@ from scipy import stats
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import ParamsValidationMixin, PrivatizedInputMixin
+from ..base import (
+    ParamsValidationMixin,
+    PrivatizedInputMixin,
+    SufficientStatisticMixin,
+)
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
 from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils._dask import is_dask_collection
+from ..utils._statistic import RowStatistic, validate_rows
+from ..utils._warnings import external_stacklevel
+from ..utils.validation import check_finite
 from . import _fitting as fitting
 from ._design import SubsetDesign, indicators_to_masks
+from ._intervals import SubsetIntervalsMixin
 
 __all__ = ["SubsetDistributionEstimator"]
 
@@ -38,6 +47,8 @@ def _check_chunk(
     categories) are left out and counted: the second value returned.
     """
     p = design.n_categories
+    if A.dtype.kind == "f":
+        check_finite(A, name=name, first_row=offset)
     binary = (A == 0) | (A == 1)
     if not binary.all():
         row = int(np.flatnonzero(~binary.all(axis=1))[0])
@@ -160,6 +171,17 @@ class SubsetCounter:
         """Add already counted 0/1 rows."""
         self.add(np.asarray(rows, dtype=bool), np.asarray(counts, dtype=float))
 
+    @classmethod
+    def merged(cls, counters: list[SubsetCounter]) -> SubsetCounter:
+        """One counter holding the counts (and unknown rows) of ``counters``."""
+        out = cls(counters[0].p)
+        for counter in counters:
+            rows, counts = counter.result()
+            if counts.size:
+                out.add_rows(rows, counts)
+            out.n_unknown += counter.n_unknown
+        return out
+
     def _merge(self) -> None:
         parts = self._pending
         if self._keys is not None:
@@ -201,9 +223,7 @@ def count_subsets(ind: NDArray[np.bool_], weights=None):
     return counter.result()
 
 
-def warn_unknown_rows(
-    n_unknown: int, n_rows: int, n_known: float, stacklevel: int = 3
-) -> None:
+def warn_unknown_rows(n_unknown: int, n_rows: int, n_known: float) -> None:
     """Warn about all-zero report rows; refuse when no row is left."""
     if n_unknown:
         warnings.warn(
@@ -213,7 +233,7 @@ def warn_unknown_rows(
             "is the distribution among respondents with a known category. "
             "Their total is in n_unknown_.",
             UserWarning,
-            stacklevel=stacklevel,
+            stacklevel=external_stacklevel(),
         )
     if n_known == 0:
         raise ValueError(
@@ -228,12 +248,14 @@ def count_reports(
     name: str = "A",
     counter=None,
     skip_unknown: bool = False,
+    first_row: int = 0,
 ):
     """Validate reports and count their distinct subsets in one pass.
 
     ``A`` is read ``CHUNK_ROWS`` rows at a time, so no copy of it is made.
     With ``skip_unknown``, all-zero rows are left out and counted in the
-    counter's ``n_unknown``.
+    counter's ``n_unknown``.  Errors name rows from ``first_row`` on (``A``
+    a block of more reports).
 
     Returns
     -------
@@ -247,10 +269,10 @@ def count_reports(
     for start in range(0, A.shape[0], CHUNK_ROWS):
         block = A[start : start + CHUNK_ROWS]
         if skip_unknown:
-            ind, n_unknown = _check_chunk(block, design, name, start, True)
+            ind, n_unknown = _check_chunk(block, design, name, first_row + start, True)
             counter.n_unknown += n_unknown
         else:
-            ind = _check_chunk(block, design, name, start)
+            ind = _check_chunk(block, design, name, first_row + start)
         counter.add(ind)
     return counter
 
@@ -395,8 +417,33 @@ def _public_definition(privatizer, n_columns, name, feature_names, reports):
     return fits[0].designs_[0], np.asarray(fits[0].categories_[0])
 
 
+class _SubsetCounts(RowStatistic):
+    """Counts of the distinct subsets reported, and of the all-zero rows.
+
+    The sufficient statistic of every estimate of
+    :class:`SubsetDistributionEstimator`: a block of reports is validated
+    against the design (rows named from the block's first row) and its
+    distinct subsets counted; counters merge by adding counts.
+    """
+
+    def __init__(self, design: SubsetDesign, categories: Any) -> None:
+        self.design = design
+        self.categories = categories
+
+    def block(self, rows, first_row):
+        return count_reports(rows, self.design, skip_unknown=True, first_row=first_row)
+
+    def merge(self, values):
+        return SubsetCounter.merged(values)
+
+
 class SubsetDistributionEstimator(
-    PrivatizedInputMixin, PopulationEstimateMixin, ParamsValidationMixin, BaseEstimator
+    SubsetIntervalsMixin,
+    SufficientStatisticMixin,
+    PrivatizedInputMixin,
+    PopulationEstimateMixin,
+    ParamsValidationMixin,
+    BaseEstimator,
 ):
     """Estimate a category distribution from subset reports (Section III).
 
@@ -555,11 +602,7 @@ class SubsetDistributionEstimator(
         -------
         self : object
         """
-        self._check_params()
-        for attr in ("subsets_", "subset_counts_"):
-            if hasattr(self, attr):
-                delattr(self, attr)
-        return self._fit_chunk(A, reset=True)
+        return self._fit_statistic(A)
 
     def partial_fit(self, A: ArrayLike, y: Any = None):
         """Add a chunk of reports; the subset counts of all chunks are merged.
@@ -576,42 +619,49 @@ class SubsetDistributionEstimator(
         -------
         self : object
         """
-        self._check_params()
-        return self._fit_chunk(A, reset=not hasattr(self, "subsets_"))
+        return self._partial_fit_statistic(A)
 
-    def _fit_chunk(self, A, reset):
-        if reset or self.privatizer is None:
+    # -- the statistic: counts of distinct subsets (fit, partial_fit, dask) --
+    def _statistic_input(self, A, reset):
+        if reset:
+            for attr in ("subsets_", "subset_counts_"):
+                self.__dict__.pop(attr, None)
             data = self._privatize(A, stream=True)
+        elif self.privatizer is None:
+            data = A
         else:
             data = self.privatizer_.transform(A)
-        X = validate_data(self, data, reset=reset, dtype=None, ensure_all_finite=True)
+        # values are checked by the statistic, naming their row
+        return validate_rows(
+            self, data, reset=reset, dtype=None, ensure_all_finite=False
+        )
+
+    def _statistic_plan(self, data, stream):
         if self.privatizer is not None:
             design, cats = resolve_design(self.privatizer_, 0, name="privatizer")
-        elif not reset:
-            design, cats = self.design_, self.categories_
         else:
             design, cats = resolve_design(
                 self.design,
-                X.shape[1],
+                self.n_features_in_,
                 feature_names=getattr(self, "feature_names_in_", None),
-                reports=X,
+                # reports tell apart designs of the same width (in memory)
+                reports=None if is_dask_collection(data) else data,
             )
-        counter = SubsetCounter(design.n_categories)
-        n_unknown = 0
-        if not reset:
-            counter.add_rows(self.subsets_, self.subset_counts_)
-            n_unknown = self.n_unknown_
-        count_reports(X, design, counter=counter, skip_unknown=True)
-        rows, counts = counter.result()
-        warn_unknown_rows(counter.n_unknown, X.shape[0], counts.sum(), stacklevel=4)
-        self.design_ = design
-        self.categories_ = cats
+        return _SubsetCounts(design, cats)
+
+    def _statistic_fit(self, statistic, total, added):
+        rows, counts = total.result()
+        added_known = added.result()[1].sum()
+        warn_unknown_rows(
+            added.n_unknown, round(added_known) + added.n_unknown, counts.sum()
+        )
+        self.design_ = statistic.design
+        self.categories_ = statistic.categories
         self.subsets_ = rows
         self.subset_counts_ = counts
-        self.n_unknown_ = n_unknown + counter.n_unknown
+        self.n_unknown_ = int(total.n_unknown)
         self.n_samples_seen_ = round(counts.sum()) + self.n_unknown_
         self._estimate()
-        return self
 
     def _estimate(self):
         design = self.design_

@@ -16,6 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 
+from ..utils._warnings import external_stacklevel
+
 FLOOR = 1e-10
 
 # Above this many bytes a float64 copy of the subsets is not made: products
@@ -214,7 +216,7 @@ def _em_not_converged(max_iter, delta, tol):
         f"EM did not converge in max_iter={max_iter} iterations (last change "
         f"{delta:.3g} > tol={tol}).",
         ConvergenceWarning,
-        stacklevel=4,
+        stacklevel=external_stacklevel(),
     )
 
 
@@ -410,7 +412,7 @@ def mle_newton(U, counts, w0, s=1.0, t=0.0, max_iter=200, tol=1e-8):
         f"Newton's method for the MLE did not converge in max_iter={max_iter} "
         "iterations.",
         ConvergenceWarning,
-        stacklevel=3,
+        stacklevel=external_stacklevel(),
     )
     return w, max_iter
 
@@ -440,7 +442,7 @@ def one_step(U, counts, w_mom, s=1.0, t=0.0) -> NDArray[np.float64]:
             "The one-step Newton update is not finite (singular information at "
             "the projected MoM); returning the projected MoM.",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
         return w
     start = log_likelihood(U, counts, w, s, t)

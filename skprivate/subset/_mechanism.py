@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
+from ..utils._warnings import external_stacklevel
 from ._design import SubsetDesign
 from ._leakage import subset_leakage
 
@@ -32,6 +33,15 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
     ``j``.
     """
 
+    # Releases are 0/1 indicators.
+    _release_dtype = np.int8
+
+    def _fit_summary(self) -> str | None:
+        # categories="auto" reads each column's distinct values
+        if isinstance(self.categories, str) and self.categories == "auto":
+            return "distinct"
+        return None
+
     def fit(self, X: ArrayLike, y: Any = None):
         """Learn the categories of each column and build its design.
 
@@ -47,6 +57,9 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         -------
         self : object
         """
+        return super().fit(X, y)
+
+    def _fit(self, X: ArrayLike, y: Any = None):
         self._check_params()
         X = self._validate(X, reset=True)
         given = self.categories
@@ -64,7 +77,7 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
                 "known before seeing the data instead: categories=[[...], ...], "
                 "one list per column.",
                 PrivacyLeakWarning,
-                stacklevel=2,
+                stacklevel=external_stacklevel(),
             )
         cats = []
         for j in range(X.shape[1]):
@@ -166,6 +179,9 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             :meth:`get_feature_names_out`).  A column with dummy categories
             has two extra indicator columns; exactly one of them is set.
         """
+        return super().transform(X)
+
+    def _transform(self, X: ArrayLike) -> NDArray[np.int8]:
         check_is_fitted(self)
         X = self._validate(X, reset=False)
         codes = self._codes(X)

@@ -21,7 +21,7 @@ from ..negative_survey import RVNSPerturber
 from ..subset._design import masks_to_indicators, popcount
 from ..subset._mechanism import _BaseSubsetPrivatizer
 
-__all__ = ["AnswerError", "check_answer", "mechanism_spec"]
+__all__ = ["AnswerError", "admissible_subsets", "check_answer", "mechanism_spec"]
 
 KINDS = ("interval", "laplace", "square_wave", "rvns", "subset")
 # Largest expected number of rounds of the Square Wave's near/far coin on the
@@ -313,9 +313,9 @@ def _square_wave_answer(name: str, spec: dict, value: Any) -> float:
     v = _number(name, value)
     low, step = spec["low"], spec["step"]
     n, half = spec["n_cells"], spec["half_cells"]
-    guess = np.rint((v - low) / step)
-    for j in guess + np.arange(-2, 3):
-        if -half <= j <= n + half and low + j * step == v:
+    guess = round((v - low) / step)
+    for j in range(guess - 2, guess + 3):
+        if -half <= j <= n + half and low + float(j) * step == v:
             return v
     raise AnswerError(
         f"answer to {name!r} is not an output of its Square Wave mechanism: outputs "
@@ -349,7 +349,9 @@ def _rvns_answer(name: str, spec: dict, value: Any) -> list[float]:
     return reports
 
 
-def _subset_answer(name: str, spec: dict, value: Any, design: Any) -> list[int]:
+def _subset_answer(
+    name: str, spec: dict, value: Any, subsets: frozenset[int] | None
+) -> list[int]:
     size = spec["n_outputs"]
     if (
         not isinstance(value, list)
@@ -366,13 +368,27 @@ def _subset_answer(name: str, spec: dict, value: Any, design: Any) -> list[int]:
         raise AnswerError(
             f"answer to {name!r} must set exactly one of its two dummy categories."
         )
-    part = np.asarray(value[:p], dtype=bool)[None, :]
-    if not bool(design.admissible(part)[0]):
+    if not _admissible(spec, subsets, value[:p]):
         raise AnswerError(
             f"answer to {name!r} is a subset its design never reports (size "
-            f"{int(part.sum())} of {p})."
+            f"{sum(value[:p])} of {p})."
         )
     return list(value)
+
+
+def admissible_subsets(design: Any) -> frozenset[int] | None:
+    """Bitmasks of the subsets a design reports (None: decided by size)."""
+    if not design.enumerable:
+        return None
+    return frozenset(int(m) for m, w in zip(design._masks, design._mu) if w > 0)
+
+
+def _admissible(spec: dict, subsets: frozenset[int] | None, bits: list[int]) -> bool:
+    """Whether a subset (0/1 list) has positive probability under the design."""
+    if subsets is None or spec["design"] == "uniform":
+        low, high = spec["sizes"] if "sizes" in spec else (2, spec["p"] - 2)
+        return low <= sum(bits) <= high
+    return sum(1 << i for i, b in enumerate(bits) if b) in subsets
 
 
 def _interval_answer(name: str, spec: dict, value: Any) -> int:
@@ -385,12 +401,15 @@ def _interval_answer(name: str, spec: dict, value: Any) -> int:
     return int(value)
 
 
-def check_answer(name: str, spec: dict, value: Any, design: Any = None) -> Any:
+def check_answer(
+    name: str, spec: dict, value: Any, subsets: frozenset[int] | None = None
+) -> Any:
     """Check one answer against its question's output space; return it.
 
-    ``design`` is the :class:`~skprivate.subset.SubsetDesign` of a subset
-    question (which subsets it can report).  Raises :class:`AnswerError`
-    with a message for the respondent's client.
+    ``subsets`` holds the bitmasks of the subsets a subset question's design
+    reports (:func:`admissible_subsets`; ``None`` when the subset size
+    decides).  Raises :class:`AnswerError` with a message for the
+    respondent's client.
     """
     kind = spec["kind"]
     if kind == "laplace":
@@ -400,7 +419,7 @@ def check_answer(name: str, spec: dict, value: Any, design: Any = None) -> Any:
     if kind == "rvns":
         return _rvns_answer(name, spec, value)
     if kind == "subset":
-        return _subset_answer(name, spec, value, design)
+        return _subset_answer(name, spec, value, subsets)
     if kind == "interval":
         return _interval_answer(name, spec, value)
     raise AnswerError(f"question {name!r} has an unknown kind {kind!r}.")

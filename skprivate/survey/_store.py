@@ -207,39 +207,69 @@ class SurveyStore:
         ``"unknown"`` (no such token), ``"used"`` (already answered) or
         ``"invalid: <message>"``.
         """
-        from sqlalchemy import insert, select, update
+        from sqlalchemy import bindparam, insert, select, update
 
         hashes = [hash_token(t) for t, _ in items]
         outcomes: list[str] = []
+        claims: list[str] = []
         rows = []
-        with self.writer.begin() as conn:
-            found = dict(
-                conn.execute(
-                    select(self.tokens.c.token_hash, self.tokens.c.anchors).where(
-                        self.tokens.c.token_hash.in_(sorted(set(hashes)))
-                    )
-                ).all()
+        claim = (
+            update(self.tokens)
+            .where(
+                self.tokens.c.token_hash == bindparam("h"), self.tokens.c.used == 0
             )
+            .values(used=1)
+        )
+        with self.writer.begin() as conn:
+            found = {
+                r.token_hash: r
+                for r in conn.execute(
+                    select(
+                        self.tokens.c.token_hash,
+                        self.tokens.c.anchors,
+                        self.tokens.c.used,
+                    ).where(self.tokens.c.token_hash.in_(sorted(set(hashes))))
+                )
+            }
+            taken = {h for h, r in found.items() if r.used}
             for h, (_, answers) in zip(hashes, items):
                 if h not in found:
                     outcomes.append("unknown")
                     continue
+                if h in taken:
+                    outcomes.append("used")
+                    continue
                 if check is not None:
                     try:
-                        check(answers, json.loads(found[h]))
+                        check(answers, json.loads(found[h].anchors))
                     except ValueError as exc:
                         outcomes.append(f"invalid: {exc}")
                         continue
-                claimed = conn.execute(
-                    update(self.tokens)
-                    .where(self.tokens.c.token_hash == h, self.tokens.c.used == 0)
-                    .values(used=1)
-                ).rowcount
-                if claimed != 1:
-                    outcomes.append("used")
-                    continue
+                taken.add(h)
+                claims.append(h)
                 rows.append({"token_hash": h, "answers": _dumps(answers)})
                 outcomes.append("stored")
+            if claims:
+                # SQLite holds its write lock since BEGIN IMMEDIATE, so the
+                # read above is current; elsewhere a concurrent writer may
+                # have claimed a token since: claim one by one there.
+                if self.url.startswith("sqlite"):
+                    claimed = conn.execute(claim, [{"h": h} for h in claims]).rowcount
+                    if claimed != len(claims):  # cannot happen under the lock
+                        raise RuntimeError("token states changed in a transaction.")
+                    lost = set()
+                else:
+                    lost = {
+                        h
+                        for h in claims
+                        if conn.execute(claim, {"h": h}).rowcount != 1
+                    }
+                if lost:
+                    outcomes = [
+                        "used" if o == "stored" and h in lost else o
+                        for h, o in zip(hashes, outcomes)
+                    ]
+                    rows = [r for r in rows if r["token_hash"] not in lost]
             if rows:
                 conn.execute(insert(self.responses), rows)
         return outcomes

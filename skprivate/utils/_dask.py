@@ -349,16 +349,17 @@ class _Failure:
 
 def _leaf(statistic, block, first_row):
     try:
-        return statistic.merge([statistic.block(block, first_row)])
+        return statistic.merge([statistic.block(block, first_row)]), len(block)
     except (ValueError, TypeError) as error:
         return _Failure(first_row, error)
 
 
-def _merge(statistic, *values):
-    failures = [v for v in values if isinstance(v, _Failure)]
+def _merge(statistic, *parts):
+    failures = [p for p in parts if isinstance(p, _Failure)]
     if failures:
         return min(failures, key=lambda f: f.first_row)
-    return statistic.merge(list(values))
+    value = statistic.merge([value for value, _ in parts])
+    return value, sum(n for _, n in parts)
 
 
 def _row_blocks(X: Any) -> tuple[list, list]:
@@ -412,6 +413,8 @@ def reduce_collection(X: Any, statistic: Any) -> Any:
     Returns
     -------
     value : object
+    n_rows : int
+        Number of rows.
 
     Raises
     ------
@@ -430,7 +433,7 @@ def reduce_collection(X: Any, statistic: Any) -> Any:
             merge(shared, *values[i : i + SPLIT_EVERY])
             for i in range(0, len(values), SPLIT_EVERY)
         ]
-    (value,) = dask.compute(values[0])
-    if isinstance(value, _Failure):
-        raise value.error
-    return value
+    (result,) = dask.compute(values[0])
+    if isinstance(result, _Failure):
+        raise result.error
+    return result

@@ -24,7 +24,14 @@ from sklearn.utils.validation import validate_data
 
 from ._dask import describe_collection, is_dask_collection, reduce_collection
 
-__all__ = ["FiniteRange", "RowStatistic", "reduce_rows", "validate_rows", "value_range"]
+__all__ = [
+    "FiniteRange",
+    "RowStatistic",
+    "count_and_reduce_rows",
+    "reduce_rows",
+    "validate_rows",
+    "value_range",
+]
 
 
 class RowStatistic:
@@ -102,6 +109,8 @@ class RowStatistic:
 def reduce_rows(data: Any, statistic: RowStatistic) -> Any:
     """The value of ``statistic`` over all the rows of ``data``.
 
+    See :func:`count_and_reduce_rows` for the number of rows too.
+
     Parameters
     ----------
     data : array-like or dask collection
@@ -122,9 +131,34 @@ def reduce_rows(data: Any, statistic: RowStatistic) -> Any:
     >>> reduce_rows(np.array([[3.0], [np.nan], [-1.0]]), FiniteRange())
     (-1.0, 3.0)
     """
+    return count_and_reduce_rows(data, statistic)[0]
+
+
+def count_and_reduce_rows(data: Any, statistic: RowStatistic) -> tuple[Any, int]:
+    """The value of ``statistic`` over the rows of ``data``, and their number.
+
+    Parameters
+    ----------
+    data : array-like or dask collection
+        As for :func:`reduce_rows`.
+    statistic : RowStatistic
+        The statistic.
+
+    Returns
+    -------
+    value : object
+    n_rows : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._statistic import FiniteRange, count_and_reduce_rows
+    >>> count_and_reduce_rows(np.array([[1.0], [4.0]]), FiniteRange())
+    ((1.0, 4.0), 2)
+    """
     if is_dask_collection(data):
         return reduce_collection(data, statistic)
-    return statistic.block(data, 0)
+    return statistic.block(data, 0), len(data)
 
 
 class FiniteRange(RowStatistic):

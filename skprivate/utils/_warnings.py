@@ -2,7 +2,7 @@
 
 A warning is about the call the user made, so it names the first frame of
 the stack outside skprivate and the libraries that call it on the user's
-behalf (scikit-learn's meta-estimators, joblib): :func:`external_stacklevel`
+behalf (scikit-learn's meta-estimators, joblib, dask): :func:`external_stacklevel`
 counts the frames to skip, whatever the path from the user's call to the
 warning (a template method, a learner privatizing its data, a dask driver).
 
@@ -29,9 +29,9 @@ _SHOWN: set[tuple[type[Warning], str]] = set()
 
 
 def _library_roots() -> tuple[str, ...]:
-    """Folders of skprivate, scikit-learn and joblib, as frames name them."""
+    """Folders of skprivate and of the libraries that call it, as frames name them."""
     roots = [os.path.dirname(os.path.dirname(__file__))]
-    for name in ("sklearn", "joblib"):
+    for name in ("sklearn", "joblib", "dask", "distributed"):
         module = sys.modules.get(name)
         if module is not None and getattr(module, "__file__", None):
             roots.append(os.path.dirname(module.__file__))
@@ -43,9 +43,9 @@ def external_stacklevel() -> int:
 
     Call it as the ``stacklevel`` argument of :func:`warnings.warn`: the
     count starts at the function that warns and skips every frame in
-    skprivate, scikit-learn or joblib, so the warning points at the first
-    frame outside them (the outermost frame when there is none, as in a
-    worker thread).
+    skprivate, scikit-learn, joblib or dask, so the warning points at the
+    first frame outside them (the outermost frame when there is none, as in
+    a worker thread).
 
     Returns
     -------

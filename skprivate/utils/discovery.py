@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import pkgutil
 
 from sklearn.base import BaseEstimator
@@ -30,11 +31,14 @@ def all_estimators() -> list[tuple[str, type]]:
     >>> from skprivate.utils import all_estimators
     >>> names = [name for name, _ in all_estimators()]
     """
-    import skprivate
-
+    # The package is walked by path at call time (as scikit-learn's own
+    # all_estimators does), not imported by name: utils sits below every
+    # family and imports none of them.
+    root = os.path.dirname(os.path.dirname(__file__))
+    name = __name__.partition(".")[0]
     found: dict[str, type] = {}
-    modules = [skprivate]
-    for info in pkgutil.walk_packages(skprivate.__path__, prefix="skprivate."):
+    modules = [importlib.import_module(name)]
+    for info in pkgutil.walk_packages([root], prefix=f"{name}."):
         parts = info.name.split(".")
         if any(p.startswith("_") for p in parts) or "tests" in parts:
             continue

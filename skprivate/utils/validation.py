@@ -18,6 +18,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_array
 
 from ..exceptions import PrivacyLeakWarning
+from ._warnings import external_stacklevel
 
 __all__ = [
     "bounds_from_data",
@@ -70,6 +71,7 @@ def check_interval_array(
     name: str = "y",
     allow_1d: bool = True,
     allow_nan: bool = False,
+    first_row: int = 0,
 ) -> NDArray[np.float64]:
     """Validate interval-valued data and return it as an ``(n, 2)`` float array.
 
@@ -87,6 +89,9 @@ def check_interval_array(
     allow_nan : bool, default=False
         Whether NaN rows (both bounds NaN, meaning "no answer") are accepted.
         A row with exactly one NaN bound is always an error.
+    first_row : int, default=0
+        Number of the first row in error messages (when ``y`` is a block of
+        a larger data set).
 
     Returns
     -------
@@ -121,7 +126,7 @@ def check_interval_array(
             "(exact values) or an (n, 2) array of interval bounds; it is read as "
             "exact values.",
             DataConversionWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
         arr = arr[:, 0]
     if arr.ndim == 1:
@@ -142,14 +147,14 @@ def check_interval_array(
     if half.any():
         row = int(np.flatnonzero(half)[0])
         raise ValueError(
-            f"{name} has a row with exactly one NaN bound (row {row}: "
+            f"{name} has a row with exactly one NaN bound (row {first_row + row}: "
             f"{arr[row].tolist()}); use -inf/inf for half-lines."
         )
     if nan_lo.any() and not allow_nan:
         row = int(np.flatnonzero(nan_lo)[0])
         raise ValueError(
-            f"{name} contains NaN (first at row {row}); every row needs an "
-            "interval [lower, upper]."
+            f"{name} contains NaN (first at row {first_row + row}); every row "
+            "needs an interval [lower, upper]."
         )
     ok = ~nan_lo
     checks = [
@@ -162,7 +167,7 @@ def check_interval_array(
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"{name} {text} at row {row}: {arr[row].tolist()} "
+                f"{name} {text} at row {first_row + row}: {arr[row].tolist()} "
                 f"({int(bad.sum())} such rows)."
             )
     return arr
@@ -334,7 +339,7 @@ def bounds_from_data(
         "values and the privacy guarantee does not hold for the records at "
         "the extremes. Pass bounds known before seeing the data.",
         PrivacyLeakWarning,
-        stacklevel=3,
+        stacklevel=external_stacklevel(),
     )
     low = np.nanmin(X, axis=0).astype(float)
     high = np.nanmax(X, axis=0).astype(float)
@@ -585,7 +590,9 @@ def _pd_categorical():
 MAX_MAGNITUDE = 1e150
 
 
-def check_magnitude(X: Any, *, name: str = "X", limit: float = MAX_MAGNITUDE) -> Any:
+def check_magnitude(
+    X: Any, *, name: str = "X", limit: float = MAX_MAGNITUDE, first_row: int = 0
+) -> Any:
     """Refuse finite values too large for the squares and sums of a fit.
 
     A value such as ``1e300`` is finite, but its square overflows, and the
@@ -601,6 +608,8 @@ def check_magnitude(X: Any, *, name: str = "X", limit: float = MAX_MAGNITUDE) ->
         Name used in error messages.
     limit : float, default=1e150
         Largest accepted magnitude.
+    first_row : int, default=0
+        Number of the first row in the message (``X`` a block of more rows).
 
     Returns
     -------
@@ -631,6 +640,7 @@ def check_magnitude(X: Any, *, name: str = "X", limit: float = MAX_MAGNITUDE) ->
         where = np.argwhere(big.reshape(len(arr), -1))[0]
         row, col = int(where[0]), int(where[1])
         value = float(arr.reshape(len(arr), -1)[row, col])
+        row += first_row
         raise ValueError(
             f"{name} column {col} has a value of {value:g} at row {row}; values "
             f"beyond +-{limit:g} overflow the squares and sums of the fit. "
@@ -691,6 +701,7 @@ def check_float_array(
     name: str,
     allow_nan: bool = False,
     allow_inf: bool = True,
+    first_row: int = 0,
 ) -> NDArray[np.float64]:
     """Convert an array argument of a public function to float, naming it.
 
@@ -708,6 +719,9 @@ def check_float_array(
         Whether NaN entries are meaningful for this argument.
     allow_inf : bool, default=True
         Whether infinite entries are meaningful for this argument.
+    first_row : int, default=0
+        Added to the first index of a position in messages (``x`` a block
+        of a larger argument).
 
     Returns
     -------
@@ -741,19 +755,73 @@ def check_float_array(
                 float(value)
             except (TypeError, ValueError):
                 raise TypeError(
-                    f"{name} must be numeric; entry {index} is a "
-                    f"{type(value).__name__}, not a number."
+                    f"{name} must be numeric; entry {_position(index, first_row)} "
+                    f"is a {type(value).__name__}, not a number."
                 ) from None
         raise TypeError(f"{name} must be an array of numbers.") from None
     if np.asarray(x).dtype.kind in "Mm":
         raise TypeError(f"{name} must be numeric; got datetimes or timedeltas.")
     if not allow_nan and np.isnan(arr).any():
-        index = tuple(int(i) for i in np.argwhere(np.isnan(arr))[0])
+        index = _position(np.argwhere(np.isnan(arr))[0], first_row)
         raise ValueError(f"{name} contains NaN at entry {index}; expected numbers.")
     if not allow_inf and np.isinf(arr).any():
-        index = tuple(int(i) for i in np.argwhere(np.isinf(arr))[0])
+        index = _position(np.argwhere(np.isinf(arr))[0], first_row)
         raise ValueError(
             f"{name} contains an infinite value at entry {index}; expected finite "
             "numbers."
         )
     return arr
+
+
+def _position(index: Any, first_row: int) -> tuple[int, ...]:
+    """An array position with its first index counted from ``first_row``."""
+    index = [int(i) for i in index]
+    if index:
+        index[0] += first_row
+    return tuple(index)
+
+
+def check_finite(X: Any, *, name: str = "X", first_row: int = 0) -> Any:
+    """Refuse NaN and infinite values, naming the first one's row and column.
+
+    Parameters
+    ----------
+    X : ndarray
+        Float data, 1-D or 2-D (rows first).
+    name : str, default="X"
+        Name used in error messages.
+    first_row : int, default=0
+        Number of the first row in the message (``X`` a block of a larger
+        data set, as one partition of a dask collection).
+
+    Returns
+    -------
+    X : ndarray
+        Unchanged.
+
+    Raises
+    ------
+    ValueError
+        On the first NaN or infinite value in row order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils.validation import check_finite
+    >>> check_finite(np.array([[1.0], [np.nan]]), first_row=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: X contains NaN at row 11, column 0; every value must be finite.
+    """
+    arr = np.asarray(X)
+    finite = np.isfinite(arr)
+    if finite.all():
+        return X
+    where = np.argwhere(~finite.reshape(len(arr), -1))[0]
+    row, col = int(where[0]), int(where[1])
+    value = arr.reshape(len(arr), -1)[row, col]
+    kind = "NaN" if np.isnan(value) else "inf"
+    raise ValueError(
+        f"{name} contains {kind} at row {first_row + row}, column {col}; every "
+        "value must be finite."
+    )

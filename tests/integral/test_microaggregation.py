@@ -10,7 +10,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skprivate.exceptions import InvalidParameterError
+from skprivate.exceptions import InvalidParameterError, PrivacyLeakWarning
 from skprivate.integral import Microaggregator, microaggregate
 from skprivate.integral._microaggregation import _optimal_labels
 
@@ -164,6 +164,34 @@ def test_privacy_summary_matches_cluster_sizes():
     Xt = ma.fit_transform(X)
     _, counts = np.unique(Xt, axis=0, return_counts=True)
     assert counts.min() >= 7
+
+
+def test_privacy_summary_states_what_is_k_anonymous():
+    s = Microaggregator(min_cluster_size=2, method="mdav").privacy_summary()
+    assert s["k_anonymity"] == "rows" and s["raw_values_released"] is False
+    assert "not differential privacy" in s["guarantee"]
+    # Univariate methods: every column alone is 2-anonymous, the rows are not.
+    X = np.array([[0.1, 0.2], [0.3, 10.1], [10.2, 0.3], [10.1, 10.1]])
+    ma = Microaggregator(min_cluster_size=2, method="optimal")
+    Xt = ma.fit_transform(X)
+    for j in range(2):
+        assert np.unique(Xt[:, j], return_counts=True)[1].min() == 2
+    assert np.unique(Xt, axis=0).shape[0] == 4  # every released row is unique
+    s = ma.privacy_summary()
+    assert s["k_anonymity"] == "each column alone"
+    assert "each released value of a column is shared by at least 2" in s["guarantee"]
+
+
+def test_clusters_of_one_record_warn_and_are_reported():
+    X = np.array([[5.0, 1.0], [2.0, 8.0], [9.0, 4.0]])
+    for method in ("optimal", "consecutive", "mdav"):
+        ma = Microaggregator(min_cluster_size=1, method=method)
+        with pytest.warns(PrivacyLeakWarning, match="min_cluster_size=1"):
+            Xt = ma.fit_transform(X)
+        if method != "mdav":
+            np.testing.assert_array_equal(Xt, X)
+        s = ma.privacy_summary()
+        assert s["raw_values_released"] is True and s["k_anonymity"] == "none"
 
 
 def _set_partitions(items):

@@ -91,9 +91,9 @@ def test_exact_cells_report_the_share_released_exactly():
     assert abs(s["exact_share_data"] - 1 / L) <= DATA_TOL
     # under the reference N(0, 1): E[|[Y - 1, Y + 1] ∩ [-L, L]|] / (2 L)
     ref, _ = integrate.quad(
-        lambda y: stats.norm.pdf(y)
-        * max(0.0, min(y + 1, L) - max(y - 1, -L))
-        / (2 * L),
+        lambda y: (
+            stats.norm.pdf(y) * max(0.0, min(y + 1, L) - max(y - 1, -L)) / (2 * L)
+        ),
         -np.inf,
         np.inf,
     )

@@ -2,7 +2,8 @@
  * Exact samplers of skprivate's float-safe mechanisms, run on the
  * respondent's device.
  *
- * Every random bit comes from crypto.getRandomValues; Math.random is never
+ * Every random bit comes from crypto.getRandomValues; the pseudo-random Math
+ * generator is never
  * used.  Every probability is an exact rational (BigInt numerator and
  * denominator, or a uniform choice among integers), and every draw is exact:
  *

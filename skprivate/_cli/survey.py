@@ -1,0 +1,234 @@
+"""``python -m skprivate survey``: run a private survey from the command line.
+
+Subcommands::
+
+    serve   SURVEY.pkl --database DB    run the collection server
+    issue   SURVEY.pkl --database DB -n N   issue N respondent links
+    page    SURVEY.pkl -o page.html     a standalone page that shows answers
+    report  SURVEY.pkl                  the privacy report of the questionnaire
+    demo    [--database DB]             a five-question demo survey, served
+
+``SURVEY.pkl`` is written by :meth:`skprivate.survey.Questionnaire.save`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .io import CLIError
+
+DEFAULT_DATABASE = "survey.db"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add ``survey`` and its subcommands to the top-level parser."""
+    survey = sub.add_parser(
+        "survey",
+        help="run a private survey: respondents' pages privatize on their device",
+        description="Collect privately: each respondent's page privatizes the "
+        "answers on the device and sends only the privatized answers to the "
+        "collection server (needs the 'survey' extra: pip install "
+        "'skprivate[survey]').",
+    )
+    cmds = survey.add_subparsers(dest="survey_command", required=True)
+
+    def questionnaire_arg(p):
+        p.add_argument(
+            "questionnaire",
+            metavar="SURVEY.pkl",
+            help="questionnaire file written by Questionnaire.save",
+        )
+
+    def database_arg(p):
+        p.add_argument(
+            "--database",
+            default=DEFAULT_DATABASE,
+            help="SQLite file or SQLAlchemy URL (default survey.db)",
+        )
+
+    serve = cmds.add_parser("serve", help="run the collection server")
+    questionnaire_arg(serve)
+    database_arg(serve)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--open",
+        action="store_true",
+        help="give a fresh respondent link to every visitor of / (open survey)",
+    )
+    serve.add_argument(
+        "--max-body",
+        type=int,
+        default=64 * 1024,
+        metavar="BYTES",
+        help="largest accepted request body (default 65536)",
+    )
+
+    issue = cmds.add_parser("issue", help="issue respondent links")
+    questionnaire_arg(issue)
+    database_arg(issue)
+    issue.add_argument("-n", type=int, required=True, help="number of respondents")
+    issue.add_argument(
+        "--base-url",
+        default="http://127.0.0.1:8000",
+        help="address of the server, printed before each token",
+    )
+
+    page = cmds.add_parser(
+        "page", help="write a standalone page that shows the private answers"
+    )
+    questionnaire_arg(page)
+    page.add_argument("-o", "--output", required=True, metavar="PAGE.html")
+
+    report = cmds.add_parser("report", help="print the privacy report")
+    questionnaire_arg(report)
+
+    demo = cmds.add_parser(
+        "demo", help="serve a five-question demo survey (one per mechanism family)"
+    )
+    database_arg(demo)
+    demo.add_argument("--host", default="127.0.0.1")
+    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument(
+        "--save", metavar="SURVEY.pkl", help="also write the demo questionnaire"
+    )
+
+
+def demo_questionnaire():
+    """A questionnaire with one question of each kind (fitted privatizers)."""
+    from ..interval import IntervalCaseII
+    from ..ldp import LaplaceLDP, SquareWaveLDP
+    from ..negative_survey import RVNSPerturber
+    from ..subset import SubsetUniform
+    from ..survey import Question, Questionnaire
+
+    races = ["Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White"]
+    return Questionnaire(
+        [
+            Question(
+                "age",
+                "How old are you?",
+                IntervalCaseII(anchor_loc=40.0, anchor_scale=12.0).fit([[0.0]]),
+                unit="years",
+            ),
+            Question(
+                "race",
+                "Which of these best describes you?",
+                SubsetUniform(categories=[races]).fit([[races[0]]]),
+            ),
+            Question(
+                "hours",
+                "How many hours did you work last week?",
+                LaplaceLDP(epsilon=2.0, bounds=(0, 100)).fit([[0.0]]),
+                unit="hours",
+            ),
+            Question(
+                "education",
+                "How many years of education have you completed?",
+                SquareWaveLDP(epsilon=2.0, bounds=(1, 16)).fit([[1.0]]),
+                unit="years",
+            ),
+            Question(
+                "commute",
+                "How many minutes does your trip to work take?",
+                RVNSPerturber(d=20.0, k=2, bounds=(0, 120)).fit([[0.0]]),
+                unit="minutes",
+            ),
+        ],
+        title="A private survey (demo)",
+        intro="Five questions, each made private on your device by one of "
+        "skprivate's mechanisms.",
+    )
+
+
+def _load(path: str):
+    from ..survey import Questionnaire
+
+    if not Path(path).is_file():
+        raise CLIError(f"questionnaire file {path!r} not found.")
+    try:
+        return Questionnaire.load(path)
+    except Exception as exc:
+        raise CLIError(f"cannot read questionnaire {path!r}: {exc}") from None
+
+
+def _check_server_packages() -> None:
+    missing = []
+    for name in ("starlette", "uvicorn", "sqlalchemy"):
+        try:
+            __import__(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise CLIError(
+            f"the survey server needs {', '.join(missing)}: "
+            "pip install 'skprivate[survey]'."
+        )
+
+
+def run_survey(args: argparse.Namespace) -> int:
+    """Run one ``survey`` subcommand; return the exit status."""
+    from ..survey import issue_tokens, serve
+
+    cmd = args.survey_command
+    if cmd == "report":
+        import pandas as pd
+
+        report = _load(args.questionnaire).privacy_report()
+        with pd.option_context("display.width", 200, "display.max_colwidth", 60):
+            print(report.drop(columns=["note"]).to_string(index=False))
+        print()
+        print(report["note"].iloc[-1])
+        return 0
+    if cmd == "page":
+        html = _load(args.questionnaire).render_html(submit_url=None)
+        Path(args.output).write_text(html, encoding="utf-8")
+        print(f"wrote {args.output} (a page that shows the private answers)")
+        return 0
+    _check_server_packages()
+    if cmd == "issue":
+        if args.n < 1:
+            raise CLIError("-n must be at least 1.")
+        tokens = issue_tokens(_load(args.questionnaire), args.database, args.n)
+        base = args.base_url.rstrip("/")
+        for token in tokens:
+            print(f"{base}/s/{token}")
+        return 0
+    if cmd == "serve":
+        survey = _load(args.questionnaire)
+        print(
+            f"serving {survey.title!r} on http://{args.host}:{args.port} "
+            f"(database {args.database}); Ctrl-C stops",
+            flush=True,
+        )
+        serve(
+            survey,
+            args.database,
+            host=args.host,
+            port=args.port,
+            open_enrollment=args.open,
+            max_body_bytes=args.max_body,
+        )
+        return 0
+    survey = demo_questionnaire()  # demo
+    if args.save:
+        survey.save(args.save)
+    print(
+        f"demo survey: open http://{args.host}:{args.port}/ in a browser (each "
+        f"visit gets its own respondent link); answers go to {args.database}; "
+        "Ctrl-C stops",
+        flush=True,
+    )
+    serve(survey, args.database, host=args.host, port=args.port, open_enrollment=True)
+    return 0
+
+
+def main_survey(args: argparse.Namespace) -> int:
+    """Entry used by ``python -m skprivate survey``; errors go to stderr."""
+    try:
+        return run_survey(args)
+    except (CLIError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

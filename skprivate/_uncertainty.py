@@ -1,0 +1,566 @@
+"""Confidence intervals: the one interface and the shared machinery.
+
+Every population estimate and every learner of skprivate answers
+``conf_int(kind, points=None, level=0.95, method="auto", ...)`` with a tidy
+:class:`pandas.DataFrame`, one row per point::
+
+    quantity  point  estimate  se  lower  upper  level  method  target
+
+``quantity`` is the ``kind`` asked for (``"mean"``, ``"quantile"``,
+``"cdf"``, ``"pdf"``, ``"predict"``, ...), ``point`` where it is evaluated
+(a probability level for a quantile, a value for a CDF, a row of ``X`` for a
+prediction; ``NaN`` for the mean), ``se`` the standard error when the method
+has one (``NaN`` for percentile and likelihood-ratio intervals), ``method``
+how the interval was computed and ``target`` what it covers: an interval
+that covers a smoothed version of the quantity (the expectation of a kernel
+or EMS estimate at its bandwidth or smoothing) says so there.
+
+An estimator provides a kind by defining ``_conf_int_<kind>(request)``; the
+generic fallback of population estimates is the nonparametric bootstrap of
+the privatized rows (each replicate refits a clone of the estimator, made to
+take privatized data, on rows drawn with replacement).  Resampling runs in
+parallel with joblib; the row draws are made up front from ``random_state``,
+so the intervals do not depend on ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from numpy.typing import ArrayLike, NDArray
+from scipy import stats
+from sklearn.base import clone
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = [
+    "COLUMNS",
+    "ConfidenceIntervalMixin",
+    "IntervalRequest",
+    "PopulationIntervalMixin",
+    "bootstrap_replicates",
+    "check_level",
+    "interval_frame",
+    "normal_interval",
+    "percentile_interval",
+    "probabilities_of",
+    "subsampling_interval",
+    "values_of",
+    "z_value",
+]
+
+COLUMNS = [
+    "quantity",
+    "point",
+    "estimate",
+    "se",
+    "lower",
+    "upper",
+    "level",
+    "method",
+    "target",
+]
+
+DEFAULT_RESAMPLES = 200
+
+
+def check_level(level: Any) -> float:
+    """A confidence level strictly between 0 and 1."""
+    if (
+        isinstance(level, bool)
+        or not isinstance(level, numbers.Real)
+        or not 0.0 < float(level) < 1.0
+    ):
+        raise ValueError(f"level must be a number in (0, 1); got {level!r}.")
+    return float(level)
+
+
+def z_value(level: float) -> float:
+    """Two-sided standard normal quantile ``z_{(1 + level) / 2}``."""
+    return float(stats.norm.ppf(0.5 + 0.5 * level))
+
+
+def normal_interval(
+    estimate: ArrayLike, se: ArrayLike, level: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``estimate -/+ z se``."""
+    estimate = np.asarray(estimate, dtype=float)
+    half = z_value(level) * np.asarray(se, dtype=float)
+    return estimate - half, estimate + half
+
+
+def interval_frame(
+    quantity: str,
+    points: Any,
+    estimate: ArrayLike,
+    lower: ArrayLike,
+    upper: ArrayLike,
+    level: float,
+    method: str | Sequence[str],
+    target: str | Sequence[str],
+    se: ArrayLike | None = None,
+) -> pd.DataFrame:
+    """The tidy result of ``conf_int``: one row per point, columns :data:`COLUMNS`."""
+    estimate = np.atleast_1d(np.asarray(estimate, dtype=float))
+    m = estimate.size
+    if points is None:
+        points = [np.nan] * m
+    elif isinstance(points, np.ndarray) and points.ndim == 2:
+        points = (
+            list(points[:, 0])
+            if points.shape[1] == 1
+            else [tuple(row) for row in points.tolist()]
+        )
+    else:
+        points = list(np.ravel(np.asarray(points, dtype=object)))
+    return pd.DataFrame(
+        {
+            "quantity": [quantity] * m,
+            "point": points,
+            "estimate": estimate,
+            "se": (
+                np.full(m, np.nan)
+                if se is None
+                else np.atleast_1d(np.asarray(se, dtype=float))
+            ),
+            "lower": np.atleast_1d(np.asarray(lower, dtype=float)),
+            "upper": np.atleast_1d(np.asarray(upper, dtype=float)),
+            "level": np.full(m, level),
+            "method": [method] * m if isinstance(method, str) else list(method),
+            "target": [target] * m if isinstance(target, str) else list(target),
+        },
+        columns=COLUMNS,
+    )
+
+
+@dataclass(frozen=True)
+class IntervalRequest:
+    """The arguments of one ``conf_int`` call, handed to the kind's handler."""
+
+    kind: str
+    points: Any
+    level: float
+    method: str
+    X: Any
+    y: Any
+    n_resamples: int | None
+    random_state: Any
+    n_jobs: int | None
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once per ``conf_int`` call (shared by its levels)."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+    def resamples(self, default: int = DEFAULT_RESAMPLES) -> int:
+        return default if self.n_resamples is None else int(self.n_resamples)
+
+    def choose(self, allowed: Sequence[str], auto: str, owner: str) -> str:
+        """The method to use: ``auto`` for ``"auto"``, else one of ``allowed``."""
+        if self.method == "auto":
+            return auto
+        if self.method not in allowed:
+            raise ValueError(
+                f"{owner} computes {self.kind!r} intervals with method in "
+                f"{sorted(allowed)} (or 'auto'); got method={self.method!r}."
+            )
+        return self.method
+
+    def data(self, name: str = "X", fallback: Any = None) -> Any:
+        """``X`` (or ``y``), else ``fallback``, else a clear error."""
+        value = getattr(self, name)
+        if value is None:
+            value = fallback
+        if value is None:
+            raise ValueError(
+                f"{self.kind!r} intervals by this method are computed from the "
+                f"privatized data: pass {name}= (the data given to fit, in the "
+                "privatized format)."
+            )
+        return value
+
+
+def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(
+            [int(v) for v in random_state.integers(0, 2**63 - 1, size=4)]
+        )
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.SeedSequence(
+            [int(v) for v in random_state.randint(0, 2**31 - 1, size=4)]
+        )
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, numbers.Integral) and not isinstance(
+        random_state, bool
+    ):
+        return np.random.SeedSequence(int(random_state) % 2**63)
+    raise ValueError(
+        "random_state must be None, an int, a numpy RandomState or Generator; "
+        f"got {type(random_state).__name__}."
+    )
+
+
+def resample_indices(
+    n: int,
+    n_resamples: int,
+    random_state: Any,
+    size: int | None = None,
+    replace: bool = True,
+) -> list[NDArray[np.intp]]:
+    """Row draws of every replicate, made up front from ``random_state``."""
+    if n_resamples < 2:
+        raise ValueError(f"n_resamples must be at least 2; got {n_resamples}.")
+    rng = np.random.default_rng(_seed_sequence(random_state))
+    size = n if size is None else int(size)
+    if replace:
+        return [rng.integers(0, n, size=size) for _ in range(n_resamples)]
+    return [np.sort(rng.permutation(n)[:size]) for _ in range(n_resamples)]
+
+
+def _take(data: Any, idx: NDArray) -> Any:
+    if data is None:
+        return None
+    if hasattr(data, "iloc"):
+        return data.iloc[idx]
+    return np.asarray(data)[idx]
+
+
+def _one_replicate(
+    template: Any, X: Any, y: Any, idx: NDArray, statistic: Callable, fit_y: bool
+) -> NDArray[np.float64] | None:
+    est = clone(template)
+    with warnings.catch_warnings():
+        # A replicate's convergence or clipping warnings say nothing new.
+        warnings.simplefilter("ignore")
+        try:
+            if fit_y:
+                est.fit(_take(X, idx), _take(y, idx))
+            else:
+                est.fit(_take(X, idx))
+            return np.atleast_1d(np.asarray(statistic(est), dtype=float)).ravel()
+        except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+            return None
+
+
+def bootstrap_replicates(
+    template: Any,
+    X: Any,
+    statistic: Callable[[Any], ArrayLike],
+    *,
+    y: Any = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    size: int | None = None,
+    replace: bool = True,
+) -> NDArray[np.float64]:
+    """Refit clones of ``template`` on resampled rows; ``statistic`` of each.
+
+    Parameters
+    ----------
+    template : estimator
+        Unfitted estimator taking the privatized rows of ``X`` (and ``y``).
+    X, y : array-like or DataFrame
+        Privatized data; rows are the resampling units (respondents).
+    statistic : callable
+        ``fitted estimator -> array`` of the quantities of interest.
+    n_resamples : int
+        Number of replicates.
+    random_state : None, int, RandomState or Generator
+        Seeds the row draws, made before any fit: the replicates do not
+        depend on ``n_jobs``.
+    n_jobs : int or None
+        joblib workers.
+    size : int or None
+        Rows per replicate (``n`` by default; fewer for the m-out-of-n
+        bootstrap and subsampling).
+    replace : bool
+        Draw with replacement (bootstrap) or without (subsampling).
+
+    Returns
+    -------
+    ndarray of shape (n_resamples, k)
+        One row per replicate; a replicate whose fit failed is a row of NaN.
+    """
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    indices = resample_indices(n, n_resamples, random_state, size, replace)
+    fit_y = y is not None
+    outs = Parallel(n_jobs=n_jobs)(
+        delayed(_one_replicate)(template, X, y, idx, statistic, fit_y)
+        for idx in indices
+    )
+    width = max((o.size for o in outs if o is not None), default=0)
+    if width == 0:
+        raise ValueError(
+            "Every resampled fit failed; the data are too few or too degenerate "
+            "for resampling intervals."
+        )
+    reps = np.full((len(outs), width), np.nan)
+    for i, o in enumerate(outs):
+        if o is not None and o.size == width:
+            reps[i] = o
+    failed = int(np.isnan(reps).all(axis=1).sum())
+    if failed > 0.1 * len(outs):
+        warnings.warn(
+            f"{failed} of {len(outs)} resampled fits failed; the interval uses "
+            "the others.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return reps
+
+
+def percentile_interval(
+    replicates: NDArray, level: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Efron's percentile interval of bootstrap replicates (column-wise)."""
+    alpha = 1.0 - level
+    lower = np.nanquantile(replicates, alpha / 2, axis=0)
+    upper = np.nanquantile(replicates, 1 - alpha / 2, axis=0)
+    return lower, upper
+
+
+def subsampling_interval(
+    estimate: ArrayLike,
+    replicates: NDArray,
+    n: int,
+    size: int,
+    rate: float,
+    level: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Subsampling interval of Politis, Romano & Wolf for an ``n**rate`` estimator.
+
+    The law of ``n**rate (theta_n - theta)`` is estimated by that of
+    ``b**rate (theta_b - theta_n)`` over subsamples of ``b = size`` rows, so
+    the interval is ``theta_n - q_{1 - alpha/2} / n**rate`` to ``theta_n -
+    q_{alpha/2} / n**rate``.
+    """
+    estimate = np.asarray(estimate, dtype=float)
+    roots = size**rate * (replicates - estimate[None, :])
+    alpha = 1.0 - level
+    q_low = np.nanquantile(roots, alpha / 2, axis=0)
+    q_high = np.nanquantile(roots, 1 - alpha / 2, axis=0)
+    return estimate - q_high / n**rate, estimate - q_low / n**rate
+
+
+class ConfidenceIntervalMixin:
+    """``conf_int``: confidence intervals for what an estimator estimates.
+
+    A subclass offers an interval kind by defining ``_conf_int_<kind>``,
+    which receives an :class:`IntervalRequest` and returns the frame of
+    :func:`interval_frame`.  Resampling methods refit the estimator made by
+    ``_ci_resampling_template`` (a clone that takes privatized data).
+    """
+
+    def _ci_interval_kinds(self) -> list[str]:
+        kinds = []
+        for name in dir(type(self)):
+            if name.startswith("_conf_int_"):
+                kind = name[len("_conf_int_") :]
+                if self._ci_offers_kind(kind):
+                    kinds.append(kind)
+        return sorted(kinds)
+
+    def _ci_resampling_template(self) -> Any:
+        """An unfitted clone that takes the privatized data (no privatizer)."""
+        if getattr(self, "privatizer", None) is not None:
+            raise ValueError(
+                f"{type(self).__name__} was fitted with a privatizer; resampling "
+                "intervals need the released data and a clone that takes it, "
+                "which this estimator does not provide."
+            )
+        return clone(self)
+
+    def _ci_offers_kind(self, kind: str) -> bool:
+        """Whether ``kind`` applies to this (fitted) estimator."""
+        return True
+
+    def conf_int(
+        self,
+        kind: str = "mean",
+        points: Any = None,
+        *,
+        level: float = 0.95,
+        method: str = "auto",
+        X: Any = None,
+        y: Any = None,
+        n_resamples: int | None = None,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+    ) -> pd.DataFrame:
+        """Confidence intervals for a quantity the estimator estimates.
+
+        Parameters
+        ----------
+        kind : str, default="mean"
+            What to bound: ``"mean"``, ``"quantile"`` (at probability levels
+            ``points``), ``"cdf"`` or ``"pdf"`` (at values ``points``) for a
+            population estimate; ``"predict"`` (at rows ``points``) for a
+            regressor, ``"predict_proba"`` for a classifier; the statistics
+            released for the integral statistics.  The kinds available are
+            listed in the error raised for an unknown one and in the
+            estimator's documentation.
+        points : array-like or None
+            Where to evaluate (see ``kind``); ignored for the mean.
+        level : float or sequence of float, default=0.95
+            Confidence level, in (0, 1); several levels give one block of
+            rows each, computed from the same resampled replicates.
+        method : str, default="auto"
+            How to compute the interval; ``"auto"`` picks the method the
+            estimator documents as right for the kind.
+        X, y : array-like, optional
+            The privatized data the estimator was fitted on (``y`` for
+            learners with a target), needed by methods that recompute
+            per-record terms or resample; learners that keep their records
+            use them when ``X`` is not given.
+        n_resamples : int or None
+            Replicates of resampling methods (their default when None).
+        random_state : None, int, RandomState or Generator
+            Seeds resampling methods (reproducible for an int).
+        n_jobs : int or None
+            joblib workers for resampling methods.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per point with columns ``quantity, point, estimate, se,
+            lower, upper, level, method, target``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skprivate import DeconvolutionKernelDensity, LaplaceLDP
+        >>> x = np.random.default_rng(0).normal(size=(2000, 1)).clip(-4, 4)
+        >>> ldp = LaplaceLDP(epsilon=4, bounds=(-4, 4), random_state=0)
+        >>> z = ldp.fit_transform(x)
+        >>> kde = DeconvolutionKernelDensity(noise_scale=ldp.scale_, support=(-4, 4))
+        >>> ci = kde.fit(z).conf_int("mean", X=z)
+        >>> ci[["estimate", "lower", "upper", "method"]].round(2)
+           estimate  lower  upper      method
+        0     -0.06  -0.19   0.07  noisy-mean
+        """
+        check_is_fitted(self)
+        levels = [
+            check_level(v) for v in np.atleast_1d(np.asarray(level, dtype=object))
+        ]
+        if not isinstance(kind, str) or not kind.isidentifier():
+            raise ValueError(f"kind must be a name; got {kind!r}.")
+        handler = getattr(self, f"_conf_int_{kind}", None)
+        if handler is None or not self._ci_offers_kind(kind):
+            raise ValueError(
+                f"{type(self).__name__} has no confidence intervals for "
+                f"kind={kind!r}; available: {self._ci_interval_kinds()}."
+            )
+        if not isinstance(method, str):
+            raise ValueError(f"method must be a string; got {method!r}.")
+        if n_resamples is not None and (
+            isinstance(n_resamples, bool)
+            or not isinstance(n_resamples, numbers.Integral)
+            or n_resamples < 2
+        ):
+            raise ValueError(
+                f"n_resamples must be an integer >= 2; got {n_resamples!r}."
+            )
+        # Several levels share one computation (resampled replicates,
+        # information matrices): the requests share a cache.
+        cache: dict = {}
+        frames = [
+            handler(
+                IntervalRequest(
+                    kind,
+                    points,
+                    v,
+                    method,
+                    X,
+                    y,
+                    n_resamples,
+                    random_state,
+                    n_jobs,
+                    cache,
+                )
+            )
+            for v in levels
+        ]
+        return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+class PopulationIntervalMixin(ConfidenceIntervalMixin):
+    """Intervals of a population estimate, with the bootstrap as fallback.
+
+    ``mean``, ``quantile`` and ``cdf`` default to the percentile bootstrap of
+    the privatized rows (each replicate refits a clone of the estimator made
+    by ``_ci_resampling_template``); estimators with a method right for them
+    override these kinds.
+    """
+
+    def _ci_bootstrap_population(
+        self, request: IntervalRequest, points: Any, statistic: Callable
+    ) -> pd.DataFrame:
+        """Percentile bootstrap of the privatized rows, refitting each time."""
+        X = request.data("X")
+        reps = request.memo(
+            "bootstrap",
+            lambda: bootstrap_replicates(
+                self._ci_resampling_template(),
+                X,
+                statistic,
+                n_resamples=request.resamples(),
+                random_state=request.random_state,
+                n_jobs=request.n_jobs,
+            ),
+        )
+        lower, upper = percentile_interval(reps, request.level)
+        return interval_frame(
+            request.kind,
+            points,
+            np.asarray(statistic(self), dtype=float),
+            lower,
+            upper,
+            request.level,
+            "bootstrap-percentile",
+            "the estimator's expectation at its smoothing (its bias not covered)",
+            se=np.nanstd(reps, axis=0, ddof=1),
+        )
+
+    def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
+        request.choose(("bootstrap",), "bootstrap", type(self).__name__)
+        return self._ci_bootstrap_population(request, None, lambda est: est.mean())
+
+    def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
+        request.choose(("bootstrap",), "bootstrap", type(self).__name__)
+        q = probabilities_of(request.points)
+        return self._ci_bootstrap_population(request, q, lambda est: est.quantile(q))
+
+    def _conf_int_cdf(self, request: IntervalRequest) -> pd.DataFrame:
+        request.choose(("bootstrap",), "bootstrap", type(self).__name__)
+        x = values_of(request.points)
+        return self._ci_bootstrap_population(request, x, lambda est: est.cdf(x))
+
+
+def probabilities_of(points: Any) -> NDArray[np.float64]:
+    if points is None:
+        return np.array([0.25, 0.5, 0.75])
+    q = np.atleast_1d(np.asarray(points, dtype=float)).ravel()
+    if np.any(~((q > 0) & (q < 1))):
+        raise ValueError(
+            f"quantile points must be probability levels in (0, 1); got {q.tolist()}."
+        )
+    return q
+
+
+def values_of(points: Any) -> NDArray[np.float64]:
+    if points is None:
+        raise ValueError("points= is required: the values at which to evaluate.")
+    x = np.atleast_1d(np.asarray(points, dtype=float)).ravel()
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"points must be finite numbers; got {x.tolist()}.")
+    return x

@@ -1,0 +1,729 @@
+"""Confidence intervals of the interval-privacy learners.
+
+:class:`NPMLEIntervalsMixin` (for :class:`IntervalNPMLE`),
+:class:`MLEIntervalsMixin` (for :class:`IntervalMLE`) and
+:class:`RegressionIntervalsMixin` (for :class:`IterativeIntervalRegressor`)
+add the kinds of ``conf_int`` (see :mod:`skprivate._uncertainty`) with the
+method that is right for each estimator; they read fitted attributes and the
+interval data passed as ``X`` (``y`` for the regressor), and resample by
+refitting clones.
+
+NPMLE at a point.  For Case-I (current status) data the NPMLE of ``F(t)``
+converges at the rate ``n**(-1/3)`` to a non-normal limit (Groeneboom &
+Wellner, 1992), and the naive bootstrap is inconsistent there (Kosorok,
+2008; Sen, Banerjee & Woodroofe, 2010).  ``F(t)`` is bounded instead by
+inverting the likelihood-ratio test of ``F(t) = theta`` (Banerjee &
+Wellner, 2001): ``2 log lambda`` converges, for every ``F`` and anchor law
+with positive densities at ``t``, to the universal law ``D``, whose
+quantiles are 1.602 (0.90), 2.269 (0.95) and 3.836 (0.99) (their Table 2).
+The constrained NPMLE is the isotonic regression of the rows left of ``t``
+capped at ``theta`` next to that of the rows right of ``t`` floored at
+``theta``, so the likelihood ratio costs two isotonic regressions per
+``t``; it is convex in ``theta`` (the profile of a concave likelihood over a
+linear constraint), and the set ``{theta : 2 log lambda <= d}`` is an
+interval found by bisection.  A quantile interval inverts the same test over
+``t`` at ``theta = q``.  For other interval data (Case II, m anchors, mixed
+exact values) and other levels, the subsampling interval of Politis, Romano
+& Wolf (1999) with the rate ``n**(1/3)`` (the separated case; Groeneboom,
+1996) is used: subsamples of ``b = n**(2/3)`` rows drawn without
+replacement, which is consistent whenever the estimator has a limit law at
+a known rate (the m-out-of-n bootstrap of Sen, Banerjee & Woodroofe, 2010,
+is its with-replacement counterpart).
+
+NPMLE mean.  Smooth functionals ``integral phi dF`` of the NPMLE are
+root-n consistent and asymptotically normal (Huang & Wellner, 1995, Case I;
+Geskus & Groeneboom, 1999, Case II) with, for Case I, the variance
+``n**-1 integral phi'(u)**2 F(u) (1 - F(u)) / g(u) du`` (``g`` the anchor
+density; the variance Theorem 6 of Ding & Ding minimizes).  The
+``"influence"`` method estimates it by ``n**-2 sum_i F_hat(u_i) (1 -
+F_hat(u_i)) / g_hat(u_i)**2`` (``phi' = 1``; ``g_hat`` a Gaussian kernel
+estimate of the public anchors); ``"bootstrap"`` is the percentile
+bootstrap of the rows (consistent for smooth functionals of the current
+status NPMLE: Groeneboom & Hendrickx, 2017), for any interval data.
+
+Parametric MLE.  Wald intervals from the observed information (the
+numerical Hessian of the interval log-likelihood at the estimate) in
+``(mu, log sigma)``, carried to each quantity by the delta method; the CDF
+is bounded on the probit/logit scale ``(x - mu) / sigma`` and the density on
+the log scale, so the intervals stay in range.
+
+Regression.  With a ``LinearRegression`` base the fitted model is the
+interval-regression MLE (Gaussian or logistic noise), and predictions get
+Wald intervals from the observed information in (intercept, slopes,
+``log sigma``); other base regressors get the percentile bootstrap of the
+(feature, interval) pairs, each replicate refitting the whole algorithm.
+
+References
+----------
+P. Groeneboom and J. A. Wellner (1992), Information Bounds and
+Nonparametric Maximum Likelihood Estimation, Birkhäuser.
+
+P. Groeneboom (1996), Lectures on inverse problems, Springer LNM 1648.
+
+J. Huang and J. A. Wellner (1995), "Asymptotic normality of the NPMLE of
+linear functionals for interval censored data, case 1", Statistica
+Neerlandica 49, 153-163.
+
+R. B. Geskus and P. Groeneboom (1999), "Asymptotically optimal estimation
+of smooth functionals for interval censoring, case 2", Annals of Statistics
+27, 627-674.
+
+M. Banerjee and J. A. Wellner (2001), "Likelihood ratio tests for monotone
+functions", Annals of Statistics 29, 1699-1731.
+
+D. N. Politis, J. P. Romano and M. Wolf (1999), Subsampling, Springer.
+
+M. R. Kosorok (2008), "Bootstrapping the Grenander estimator", IMS
+Collections 1, 282-292.
+
+B. Sen, M. Banerjee and M. Woodroofe (2010), "Inconsistency of bootstrap:
+the Grenander estimator", Annals of Statistics 38, 1953-1977.
+
+P. Groeneboom and K. Hendrickx (2017), "The nonparametric bootstrap for the
+current status model", Electronic Journal of Statistics 11, 3446-3484.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from scipy import stats
+from scipy.signal import fftconvolve
+from scipy.special import xlogy
+from sklearn.base import clone
+from sklearn.isotonic import isotonic_regression
+from sklearn.linear_model import LinearRegression
+
+from .._uncertainty import (
+    ConfidenceIntervalMixin,
+    IntervalRequest,
+    PopulationIntervalMixin,
+    bootstrap_replicates,
+    interval_frame,
+    normal_interval,
+    percentile_interval,
+    probabilities_of,
+    subsampling_interval,
+    values_of,
+)
+from ..utils.validation import check_interval_array, check_two_sided
+from ._truncated import log_interval_prob
+
+__all__ = [
+    "LR_CRITICAL_VALUES",
+    "MLEIntervalsMixin",
+    "NPMLEIntervalsMixin",
+    "RegressionIntervalsMixin",
+]
+
+#: Quantiles of Banerjee & Wellner's limit law D of the likelihood-ratio
+#: statistic for ``F(t)`` with current status data (their Table 2).
+LR_CRITICAL_VALUES = {0.90: 1.602, 0.95: 2.269, 0.99: 3.836}
+
+_CUBE_ROOT = 1.0 / 3.0
+
+
+def _lr_critical(level: float) -> float | None:
+    for key, value in LR_CRITICAL_VALUES.items():
+        if abs(level - key) < 1e-9:
+            return value
+    return None
+
+
+def _informative(X: Any) -> NDArray[np.float64]:
+    Z = check_interval_array(X, name="X")
+    keep = ~(np.isneginf(Z[:, 0]) & np.isposinf(Z[:, 1]))
+    if not keep.any():
+        raise ValueError("X carries no information: every row is (-inf, inf).")
+    return Z[keep]
+
+
+def _is_case_one(Z: NDArray) -> bool:
+    return bool(np.all(np.isneginf(Z[:, 0]) ^ np.isposinf(Z[:, 1])))
+
+
+class _CurrentStatus:
+    """Case-I rows grouped by anchor, with the likelihood ratio for ``F(t)``."""
+
+    def __init__(self, Z: NDArray) -> None:
+        delta = np.isneginf(Z[:, 0])
+        u = np.where(delta, Z[:, 1], Z[:, 0])
+        self.u = u
+        self.anchors, inverse = np.unique(u, return_inverse=True)
+        self.weight = np.bincount(inverse, minlength=self.anchors.size).astype(float)
+        self.hits = np.bincount(
+            inverse, weights=delta * 1.0, minlength=self.anchors.size
+        )
+        self.F = self._iso(slice(None))
+        self.max_loglik = self._loglik(self.F)
+
+    def _iso(self, part: slice) -> NDArray[np.float64]:
+        w, h = self.weight[part], self.hits[part]
+        if w.size == 0:
+            return np.zeros(0)
+        return np.clip(isotonic_regression(h / w, sample_weight=w), 0.0, 1.0)
+
+    def _loglik(self, F: NDArray) -> float:
+        return float(
+            np.sum(xlogy(self.hits, F) + xlogy(self.weight - self.hits, 1.0 - F))
+        )
+
+    def split(self, s: int) -> tuple[NDArray, NDArray]:
+        """Unconstrained isotonic fits of the first ``s`` anchors and the rest."""
+        return self._iso(slice(0, s)), self._iso(slice(s, None))
+
+    def ratio(self, parts: tuple[NDArray, NDArray], theta: float) -> float:
+        """``2 log lambda`` of ``F = theta`` between the two parts."""
+        left, right = parts
+        F0 = np.concatenate([np.minimum(left, theta), np.maximum(right, theta)])
+        return 2.0 * (self.max_loglik - self._loglik(F0))
+
+    def n_left(self, t: float) -> int:
+        return int(np.searchsorted(self.anchors, t, side="right"))
+
+    def value(self, t: float) -> float:
+        s = self.n_left(t)
+        return float(self.F[s - 1]) if s > 0 else 0.0
+
+    def cdf_interval(self, t: float, d: float) -> tuple[float, float, float]:
+        s = self.n_left(t)
+        parts = self.split(s)
+        est = float(self.F[s - 1]) if s > 0 else 0.0
+
+        def solve(lo: float, hi: float, inside_at_lo: bool) -> float:
+            # LR - d changes sign once on [lo, hi] (LR is convex in theta).
+            for _ in range(60):
+                mid = 0.5 * (lo + hi)
+                inside = self.ratio(parts, mid) <= d
+                if inside == inside_at_lo:
+                    lo = mid
+                else:
+                    hi = mid
+            return 0.5 * (lo + hi)
+
+        lower = 0.0 if self.ratio(parts, 0.0) <= d else solve(est, 0.0, True)
+        upper = 1.0 if self.ratio(parts, 1.0) <= d else solve(est, 1.0, True)
+        return est, lower, upper
+
+    def quantile_interval(self, q: float, d: float) -> tuple[float, float]:
+        """Anchors between which ``F(t) = q`` is not rejected (test inversion).
+
+        ``2 log lambda`` is constant for ``t`` between consecutive anchors;
+        ``s`` counts the anchors at or left of ``t``.
+        """
+        K = self.anchors.size
+        s_hat = int(np.searchsorted(self.F, q, side="left"))
+
+        def accepted(s: int) -> bool:
+            return self.ratio(self.split(s), q) <= d
+
+        lo, hi = 0, s_hat  # smallest accepted s in [0, s_hat]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if accepted(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        s_min = lo
+        lo, hi = s_hat, K  # largest accepted s in [s_hat, K]
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if accepted(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        s_max = lo
+        lower = -np.inf if s_min == 0 else float(self.anchors[s_min - 1])
+        upper = np.inf if s_max >= K else float(self.anchors[s_max])
+        return lower, upper
+
+
+def _kde_at(values: NDArray, points: NDArray) -> NDArray[np.float64]:
+    """Gaussian kernel density of ``values`` at ``points`` (Silverman's bandwidth).
+
+    Linearly binned on 4,096 nodes and convolved, so it costs ``O(n)``.
+    """
+    n = values.size
+    spread = min(np.std(values), stats.iqr(values) / 1.349) or np.std(values) or 1.0
+    h = 0.9 * spread * n ** (-0.2)
+    lo, hi = (
+        min(values.min(), points.min()) - 4 * h,
+        max(values.max(), points.max()) + 4 * h,
+    )
+    m = 4096
+    step = (hi - lo) / (m - 1)
+    pos = (values - lo) / step
+    left = np.clip(np.floor(pos).astype(np.intp), 0, m - 2)
+    frac = pos - left
+    counts = np.bincount(left, 1.0 - frac, minlength=m) + np.bincount(
+        left + 1, frac, minlength=m
+    )
+    half = int(np.ceil(5 * h / step))
+    offsets = np.arange(-half, half + 1) * step
+    kernel = np.exp(-0.5 * (offsets / h) ** 2) / (h * np.sqrt(2 * np.pi))
+    density = fftconvolve(counts, kernel, mode="same") / n
+    grid = lo + step * np.arange(m)
+    return np.maximum(np.interp(points, grid, density), 1e-300)
+
+
+class NPMLEIntervalsMixin(PopulationIntervalMixin):
+    """``conf_int`` of :class:`IntervalNPMLE`: mean, quantiles and the CDF.
+
+    ``"cdf"`` and ``"quantile"``: ``method="likelihood-ratio"`` (Case-I data,
+    levels 0.90, 0.95 and 0.99) or ``"subsampling"`` (any interval data,
+    rate ``n**(1/3)``); ``"auto"`` takes the first when it applies.
+    ``"mean"``: ``"influence"`` (Case-I data) or ``"bootstrap"`` (any);
+    ``"auto"`` takes the first when it applies.  The density of an NPMLE is
+    not estimated at any known rate (the estimate is discrete), so there is
+    no ``"pdf"``.  ``X`` is the interval data given to ``fit``.
+    """
+
+    def _ci_offers_kind(self, kind: str) -> bool:
+        return kind in ("mean", "quantile", "cdf")
+
+    def _ci_interval_data(self, request: IntervalRequest) -> NDArray[np.float64]:
+        return _informative(request.data("X"))
+
+    def _ci_point_subsampling(
+        self,
+        request: IntervalRequest,
+        Z: NDArray,
+        points: NDArray,
+        statistic,
+        estimate: NDArray,
+    ) -> tuple[NDArray, NDArray]:
+        n = Z.shape[0]
+        b = max(20, int(np.ceil(n ** (2.0 / 3.0))))
+        reps = request.memo(
+            "subsampling",
+            lambda: bootstrap_replicates(
+                clone(self),
+                Z,
+                statistic,
+                n_resamples=request.resamples(400),
+                random_state=request.random_state,
+                n_jobs=request.n_jobs,
+                size=min(b, n - 1),
+                replace=False,
+            ),
+        )
+        return subsampling_interval(
+            estimate, reps, n, min(b, n - 1), _CUBE_ROOT, request.level
+        )
+
+    def _ci_pointwise(self, request: IntervalRequest, quantity: str) -> pd.DataFrame:
+        Z = self._ci_interval_data(request)
+        d = _lr_critical(request.level)
+        case_one = _is_case_one(Z)
+        allowed = ("likelihood-ratio", "subsampling")
+        method = request.choose(
+            allowed,
+            "likelihood-ratio" if case_one and d is not None else "subsampling",
+            type(self).__name__,
+        )
+        if method == "likelihood-ratio" and not case_one:
+            raise ValueError(
+                "method='likelihood-ratio' needs Case-I data (every row (-inf, u] "
+                "or (u, inf)); use method='subsampling' for other interval data."
+            )
+        if method == "likelihood-ratio" and d is None:
+            raise ValueError(
+                "method='likelihood-ratio' uses the tabulated quantiles of "
+                "Banerjee & Wellner's law D, for level in "
+                f"{sorted(LR_CRITICAL_VALUES)}; "
+                f"got level={request.level}. Use method='subsampling'."
+            )
+        if quantity == "cdf":
+            points = values_of(request.points)
+            estimate = np.asarray(self.cdf(points), dtype=float)
+            target = "F(t)"
+        else:
+            points = probabilities_of(request.points)
+            estimate = np.asarray(self.quantile(points), dtype=float)
+            target = "F^-1(q), between anchors"
+        if method == "likelihood-ratio":
+            cs = _CurrentStatus(Z)
+            lower, upper = np.empty(points.size), np.empty(points.size)
+            for i, p in enumerate(points):
+                if quantity == "cdf":
+                    _, lower[i], upper[i] = cs.cdf_interval(float(p), d)
+                else:
+                    lower[i], upper[i] = cs.quantile_interval(float(p), d)
+            label = "likelihood-ratio (Banerjee-Wellner)"
+        else:
+            stat = _CdfAt(points) if quantity == "cdf" else _QuantileAt(points)
+            lower, upper = self._ci_point_subsampling(
+                request, Z, points, stat, estimate
+            )
+            if quantity == "cdf":
+                lower, upper = np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
+            label = "subsampling (rate n^1/3)"
+        return interval_frame(
+            quantity, points, estimate, lower, upper, request.level, label, target
+        )
+
+    def _conf_int_cdf(self, request: IntervalRequest) -> pd.DataFrame:
+        return self._ci_pointwise(request, "cdf")
+
+    def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
+        return self._ci_pointwise(request, "quantile")
+
+    def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
+        Z = self._ci_interval_data(request)
+        case_one = _is_case_one(Z)
+        method = request.choose(
+            ("influence", "bootstrap"),
+            "influence" if case_one else "bootstrap",
+            type(self).__name__,
+        )
+        if method == "bootstrap":
+            return self._ci_bootstrap_population(request, None, _Mean())
+        if not case_one:
+            raise ValueError(
+                "method='influence' needs Case-I data; use method='bootstrap'."
+            )
+        cs = _CurrentStatus(Z)
+        F = cs.F[np.searchsorted(cs.anchors, cs.u)]
+        g = _kde_at(cs.u, cs.u)
+        n = cs.u.size
+        se = float(np.sqrt(np.sum(F * (1.0 - F) / g**2)) / n)
+        estimate = self.mean()
+        lower, upper = normal_interval(estimate, se, request.level)
+        return interval_frame(
+            "mean",
+            None,
+            estimate,
+            lower,
+            upper,
+            request.level,
+            "influence (Huang-Wellner)",
+            "E[X] (anchors spanning the values)",
+            se=se,
+        )
+
+
+class _CdfAt:
+    def __init__(self, points: NDArray) -> None:
+        self.points = points
+
+    def __call__(self, est: Any) -> NDArray:
+        return est.cdf(self.points)
+
+
+class _QuantileAt:
+    def __init__(self, points: NDArray) -> None:
+        self.points = points
+
+    def __call__(self, est: Any) -> NDArray:
+        return est.quantile(self.points)
+
+
+class _Mean:
+    def __call__(self, est: Any) -> float:
+        return est.mean()
+
+
+class _Predict:
+    def __init__(self, points: Any) -> None:
+        self.points = points
+
+    def __call__(self, est: Any) -> NDArray:
+        return est.predict(self.points)
+
+
+def _hessian(func, theta: NDArray, steps: NDArray) -> NDArray[np.float64]:
+    """Central-difference Hessian of a scalar function."""
+    k = theta.size
+    H = np.empty((k, k))
+    f0 = func(theta)
+    for i in range(k):
+        ei = np.zeros(k)
+        ei[i] = steps[i]
+        H[i, i] = (func(theta + ei) - 2.0 * f0 + func(theta - ei)) / steps[i] ** 2
+        for j in range(i):
+            ej = np.zeros(k)
+            ej[j] = steps[j]
+            H[i, j] = H[j, i] = (
+                func(theta + ei + ej)
+                - func(theta + ei - ej)
+                - func(theta - ei + ej)
+                + func(theta - ei - ej)
+            ) / (4.0 * steps[i] * steps[j])
+    return H
+
+
+def _covariance(H: NDArray, what: str) -> NDArray[np.float64]:
+    info = -H
+    try:
+        cov = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        cov = None
+    if cov is None or not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
+        raise ValueError(
+            f"The observed information of {what} is singular or not positive "
+            "definite: the data do not identify the parameters well enough for "
+            "Wald intervals (use method='bootstrap')."
+        )
+    return cov
+
+
+def _row_loglik(
+    lower: NDArray, upper: NDArray, center: NDArray, noise: str, log_scale: float
+) -> NDArray[np.float64]:
+    """Per-row interval log-likelihood (log density for exact rows)."""
+    scale = float(np.exp(log_scale))
+    exact = lower == upper
+    ll = np.empty(lower.shape)
+    iv = ~exact
+    if iv.any():
+        ll[iv] = log_interval_prob(
+            lower[iv] - center[iv], upper[iv] - center[iv], noise, scale
+        )
+    if exact.any():
+        t = (lower[exact] - center[exact]) / scale
+        if noise == "gaussian":
+            ll[exact] = -0.5 * t * t - 0.5 * np.log(2 * np.pi) - log_scale
+        else:
+            ll[exact] = -t - 2.0 * np.logaddexp(0.0, -t) - log_scale
+    return ll
+
+
+class MLEIntervalsMixin(PopulationIntervalMixin):
+    """``conf_int`` of :class:`IntervalMLE`: Wald intervals from the information.
+
+    Kinds ``"mean"``, ``"quantile"``, ``"cdf"`` and ``"pdf"``;
+    ``method="wald"`` (default: observed information in ``(mu, log
+    sigma)`` and the delta method; the CDF on the scale of ``(x - mu) /
+    sigma``, the density on the log scale) or ``"bootstrap"``.  ``X`` is the
+    interval data given to ``fit``.  The intervals assume the family is
+    right; under misspecification the bootstrap is the safer choice.
+    """
+
+    def _ci_offers_kind(self, kind: str) -> bool:
+        return kind in ("mean", "quantile", "cdf", "pdf")
+
+    def _ci_parameter_covariance(self, X: Any) -> NDArray[np.float64]:
+        Z = check_two_sided(check_interval_array(X, name="X"), name="X")
+        lo, hi = Z[:, 0], Z[:, 1]
+        noise = "gaussian" if self.family == "normal" else "logistic"
+
+        def loglik(theta):
+            center = np.full(lo.shape, theta[0])
+            return float(np.sum(_row_loglik(lo, hi, center, noise, theta[1])))
+
+        theta = np.array([self.loc_, np.log(self.scale_)])
+        H = _hessian(loglik, theta, np.array([1e-3 * self.scale_, 1e-3]))
+        return _covariance(H, "IntervalMLE")
+
+    def _ci_wald(
+        self, request: IntervalRequest, points, value, gradient, back, target, kind
+    ):
+        if request.choose(("wald", "bootstrap"), "wald", type(self).__name__) == (
+            "bootstrap"
+        ):
+            stat = {
+                "mean": _Mean(),
+                "quantile": _QuantileAt(points),
+                "cdf": _CdfAt(points),
+                "pdf": lambda est: est.pdf(points),
+            }[kind]
+            return self._ci_bootstrap_population(request, points, stat)
+        cov = request.memo(
+            "covariance", lambda: self._ci_parameter_covariance(request.data("X"))
+        )
+        G = np.atleast_2d(gradient)
+        se = np.sqrt(np.einsum("ij,jk,ik->i", G, cov, G))
+        lower, upper = normal_interval(value, se, request.level)
+        estimate = back(np.asarray(value, dtype=float))
+        return interval_frame(
+            kind,
+            points,
+            estimate,
+            back(lower),
+            back(upper),
+            request.level,
+            "wald (observed information)",
+            target,
+            se=se if back is _identity else None,
+        )
+
+    def _ci_standard(self):
+        return stats.norm if self.family == "normal" else stats.logistic
+
+    def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
+        return self._ci_wald(
+            request, None, self.loc_, [1.0, 0.0], _identity, "E[X]", "mean"
+        )
+
+    def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
+        q = probabilities_of(request.points)
+        zq = self._ci_standard().ppf(q)
+        value = self.loc_ + self.scale_ * zq
+        gradient = np.column_stack([np.ones_like(zq), self.scale_ * zq])
+        return self._ci_wald(
+            request, q, value, gradient, _identity, "F^-1(q)", "quantile"
+        )
+
+    def _conf_int_cdf(self, request: IntervalRequest) -> pd.DataFrame:
+        x = values_of(request.points)
+        eta = (x - self.loc_) / self.scale_
+        gradient = np.column_stack([np.full_like(eta, -1.0 / self.scale_), -eta])
+        return self._ci_wald(
+            request, x, eta, gradient, self._ci_standard().cdf, "F(x)", "cdf"
+        )
+
+    def _conf_int_pdf(self, request: IntervalRequest) -> pd.DataFrame:
+        x = values_of(request.points)
+        eta = (x - self.loc_) / self.scale_
+        std = self._ci_standard()
+        # d log f0 / d eta: -eta (normal), -tanh(eta / 2) (logistic).
+        score = -eta if self.family == "normal" else -np.tanh(eta / 2.0)
+        value = std.logpdf(eta) - np.log(self.scale_)
+        gradient = np.column_stack([-score / self.scale_, -score * eta - 1.0])
+        return self._ci_wald(request, x, value, gradient, np.exp, "f(x)", "pdf")
+
+
+def _identity(v):
+    return v
+
+
+class RegressionIntervalsMixin(ConfidenceIntervalMixin):
+    """``conf_int`` of :class:`IterativeIntervalRegressor`: ``kind="predict"``.
+
+    ``points`` are feature rows; the interval bounds the regression function
+    ``f(x)`` (the location of the response given ``x``).  ``method="wald"``
+    (a ``LinearRegression`` base): the observed information of the
+    interval-regression likelihood in (intercept, slopes, ``log sigma``)
+    at the fitted model, and the delta method; ``"bootstrap"``: percentile
+    bootstrap of the (feature, interval) pairs, each replicate refitting a
+    clone (slow: one full fit per replicate).  ``"auto"`` is ``"wald"`` for
+    a ``LinearRegression`` base and ``"bootstrap"`` otherwise.  ``X`` and
+    ``y`` are the features and the interval responses given to ``fit``
+    (the released intervals when the regressor was fitted with a
+    ``privatizer``).
+    """
+
+    def _ci_offers_kind(self, kind: str) -> bool:
+        return kind == "predict"
+
+    def _ci_resampling_template(self) -> Any:
+        template = clone(self)
+        if self.privatizer is not None:
+            template.set_params(privatizer=None)
+        return template
+
+    def _conf_int_predict(self, request: IntervalRequest) -> pd.DataFrame:
+        if request.points is None:
+            raise ValueError("points= is required: the feature rows to predict at.")
+        points = request.points
+        estimate = np.asarray(self.predict(points), dtype=float)
+        linear = type(self.estimator_) is LinearRegression
+        method = request.choose(
+            ("wald", "bootstrap"), "wald" if linear else "bootstrap", "predict"
+        )
+        X = request.data("X")
+        y = request.data("y")
+        rows = (
+            np.asarray(points, dtype=float)
+            if not hasattr(points, "iloc")
+            else (points.to_numpy(dtype=float))
+        )
+        if method == "bootstrap":
+            reps = request.memo(
+                "bootstrap",
+                lambda: bootstrap_replicates(
+                    self._ci_resampling_template(),
+                    X,
+                    _Predict(points),
+                    y=y,
+                    n_resamples=request.resamples(),
+                    random_state=request.random_state,
+                    n_jobs=request.n_jobs,
+                ),
+            )
+            lower, upper = percentile_interval(reps, request.level)
+            return interval_frame(
+                "predict",
+                rows,
+                estimate,
+                lower,
+                upper,
+                request.level,
+                "bootstrap-percentile (pairs)",
+                "E over resamples of the fitted f(x) (the learner's bias not covered)",
+                se=np.nanstd(reps, axis=0, ddof=1),
+            )
+        if not linear:
+            raise ValueError(
+                "method='wald' needs a LinearRegression base regressor; use "
+                "method='bootstrap'."
+            )
+        se = request.memo(
+            "se", lambda: self._ci_linear_se(np.asarray(X, dtype=float), y, rows)
+        )
+        lower, upper = normal_interval(estimate, se, request.level)
+        return interval_frame(
+            "predict",
+            rows,
+            estimate,
+            lower,
+            upper,
+            request.level,
+            "wald (observed information)",
+            "f(x) of the linear model",
+            se=se,
+        )
+
+    def _ci_linear_se(self, X: NDArray, y: Any, rows: NDArray) -> NDArray[np.float64]:
+        Z = check_two_sided(check_interval_array(y, name="y"), name="y")
+        lo, hi = Z[:, 0], Z[:, 1]
+        if X.ndim != 2 or X.shape[0] != Z.shape[0]:
+            raise ValueError(
+                f"X must have one row per interval of y; got {X.shape} and "
+                f"{Z.shape[0]} intervals."
+            )
+        model = self.estimator_
+        coef = np.ravel(model.coef_)
+        intercept = float(model.intercept_) if model.fit_intercept else 0.0
+        mean = X.mean(axis=0)
+        scale = X.std(axis=0)
+        scale[~(scale > 0)] = 1.0
+        D = (X - mean) / scale
+        # Parameters: (intercept at the mean, slopes per standard deviation,
+        # log sigma unless sigma is known).
+        theta0 = np.concatenate(
+            [[intercept + mean @ coef], coef * scale, [np.log(self.sigma_)]]
+        )
+        known = self.sigma != "auto"
+        has_b = bool(model.fit_intercept)
+        p = coef.size
+
+        def split(theta):
+            b = theta[0] if has_b else 0.0
+            slopes = theta[1 : 1 + p]
+            log_s = np.log(self.sigma_) if known else theta[1 + p]
+            return b, slopes, log_s
+
+        def loglik(theta):
+            b, slopes, log_s = split(theta)
+            return float(np.sum(_row_loglik(lo, hi, b + D @ slopes, self.noise, log_s)))
+
+        keep = np.r_[has_b, np.ones(p, bool), not known]
+        free = np.flatnonzero(keep)
+        steps_all = np.concatenate(
+            [[1e-3 * self.sigma_], 1e-3 * self.sigma_ * np.ones(p), [1e-3]]
+        )
+
+        def loglik_free(v):
+            theta = theta0.copy()
+            theta[free] = v
+            return loglik(theta)
+
+        H = _hessian(loglik_free, theta0[free], steps_all[free])
+        cov = _covariance(H, "IterativeIntervalRegressor")
+        R = (rows - mean) / scale
+        G = np.column_stack([np.ones(R.shape[0]), R, np.zeros(R.shape[0])])[:, free]
+        return np.sqrt(np.einsum("ij,jk,ik->i", G, cov, G))

@@ -1,0 +1,179 @@
+"""Warnings of the library name the user's line, in memory and through dask.
+
+Each case triggers one of skprivate's warnings through the public ``fit``,
+``transform`` or function of an estimator (directly, through a learner that
+privatizes its data, through a scikit-learn pipeline, or on a dask
+collection) and checks that every warning raised names this file, at the
+line of the call.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
+from sklearn.pipeline import make_pipeline
+
+from skprivate import (
+    DeconvolutionKernelDensity,
+    LaplaceLDP,
+    SubsetDistributionEstimator,
+    SubsetUniform,
+)
+from skprivate.exceptions import NotIdentifiableWarning, PrivacyLeakWarning
+from skprivate.integral import laplace_statistic
+from skprivate.interval import IntervalCaseI, IntervalCaseII, IntervalNPMLE
+from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
+
+CATEGORIES = ["a", "b", "c", "d"]
+RNG = np.random.default_rng(0)
+X = RNG.uniform(0, 10, (300, 1))
+RACE = RNG.choice([*CATEGORIES, "unknown"], 400)
+# Case-I reports whose anchors all lie below the values: half-lines towards +inf
+OPEN = IntervalCaseI(anchor_loc=-5.0, anchor_scale=0.1, random_state=0).fit_transform(
+    RNG.normal(size=(200, 1))
+)
+CASE_TWO = IntervalCaseII(random_state=0).fit_transform(RNG.normal(size=(300, 1)))
+
+
+def _unknown_reports():
+    mech = SubsetUniform(
+        categories=[CATEGORIES], handle_unknown="ignore", random_state=0
+    ).fit(RACE[:, None])
+    return mech, np.asarray(mech.transform(RACE[:, None]))
+
+
+def _in_memory_cases():
+    mech, reports = _unknown_reports()
+    return {
+        # a privatizer reading its bounds from the data
+        "bounds from data": (PrivacyLeakWarning, lambda: LaplaceLDP(epsilon=1).fit(X)),
+        # clipping values outside the bounds, in transform
+        "clipped": (
+            UserWarning,
+            lambda: LaplaceLDP(epsilon=1, bounds=(0, 5)).fit(X).transform(X),
+        ),
+        # a learner privatizing its data with a privatizer that reads them
+        "learner's privatizer": (
+            PrivacyLeakWarning,
+            lambda: DeconvolutionKernelDensity(
+                bandwidth=1.0, privatizer=LaplaceLDP(epsilon=1)
+            ).fit(X),
+        ),
+        # scikit-learn's pipeline between the user and the privatizer
+        "pipeline": (
+            PrivacyLeakWarning,
+            lambda: make_pipeline(LaplaceLDP(epsilon=1)).fit_transform(X),
+        ),
+        "categories from data": (
+            PrivacyLeakWarning,
+            lambda: SubsetUniform().fit(RACE[:, None]),
+        ),
+        "unknown reports": (
+            UserWarning,
+            lambda: SubsetDistributionEstimator(design=mech).fit(reports),
+        ),
+        "unknown reports, partial_fit": (
+            UserWarning,
+            lambda: SubsetDistributionEstimator(design=mech).partial_fit(reports),
+        ),
+        "tail mass": (NotIdentifiableWarning, lambda: IntervalNPMLE().fit(OPEN)),
+        "not converged": (
+            ConvergenceWarning,
+            lambda: IntervalNPMLE(max_iter=1).fit(CASE_TWO),
+        ),
+        "column vector": (
+            DataConversionWarning,
+            lambda: IntervalNPMLE().fit(X),
+        ),
+        "statistic without bounds": (
+            PrivacyLeakWarning,
+            lambda: laplace_statistic(X[:, 0], "mean", 1.0, random_state=0),
+        ),
+        "local sensitivity": (
+            PrivacyLeakWarning,
+            lambda: laplace_statistic(
+                X[:, 0], "median", 1.0, bounds=(0, 10), sensitivity="local"
+            ),
+        ),
+        "solver": (
+            ConvergenceWarning,
+            lambda: RVNSDensityEstimator(
+                method="paper",
+                bandwidth=0.5,
+                max_iter=1,
+                privatizer=RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=0),
+            ).fit(X),
+        ),
+    }
+
+
+def _dask_cases():
+    da = pytest.importorskip("dask.array")
+    dd = pytest.importorskip("dask.dataframe")
+    mech, reports = _unknown_reports()
+    lazy_x = da.from_array(X, chunks=(100, 1))
+    frame = dd.from_pandas(pd.DataFrame({"race": RACE}), npartitions=3)
+    return {
+        "bounds from data": (
+            PrivacyLeakWarning,
+            lambda: LaplaceLDP(epsilon=1).fit(lazy_x),
+        ),
+        "learner's privatizer": (
+            PrivacyLeakWarning,
+            lambda: DeconvolutionKernelDensity(
+                bandwidth=1.0, privatizer=LaplaceLDP(epsilon=1)
+            ).fit(lazy_x),
+        ),
+        "categories from data": (
+            PrivacyLeakWarning,
+            lambda: SubsetUniform().fit(frame),
+        ),
+        "unknown reports": (
+            UserWarning,
+            lambda: SubsetDistributionEstimator(design=mech).fit(
+                da.from_array(reports, chunks=(150, reports.shape[1]))
+            ),
+        ),
+        "tail mass": (
+            NotIdentifiableWarning,
+            lambda: IntervalNPMLE().fit(da.from_array(OPEN, chunks=(50, 2))),
+        ),
+        "not converged": (
+            ConvergenceWarning,
+            lambda: IntervalNPMLE(max_iter=1).fit(
+                da.from_array(CASE_TWO, chunks=(100, 2))
+            ),
+        ),
+    }
+
+
+def _check_names_this_file(category, call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    expected = [w for w in caught if issubclass(w.category, category)]
+    assert expected, f"no {category.__name__} raised"
+    lines = inspect.getsourcelines(call)
+    for w in caught:
+        assert w.filename == __file__, (
+            f"{w.category.__name__} names {w.filename}:{w.lineno}: {w.message}"
+        )
+        assert lines[1] <= w.lineno < lines[1] + len(lines[0]), w.lineno
+
+
+@pytest.mark.parametrize("case", list(_in_memory_cases()))
+def test_warnings_name_the_caller_in_memory(case):
+    _check_names_this_file(*_in_memory_cases()[case])
+
+
+@pytest.mark.parametrize("case", list(_dask_cases()))
+def test_warnings_name_the_caller_on_dask(case):
+    import dask
+
+    with dask.config.set(scheduler="synchronous"):
+        _check_names_this_file(*_dask_cases()[case])
