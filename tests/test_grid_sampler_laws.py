@@ -26,7 +26,6 @@ from scipy import integrate, optimize, stats
 
 from skprivate import LaplaceLDP
 from skprivate.ldp import FlippedHuberLDP, GeneralizedGaussianLDP, SquareWaveLDP
-from skprivate.negative_survey import RVNSPerturber
 
 N_DRAWS = 200_000
 LOW, HIGH = 0.2, 2.7  # neither bound is a multiple of the grid steps below
@@ -41,7 +40,9 @@ def check_law(outcomes, probs, label=""):
     p-value above 1e-4.
     """
     values, counts = np.unique(outcomes, axis=0, return_counts=True)
-    observed = {tuple(np.atleast_1d(v).tolist()): int(c) for v, c in zip(values, counts)}
+    observed = {
+        tuple(np.atleast_1d(v).tolist()): int(c) for v, c in zip(values, counts)
+    }
     probs = {tuple(np.atleast_1d(k).tolist()): float(p) for k, p in probs.items()}
     impossible = [k for k in observed if probs.get(k, 0.0) <= 0.0]
     assert not impossible, (label, "outcomes of probability 0", impossible[:5])
@@ -73,6 +74,25 @@ def indices(values, origin, step):
     tol = 0.0 if origin == 0.0 else 1e-9
     np.testing.assert_allclose(k, np.round(k), rtol=0, atol=tol)
     return np.round(k).astype(np.int64)
+
+
+class _Queued:
+    """Stand-in generator answering from fixed queues (then a default)."""
+
+    def __init__(self, uniforms, exponentials, gamma):
+        self.uniforms = list(uniforms)
+        self.exponentials = list(exponentials)
+        self.g = gamma
+
+    def gamma(self, shape, scale=1.0, size=None):
+        return np.full(size, self.g)
+
+    def standard_exponential(self, size=None):
+        value = self.exponentials.pop(0) if self.exponentials else 1.0
+        return np.broadcast_to(np.asarray(value, dtype=float), size).copy()
+
+    def random(self, size=None):
+        return np.full(size, self.uniforms.pop(0) if self.uniforms else 0.0)
 
 
 # ------------------------------------------------------------ Laplace (secure)
@@ -114,6 +134,12 @@ def test_laplace_grid_law(monkeypatch, x, k):
     probs[k_lo - M] = 0.5 * math.exp(-(k - k_lo + M - 0.5) / s)
     probs[k_hi + M] = 0.5 * math.exp(-(k_hi + M - k - 0.5) / s)
     check_law(m, probs, label=f"laplace x={x}")
+    # noise of 25 scales either way (a first draw of 44.4 and its extension)
+    # stops exactly at the clamps
+    for pair, want in [([44.4, 0.0], k_hi + M), ([0.0, 44.4], k_lo - M)]:
+        rng = _Queued([], [np.array(pair).reshape(1, 1, 2)], gamma=None)
+        out = model._secure_noise(np.array([[x]]), rng)
+        assert float(out[0, 0]) == want * 0.5
 
 
 # --------------------------------------------------- additive (GG and Huber)
@@ -211,22 +237,6 @@ def test_flipped_huber_grid_law(monkeypatch, x, label):
     _check_clamps(model, x, n, M)
 
 
-class _Queued:
-    """Stand-in generator answering from fixed queues (then a default)."""
-
-    def __init__(self, uniforms, exponentials, gamma):
-        self.uniforms, self.exponentials, self.g = list(uniforms), list(exponentials), gamma
-
-    def gamma(self, shape, scale=1.0, size=None):
-        return np.full(size, self.g)
-
-    def standard_exponential(self, size=None):
-        return np.full(size, self.exponentials.pop(0) if self.exponentials else 1.0)
-
-    def random(self, size=None):
-        return np.full(size, self.uniforms.pop(0) if self.uniforms else 0.0)
-
-
 def _check_clamps(model, x, n, M):
     """Outputs clamp at exactly ``-M`` and ``n + M`` steps from the lower bound.
 
@@ -253,7 +263,12 @@ def square_wave_half_width(eps):
 @pytest.mark.parametrize("epsilon", [1.0, 2.0])
 @pytest.mark.parametrize(
     ("x", "label"),
-    [(LOW, "low"), (HIGH, "high"), (LOW + 0.33 * 2.5, "interior"), (LOW + 2.5 / 8 * 2.5, "half")],
+    [
+        (LOW, "low"),
+        (HIGH, "high"),
+        (LOW + 0.33 * 2.5, "interior"),
+        (LOW + 2.5 / 8 * 2.5, "half"),
+    ],
 )
 def test_square_wave_grid_law(monkeypatch, epsilon, x, label):
     """Grid bits 3: ``n = 8`` cells, band ``W = floor(8 w)`` cells each side.
@@ -270,7 +285,7 @@ def test_square_wave_grid_law(monkeypatch, epsilon, x, label):
     model.fit(np.zeros((1, 1)))
     n = 8
     W = math.floor(square_wave_half_width(epsilon) * n)
-    assert W == {1.0: 2, 2.0: 1}[epsilon]
+    assert (epsilon, W) in {(1.0, 2), (2.0, 1)}
     step = (HIGH - LOW) / n
     assert model.grid_step_[0] == step
     k = round((x - LOW) / (HIGH - LOW) * n)
@@ -286,51 +301,76 @@ def test_square_wave_grid_law(monkeypatch, epsilon, x, label):
 # ----------------------------------------------------------------------- RVNS
 
 
-def rvns_pair_law(jx, ja, jb, D):
-    """Exact law of two reports sharing one band, as fractions."""
-    starts = range(max(ja, jx - D), min(jx, jb - D) + 1)
-    A = jb - ja - D
+def rvns_pair_law(jx, ja, jb, D, safe=False):
+    """Exact law of two reports sharing one band, as fractions.
+
+    Paper placement: the band start is uniform on ``[max(ja, jx - D),
+    min(jx, jb - D)]`` and reports are uniform on ``[ja, jb]`` outside the
+    band.  Boundary-safe placement: the start is uniform on ``[jx - D, jx]``
+    and reports are uniform on ``[ja - D, jb + D]`` outside the band.
+    """
+    if safe:
+        starts, first, last = range(jx - D, jx + 1), ja - D, jb + D
+    else:
+        starts, first, last = range(max(ja, jx - D), min(jx, jb - D) + 1), ja, jb
     probs = {}
     for s in starts:
-        allowed = [i for i in range(ja, jb + 1) if not s <= i <= s + D]
-        assert len(allowed) == A
+        allowed = [i for i in range(first, last + 1) if not s <= i <= s + D]
+        A = len(allowed)
         for i1 in allowed:
             for i2 in allowed:
                 probs[(i1, i2)] = probs.get((i1, i2), 0) + Fraction(
                     1, len(starts) * A * A
                 )
-    return probs
+    return probs, starts, first, last
 
 
-@pytest.mark.parametrize(
-    ("x", "jx"),
-    [(0.3, 3), (2.7, 21), (1.26, 10), (0.9, 7), (1.1875, 10), (2.5, 20)],
-    ids=["low", "high", "interior", "near-low", "half-step-even", "near-high"],
-)
-def test_rvns_grid_law(monkeypatch, x, jx):
+RVNS_INPUTS = [(0.3, 3), (2.7, 21), (1.26, 10), (0.9, 7), (1.1875, 10), (2.5, 20)]
+RVNS_IDS = ["low", "high", "interior", "near-low", "half-step-even", "near-high"]
+
+
+def _rvns_grid(monkeypatch):
     """Bounds (0.3, 2.7), d = 0.7, grid bits 2: step ``2**(-1 - 2) = 0.125``.
 
     ``ja = ceil(0.3 / h) = 3``, ``jb = floor(2.7 / h) = 21``,
     ``D = rint(0.7 / h) = rint(5.6) = 6``; a value goes to
-    ``clip(rint(x / h), ja, jb)`` (1.1875 / h = 9.5 -> 10); the band start is
-    uniform on ``[max(ja, jx - D), min(jx, jb - D)]`` and both reports are
-    uniform outside the same band of ``D + 1`` points.
+    ``clip(rint(x / h), ja, jb)`` (1.1875 / h = 9.5 -> 10).
     """
     from skprivate.negative_survey import _transition
 
     monkeypatch.setattr(_transition, "GRID_BITS", 2)
-    model = RVNSPerturber(d=0.7, k=2, bounds=(0.3, 2.7), random_state=0)
-    model.fit(np.zeros((1, 1)))
-    h = 0.125
-    assert model.grid_step_[0] == h
-    reports = model.transform(np.full((N_DRAWS, 1), x))
-    pairs = indices(reports, 0.0, h)
-    probs = rvns_pair_law(jx, 3, 21, 6)
-    check_law(pairs, probs, label=f"rvns x={x}")
-    # the always-covered points never appear, the others all do
-    starts = range(max(3, jx - 6), min(jx, 21 - 6) + 1)
+    grid = _transition.sampler_grid(np.array([0.7]), np.array([0.3]), np.array([2.7]))
+    h, ja, jb, D = grid
+    assert (h[0], ja[0], jb[0], D[0]) == (0.125, 3, 21, 6)
+    return _transition, grid
+
+
+def _check_rvns(sampler, grid, x, jx, safe):
+    reports = sampler(np.full((N_DRAWS, 1), x), grid, 2, np.random.default_rng(0))
+    pairs = indices(reports[:, 0, :], 0.0, 0.125)
+    probs, starts, first, last = rvns_pair_law(jx, 3, 21, 6, safe=safe)
+    check_law(pairs, probs, label=f"rvns x={x} safe={safe}")
+    # the points every band covers never appear, all the others do
     covered = set(range(max(starts), min(starts) + 6 + 1))
-    assert covered == set(range(3, 22)) - set(np.unique(pairs).tolist())
+    seen = set(np.unique(pairs).tolist())
+    assert covered == set(range(first, last + 1)) - seen
+
+
+@pytest.mark.parametrize(("x", "jx"), RVNS_INPUTS, ids=RVNS_IDS)
+def test_rvns_grid_law(monkeypatch, x, jx):
+    """The paper's placement: the band is shifted to stay inside ``[a, b]``."""
+    transition, grid = _rvns_grid(monkeypatch)
+    _check_rvns(transition.sample_rvns_grid, grid, x, jx, safe=False)
+
+
+@pytest.mark.parametrize(("x", "jx"), RVNS_INPUTS, ids=RVNS_IDS)
+def test_rvns_boundary_safe_grid_law(monkeypatch, x, jx):
+    """The boundary-safe placement: the band never moves, reports reach ``d`` out."""
+    transition, grid = _rvns_grid(monkeypatch)
+    sampler = getattr(transition, "sample_rvns_grid_safe", None)
+    if sampler is None:
+        pytest.skip("this version has no boundary-safe grid sampler")
+    _check_rvns(sampler, grid, x, jx, safe=True)
 
 
 def test_chi_square_check_rejects_a_one_step_shift():

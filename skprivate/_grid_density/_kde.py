@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.signal import fftconvolve
@@ -76,7 +78,15 @@ def grid_kde(
     reflect : tuple (a, b) or None, default=None
         Boundary correction by reflection: the sample is mirrored about
         ``a`` and ``b`` so that no mass leaks outside ``[a, b]`` and the
-        density is not halved at the ends (``values`` must lie in ``[a, b]``).
+        density is not halved at the ends (``values`` must lie in ``[a, b]``;
+        a value outside is a ValueError).
+
+    Notes
+    -----
+    The kernel is cut at five bandwidths: values farther than that from
+    every point add nothing (but still count in ``n``), so an outlier does
+    not coarsen the grid.  When the points themselves span more bandwidths
+    than the grid resolves, the sums are computed directly.
 
     Returns
     -------
@@ -95,26 +105,76 @@ def grid_kde(
     for arg, arr in (("values", y), ("points", z)):
         if not np.all(np.isfinite(arr)):
             i = int(np.flatnonzero(~np.isfinite(arr))[0])
+            kind = "NaN" if np.isnan(arr[i]) else "infinite"
             raise ValueError(
-                f"{arg} must be finite; {arg}[{i}] is {float(arr[i])}. Remove missing "
+                f"{arg} must be finite; {arg}[{i}] is {kind}. Remove missing "
                 "or infinite values first."
             )
-    h = float(bandwidth)
-    if not (h > 0 and np.isfinite(h)):
+    if y.size == 0:
+        raise ValueError("values is empty; a density needs at least one value.")
+    if not (
+        isinstance(bandwidth, numbers.Real)
+        and not isinstance(bandwidth, bool)
+        and bandwidth > 0
+        and np.isfinite(bandwidth)
+    ):
         raise ValueError(
             f"bandwidth must be a finite positive float; got {bandwidth!r}."
         )
+    h = float(bandwidth)
+    if z.size == 0:
+        return np.zeros(0)
+    n = y.size
     if reflect is not None:
-        a, b = reflect
+        a, b = _check_reflect(reflect)
+        outside = (y < a) | (y > b)
+        if outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            raise ValueError(
+                f"values must lie in reflect = [{a:g}, {b:g}] to be mirrored about "
+                f"its ends; values[{i}] does not ({int(outside.sum())} such "
+                "values)."
+            )
         y = np.concatenate([y, 2 * a - y, 2 * b - y])
-        scale = 3.0
-    else:
-        scale = 1.0
-    lo = min(y.min(), z.min()) - 5 * h
-    hi = max(y.max(), z.max()) + 5 * h
+    # Only values within five bandwidths of a point carry weight (the
+    # kernel is cut there), so far outliers neither stretch the grid nor,
+    # clipped to its ends, pile up in its edge bins.
+    lo = z.min() - 5 * h
+    hi = z.max() + 5 * h
+    y = y[(y >= lo) & (y <= hi)]
+    if (hi - lo) / (h / 10) > _MAX_BINS:
+        # Points spread over more bandwidths than the grid can resolve.
+        return _direct_kde(y, z, h, n)
     n_bins, step = _bin_layout(lo, hi, h)
     counts = _linear_bin(y, lo, step, n_bins)
-    return _smooth(counts, lo, step, h, z, y.size / scale)
+    return _smooth(counts, lo, step, h, z, n)
+
+
+def _check_reflect(reflect) -> tuple[float, float]:
+    try:
+        a, b = (float(v) for v in reflect)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"reflect must be a pair of numbers (a, b) or None; got {reflect!r}."
+        ) from None
+    if not (np.isfinite(a) and np.isfinite(b) and a < b):
+        raise ValueError(
+            f"reflect must be finite numbers with a < b; got {reflect!r}."
+        )
+    return a, b
+
+
+def _direct_kde(y: NDArray, z: NDArray, h: float, n: float) -> NDArray[np.float64]:
+    """The kernel sums at each point over the values within 5 bandwidths."""
+    y = np.sort(y)
+    start = np.searchsorted(y, z - 5 * h, side="left")
+    stop = np.searchsorted(y, z + 5 * h, side="right")
+    out = np.empty(z.size)
+    norm = np.sqrt(2 * np.pi) * h * n
+    for i in range(z.size):
+        u = (y[start[i] : stop[i]] - z[i]) / h
+        out[i] = np.exp(-0.5 * u * u).sum() / norm
+    return out
 
 
 def _bin_layout(lo: float, hi: float, h: float) -> tuple[int, float]:

@@ -176,8 +176,8 @@ def laplace_intervals(
     n : int, dict or None, default=None
         Number of values of each column (public, as the mean's sensitivity
         assumes); ``None`` takes the released count, rounded.
-    level : float, default=0.95
-        Confidence level.
+    level : float or sequence of float, default=0.95
+        Confidence level(s).
     target : {"sample", "population"}, default="sample"
         ``"sample"``: the statistic of the data at hand, the interval being
         about the mechanism's noise only (count, sum, mean, var, std: exact;
@@ -213,7 +213,7 @@ def laplace_intervals(
     1     mean     40.61   39.76    41.46
     2      std      3.48     NaN      NaN
     """
-    level = check_level(level)
+    levels = [check_level(v) for v in np.atleast_1d(np.asarray(level, dtype=object))]
     if target not in ("sample", "population"):
         raise ValueError(f"target must be 'sample' or 'population'; got {target!r}.")
     if not isinstance(table, pd.DataFrame):
@@ -240,21 +240,22 @@ def laplace_intervals(
             count = max(round(float(values["count"])), 1)
         count = float(count)
         std = values.get("std", np.nan)
-        for statistic, value in values.items():
-            rows.append(
-                _laplace_row(
-                    statistic,
-                    column,
-                    float(value),
-                    count,
-                    epsilon,
-                    lo,
-                    hi,
-                    level,
-                    target,
-                    std,
+        for level in levels:
+            for statistic, value in values.items():
+                rows.append(
+                    _laplace_row(
+                        statistic,
+                        column,
+                        float(value),
+                        count,
+                        epsilon,
+                        lo,
+                        hi,
+                        level,
+                        target,
+                        std,
+                    )
                 )
-            )
     return pd.concat(rows, ignore_index=True)[COLUMNS]
 
 

@@ -61,19 +61,71 @@ class AnchorDistribution:
         return np.where(empty, np.nan, np.clip(out, low, high))
 
 
-def as_cdf(reference: Any) -> Callable[[NDArray], NDArray]:
-    """A CDF from a callable, an object with ``cdf``, or a sample (empirical CDF)."""
+def as_cdf(reference: Any, name: str = "reference") -> Callable[[NDArray], NDArray]:
+    """A CDF from a callable, an object with ``cdf``, or a sample (empirical CDF).
+
+    A callable (or ``cdf`` method) is checked at every evaluation: it must
+    return one probability per point, in ``[0, 1]``, never NaN, with
+    ``F(-inf) = 0`` and ``F(inf) = 1`` and non-decreasing over the points
+    it is given; otherwise a ValueError names ``name`` and the rule broken.
+    """
     if hasattr(reference, "cdf") and callable(reference.cdf):
-        return lambda t: np.asarray(reference.cdf(t), dtype=float)
+        return _checked_cdf(reference.cdf, f"{name}.cdf")
     if callable(reference):
-        return lambda t: np.asarray(reference(t), dtype=float)
-    sample = np.sort(np.asarray(reference, dtype=float).ravel())
+        return _checked_cdf(reference, name)
+    try:
+        sample = np.asarray(reference, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} must be a CDF (a callable or an object with cdf) or a "
+            "sample of numbers."
+        ) from None
+    sample = np.sort(sample)
     if sample.size == 0 or not np.all(np.isfinite(sample)):
         raise ValueError(
-            "A reference sample must be a non-empty array of finite values."
+            f"{name} as a sample must be a non-empty array of finite values."
         )
     n = sample.size
     return lambda t: np.searchsorted(sample, np.asarray(t, dtype=float), "right") / n
+
+
+def _checked_cdf(func: Callable, name: str) -> Callable[[NDArray], NDArray]:
+    """``func`` wrapped so that a value that no CDF takes is an error."""
+
+    def cdf(t):
+        t = np.asarray(t, dtype=float)
+        with np.errstate(all="ignore"):
+            raw = np.asarray(func(t), dtype=float)
+        try:
+            values = np.broadcast_to(raw, t.shape)
+        except ValueError:
+            raise ValueError(
+                f"{name} returned shape {raw.shape} for points of shape "
+                f"{t.shape}; a CDF returns one probability per point."
+            ) from None
+        points = ~np.isnan(t)
+        rules = (
+            (np.isnan(values) & points, "returned NaN"),
+            ((values < 0) | (values > 1), "returned a value outside [0, 1]"),
+            ((t == -np.inf) & (values != 0), "is not 0 at -inf"),
+            ((t == np.inf) & (values != 1), "is not 1 at +inf"),
+        )
+        for bad, text in rules:
+            if bad.any():
+                raise ValueError(
+                    f"{name} {text} at {int(bad.sum())} of {t.size} points; it "
+                    "must be a cumulative distribution function."
+                )
+        flat_t, flat_v = t[points].ravel(), values[points].ravel()
+        order = np.argsort(flat_t, kind="stable")
+        if np.any(np.diff(flat_v[order]) < -1e-12):
+            raise ValueError(
+                f"{name} decreases between two of the points it was evaluated "
+                "at; a cumulative distribution function is non-decreasing."
+            )
+        return np.array(values, dtype=float)
+
+    return cdf
 
 
 def check_acceptable_range(acceptable_range: Any) -> NDArray[np.float64]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -129,7 +130,9 @@ def estimate_coverage(
     acceptable_range : pair or list of pairs, optional
         Fixed acceptable set.
     exact_cells : list of int, optional
-        Cells reported exactly (their coverage is 0).
+        Cells reported exactly (their coverage is 0), numbered from 0 (below
+        the lowest anchor) to ``n_anchors`` (above the highest); another
+        index is a ValueError.
     return_std : bool, default=False
         Also return the standard error of the estimate.
 
@@ -160,7 +163,7 @@ def estimate_coverage(
             f"anchors must be a non-empty (n_samples, n_anchors) array without NaN; "
             f"got shape {np.shape(anchors)}."
         )
-    cells = () if exact_cells is None else tuple(int(c) for c in np.ravel(exact_cells))
+    cells = _check_exact_cells(exact_cells, q.shape[1])
     per_row = design_coverage(
         [(np.sort(q, axis=1), cells)],
         as_cdf(reference),
@@ -175,6 +178,25 @@ def estimate_coverage(
         )
         return tau, std
     return tau
+
+
+def _check_exact_cells(exact_cells: Any, n_anchors: int) -> tuple[int, ...]:
+    """Indices of exactly reported cells: ints in ``[0, n_anchors]``."""
+    if exact_cells is None:
+        return ()
+    cells = np.ravel(np.asarray(exact_cells, dtype=object))
+    n_cells = n_anchors + 1
+    for c in cells:
+        if (
+            not isinstance(c, numbers.Integral)
+            or isinstance(c, bool)
+            or not 0 <= c < n_cells
+        ):
+            raise ValueError(
+                f"exact_cells must hold cell indices, ints in [0, {n_cells - 1}] "
+                f"({n_anchors} anchors make {n_cells} cells); got {c!r}."
+            )
+    return tuple(int(c) for c in cells)
 
 
 def composition_bound(coverages: ArrayLike) -> float:
@@ -198,7 +220,13 @@ def composition_bound(coverages: ArrayLike) -> float:
     >>> composition_bound([0.9, 0.95])
     0.85
     """
-    tau = check_float_array(coverages, name="coverages").ravel()
+    tau = check_float_array(coverages, name="coverages")
+    if tau.ndim > 1:
+        raise ValueError(
+            f"coverages must be a 1-D list of coverages, one per mechanism; got "
+            f"shape {tau.shape}."
+        )
+    tau = tau.ravel()
     if tau.size == 0 or np.any(~((tau >= 0) & (tau <= 1))):
         raise ValueError(f"coverages must be numbers in [0, 1]; got {coverages!r}.")
     return float(round(max(0.0, 1.0 - np.sum(1.0 - tau)), 15))

@@ -7,7 +7,11 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 from sklearn.metrics import make_scorer
 
-from ..utils.validation import check_interval_array, check_numeric_input
+from ..utils.validation import (
+    check_interval_array,
+    check_numeric_input,
+    check_weights,
+)
 
 __all__ = [
     "interval_distance",
@@ -53,7 +57,8 @@ def interval_distance(y_true: ArrayLike, y_pred: ArrayLike) -> NDArray[np.float6
         )
     if not np.all(np.isfinite(pred)):
         i = int(np.flatnonzero(~np.isfinite(pred))[0])
-        raise ValueError(f"y_pred must be finite; y_pred[{i}] is {float(pred[i])}.")
+        kind = "NaN" if np.isnan(pred[i]) else "infinite"
+        raise ValueError(f"y_pred must be finite; y_pred[{i}] is {kind}.")
     return np.maximum(Z[:, 0] - pred, 0.0) + np.maximum(pred - Z[:, 1], 0.0)
 
 
@@ -85,7 +90,11 @@ def interval_mae(
     >>> interval_mae([[0.0, 1.0], [-np.inf, 0.0]], [0.5, 1.0])
     0.5
     """
-    return float(np.average(interval_distance(y_true, y_pred), weights=sample_weight))
+    distance = interval_distance(y_true, y_pred)
+    if distance.size == 0:
+        raise ValueError("y_true has 0 rows; the error needs at least one.")
+    w = check_weights(sample_weight, distance.shape[0])
+    return float(np.average(distance, weights=w))
 
 
 def interval_r2_score(
@@ -127,12 +136,11 @@ def interval_r2_score(
     1.0
     """
     Z = check_interval_array(y_true, name="y_true")
-    w = (
-        np.ones(Z.shape[0])
-        if sample_weight is None
-        else np.asarray(sample_weight, float)
-    )
-    num = float(np.dot(w, interval_distance(Z, y_pred) ** 2))
+    distance = interval_distance(Z, y_pred)
+    if Z.shape[0] == 0:
+        raise ValueError("y_true has 0 rows; the score needs at least one.")
+    w = check_weights(sample_weight, Z.shape[0])
+    num = float(np.dot(w, distance**2))
     exact = Z[:, 0] == Z[:, 1]
     if np.all(exact):
         c = float(np.average(Z[:, 0], weights=w))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -228,6 +229,15 @@ def uniform_anchor_mean(
     0.25
     """
     Z = check_interval_array(intervals, name="intervals", allow_1d=False)
+    if Z.shape[0] == 0:
+        raise ValueError("intervals has 0 rows; the mean needs at least one.")
+    for name, value in (("low", low), ("high", high)):
+        if not (
+            isinstance(value, numbers.Real)
+            and not isinstance(value, bool)
+            and np.isfinite(value)
+        ):
+            raise ValueError(f"{name} must be a finite number; got {value!r}.")
     if not low < high:
         raise ValueError(f"low must be smaller than high; got low={low}, high={high}.")
     delta = np.isneginf(Z[:, 0])
@@ -236,6 +246,15 @@ def uniform_anchor_mean(
             "intervals must be Case-I data: every row (-inf, u] or (u, inf)."
         )
     u = np.where(delta, Z[:, 1], Z[:, 0])
+    outside = (u < low) | (u > high)
+    if outside.any():
+        # The estimator is unbiased only for anchors uniform on [low, high].
+        row = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            f"intervals has an anchor outside [low, high] = [{low:g}, {high:g}] "
+            f"at row {row} ({int(outside.sum())} such rows); low and high must "
+            "be the support of the uniform anchors the data were collected with."
+        )
     terms = np.where(delta, 2 * u - high, 2 * u - low)
     mean = float(terms.mean())
     if return_std:
@@ -307,8 +326,14 @@ def optimal_anchor_density(
                 "density cannot be placed. Pass a reference with a spread, or "
                 "grid=."
             )
+        if not (
+            isinstance(n_grid, numbers.Integral)
+            and not isinstance(n_grid, bool)
+            and n_grid >= 3
+        ):
+            raise ValueError(f"n_grid must be an int >= 3; got {n_grid!r}.")
         grid = np.linspace(ends[0], ends[1], int(n_grid))
-    grid = np.asarray(grid, dtype=float)
+    grid = check_float_array(grid, name="grid", allow_inf=False)
     if grid.ndim != 1 or grid.size < 3 or np.any(np.diff(grid) <= 0):
         raise ValueError("grid must be an increasing 1-D array of at least 3 points.")
     if functional == "mean":
@@ -325,7 +350,17 @@ def optimal_anchor_density(
     cdf = as_cdf(reference)
     mid = 0.5 * (grid[:-1] + grid[1:])
     F = np.clip(cdf(mid), 0.0, 1.0)
-    dens = np.sqrt(F * (1.0 - F)) * np.abs(np.asarray(dphi(mid), dtype=float))
+    slope = np.asarray(dphi(mid), dtype=float)
+    if slope.shape not in ((), mid.shape):
+        raise ValueError(
+            f"functional returned shape {slope.shape} for {mid.size} points; it "
+            "must return one value of phi' per point."
+        )
+    if not np.all(np.isfinite(slope)):
+        raise ValueError(
+            "functional returned NaN or inf on the grid; phi' must be finite."
+        )
+    dens = np.sqrt(F * (1.0 - F)) * np.abs(slope)
     if not np.all(np.isfinite(dens)) or dens.sum() <= 0:
         raise ValueError(
             "The optimal anchor density is zero or not finite on the grid."

@@ -122,6 +122,7 @@ def truncated_moments(
     ``log_prob=True`` the cells' ``log P(lower < e <= upper)`` (as
     :func:`log_interval_prob`) is returned third, from the same terms.
     """
+    _check_noise(noise)
     if noise != "gaussian":
         out = (
             truncated_mean(lower, upper, noise, scale),
@@ -194,19 +195,46 @@ def _logistic_second(a: NDArray, b: NDArray) -> NDArray:
     return np.where(both, _LOGISTIC_VARIANCE, num / den)
 
 
+_NOISES = ("gaussian", "logistic")
+
+
+def _check_noise(noise) -> None:
+    if not isinstance(noise, str) or noise not in _NOISES:
+        raise ValueError(
+            f"noise must be one of {list(_NOISES)}; got {noise!r}."
+        )
+
+
 def _prepare(lower, upper, scale):
-    if not (isinstance(scale, numbers.Real) and np.isfinite(scale) and scale > 0):
+    if not (
+        isinstance(scale, numbers.Real)
+        and not isinstance(scale, bool)
+        and np.isfinite(scale)
+        and scale > 0
+    ):
         raise ValueError(f"scale must be a finite positive float; got {scale!r}.")
     lower = np.asarray(lower, dtype=float)
     upper = np.asarray(upper, dtype=float)
-    lower, upper = np.broadcast_arrays(lower, upper)
-    bad = lower > upper
-    if bad.any():
-        i = int(np.flatnonzero(bad.ravel())[0])
+    try:
+        lower, upper = np.broadcast_arrays(lower, upper)
+    except ValueError:
         raise ValueError(
-            f"lower must not exceed upper; at position {i} lower="
-            f"{lower.ravel()[i]:g} > upper={upper.ravel()[i]:g}."
-        )
+            f"lower and upper must have the same shape (or broadcast together); "
+            f"got shapes {lower.shape} and {upper.shape}."
+        ) from None
+    # Messages give positions only: the bounds may be privatized responses.
+    checks = (
+        (lower > upper, "lower exceeds upper"),
+        (lower == np.inf, "lower is +inf (an empty cell)"),
+        (upper == -np.inf, "upper is -inf (an empty cell)"),
+    )
+    for bad, text in checks:
+        if bad.any():
+            i = int(np.flatnonzero(bad.ravel())[0])
+            raise ValueError(
+                f"lower and upper must bound a non-empty cell (lower, upper]; "
+                f"{text} at position {i} ({int(bad.sum())} such position(s))."
+            )
     return lower.ravel() / scale, upper.ravel() / scale, lower.shape
 
 
@@ -243,6 +271,7 @@ def truncated_mean(
     >>> float(truncated_mean(-np.inf, 0.0, "logistic", 1.0))  # -2 log 2
     -1.3862943611198906
     """
+    _check_noise(noise)
     lower = check_float_array(lower, name="lower")
     upper = check_float_array(upper, name="upper")
     a, b, shape = _prepare(lower, upper, scale)
@@ -283,6 +312,7 @@ def truncated_second_moment(
     >>> float(truncated_second_moment(0.0, np.inf, "gaussian", 1.0))
     1.0
     """
+    _check_noise(noise)
     lower = check_float_array(lower, name="lower")
     upper = check_float_array(upper, name="upper")
     a, b, shape = _prepare(lower, upper, scale)

@@ -161,11 +161,41 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
     same sensitivity ``b - a``; and because ``k + N`` is an exact integer
     sum, the set of possible outputs is the same for every input (the
     attack of Mironov, 2012, needs the rounding of ``x + Z`` to depend on
-    ``x``).  The law of ``N`` is realised by a floating-point sampler to
-    double precision; it does not depend on the input.  ``secure=False``
+    ``x``), provided ``N`` takes every integer of ``[-(n + M), n + M]``:
+    then every input reaches every output ``-M .. n + M``.  ``secure=False``
     releases ``x + Z`` in floating point: the same law in exact
     arithmetic, but not safe against the floating-point attack
     (``privacy_summary()`` reports ``"floating_point_safe": False``).
+
+    **Every output is reachable from every input.**  numpy's gamma sampler
+    alone does not give that: the magnitude ``u = |Z| / sigma`` is
+    ``g**a`` with ``g`` its ``Gamma(a)`` draw, ``a = 1 / power``, which
+    beyond ``1 - a`` is ``1 - a + a Y``, ``Y = -log((1 - U) / a)`` for a
+    53-bit uniform ``U``: values ``2**-53 e**Y`` apart, ending where the
+    sampler's acceptance step would need an exponential above its largest
+    value 44.43.  At ``power = 1.2`` and ``epsilon = 30`` (``delta =
+    1e-5``), 0.05 % of the outputs of ``x = b`` were impossible for
+    ``x = a``.  Here every magnitude above ``T = tail_start`` of the noise
+    law is replaced by a draw from the law of ``u`` given ``u > T``, which
+    leaves the law of ``u`` unchanged: ``T + E / c`` with
+    ``c = power T**(power - 1)``, accepted with probability
+    ``exp(-(u**power - T**power - c (u - T)))`` (the exact rejection
+    sampler of the tail under its tangent exponential envelope, accepted
+    through coins of probability at least ``e**-20``, each realised by a
+    53-bit uniform with positive probability), where ``E`` is a standard
+    exponential whose draws above 7.5 are extended as in
+    :class:`~skprivate.LaplaceLDP`.  ``T`` is the smaller of
+    ``20**(1 / power)`` (below it the acceptance step passes every value)
+    and the largest ``u`` whose neighbouring values lie ``2**-4`` grid
+    steps apart, ``1 - a + a log(2**49 g / sigma)``.  Below ``T`` the gamma
+    draws reach every integer ``N``; above it ``E`` takes values ``1e-15``
+    apart and ``c >= 1``, a sixteenth of a step at the at most
+    ``2**34.4`` grid steps per noise scale that the calibration allows
+    (``sigma < e**10 (b - a)``).  Hence the set of outputs is the whole
+    grid for every input, at every ``epsilon`` that ``fit`` accepts.  The
+    draws below ``T`` are numpy's own, bit for bit; the bulk exceeds ``T``
+    with probability at most ``e**-19`` when a noise scale holds at most
+    ``2**21`` grid steps.
 
     See Also
     --------
@@ -321,11 +351,44 @@ class FlippedHuberLDP(_AdditivePrivatizer):
     same sensitivity ``b - a``; and because ``k + N`` is an exact integer
     sum, the set of possible outputs is the same for every input (the
     attack of Mironov, 2012, needs the rounding of ``x + Z`` to depend on
-    ``x``).  The law of ``N`` is realised by a floating-point sampler to
-    double precision; it does not depend on the input.  ``secure=False``
+    ``x``), provided ``N`` takes every integer of ``[-(n + M), n + M]``:
+    then every input reaches every output ``-M .. n + M``.  ``secure=False``
     releases ``x + Z`` in floating point: the same law in exact
     arithmetic, but not safe against the floating-point attack
     (``privacy_summary()`` reports ``"floating_point_safe": False``).
+
+    **Every output is reachable from every input.**  The floating-point
+    samplers of the noise alone do not give that: the magnitude
+    ``u = |Z| / s`` of the centre is ``-log(1 - v (1 - e**-beta))`` with
+    ``v`` a 53-bit uniform, values ``2**-53 e**u`` apart, and the Gaussian
+    tail is an inversion ``Phi(-u / sqrt(beta)) = v Phi(-sqrt(beta))``,
+    sparse as ``v`` nears 0.  With ``beta > 22`` (``epsilon`` above about
+    17 at ``delta = 1e-5``) parts of the centre an input needs were
+    sparse: at ``epsilon = 18 / 20 / 25 / 30`` (bounds ``(0, 1)``)
+    0.3 % / 2 % / 82 % / 99.7 % of the outputs of ``x = 1`` were
+    impossible for ``x = 0``.  Here every magnitude above ``T =
+    tail_start`` of the noise law is replaced by a draw from the law of
+    ``u`` given ``u > T``, which leaves the law of ``u`` unchanged:
+    ``T + E / c`` with ``c = rho'(T) = max(1, T / beta)``, accepted with
+    probability ``exp(-(rho(u) - rho(T) - c (u - T)))`` (the exact
+    rejection sampler of the tail under its tangent exponential envelope,
+    accepted through coins of probability at least ``e**-20``, each
+    realised by a 53-bit uniform with positive probability), where ``E``
+    is a standard exponential whose draws above 7.5 are extended as in
+    :class:`~skprivate.LaplaceLDP`.  ``T`` is the largest magnitude below
+    which the centre and tail inversions give values at most ``2**-4``
+    grid steps apart (``log(2**49 g / s)`` when that is below ``beta``,
+    else ``max(beta, sqrt(beta) z)`` with ``phi(z) = 2**-49 sqrt(beta)
+    Phi(-sqrt(beta)) s / g``).  Below ``T`` the inversions reach every
+    integer ``N``; above it ``E`` takes values ``1e-15`` apart and
+    ``c >= 1``, below a sixteenth of a step as long as a noise scale holds
+    at most ``2**44`` grid steps: ``fit`` refuses budgets beyond that
+    (``epsilon`` per column below about ``6e-8``).  Hence the set of
+    outputs is the whole grid for every input, at every ``epsilon`` that
+    ``fit`` accepts.  The draws below ``T`` are numpy's own, bit for bit;
+    the bulk exceeds ``T`` with probability at most ``e**-19`` when a
+    noise scale holds at most ``2**21`` grid steps (``epsilon >= 1`` per
+    column).
 
     See Also
     --------

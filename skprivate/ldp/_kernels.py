@@ -140,7 +140,8 @@ def deconvolution_kernel(
     u : array-like
         Points (already divided by the bandwidth).
     ratio : float or array-like
-        Noise scale over bandwidth, ``b / h`` (broadcast against ``u``).
+        Noise scale over bandwidth, ``b / h`` (broadcast against ``u``):
+        finite and non-negative, else a ValueError.
     kernel : {"gaussian", "cauchy"}, default="gaussian"
         Base kernel.
     order : {0, 1, 2}, default=0
@@ -150,7 +151,8 @@ def deconvolution_kernel(
     Returns
     -------
     ndarray
-        ``K_hat(u)``, broadcast shape of ``u`` and ``ratio``.
+        ``K_hat(u)``, broadcast shape of ``u`` and ``ratio``; 0 where ``u**2``
+        overflows (the kernel's limit).
 
     References
     ----------
@@ -171,34 +173,52 @@ def deconvolution_kernel(
     """
     try:
         u = np.asarray(u, dtype=float)
-        r = np.asarray(ratio, dtype=float) ** 2
+        ratio = np.asarray(ratio, dtype=float)
     except (TypeError, ValueError):
         check_float_array(u, name="u")
         check_float_array(ratio, name="ratio")
         raise
-    u2 = u * u
+    if not (np.all(np.isfinite(ratio)) and np.all(ratio >= 0)):
+        check_float_array(ratio, name="ratio", allow_inf=False)
+        raise ValueError(
+            "ratio is the noise scale over the bandwidth, b / h: it must be "
+            "finite and non-negative."
+        )
+    try:
+        np.broadcast_shapes(u.shape, ratio.shape)
+    except ValueError:
+        raise ValueError(
+            f"ratio of shape {ratio.shape} does not broadcast against u of shape "
+            f"{u.shape}."
+        ) from None
+    r = ratio**2
+    with np.errstate(over="ignore"):
+        u2 = u * u
     if order not in (0, 1, 2):
         raise ValueError(f"order must be 0, 1 or 2; got {order!r}.")
     if order and _check_kernel(kernel) != "gaussian":
         raise ValueError(
             f"kernel={kernel!r} has no moments: only order=0 is defined for it."
         )
-    if _check_kernel(kernel) == "gaussian":
-        phi = np.exp(-0.5 * u2) / _SQRT_2PI
-        if order == 0:
-            out = phi * (1.0 + r * (1.0 - u2))
-        elif order == 1:
-            out = phi * u * (1.0 + r * (3.0 - u2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        if _check_kernel(kernel) == "gaussian":
+            phi = np.exp(-0.5 * u2) / _SQRT_2PI
+            if order == 0:
+                out = phi * (1.0 + r * (1.0 - u2))
+            elif order == 1:
+                out = phi * u * (1.0 + r * (3.0 - u2))
+            else:
+                out = phi * (u2 - r * ((u2 - 5.0) * u2 + 2.0))
         else:
-            out = phi * (u2 - r * ((u2 - 5.0) * u2 + 2.0))
-    else:
-        one = 1.0 + u2
-        out = (1.0 / one + r * (2.0 - 6.0 * u2) / one**3) / np.pi
+            one = 1.0 + u2
+            out = (1.0 / one + r * (2.0 - 6.0 * u2) / one**3) / np.pi
     if np.isnan(out).any():
         # Checked on the output (one pass) rather than on the inputs, so the
         # fitting loops that call this on large offset arrays pay nothing more.
         check_float_array(u, name="u", allow_inf=False)
-        check_float_array(ratio, name="ratio", allow_inf=False)
+        # Far out (u**2 overflows) every form above tends to 0; the NaN there
+        # is inf * 0 or inf / inf in floating point.
+        out = np.where(np.isnan(out) & (np.abs(u) > 1e100), 0.0, out)
     return out
 
 

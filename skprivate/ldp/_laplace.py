@@ -120,14 +120,33 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
     touches ``x`` (rounding to the grid) happens *before* the noise and the
     noise is added in exact integer arithmetic, so the set of possible
     outputs ``{m * g_j : k_lo - M_j <= m <= k_hi + M_j}`` is the same for
-    every input: there is no floating-point side channel.  The only
-    remaining approximation is that numpy's exponential sampler realises
-    the ideal probabilities to double precision, which matters only for outputs
-    far in the tails (more than about 30 noise scales from an input, hence
-    the clamp at 20 scales beyond the bounds); for ``epsilon_j`` above
-    about 20 some of those outputs are nearer than the clamp to one input
-    and beyond the sampler's resolution for another, so such budgets hold
-    up to events of probability below ``exp(-20)`` per value.
+    every input, provided ``N`` takes every integer of
+    ``[-(K_j + M_j), K_j + M_j]``, so that each input reaches both clamps.
+
+    **The noise reaches every grid point, at every budget.**  numpy's
+    ``standard_exponential`` alone does not: its largest value is
+    ``r - log(2**-53) = 44.43`` (``r = 7.697`` starts its ziggurat tail,
+    drawn as ``r - log(1 - U)`` from a 53-bit uniform ``U``), while an input
+    at one bound needs ``(K_j + M_j) / s_j = epsilon_j + 20`` noise scales
+    to reach the clamp beyond the other; above ``epsilon_j = 24.4`` outputs
+    near one bound were impossible from the other (0.6 % of the outputs of
+    ``x = l_j`` at ``epsilon_j = 40``).  Here a draw above
+    ``EXPONENTIAL_CAP = 24`` is replaced by 24 plus a fresh draw, again
+    while the fresh draw exceeds 24: by memorylessness the law is still
+    standard exponential, and the draws are numpy's own, bit for bit,
+    unless one exceeds 24 (probability ``4e-11`` per draw).  Below 24 the
+    values of ``E_1`` lie at most ``2**-53 e**(24 - r) < 2e-9`` apart, and
+    ``E_2`` takes every multiple of ``(r + 1) 2**-53 < 1e-15`` below ``r``
+    (the ziggurat's base strip), so ``E_1 - E_2`` takes values at most
+    ``1e-15`` apart on the whole line (shifted by multiples of 24 beyond).
+    Scaled by ``s_j < 2**52 / 20`` (the clamp keeps grid indices below
+    ``2**52``) consecutive values of ``s_j (E_1 - E_2)`` are less than a
+    quarter step apart, so ``N`` takes every integer and the set of outputs
+    of every input is the whole grid
+    ``{m g_j : k_lo - M_j <= m <= k_hi + M_j}``, for every ``epsilon``
+    that ``fit`` accepts (it refuses grid indices of ``2**52`` or more).
+    The probabilities are numpy's, which realise the ideal ones to double
+    precision.
 
     The discrete noise is a Laplace law of scale
     ``b_j = K_j g_j / epsilon_j`` (``scale_``) rounded to the grid: its

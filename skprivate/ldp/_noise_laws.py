@@ -159,7 +159,6 @@ class _LogConcaveTail:
         return mag
 
 
-
 class GeneralizedGaussianNoise(_LogConcaveTail):
     """``f(t) ∝ exp(-|t / scale| ** power)`` (Liu, 2018); power 1 is Laplace."""
 
@@ -234,9 +233,7 @@ class FlippedHuberNoise(_LogConcaveTail):
         # sqrt(beta) 2**-53 Phi(-sqrt(beta)) / phi(z) apart.
         root = np.sqrt(self.beta)
         z2 = 2.0 * (
-            log_fine
-            - 0.5 * np.log(2.0 * np.pi * self.beta)
-            - special.log_ndtr(-root)
+            log_fine - 0.5 * np.log(2.0 * np.pi * self.beta) - special.log_ndtr(-root)
         )
         return float(max(self.beta, root * np.sqrt(max(z2, 0.0))))
 

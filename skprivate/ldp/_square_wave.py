@@ -113,8 +113,23 @@ class SquareWaveLDP(_BoundedPrivatizer):
     is never below ``p_far`` and the realised ratio never above
     ``e^epsilon_j``: the sampler is ``epsilon_j``-LDP with no
     floating-point caveat, for every finite ``epsilon``.  The release
-    ``a + (b - a) j / n`` is post-processing and the set of possible
-    outputs is the same for every input.
+    ``a + (b - a) j / n`` is post-processing.
+
+    **Every output is reachable from every input.**  For an input ``k``
+    the near draw ``k - W + i``, ``i`` uniform on ``0 .. 2 W``, covers
+    ``[k - W, k + W]``, and the far draw maps ``u`` uniform on
+    ``0 .. n - 1`` to ``u - W`` for ``u < k`` (covering ``-W .. k - W - 1``)
+    and to ``u + W + 1`` otherwise (covering ``k + W + 1 .. n + W``): the
+    two together cover ``[-W, n + W]`` exactly once.  Both integer draws
+    are exact (``Generator.integers``) and each branch has positive
+    probability, since the coin's realised probability
+    ``ceil(p 2**53) / 2**53`` lies in ``(0, 1)`` for
+    ``2**-60 <= p <= p_far (1 + 1e-12) < 1``.  So the set of outputs is
+    ``{a + (b - a) j / n : -W <= j <= n + W}`` for every input and every
+    finite ``epsilon``, with no limit on the budget: when ``w n < 1``
+    (``n`` is capped at ``2**50``, from about ``epsilon = 38``) ``W = 0``
+    and the mechanism is randomized response over the ``n + 1`` grid
+    points, still with the ratio ``e**epsilon_j`` exactly.
 
     See Also
     --------

@@ -12,7 +12,13 @@ from scipy import stats
 from .._grid_density._kde import grid_kde, ksdensity_bandwidth
 from ..utils import Interval, check_generator, validate_params
 from ..utils.validation import check_float_array
-from ._transition import _check_kernel_args, rvns_log_likelihood_grid
+from ._transition import (
+    _check_kernel_args,
+    check_placement,
+    report_range,
+    rvns_log_likelihood_grid,
+    unpack_bounds,
+)
 
 __all__ = [
     "indicator_errors",
@@ -34,6 +40,7 @@ def rvns_adversary_inference(
     tie_break: str = "midpoint",
     random_state: Any = None,
     chunk_size: int = 2048,
+    placement: str = "boundary_safe",
 ) -> NDArray[np.float64]:
     """The adversary's maximum-likelihood guess of each value (Eqs. 17-18).
 
@@ -62,6 +69,9 @@ def rvns_adversary_inference(
         Used by ``tie_break="random"`` only.
     chunk_size : int, default=2048
         Respondents processed at once (memory is ``chunk_size * n_grid``).
+    placement : {"boundary_safe", "paper"}, default="boundary_safe"
+        Band placement of the mechanism (see :class:`RVNSPerturber`), whose
+        transition density the likelihood uses.
 
     Returns
     -------
@@ -78,7 +88,7 @@ def rvns_adversary_inference(
     >>> rvns_adversary_inference(np.array([[0.5, 9.5]]), 2.0, (0, 10))
     array([5.])
     """
-    a, b = bounds
+    a, b = unpack_bounds(bounds)
     validate_params(
         {
             "n_grid": [Interval(numbers.Integral, 2, None, closed="left")],
@@ -88,6 +98,7 @@ def rvns_adversary_inference(
         "rvns_adversary_inference",
     )
     d, a, b = _check_kernel_args(d, a, b)
+    check_placement(placement)
     if tie_break not in _TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {_TIE_BREAKS}; got {tie_break!r}.")
     Y = check_float_array(reports, name="reports", allow_nan=True)
@@ -95,12 +106,22 @@ def rvns_adversary_inference(
         Y = Y[:, None]
     if Y.ndim != 2 or not np.all(np.isfinite(Y)):
         raise ValueError("reports must be a finite array of shape (n_samples, k).")
+    low, high = report_range(d, a, b, placement)
+    outside = ((Y < low) | (Y > high)).any(axis=1)
+    if outside.any():
+        row = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            f"reports has a value outside the range of the mechanism's reports, "
+            f"[{low:g}, {high:g}] for bounds ({a:g}, {b:g}), d={d:g} and "
+            f"placement={placement!r}, at row {row} ({int(outside.sum())} such "
+            "rows); check d, bounds and placement."
+        )
     grid = np.linspace(a, b, int(n_grid))
     rng = check_generator(random_state) if tie_break == "random" else None
     out = np.empty(Y.shape[0])
     for start in range(0, Y.shape[0], chunk_size):
         block = Y[start : start + chunk_size]
-        ll = rvns_log_likelihood_grid(block, grid, d, a, b)
+        ll = rvns_log_likelihood_grid(block, grid, d, a, b, placement)
         best = ll.max(axis=1, keepdims=True)
         finite = np.isfinite(best[:, 0])
         # Equal likelihoods are computed identically, so exact ties are exact.
@@ -195,7 +216,20 @@ def wasserstein_on_grid(
     g = check_float_array(g, name="g", allow_inf=False).ravel()
     if f.shape != g.shape:
         raise ValueError(f"f and g must have the same length; got {f.size}, {g.size}.")
-    widths = np.ones_like(f) if edges is None else np.diff(np.asarray(edges, float))
+    for name, arr in (("f", f), ("g", g)):
+        if np.any(arr < 0):
+            i = int(np.flatnonzero(arr < 0)[0])
+            raise ValueError(
+                f"{name} must be a density (or masses), non-negative; {name}[{i}] "
+                "is negative."
+            )
+    if edges is None:
+        widths = np.ones_like(f)
+    else:
+        edges = check_float_array(edges, name="edges", allow_inf=False)
+        if edges.ndim != 1 or np.any(np.diff(edges) <= 0):
+            raise ValueError("edges must be a strictly increasing 1-D array.")
+        widths = np.diff(edges)
     if widths.shape != f.shape:
         raise ValueError("edges must have one more entry than f and g.")
     r, s = f * widths, g * widths
@@ -233,10 +267,19 @@ def six_indicators(x: ArrayLike, grid: ArrayLike | None = None) -> dict[str, flo
     >>> s["mean"], s["median"], round(s["std"], 4)
     (2.0, 2.0, 0.8165)
     """
-    x = np.asarray(x, dtype=float).ravel()
-    if x.size < 2 or not np.all(np.isfinite(x)):
-        raise ValueError("x must hold at least two finite values.")
-    z = np.linspace(x.min(), x.max(), 1001) if grid is None else np.asarray(grid, float)
+    return _six_indicators(x, grid, "x")
+
+
+def _six_indicators(x: ArrayLike, grid: ArrayLike | None, name: str) -> dict:
+    x = check_float_array(x, name=name, allow_inf=False).ravel()
+    if x.size < 2:
+        raise ValueError(f"{name} must hold at least two values; got {x.size}.")
+    if grid is None:
+        z = np.linspace(x.min(), x.max(), 1001)
+    else:
+        z = check_float_array(grid, name="grid", allow_inf=False).ravel()
+        if z.size == 0:
+            raise ValueError("grid must hold at least one candidate mode.")
     dens = grid_kde(x, z, ksdensity_bandwidth(x))
     return {
         "mean": float(np.mean(x)),
@@ -274,11 +317,14 @@ def indicator_errors(
     >>> indicator_errors([1.0, 2.0, 3.0], [1.0, 2.0, 4.0])["mean"]
     0.3333333333333335
     """
-    x = check_float_array(x, name="x").ravel()
-    x_hat = check_float_array(x_hat, name="x_hat").ravel()
+    x = check_float_array(x, name="x", allow_inf=False).ravel()
+    x_hat = check_float_array(x_hat, name="x_hat", allow_inf=False).ravel()
+    for name, arr in (("x", x), ("x_hat", x_hat)):
+        if arr.size < 2:
+            raise ValueError(f"{name} must hold at least two values; got {arr.size}.")
     if grid is None:
         lo = min(x.min(), x_hat.min())
         hi = max(x.max(), x_hat.max())
         grid = np.linspace(lo, hi, 1001)
-    s, t = six_indicators(x, grid), six_indicators(x_hat, grid)
+    s, t = _six_indicators(x, grid, "x"), _six_indicators(x_hat, grid, "x_hat")
     return {key: abs(s[key] - t[key]) for key in s}

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
@@ -20,6 +20,7 @@ from .._grid_density._ems import (
     select_ems_width,
 )
 from .._grid_density._estimate import GridDensityMixin, grid_edges
+from .._grid_density._intervals import smoothing_matrix
 from .._grid_density._kde import BinnedReports, ksdensity_bandwidth
 from ..base import (
     ParamsValidationMixin,
@@ -49,6 +50,7 @@ from ._transition import (
     report_range,
     rvns_transition_density,
     safe_cell_probabilities,
+    unpack_bounds,
 )
 
 __all__ = ["RVNSDensityEstimator", "rvns_grid", "rvns_transition_matrix"]
@@ -77,7 +79,16 @@ def rvns_grid(bounds: tuple[float, float], n_points: int) -> NDArray[np.float64]
     >>> rvns_grid((0, 10), 5)
     array([ 0.,  2.,  4.,  6.,  8., 10.])
     """
-    return grid_edges(bounds, n_points)
+    a, b = unpack_bounds(bounds)
+    if not (np.isfinite(a) and np.isfinite(b) and a < b):
+        raise ValueError(f"bounds must be finite with a < b; got {bounds!r}.")
+    if not (
+        isinstance(n_points, numbers.Integral)
+        and not isinstance(n_points, bool)
+        and n_points >= 1
+    ):
+        raise ValueError(f"n_points must be an int >= 1; got {n_points!r}.")
+    return grid_edges((a, b), n_points)
 
 
 def rvns_transition_matrix(
@@ -137,7 +148,14 @@ def rvns_transition_matrix(
             f"follows edges[{i}]={edges[i]:g}."
         )
     z, widths = edges[:-1], np.diff(edges)
-    d, a, b = _check_kernel_args(d, *bounds)
+    d, a, b = _check_kernel_args(d, *unpack_bounds(bounds))
+    tol = 1e-12 * (b - a)
+    if edges[0] < a - tol or edges[-1] > b + tol:
+        raise ValueError(
+            f"edges must lie within bounds [{a:g}, {b:g}] (the values' domain); "
+            f"they span [{edges[0]:g}, {edges[-1]:g}]. Build them with "
+            "rvns_grid(bounds, m)."
+        )
     y = z if check_placement(placement) == "paper" else _report_points(d, a, b, z.size)
     p = rvns_transition_density(z[None, :], y[:, None], d, (a, b), placement)
     return p * widths[None, :]
@@ -423,7 +441,12 @@ class RVNSDensityEstimator(
         self.privatizer = privatizer
         self.placement = placement
 
-    def _mechanism(self, Y: NDArray) -> tuple[float, float, float]:
+    def _mechanism(self, Y: NDArray | None) -> tuple[float, float, float, str]:
+        """``(d, a, b, placement)`` of the mechanism: values in ``[a, b]``.
+
+        ``Y`` (the smallest and largest report) is read only without
+        ``bounds`` and ``privatizer``.
+        """
         priv = self.privatizer_
         if priv is not None:
             if not (hasattr(priv, "d_") and hasattr(priv, "bounds_")):
@@ -437,23 +460,27 @@ class RVNSDensityEstimator(
                     f"{priv.n_features_in_} columns; RVNSDensityEstimator "
                     "reconstructs one variable, so pass a single column."
                 )
-            return (
-                float(priv.d_[0]),
-                float(priv.bounds_[0][0]),
-                float(priv.bounds_[1][0]),
+            placement = check_placement(getattr(priv, "placement", "paper"))
+            d, a, b = _check_kernel_args(
+                priv.d_[0], priv.bounds_[0][0], priv.bounds_[1][0]
             )
+            return d, a, b, placement
         if self.d is None:
             raise ValueError(
                 "d must be given (the band width of the mechanism that produced "
                 "the reports), or pass privatizer=RVNSPerturber(...)."
             )
+        d, placement = float(self.d), self.placement
         if self.bounds is None:
             a, b = float(Y.min()), float(Y.max())
+            if placement == "boundary_safe":  # the reports reach d beyond
+                a, b = a + d, b - d
         else:
             if len(self.bounds) != 2:
                 raise ValueError(f"bounds must be a pair (a, b); got {self.bounds!r}.")
             a, b = float(self.bounds[0]), float(self.bounds[1])
-        return float(self.d), a, b
+        d, a, b = _check_kernel_args(d, a, b)
+        return d, a, b, placement
 
     def fit(self, X: ArrayLike, y: Any = None) -> RVNSDensityEstimator:
         """Reconstruct the density.
@@ -564,9 +591,10 @@ class RVNSDensityEstimator(
             sample = np.array([value_range(data)]).T  # one pass of dask
         else:
             sample = None
-        d, a, b = _check_kernel_args(*self._mechanism(sample))
+        d, a, b, placement = self._mechanism(sample)
+        lo, hi = report_range(d, a, b, placement)
         if ml:
-            grid = _CellReports((a, b), self.n_points)
+            grid = _CellReports((lo, hi), self.n_points)
         else:
             if self.bandwidth == "ksdensity":
                 Y = np.asarray(data, dtype=float)
@@ -574,13 +602,28 @@ class RVNSDensityEstimator(
                 h = ksdensity_bandwidth(Y.ravel())
             else:
                 h = float(self.bandwidth)
-            grid = BinnedReports((a, b), h, self.boundary == "reflect")
-        return _ReportCounts(grid, d, ml, streamable=self._streamable())
+            grid = BinnedReports((lo, hi), h, self.boundary == "reflect")
+        return _ReportCounts(
+            grid,
+            d,
+            ml,
+            streamable=self._streamable(),
+            placement=placement,
+            value_bounds=(a, b),
+        )
 
     def _statistic_fit(self, statistic, total, added):
         counts, n_reports, n_rows, low, high = total
         self._check_reports(np.array([low, high]), *statistic.grid.bounds)
-        self._update(statistic.d, statistic.grid, counts, n_reports, n_rows)
+        self._update(
+            statistic.d,
+            statistic.grid,
+            counts,
+            n_reports,
+            n_rows,
+            statistic.placement,
+            statistic.value_bounds,
+        )
         if statistic.streamable:
             # The grid depends on no report, so partial_fit may add chunks;
             # the privatizer's stream continues into them.
@@ -612,12 +655,14 @@ class RVNSDensityEstimator(
 
     @staticmethod
     def _check_reports(Y: NDArray, a: float, b: float) -> None:
+        """Refuse reports outside the report range ``[a, b]`` of the mechanism."""
         tol_edge = 1e-9 * (b - a)
         if Y.min() < a - tol_edge or Y.max() > b + tol_edge:
             raise ValueError(
                 f"X has reports outside the bounds [{a:g}, {b:g}] of the "
-                f"mechanism (range {Y.min():g} to {Y.max():g}); RVNS reports "
-                "always lie within the bounds."
+                f"mechanism's reports (range {Y.min():g} to {Y.max():g}); RVNS "
+                "reports always lie within them (the bounds of the values, "
+                "widened by d with the boundary-safe placement)."
             )
 
     def _update(
@@ -627,21 +672,30 @@ class RVNSDensityEstimator(
         counts: NDArray,
         n_reports: int,
         n_rows: int,
+        placement: str = "paper",
+        value_bounds: tuple[float, float] | None = None,
     ) -> None:
-        """Solve the reconstruction on binned report counts; set the attributes."""
+        """Solve the reconstruction on binned report counts; set the attributes.
+
+        ``binned`` covers the report range; the values lie in
+        ``value_bounds`` (the same range with the paper's placement).
+        """
+        a, b = binned.bounds if value_bounds is None else value_bounds
+        self.placement_ = placement
         if self.method == "ml":
-            self._update_ml(d, binned, counts, n_reports, n_rows)
+            self._update_ml(d, binned, counts, n_reports, n_rows, (a, b))
             return
-        a, b = binned.bounds
         edges = rvns_grid((a, b), self.n_points)
-        z, widths = edges[:-1], np.diff(edges)
-        G = binned.density(counts, n_reports, z)
+        report_edges = rvns_grid(binned.bounds, self.n_points)
+        widths = np.diff(edges)
+        # the KDE of the reports at the output points of P
+        G = binned.density(counts, n_reports, report_edges[:-1])
         if not G.sum() > 0:
             raise ValueError(
                 "the KDE of the reports vanishes on the grid; check bounds and "
                 "bandwidth."
             )
-        P = rvns_transition_matrix(edges, d, (a, b))
+        P = rvns_transition_matrix(edges, d, (a, b), placement)
         l2 = 1e-3 * (b - a) ** 2 / self.n_points if self.l2 == "auto" else self.l2
         tol = self.tol
         if tol is None:
@@ -658,6 +712,7 @@ class RVNSDensityEstimator(
         self.d_ = d
         self.bounds_ = (a, b)
         self.edges_ = edges
+        self.report_edges_ = report_edges
         self.density_ = v
         self.perturbed_density_ = G
         self.bandwidth_ = binned.bandwidth
@@ -676,6 +731,7 @@ class RVNSDensityEstimator(
         counts: NDArray,
         n_reports: int,
         n_rows: int,
+        value_bounds: tuple[float, float],
     ) -> None:
         if n_rows < ML_FOLDS:
             raise ValueError(
@@ -683,10 +739,10 @@ class RVNSDensityEstimator(
                 f"held-out likelihood over {ML_FOLDS} folds of respondents and "
                 f"needs at least {ML_FOLDS} rows."
             )
-        a, b = cells.bounds
-        edges = cells.edges
+        a, b = value_bounds
+        edges = rvns_grid((a, b), self.n_points)
         widths = np.diff(edges)
-        A = cell_transition_matrix(edges, d, (a, b))
+        A = self._cell_matrix(d, edges, cells.edges, self.placement_)
         total = counts.sum(axis=0)
         width, scores = select_ems_width(
             A, counts, np.array(ML_WIDTHS), max_iter=ML_MAX_ITER, tol=ML_TOL
@@ -697,8 +753,9 @@ class RVNSDensityEstimator(
         self.d_ = d
         self.bounds_ = (a, b)
         self.edges_ = edges
+        self.report_edges_ = cells.edges
         self.density_ = w / widths
-        self.perturbed_density_ = total / (total.sum() * widths)
+        self.perturbed_density_ = total / (total.sum() * np.diff(cells.edges))
         self.bandwidth_ = None
         self.l2_ = None
         self.smoothing_width_ = width
@@ -711,6 +768,36 @@ class RVNSDensityEstimator(
         self.bin_counts_ = total
         self.n_reports_seen_ = int(n_reports)
         self.n_samples_seen_ = int(n_rows)
+
+    @staticmethod
+    def _cell_matrix(
+        d: float, edges: NDArray, report_edges: NDArray, placement: str
+    ) -> NDArray[np.float64]:
+        """P(report in report cell ``j`` | value uniform in value cell ``i``)."""
+        a, b = float(edges[0]), float(edges[-1])
+        if placement == "paper":
+            return cell_transition_matrix(edges, d, (a, b))
+        return safe_cell_probabilities(edges, report_edges, d, a, b)
+
+    # -- confidence intervals: the report cells of the placement ---------------
+    def _ci_ems_system(self, X: NDArray):
+        if not self._ci_uses_ems():
+            return None
+        report_edges = self.report_edges_
+        lo, hi = float(report_edges[0]), float(report_edges[-1])
+        m_out = report_edges.size - 1
+        bins = np.clip(((X - lo) / (hi - lo) * m_out).astype(np.intp), 0, m_out - 1)
+        A = self._cell_matrix(self.d_, self.edges_, report_edges, self.placement_)
+        m = self.edges_.size - 1
+        return A, bins, smoothing_matrix(m, self.smoothing_width_)
+
+    def _ci_resampling_template(self) -> Any:
+        return clone(self).set_params(
+            privatizer=None,
+            d=float(self.d_),
+            bounds=tuple(self.bounds_),
+            placement=self.placement_,
+        )
 
     @property
     def grid_(self) -> NDArray[np.float64]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -42,7 +44,21 @@ def _band_limits(
     return low, high
 
 
+def unpack_bounds(bounds) -> tuple[float, float]:
+    """``bounds`` as two floats ``(a, b)``, or a ValueError naming it."""
+    try:
+        a, b = bounds
+        a, b = float(a), float(b)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"bounds must be a pair of numbers (a, b); got {bounds!r}."
+        ) from None
+    return a, b
+
+
 def _check_kernel_args(d: float, a: float, b: float) -> tuple[float, float, float]:
+    if isinstance(d, bool) or not isinstance(d, numbers.Real):
+        raise ValueError(f"d must be a number, the band width; got {d!r}.")
     d, a, b = float(d), float(a), float(b)
     if not (np.isfinite(a) and np.isfinite(b) and a < b):
         raise ValueError(f"bounds must be finite with a < b; got ({a}, {b}).")
@@ -121,11 +137,17 @@ def rvns_transition_density(
     >>> rvns_transition_density(5.0, y, 2.0, (0, 10), placement="paper")
     array([0.     , 0.125  , 0.0625 , 0.     , 0.09375, 0.125  ])
     """
-    a, b = bounds
+    a, b = unpack_bounds(bounds)
     d, a, b = _check_kernel_args(d, a, b)
     x = check_float_array(x, name="x")
     y = check_float_array(y, name="y")
-    x, y = np.broadcast_arrays(x, y)
+    try:
+        x, y = np.broadcast_arrays(x, y)
+    except ValueError:
+        raise ValueError(
+            f"x and y must broadcast against each other; got shapes {x.shape} "
+            f"and {y.shape}."
+        ) from None
     if check_placement(placement) == "boundary_safe":
         p = np.minimum(1.0, np.abs(y - x) / d) / (b - a + d)
         inside = (y >= a - d) & (y <= b + d) & (x >= a) & (x <= b)
@@ -264,6 +286,14 @@ def sample_rvns_grid(
     of the ``k`` reports is uniform on the ``A = jb - ja - D`` grid points of
     ``[ja, jb]`` outside the band.  All of it is integer arithmetic; the
     report ``j * h`` is exact.  Returns reports of shape ``(n, p, k)``.
+
+    The reports of ``jx`` can be every grid index of ``[ja, jb]`` except
+    the points all its bands cover, ``min(jx, jb - D)`` to
+    ``max(ja, jx - D) + D`` (``jx`` alone for an interior value, the first
+    ``D + 1`` points for ``jx = ja``), each with the exact probability of
+    the discrete law: no floating-point operation decides which grid
+    points occur, so there is no budget or range beyond which some become
+    unreachable.
     """
     h, ja, jb, D = grid
     j = np.rint(x / h)

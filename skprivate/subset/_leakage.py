@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike
 
 from ..utils.validation import check_float_array
 from ._design import SubsetDesign, masks_to_indicators
+from ._estimator import check_subset_data
 
 __all__ = ["subset_individual_leakage", "subset_leakage"]
 
@@ -143,9 +144,11 @@ def subset_individual_leakage(
     _check_design(design, "subset_individual_leakage")
     p = design.n_categories
     w = _check_weights(weights, p)
-    a = np.asarray(A)
+    a = check_float_array(A, name="A")
     if a.ndim != 2 or a.shape[1] != design.n_outputs:
         raise ValueError(f"A must have shape (n, {design.n_outputs}); got {a.shape}.")
+    # 0/1 entries, a non-empty subset the design can report, one dummy.
+    check_subset_data(a, design, name="A")
     ind = a[:, :p].astype(bool)
     s, t = design.scale, design.offset
     lik = design.coverage(ind, w)
@@ -163,10 +166,17 @@ def subset_individual_leakage(
             "guess_probability": masses[np.arange(a.shape[0]), guess] / lik,
         }
     if y_true is not None:
-        y = np.asarray(y_true)
+        y = check_float_array(y_true, name="y_true")
         if y.shape != (a.shape[0],):
             raise ValueError(
                 f"y_true must have one entry per row ({a.shape[0]}); got {y.shape}."
+            )
+        bad = (y != np.round(y)) | (y < 0) | (y >= p)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"y_true must hold category codes, ints in [0, {p - 1}]; row {row} "
+                f"does not ({int(bad.sum())} such rows)."
             )
         out["prediction_leakage"] = (guess == y).astype(float)
     return out

@@ -313,7 +313,10 @@ def _square_wave_answer(name: str, spec: dict, value: Any) -> float:
     v = _number(name, value)
     low, step = spec["low"], spec["step"]
     n, half = spec["n_cells"], spec["half_cells"]
-    guess = round((v - low) / step)
+    ratio = (v - low) / step
+    if not math.isfinite(ratio):
+        ratio = float(n + half + 10)  # far outside: refused below
+    guess = round(ratio)
     for j in range(guess - 2, guess + 3):
         if -half <= j <= n + half and low + float(j) * step == v:
             return v

@@ -341,8 +341,23 @@ def bounds_from_data(
         PrivacyLeakWarning,
         stacklevel=external_stacklevel(),
     )
-    low = np.nanmin(X, axis=0).astype(float)
-    high = np.nanmax(X, axis=0).astype(float)
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(
+            f"X must be a non-empty 2-D array to read bounds from; got shape "
+            f"{X.shape}."
+        )
+    finite = np.isfinite(X)
+    if not finite.all():
+        # Bounds are read from finite values only; a column without one has none.
+        j = int(np.flatnonzero(~finite.all(axis=0))[0])
+        row = int(np.flatnonzero(~finite[:, j])[0])
+        raise ValueError(
+            f"X column {j} holds a NaN or infinite value at row {row}; bounds "
+            "cannot be read from it. Pass finite data or declare bounds."
+        )
+    low = X.min(axis=0).astype(float)
+    high = X.max(axis=0).astype(float)
     flat = low >= high
     low[flat] -= 0.5
     high[flat] += 0.5

@@ -27,8 +27,10 @@ def test_shape_names_and_range():
         "x1_s1",
         "x1_s2",
     ]
-    assert np.all((Y[:, :3] >= 0) & (Y[:, :3] <= 10))
-    assert np.all((Y[:, 3:] >= 100) & (Y[:, 3:] <= 200))
+    # the default (boundary-safe) reports range over [a - d, b + d]
+    assert np.all((Y[:, :3] >= -2) & (Y[:, :3] <= 12))
+    assert np.all((Y[:, 3:] >= 80) & (Y[:, 3:] <= 220))
+    assert [r.tolist() for r in rvns.report_range_] == [[-2, 80], [12, 220]]
 
 
 def test_reports_avoid_the_value_by_the_band_geometry():
@@ -116,13 +118,16 @@ def test_values_outside_bounds_are_refused():
 def test_wide_band_allowed_and_correct():
     # d > (b - a) / 2: every value is near an end; the band keeps width d.
     x = np.random.default_rng(0).uniform(0, 10, size=(20000, 1))
-    Y = RVNSPerturber(d=7.0, k=1, bounds=(0, 10), random_state=1).fit_transform(x)
+    Y = RVNSPerturber(
+        d=7.0, k=1, bounds=(0, 10), random_state=1, placement="paper"
+    ).fit_transform(x)
     assert np.all((Y >= 0) & (Y <= 10))
     assert np.all(np.abs(Y - x) > 0)
 
 
 def test_epsilon_formula_and_summary():
-    rvns = RVNSPerturber(d=2.0, k=3, bounds=(0, 10)).fit([[1.0]])
+    # Theorem 1 of the paper, for its placement
+    rvns = RVNSPerturber(d=2.0, k=3, bounds=(0, 10), placement="paper").fit([[1.0]])
     assert rvns.epsilon(0.05) == pytest.approx(3 * np.log(160.0))
     summary = rvns.privacy_summary(delta=0.05)
     assert summary["notion"].startswith("real-value negative survey")
@@ -159,7 +164,7 @@ def test_summary_per_record_is_the_sum_over_columns_and_matches_the_report():
 def _window_probabilities(xs, centres, delta, d, a, b):
     """P(report in [y - delta, y + delta] | x) by exact integration."""
     fine = np.linspace(a, b, 40001)
-    pdf = rvns_transition_density(xs[:, None], fine[None, :], d, (a, b))
+    pdf = rvns_transition_density(xs[:, None], fine[None, :], d, (a, b), "paper")
     cdf = integrate.cumulative_trapezoid(pdf, fine, axis=1, initial=0.0)
     hi = np.array([np.interp(centres + delta, fine, row) for row in cdf])
     lo = np.array([np.interp(centres - delta, fine, row) for row in cdf])
@@ -172,7 +177,8 @@ def test_theorem_1_bound_holds_for_one_report():
     xs = np.linspace(a, b, 201)
     centres = np.linspace(a, b, 2001)
     W = _window_probabilities(xs, centres, delta, d, a, b)
-    support = rvns_transition_density(xs[:, None], centres[None, :], d, (a, b)) > 0
+    support = rvns_transition_density(xs[:, None], centres[None, :], d, (a, b), "paper")
+    support = support > 0
     den = np.where(support & (W > 0), W, np.nan)
     ratio = np.nanmax(W.max(axis=0) / np.nanmin(den, axis=0))
     assert ratio <= 4 * d / delta
@@ -212,7 +218,7 @@ def test_default_reports_follow_the_continuous_transition_density():
 
     rvns = RVNSPerturber(d=2.0, bounds=(0, 10), random_state=0).fit([[0.0]])
     assert rvns.privacy_summary()["floating_point_safe"] is True
-    fine = np.linspace(0, 10, 200_001)
+    fine = np.linspace(-2, 12, 280_001)  # the boundary-safe report range
     for x in (0.0, 0.7, 5.0, 9.99):
         y = rvns.transform(np.full((200_000, 1), x))[:, 0]
         pdf = rvns_transition_density(x, fine, 2.0, (0, 10))
@@ -226,4 +232,5 @@ def test_continuous_opt_out_is_reported():
     assert summary["floating_point_safe"] is False
     assert "output_grid" not in summary
     assert rvns.grid_step_ is None
-    assert rvns.epsilon(0.05) == pytest.approx(np.log(160.0), rel=1e-12)
+    # the boundary-safe default: ln(2 d / delta) (the paper's ln(4 d / delta))
+    assert rvns.epsilon(0.05) == pytest.approx(np.log(80.0), rel=1e-12)

@@ -128,7 +128,8 @@ def test_partial_fit_errors(data):
     est.set_params(n_points=100)
     counts = est.bin_counts_.copy()
     with pytest.raises(ValueError, match="outside the bounds"):
-        est.partial_fit(np.array([[1.0, 12.0]]))
+        # beyond the boundary-safe report range [a - d, b + d] = [-2, 12]
+        est.partial_fit(np.array([[1.0, 12.5]]))
     np.testing.assert_array_equal(est.bin_counts_, counts)  # left unchanged
     assert est.partial_fit(reports[1000:2000]).n_samples_seen_ == 2000
     with pytest.raises(InvalidParameterError, match="solver"):

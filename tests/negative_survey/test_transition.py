@@ -1,4 +1,8 @@
-"""The RVNS kernel: the exact density p(x, y) and the corrected Algorithm 1."""
+"""The RVNS kernel: the exact density p(x, y) and the corrected Algorithm 1.
+
+These tests check the paper's placement (``placement="paper"``); the
+boundary-safe default is tested in ``test_boundary_safe.py``.
+"""
 
 import numpy as np
 import pytest
@@ -45,7 +49,7 @@ def paper_density(x, y):
 def test_density_integrates_to_one(x):
     breaks = sorted({x, x - D, x + D, A + D, B - D})
     total, _ = integrate.quad(
-        lambda y: rvns_transition_density(x, y, D, (A, B)),
+        lambda y: rvns_transition_density(x, y, D, (A, B), "paper"),
         A,
         B,
         points=[p for p in breaks if A < p < B],
@@ -58,7 +62,7 @@ def test_density_integrates_to_one(x):
 def test_density_integrates_to_one_for_wide_bands(d):
     for x in [0.0, 1.0, 4.5, 7.2, 10.0]:
         total = integrate.quad(
-            lambda y, x=x: rvns_transition_density(x, y, d, (A, B)),
+            lambda y, x=x: rvns_transition_density(x, y, d, (A, B), "paper"),
             A,
             B,
             points=[x],
@@ -70,15 +74,15 @@ def test_density_integrates_to_one_for_wide_bands(d):
 def test_unified_form_equals_paper_equations():
     xs = np.concatenate([np.linspace(0.01, 9.99, 97), [0.7, 5, 8.3, 9.6]])
     ys = np.linspace(0, 10, 1001)
-    got = rvns_transition_density(xs[:, None], ys[None, :], D, (A, B))
+    got = rvns_transition_density(xs[:, None], ys[None, :], D, (A, B), "paper")
     want = np.array([[paper_density(x, y) for y in ys] for x in xs])
     assert np.max(np.abs(got - want)) < 1e-13 * C
 
 
 def test_density_is_zero_at_the_value_and_outside_bounds():
     xs = np.linspace(0, 10, 41)
-    assert np.all(rvns_transition_density(xs, xs, D, (A, B)) == 0)
-    assert np.all(rvns_transition_density(5.0, [-0.1, 10.1], D, (A, B)) == 0)
+    assert np.all(rvns_transition_density(xs, xs, D, (A, B), "paper") == 0)
+    assert np.all(rvns_transition_density(5.0, [-0.1, 10.1], D, (A, B), "paper") == 0)
 
 
 @pytest.mark.parametrize("x", [0.0, 0.7, 5.0, 9.6, 10.0])
@@ -86,7 +90,7 @@ def test_reports_follow_the_density_ks(x):
     rng = np.random.default_rng(12345)
     y, _ = sample_rvns(np.full(100_000, x), D, A, B, 1, rng)
     grid = np.linspace(A, B, 200_001)
-    pdf = rvns_transition_density(x, grid, D, (A, B))
+    pdf = rvns_transition_density(x, grid, D, (A, B), "paper")
     cdf = integrate.cumulative_trapezoid(pdf, grid, initial=0.0)
     cdf /= cdf[-1]
     result = stats.kstest(y.ravel(), lambda t: np.interp(t, grid, cdf))

@@ -2,10 +2,10 @@
  * Exact samplers of skprivate's float-safe mechanisms, run on the
  * respondent's device.
  *
- * Every random bit comes from crypto.getRandomValues; the pseudo-random Math
- * generator is never
- * used.  Every probability is an exact rational (BigInt numerator and
- * denominator, or a uniform choice among integers), and every draw is exact:
+ * Every random bit comes from crypto.getRandomValues, never from the
+ * pseudo-random generator of Math.  Every probability is an exact rational
+ * (BigInt numerator and denominator, or a uniform choice among integers),
+ * and every draw is exact:
  *
  *   uniform{0..m-1}  ceil(log2 m) random bits, rejected while >= m;
  *   Bern(a/b)        uniform{0..b-1} < a;
