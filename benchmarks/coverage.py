@@ -380,7 +380,7 @@ def _perturbed_kde(n, epsilon, rng, pilot):
         tol=ML_TOL,
     )
     W = cell_cdf_weights(edges, np.array([0.5]))
-    target_cdf = float(W @ theta_pop)
+    target_cdf = float((W @ theta_pop)[0])
     return [
         _row("mean, noisy mean", est.conf_int("mean", X=released, level=LEVELS), 0.0),
         _row(
@@ -406,7 +406,7 @@ def _square_wave(n, epsilon, rng, pilot):
     m = est.edges_.size - 1
     A, _ = square_wave_transition(np.linspace(0.0, 1.0, m + 1), epsilon)
     theta_pop = _ems_target(A, _normal_cells(est.edges_), binomial_filter_matrix(m))
-    target_cdf = float(cell_cdf_weights(est.edges_, np.array([0.5])) @ theta_pop)
+    target_cdf = float((cell_cdf_weights(est.edges_, np.array([0.5])) @ theta_pop)[0])
     return [
         _row("mean, moment", est.conf_int("mean", X=reports, level=LEVELS), 0.0),
         _row(
@@ -455,7 +455,7 @@ def _rvns(n, d, rng, pilot):
             "cdf(2), linearized EMS",
             est.conf_int("cdf", [2.0], X=reports, level=LEVELS),
             float(_BETA.cdf(2.0)),
-            float(cell_cdf_weights(edges, np.array([2.0])) @ theta_pop),
+            float((cell_cdf_weights(edges, np.array([2.0])) @ theta_pop)[0]),
         ),
         _row(
             "quantile(0.5), linearized EMS",

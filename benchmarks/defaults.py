@@ -105,8 +105,9 @@ def _regression_designs(quick):
 
 
 GRID = 10
-# The local polynomial degree the default does not use, reported beside it.
-OTHER_DEGREE = 1 - DeconvolutionKernelRegressor().degree
+# The local polynomial degree the default does not use, reported beside it
+# (the default, degree="auto", is 1 with the Gaussian kernel).
+OTHER_DEGREE = 1 - DeconvolutionKernelRegressor()._resolved_degree()
 
 
 def _regression_rows(name, x, y, eps, bounds, seeds, classifier=False):
@@ -491,7 +492,8 @@ SECTIONS = [
         "reg",
         "DeconvolutionKernelRegressor",
         'Default `bandwidth="simex"` (weighted SIMEX), '
-        f'`degree={1 - OTHER_DEGREE}`; paper: `"loo"` with the Cauchy kernel '
+        f'`degree="auto"` (= {1 - OTHER_DEGREE} with the Gaussian kernel); '
+        'paper: `"loo"` with the Cauchy kernel '
         "(`degree=0`); oracle: best of 10 fixed bandwidths (Gaussian kernel, "
         f"the default's degree).  `degree {OTHER_DEGREE}`: the same with "
         f"`degree={OTHER_DEGREE}` (SIMEX bandwidth, and its own oracle).  "

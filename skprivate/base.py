@@ -40,8 +40,9 @@ from ._doc_link import DocLinkMixin
 from .utils._dask import dask_transform, fit_sample, is_dask_collection
 from .utils._param_validation import validate_params
 from .utils._seeding import canonical, data_fingerprint, words
-from .utils._statistic import RowStatistic, count_and_reduce_rows
+from .utils._statistic import RowStatistic, count_and_reduce_rows, validate_rows
 from .utils.discovery import all_estimators
+from .utils.validation import check_numeric_input
 
 __all__ = [
     "ParamsValidationMixin",
@@ -593,6 +594,38 @@ class PrivatizedInputMixin:
         privatized = privatizer.fit_transform(data)
         self.privatizer_ = privatizer
         return privatized
+
+    def _privatize_numeric(self, X: Any, reset: bool) -> Any:
+        """Numeric ``X`` validated, then privatized (or released by ``privatizer_``).
+
+        ``reset`` (``fit``, the first ``partial_fit`` chunk) sets the input
+        attributes and privatizes with a fresh clone; later chunks are
+        checked against them and released by the fitted ``privatizer_``.
+        Values are not checked here: the learner's statistic refuses a
+        non-finite one naming its row.  A dask collection stays lazy.
+
+        Parameters
+        ----------
+        X : array-like or dask collection of shape (n_samples, n_features)
+            Privatized data, or raw data with ``privatizer``.
+        reset : bool
+            Whether this call starts a fit.
+
+        Returns
+        -------
+        data : ndarray or dask collection
+            The data the learner's statistic reads.
+        """
+        X = validate_rows(
+            self,
+            check_numeric_input(X),
+            reset=reset,
+            dtype=np.float64,
+            ensure_all_finite=False,
+        )
+        if reset:
+            return self._privatize(X, stream=True)
+        return X if self.privatizer_ is None else self.privatizer_.transform(X)
 
 
 class SufficientStatisticMixin:

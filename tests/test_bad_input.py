@@ -62,7 +62,10 @@ from skprivate import (
 from skprivate.exceptions import InvalidParameterError
 from skprivate.utils import Interval, all_estimators
 
+from .bad_input_specs import FUNCTIONS, REASONS, SAME, public_functions
+
 VALID = "valid"
+SAME_AS_NAN = "the answer with NaN in place of pd.NA"
 N = 40
 RNG = np.random.default_rng(0)
 CATS = ["a", "b", "c", "d", "e"]
@@ -660,244 +663,150 @@ def test_bad_bounds(name, variant):
 
 
 # ---------------------------------------------------------------------------
-# Public functions: one spec each (valid keyword arguments, array arguments)
+# Public functions: every parameter of every function (tests/bad_input_specs.py)
 # ---------------------------------------------------------------------------
 
-
-def _design():
-    return (
-        SubsetUniform(categories=[CATS], random_state=0).fit(categorical()).designs_[0]
-    )
-
-
-_ANCHORS = np.random.default_rng(3).normal(size=(N, 2))
-FUNCTION_SPECS = {
-    "privacy_report": (
-        lambda: {"estimator": LaplaceLDP(bounds=(0, 1)).fit(numeric())},
-        [],
-    ),
-    "average_coverage": (
-        lambda: {"intervals": intervals(), "reference": numeric(q=1).ravel()},
-        ["intervals"],
-    ),
-    "composition_bound": (lambda: {"coverages": [0.5, 0.6]}, ["coverages"]),
-    "estimate_coverage": (
-        lambda: {"anchors": _ANCHORS, "reference": numeric(q=1).ravel()},
-        ["anchors"],
-    ),
-    "individual_coverage": (
-        lambda: {"intervals": intervals(), "reference": numeric(q=1).ravel()},
-        ["intervals"],
-    ),
-    "interval_distance": (
-        lambda: {"y_true": intervals(), "y_pred": numeric(q=1).ravel()},
-        ["y_true", "y_pred"],
-    ),
-    "interval_mae": (
-        lambda: {"y_true": intervals(), "y_pred": numeric(q=1).ravel()},
-        ["y_true", "y_pred"],
-    ),
-    "interval_r2_score": (
-        lambda: {"y_true": intervals(), "y_pred": numeric(q=1).ravel()},
-        ["y_true", "y_pred"],
-    ),
-    "intervals_from_answers": (
-        lambda: {"anchors": _ANCHORS, "answers": np.ones(N, dtype=int)},
-        ["anchors"],
-    ),
-    "optimal_anchor_density": (
-        lambda: {"reference": numeric(q=1).ravel()},
-        ["reference"],
-    ),
-    "truncated_mean": (lambda: {"lower": np.zeros(3), "upper": np.ones(3)}, ["lower"]),
-    "truncated_second_moment": (
-        lambda: {"lower": np.zeros(3), "upper": np.ones(3)},
-        ["lower"],
-    ),
-    "turnbull_intervals": (lambda: {"intervals": intervals()}, ["intervals"]),
-    "uniform_anchor_mean": (
-        lambda: {"intervals": case_one_intervals(), "low": -1.0, "high": 2.0},
-        ["intervals"],
-    ),
-    "deconvolution_kernel": (lambda: {"u": np.linspace(-1, 1, 5), "ratio": 0.5}, ["u"]),
-    "subset_independence_test": (
-        lambda: {"A": subset_reports(), "B": subset_reports()},
-        ["A"],
-    ),
-    "subset_individual_leakage": (
-        lambda: {
-            "A": subset_reports(),
-            "design": _design(),
-            "weights": np.full(5, 0.2),
-        },
-        ["weights"],
-    ),
-    "subset_leakage": (
-        lambda: {"design": _design(), "weights": np.full(5, 0.2)},
-        ["weights"],
-    ),
-    "grid_kde": (
-        lambda: {
-            "values": numeric(q=1).ravel(),
-            "points": np.linspace(0, 1, 5),
-            "bandwidth": 0.1,
-        },
-        ["values", "points"],
-    ),
-    "indicator_errors": (
-        lambda: {"x": numeric(q=1).ravel(), "x_hat": numeric(q=1).ravel()},
-        ["x", "x_hat"],
-    ),
-    "ksdensity_bandwidth": (lambda: {"values": numeric(q=1).ravel()}, ["values"]),
-    "privacy_distance": (
-        lambda: {"x": numeric(q=1).ravel(), "x_prime": numeric(q=1).ravel()},
-        ["x", "x_prime"],
-    ),
-    "rvns_adversary_inference": (
-        lambda: {"reports": rvns_reports(), "d": 0.2, "bounds": (0, 1)},
-        ["reports"],
-    ),
-    "rvns_grid": (lambda: {"bounds": (0, 1), "n_points": 5}, []),
-    "rvns_transition_density": (
-        lambda: {
-            "x": np.linspace(0, 1, 4),
-            "y": np.linspace(0, 1, 4),
-            "d": 0.2,
-            "bounds": (0, 1),
-        },
-        ["x"],
-    ),
-    "rvns_transition_matrix": (
-        lambda: {"edges": np.linspace(0, 1, 6), "d": 0.2, "bounds": (0, 1)},
-        ["edges"],
-    ),
-    "six_indicators": (lambda: {"x": numeric(q=1).ravel()}, ["x"]),
-    "wasserstein_on_grid": (
-        lambda: {"f": np.full(4, 0.25), "g": np.full(4, 0.25)},
-        ["f", "g"],
-    ),
-    "absolute_relative_error": (
-        lambda: {"true": np.ones(3), "private": np.ones(3)},
-        ["true", "private"],
-    ),
-    "integral_describe": (
-        lambda: {
-            "df": _frame(numeric()),
-            "statistics": ("mean",),
-            "n_resamples": 5,
-            "random_state": 0,
-        },
-        [],
-    ),
-    "laplace_describe": (
-        lambda: {
-            "df": _frame(numeric()),
-            "epsilon": 1.0,
-            "bounds": (0, 1),
-            "random_state": 0,
-        },
-        [],
-    ),
-    "laplace_statistic": (
-        lambda: {
-            "x": numeric(q=1).ravel(),
-            "statistic": "mean",
-            "epsilon": 1.0,
-            "bounds": (0, 1),
-            "random_state": 0,
-        },
-        ["x"],
-    ),
-    "microaggregate": (
-        lambda: {"x": numeric(q=1).ravel(), "min_cluster_size": 3},
-        ["x"],
-    ),
-    "load_adult": (lambda: {}, []),
-    "load_life_expectancy": (lambda: {}, []),
-    "make_gaussian_mixture": (lambda: {"n_samples": 10, "random_state": 0}, []),
-    "make_interval_regression": (lambda: {"n_samples": 10, "random_state": 0}, []),
-    "make_truncated_chi2": (
-        lambda: {"n_samples": 10, "df": 3.0, "random_state": 0},
-        [],
-    ),
-    "sample_truncated": (
-        lambda: {
-            "draw": lambda rng, n: rng.normal(size=n),
-            "n_samples": 10,
-            "low": -1.0,
-            "high": 1.0,
-            "random_state": 0,
-        },
-        [],
-    ),
-}
-
-
-def _public_functions():
-    names = [n for n in skprivate.__all__ if inspect.isfunction(getattr(skprivate, n))]
-    names += [
-        n
-        for n in skprivate.datasets.__all__
-        if inspect.isfunction(getattr(skprivate.datasets, n))
-    ]
-    return sorted(set(names))
-
-
-def _function(name):
-    return getattr(skprivate, name, None) or getattr(skprivate.datasets, name)
-
-
-# (function, argument, variant) -> outcome where it differs from the default
+# (function, parameter, variant) -> outcome where it differs from the default
+# (an error naming the parameter; the numpy answer for another container).
 FUNCTION_OVERRIDES = {
-    # NaN means "no answer" for a released statistic; its error is NaN (documented).
-    ("absolute_relative_error", "true", "nan"): VALID,
-    ("absolute_relative_error", "private", "nan"): VALID,
-    # NaN anchors are the unused slots of draw_anchors(within=...) (documented).
+    # NaN anchors are the unused slots of draw_anchors(within=...), NaN
+    # values the respondents who disclosed nothing (documented).
     ("intervals_from_answers", "anchors", "nan"): VALID,
+    ("intervals_from_answers", "values", "nan"): VALID,
+    # An empty list of evaluation points has an empty answer.
+    ("grid_kde", "points", "empty"): VALID,
+    ("deconvolution_kernel", "u", "empty"): VALID,
+    # Validating an empty array returns it, shape (0, 2).
+    ("check_interval_array", "y", "empty"): VALID,
+    # Zero rows: nothing to release, an empty table of intervals.
+    ("turnbull_intervals", "intervals", "empty"): VALID,
+    # make_gaussian_mixture and make_truncated_chi2 draw n_samples >= 0 values.
+    # Infinite truncation bounds mean no truncation (documented).
+    # NaN (missing) values are dropped per column, as pandas' describe does.
+    ("integral_describe", "df", "pandas_na"): SAME_AS_NAN,
+    ("laplace_describe", "df", "pandas_na"): SAME_AS_NAN,
 }
 
-FUNCTION_VARIANTS = {
-    "nan": lambda v: _with(
-        np.atleast_2d(np.asarray(v, dtype=float)).T, 0, 0, np.nan
-    ).T.reshape(np.shape(v)),
-    "string": lambda v: np.full(np.shape(v), "x", dtype=object),
-}
-FUNCTION_CELLS = [
-    (name, arg, variant)
-    for name in _public_functions()
-    if name in FUNCTION_SPECS
-    for arg in FUNCTION_SPECS[name][1]
-    for variant in FUNCTION_VARIANTS
-]
+
+def _function_cells():
+    cells = []
+    for name in sorted(public_functions()):
+        spec = FUNCTIONS.get(name)
+        if not isinstance(spec, dict):
+            continue
+        for param, kind in spec["params"].items():
+            if not isinstance(kind, dict):
+                continue
+            for variant in kind:
+                cells.append((name, param, variant))
+    return cells
 
 
-def test_every_entry_point_has_a_spec():
-    """A new public estimator or function must say how to build valid input."""
-    missing = [n for n, _ in all_estimators() if n not in ESTIMATOR_SPECS]
-    missing += [n for n in _public_functions() if n not in FUNCTION_SPECS]
-    assert not missing, f"add an input spec to tests/test_bad_input.py for {missing}"
+FUNCTION_CELLS = _function_cells()
 
 
-@pytest.mark.parametrize("name", _public_functions())
-def test_function_valid_input(name):
-    """The spec itself is valid input, and the answer is finite."""
+def _function_expected(name, param, variant):
+    key = (name, param, variant)
+    if key in FUNCTION_OVERRIDES:
+        return FUNCTION_OVERRIDES[key]
+    if variant in ("pandas", "polars"):
+        return SAME
+    if variant == "pandas_na":
+        return FUNCTION_OVERRIDES.get((name, param, "nan"), rf"\b{param}\b")
+    return rf"\b{param}\b"
+
+
+def _call_function(name, kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        out = _function(name)(**FUNCTION_SPECS[name][0]())
+        return public_functions()[name](**kwargs)
+
+
+def _assert_same(out, ref):
+    """Two answers of a function are equal (containers compared by content)."""
+    if isinstance(ref, pd.DataFrame | pd.Series):
+        pd.testing.assert_frame_equal(
+            pd.DataFrame(out), pd.DataFrame(ref), check_dtype=False
+        )
+    elif isinstance(ref, dict):
+        assert set(out) == set(ref)
+        for key in ref:
+            _assert_same(out[key], ref[key])
+    elif isinstance(ref, tuple | list):
+        assert len(out) == len(ref)
+        for a, b in zip(out, ref):
+            _assert_same(a, b)
+    elif isinstance(ref, np.ndarray | float | numbers.Real):
+        np.testing.assert_allclose(
+            np.asarray(out, dtype=float), np.asarray(ref, dtype=float), rtol=1e-12
+        )
+    elif hasattr(ref, "cdf"):
+        points = np.linspace(-2, 2, 9)
+        np.testing.assert_allclose(out.cdf(points), ref.cdf(points), rtol=1e-12)
+    else:
+        assert vars(out).keys() == vars(ref).keys()
+
+
+def _valid_value(name, param, kwargs):
+    if param in kwargs:
+        return kwargs[param]
+    default = inspect.signature(public_functions()[name]).parameters[param].default
+    return None if default is inspect.Parameter.empty else default
+
+
+def test_every_function_parameter_has_a_spec():
+    """A new public function, or a new parameter, must say what is bad for it."""
+    missing = []
+    for name, func in public_functions().items():
+        spec = FUNCTIONS.get(name)
+        if spec is None:
+            missing.append(name)
+            continue
+        if not isinstance(spec, dict):
+            assert spec in REASONS
+            continue
+        params = set(inspect.signature(func).parameters)
+        missing += [f"{name}({p})" for p in sorted(params - set(spec["params"]))]
+        stale = set(spec["params"]) - params
+        assert not stale, f"{name} has no parameters {sorted(stale)}"
+        for kind in spec["params"].values():
+            assert isinstance(kind, dict) or kind in REASONS
+    assert not missing, f"add to tests/bad_input_specs.py: {missing}"
+    assert set(FUNCTIONS) <= set(public_functions()), "spec of a removed function"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [n for n in public_functions() if isinstance(FUNCTIONS.get(n), dict)],
+)
+def test_function_valid_input(name):
+    """The spec itself is valid input, and the answer is finite."""
+    out = _call_function(name, FUNCTIONS[name]["valid"]())
     if isinstance(out, np.ndarray | float | numbers.Real):
         _check_output(out)
 
 
 @pytest.mark.parametrize(
-    "name, arg, variant",
+    "name, param, variant",
     FUNCTION_CELLS,
     ids=[f"{a}-{b}-{c}" for a, b, c in FUNCTION_CELLS],
 )
-def test_function_bad_array(name, arg, variant):
-    kwargs = FUNCTION_SPECS[name][0]()
-    kwargs[arg] = FUNCTION_VARIANTS[variant](kwargs[arg])
-    expected = FUNCTION_OVERRIDES.get((name, arg, variant), rf"\b{arg}\b|column|row")
-    _assert_outcome(expected, lambda: _function(name)(**kwargs), arg=arg)
+def test_function_parameter(name, param, variant):
+    spec = FUNCTIONS[name]
+    kwargs = spec["valid"]()
+    kwargs[param] = spec["params"][param][variant](_valid_value(name, param, kwargs))
+    expected = _function_expected(name, param, variant)
+    if expected == SAME:
+        _assert_same(_call_function(name, kwargs), _call_function(name, spec["valid"]()))
+        return
+    if expected == SAME_AS_NAN:
+        # pd.NA is a missing value: the answer is that of NaN in its place
+        reference = dict(kwargs, **{param: kwargs[param].astype(float)})
+        _assert_same(_call_function(name, kwargs), _call_function(name, reference))
+        return
+    out = _assert_outcome(expected, lambda: _call_function(name, kwargs), arg=param)
+    if expected == VALID and isinstance(out, np.ndarray):
+        assert not np.isnan(out).any() if out.dtype.kind == "f" else True
 
 
 # Cells whose current outcome is still wrong (a message that names neither the

@@ -60,7 +60,10 @@ def test_rvns_perturber_builds_with_all_defaults():
     np.testing.assert_allclose(rvns.d_, [(90 - 17) / 5])
     reports = rvns.transform(X)
     assert reports.shape == (3, 1)
-    assert np.all((reports >= 17) & (reports <= 90))
+    # the default (boundary-safe) reports range over [a - d, b + d]
+    low, high = (float(v[0]) for v in rvns.report_range_)
+    assert (low, high) == (17 - rvns.d_[0], 90 + rvns.d_[0])
+    assert np.all((reports >= low) & (reports <= high))
     # with declared bounds there is no warning, and d follows their range
     with warnings.catch_warnings():
         warnings.simplefilter("error")

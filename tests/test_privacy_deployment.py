@@ -173,8 +173,8 @@ def _changed_setting(privatizer):
             return key, params[key] * 2
     if isinstance(params.get("categories"), list):
         return "categories", [list(c) + ["cat-new"] for c in params["categories"]]
-    if "random_state" in params and "estimators" in params:
-        return "estimators", params["estimators"][:1]
+    if params.get("mechanisms"):
+        return "mechanisms", params["mechanisms"][:1]
     raise AssertionError(f"no setting to change in {type(privatizer).__name__}")
 
 

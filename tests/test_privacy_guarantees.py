@@ -217,7 +217,10 @@ def test_rvns_float_distinguishability(secure):
     delta window); this counts only reports where x = 0's law is positive.
     The default grid sampler has none; the continuous opt-out leaks.
     """
-    priv = RVNSPerturber(bounds=(0, 1), random_state=0, secure=secure)
+    # the paper's placement, whose x = 0 has the fixed band [0, 0.2]
+    priv = RVNSPerturber(
+        bounds=(0, 1), random_state=0, secure=secure, placement="paper"
+    )
     priv.fit([[0.0], [1.0]])
     assert priv.d_[0] == 0.2
     assert priv.privacy_summary()["floating_point_safe"] is secure
@@ -259,7 +262,10 @@ def test_large_epsilon_works_or_fails_clearly(cls):
 
 
 def _rvns_window_probability(x, lo, hi, n, seed):
-    priv = RVNSPerturber(d=2.0, bounds=(0, 10), random_state=seed).fit([[0.0]])
+    # the paper's placement: its epsilon needs the boundary margin
+    priv = RVNSPerturber(
+        d=2.0, bounds=(0, 10), random_state=seed, placement="paper"
+    ).fit([[0.0]])
     y = priv.transform(np.full((n, 1), x))[:, 0]
     return np.mean((y >= lo) & (y <= hi)), priv
 

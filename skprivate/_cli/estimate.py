@@ -256,7 +256,11 @@ def settings_params(
     if estimator_name == "deconvolution-kde":
         return {"noise_scale": float(mech.scale_[j]), "support": (low, high)}
     if estimator_name == "rvns":
-        return {"d": float(mech.d_[j]), "bounds": (low, high)}
+        return {
+            "d": float(mech.d_[j]),
+            "bounds": (low, high),
+            "placement": mech.placement,
+        }
     budget = mech.get_params()
     if estimator_name == "square-wave":
         return {"epsilon": float(budget["epsilon"]) / q, "bounds": (low, high)}

@@ -34,7 +34,12 @@ from ..utils.validation import check_interval_array, check_weights
 from ._intervals import NPMLEIntervalsMixin
 from ._npmle_likelihood import IntervalLikelihood
 
-__all__ = ["IntervalNPMLE", "IntervalRows", "turnbull_intervals"]
+__all__ = [
+    "IntervalNPMLE",
+    "IntervalRows",
+    "IntervalRowsFitMixin",
+    "turnbull_intervals",
+]
 
 
 class IntervalRows(RowStatistic):
@@ -76,6 +81,21 @@ class IntervalRows(RowStatistic):
         rows, inverse = np.unique(rows, axis=0, return_inverse=True)
         pooled = np.bincount(inverse.ravel(), weights=weights, minlength=len(rows))
         return rows, pooled
+
+
+class IntervalRowsFitMixin(SufficientStatisticMixin):
+    """Learners of interval data fitted from :class:`IntervalRows`.
+
+    ``fit(X, y=None, sample_weight=None)`` calls ``_fit_statistic``; the
+    learner's ``_statistic_fit(statistic, (Z, w), added)`` fits the rows
+    ``Z`` with weights ``w``.
+    """
+
+    def _statistic_input(self, X, reset):
+        return X  # validated by IntervalRows, row by row
+
+    def _statistic_plan(self, data, stream, sample_weight=None):
+        return IntervalRows(sample_weight)
 
 
 def turnbull_intervals(intervals: ArrayLike) -> NDArray[np.float64]:
@@ -156,7 +176,7 @@ def _innermost(Z: NDArray) -> tuple[NDArray, NDArray, NDArray, NDArray]:
 
 
 class IntervalNPMLE(
-    SufficientStatisticMixin,
+    IntervalRowsFitMixin,
     NPMLEIntervalsMixin,
     PopulationEstimateMixin,
     ParamsValidationMixin,
@@ -321,13 +341,6 @@ class IntervalNPMLE(
         self : object
         """
         return self._fit_statistic(X, y, sample_weight=sample_weight)
-
-    # -- the statistic: weighted interval rows (fit, dask) --------------------
-    def _statistic_input(self, X, reset):
-        return X
-
-    def _statistic_plan(self, data, stream, sample_weight=None):
-        return IntervalRows(sample_weight)
 
     def _statistic_fit(self, statistic, total, added):
         Z, w = total

@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize, stats
 from sklearn.base import BaseEstimator
 
-from ..base import ParamsValidationMixin, SufficientStatisticMixin
+from ..base import ParamsValidationMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
 from ..utils.validation import (
@@ -21,7 +21,7 @@ from ..utils.validation import (
 )
 from ._anchors import as_cdf
 from ._intervals import MLEIntervalsMixin
-from ._npmle import IntervalRows
+from ._npmle import IntervalRowsFitMixin
 from ._truncated import interval_log_likelihood
 
 __all__ = ["IntervalMLE", "optimal_anchor_density", "uniform_anchor_mean"]
@@ -79,7 +79,7 @@ def family_noise(family: str) -> str:
 
 
 class IntervalMLE(
-    SufficientStatisticMixin,
+    IntervalRowsFitMixin,
     MLEIntervalsMixin,
     PopulationEstimateMixin,
     ParamsValidationMixin,
@@ -152,13 +152,6 @@ class IntervalMLE(
         self : object
         """
         return self._fit_statistic(X, y, sample_weight=sample_weight)
-
-    # -- the statistic: weighted interval rows (fit, dask) --------------------
-    def _statistic_input(self, X, reset):
-        return X
-
-    def _statistic_plan(self, data, stream, sample_weight=None):
-        return IntervalRows(sample_weight)
 
     def _statistic_fit(self, statistic, total, added):
         Z, w = total

@@ -31,6 +31,7 @@ from ..utils._warnings import external_stacklevel, warn_once
 from ..utils.validation import (
     check_interval_array,
     check_magnitude,
+    check_numeric_input,
     check_two_sided,
     check_weights,
 )
@@ -382,7 +383,7 @@ default="auto"
 
     def _responses(self, y: Any) -> NDArray[np.float64]:
         if self.privatizer is not None:
-            y_raw = np.asarray(y, dtype=float)
+            y_raw = np.asarray(check_numeric_input(y, name="y"), dtype=float)
             if y_raw.ndim == 2 and y_raw.shape[1] == 1:
                 y_raw = y_raw[:, 0]
             if y_raw.ndim != 1:
@@ -390,8 +391,17 @@ default="auto"
                     "With a privatizer, y must be the raw 1-D responses; got shape "
                     f"{y_raw.shape}."
                 )
-            y = self._privatize(y_raw.reshape(-1, 1))
-            Z = check_interval_array(np.asarray(y, dtype=float), name="y")
+            y = np.asarray(self._privatize(y_raw.reshape(-1, 1)), dtype=float)
+            if y.shape != (y_raw.shape[0], 2):
+                # A mechanism releasing values (LaplaceLDP) is not censoring:
+                # reading its outputs as exact responses would be wrong.
+                raise ValueError(
+                    "privatizer must be an interval mechanism (IntervalCaseI, "
+                    "IntervalCaseII, IntervalMechanism, IntervalEnsemble) whose "
+                    "transform returns one interval [lower, upper] per row; "
+                    f"{type(self.privatizer).__name__} returned shape {y.shape}."
+                )
+            Z = check_interval_array(y, name="y")
         else:
             self._privatize(None)
             if y is None:
@@ -404,8 +414,39 @@ default="auto"
             raise ValueError(
                 "y has rows (-inf, inf) that carry no information; drop them first."
             )
+        if Z.shape[0] and np.all(Z[:, 0] == Z[:, 1]) and np.all(Z[:, 0] == Z[0, 0]):
+            raise ValueError(
+                f"y holds a single distinct exact value (all {Z.shape[0]} rows): "
+                "the noise scale is not identified and there is nothing to "
+                "regress. Check the target column."
+            )
         check_magnitude(np.where(np.isfinite(Z), Z, 0.0), name="y")
         return check_two_sided(Z, name="y")
+
+    @staticmethod
+    def _check_features(est: Any, X: Any) -> None:
+        """Name a non-numeric column of ``X`` the base regressor cannot take.
+
+        ``X`` goes to the base regressor unchanged (LightGBM takes
+        categorical columns), so a non-numeric column is refused only when
+        a fit of the regressor on a few rows fails; the error then names
+        the column instead of quoting one of its entries.
+        """
+        try:
+            check_numeric_input(X)
+        except TypeError as exc:
+            head = X.iloc[:20] if hasattr(X, "iloc") else X[:20]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    clone(est).fit(head, np.arange(len(head), dtype=float))
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"{exc} The base regressor {type(est).__name__} cannot fit "
+                    "such a column: encode it first (for example with a "
+                    "Pipeline and OneHotEncoder) or use a regressor that takes "
+                    "it."
+                ) from None
 
     @staticmethod
     def _warn_if_scale_unidentified(Z: NDArray, scale: float) -> None:
@@ -454,6 +495,7 @@ default="auto"
                 f"X and y have inconsistent numbers of samples: {n_x} and {n}."
             )
         w = check_weights(sample_weight, n)
+        self._check_features(est, X)
         fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
         # The marginal fit only places the start (the fixed point does not
         # depend on it); on large samples every k-th row is enough, where the

@@ -44,12 +44,77 @@ def _clamp_distance(law) -> float:
     return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-6)))
 
 
+def _generalized_gaussian_scale(
+    D: float, eps: float, delta: float, power: float, epsilon: float, budget: float
+) -> float:
+    """Smallest scale of power-``power`` noise giving ``(eps, delta)`` at width ``D``.
+
+    ``epsilon`` and ``budget`` (the record's epsilon and delta) only word
+    the error.
+    """
+
+    def gap(log_scale: float) -> float:
+        law = GeneralizedGaussianNoise(np.exp(log_scale), power)
+        try:
+            value = additive_privacy_profile(law, D, eps)
+        except (ValueError, FloatingPointError):
+            value = np.nan
+        if not np.isfinite(value):
+            raise ValueError(
+                f"GeneralizedGaussianLDP cannot compute the privacy profile of "
+                f"power={power:g} noise at epsilon per column {eps:g}: noise so "
+                "close to uniform is beyond floating point. Choose a smaller "
+                "power (up to 30 is supported at every epsilon)."
+            )
+        return value - delta
+
+    lo = np.log(D) - np.log(max(eps, 1.0)) - 10.0
+    hi = np.log(D) + 10.0
+    if not (gap(lo) > 0 > gap(hi)):
+        raise ValueError(
+            f"GeneralizedGaussianLDP cannot be calibrated to epsilon="
+            f"{epsilon:g}, delta={budget:g} (per column "
+            f"{eps:g}, {delta:g}): no noise scale in [{np.exp(lo):g}, "
+            f"{np.exp(hi):g}] attains it; choose a moderate epsilon and delta."
+        )
+    return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-10)))
+
+
+def _flipped_huber_threshold(
+    D: float, s: float, eps: float, delta: float, epsilon: float, budget: float
+) -> float:
+    """Smallest tail threshold of flipped Huber noise giving ``(eps, delta)``."""
+
+    def gap(log_t: float) -> float:
+        law = FlippedHuberNoise(s, np.exp(log_t))
+        return delta - additive_privacy_profile(law, D, eps)
+
+    lo = np.log(s) - 12.0
+    hi = np.log(s) + np.log(max(eps, 1.0)) + 6.0
+    if gap(hi) < 0:
+        raise ValueError(
+            f"delta={budget:g} is too small for FlippedHuberLDP at "
+            f"epsilon={epsilon:g}; increase delta."
+        )
+    if gap(lo) >= 0:
+        return float(np.exp(lo))
+    return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-10)))
+
+
 class _AdditivePrivatizer(_BoundedPrivatizer):
     def _set_grid(self, sensitivity: NDArray) -> None:
         """Grid of ``2**GRID_BITS`` steps per noise scale (or per range) and clamp."""
         cells = []
         margins = []
+        # Columns sharing a noise law and a width share the grid (the laws of
+        # equal columns are one object, see _calibrate).
+        done: dict[tuple[int, float], tuple[float, float]] = {}
         for D, law in zip(sensitivity, self.noise_, strict=True):
+            key = (id(law), float(D))
+            if key in done:
+                cells.append(done[key][0])
+                margins.append(done[key][1])
+                continue
             per_range = max(1.0, D / law.scale)
             n = np.exp2(np.ceil(np.log2(per_range)) + GRID_BITS)
             if n > MAX_GRID_INDEX:
@@ -74,6 +139,7 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
             t = _clamp_distance(law)
             cells.append(n)
             margins.append(np.ceil(t / step))
+            done[key] = (cells[-1], margins[-1])
         self.grid_step_ = sensitivity / np.asarray(cells)
         self._n_cells = np.asarray(cells)
         self._margin = np.asarray(margins)
@@ -81,10 +147,13 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
     def _delta_summary(self) -> dict[str, Any]:
         low, high = self.bounds_
         eps = self._epsilon_per_feature
-        deltas = [
-            additive_privacy_profile(law, D, eps)
-            for law, D in zip(self.noise_, high - low, strict=True)
-        ]
+        profiles: dict[tuple[int, float], float] = {}
+        deltas = []
+        for law, D in zip(self.noise_, high - low, strict=True):
+            key = (id(law), float(D))
+            if key not in profiles:
+                profiles[key] = additive_privacy_profile(law, D, eps)
+            deltas.append(profiles[key])
         return {"delta": float(sum(deltas)), "delta_per_feature": deltas}
 
     def _release(self, X, low, high, rng):
@@ -247,25 +316,19 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
 
     def _calibrate(self, sensitivity: NDArray) -> None:
         eps, delta = self._epsilon_per_feature, self._delta_per_feature
-        scales = []
+        power = float(self.power)
+        # One calibration (and one noise law) per distinct setting: columns
+        # of equal width share them, so wide data with shared bounds cost
+        # one root search, not one per column.
+        laws: dict[tuple[float, float, float, float], GeneralizedGaussianNoise] = {}
+        self.noise_ = []
         for D in sensitivity:
-
-            def gap(log_scale: float, D: float = D) -> float:
-                law = GeneralizedGaussianNoise(np.exp(log_scale), self.power)
-                return additive_privacy_profile(law, D, eps) - delta
-
-            lo = np.log(D) - np.log(max(eps, 1.0)) - 10.0
-            hi = np.log(D) + 10.0
-            if not (gap(lo) > 0 > gap(hi)):
-                raise ValueError(
-                    f"GeneralizedGaussianLDP cannot be calibrated to epsilon="
-                    f"{self.epsilon:g}, delta={self.delta:g} (per column "
-                    f"{eps:g}, {delta:g}): no noise scale in [{np.exp(lo):g}, "
-                    f"{np.exp(hi):g}] attains it; choose a moderate epsilon and delta."
-                )
-            scales.append(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-10)))
-        self.scale_ = np.asarray(scales)
-        self.noise_ = [GeneralizedGaussianNoise(s, self.power) for s in scales]
+            key = (float(D), eps, delta, power)
+            if key not in laws:
+                scale = _generalized_gaussian_scale(*key, self.epsilon, self.delta)
+                laws[key] = GeneralizedGaussianNoise(scale, power)
+            self.noise_.append(laws[key])
+        self.scale_ = np.array([law.scale for law in self.noise_], dtype=float)
         self._set_grid(sensitivity)
 
     def privacy_summary(self) -> dict[str, Any]:
@@ -437,30 +500,22 @@ class FlippedHuberLDP(_AdditivePrivatizer):
 
     def _calibrate(self, sensitivity: NDArray) -> None:
         eps, delta = self._epsilon_per_feature, self._delta_per_feature
-        scales = sensitivity / eps
-        thresholds = []
-        for D, s in zip(sensitivity, scales, strict=True):
-
-            def gap(log_t: float, D: float = D, s: float = s) -> float:
-                law = FlippedHuberNoise(s, np.exp(log_t))
-                return delta - additive_privacy_profile(law, D, eps)
-
-            lo = np.log(s) - 12.0
-            hi = np.log(s) + np.log(max(eps, 1.0)) + 6.0
-            if gap(hi) < 0:
-                raise ValueError(
-                    f"delta={self.delta:g} is too small for FlippedHuberLDP at "
-                    f"epsilon={self.epsilon:g}; increase delta."
+        # One calibration (and one noise law) per distinct setting, shared
+        # by the columns of equal width.
+        laws: dict[tuple[float, float, float], tuple[float, FlippedHuberNoise]] = {}
+        self.noise_, thresholds = [], []
+        for D in sensitivity:
+            key = (float(D), eps, delta)
+            if key not in laws:
+                s = key[0] / eps
+                t = _flipped_huber_threshold(
+                    key[0], s, eps, delta, self.epsilon, self.delta
                 )
-            if gap(lo) >= 0:
-                thresholds.append(np.exp(lo))
-                continue
-            thresholds.append(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-10)))
-        self.scale_ = np.asarray(scales, dtype=float)
-        self.threshold_ = np.asarray(thresholds)
-        self.noise_ = [
-            FlippedHuberNoise(s, t) for s, t in zip(scales, thresholds, strict=True)
-        ]
+                laws[key] = (t, FlippedHuberNoise(s, t))
+            thresholds.append(laws[key][0])
+            self.noise_.append(laws[key][1])
+        self.scale_ = np.asarray(sensitivity / eps, dtype=float)
+        self.threshold_ = np.asarray(thresholds, dtype=float)
         self._set_grid(sensitivity)
 
     def privacy_summary(self) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from ..base import (
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options
 from ..utils._dask import is_dask_collection
-from ..utils._statistic import RowStatistic, validate_rows, value_range
+from ..utils._statistic import RowStatistic, value_range
 from ..utils.validation import (
     check_finite,
     check_magnitude,
@@ -368,17 +368,7 @@ class DeconvolutionKernelDensity(
     def _statistic_input(self, X, reset):
         if reset:
             self.__dict__.pop("_stream", None)
-        # values are checked by the statistic (or _fit_all_rows), by row
-        X = validate_rows(
-            self,
-            check_numeric_input(X),
-            reset=reset,
-            dtype=np.float64,
-            ensure_all_finite=False,
-        )
-        if reset:
-            return self._privatize(X, stream=True)
-        return X if self.privatizer_ is None else self.privatizer_.transform(X)
+        return self._privatize_numeric(X, reset)
 
     def _statistic_plan(self, data, stream):
         name = type(self).__name__

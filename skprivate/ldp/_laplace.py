@@ -250,6 +250,20 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             width = self._k_high - self._k_low  # sensitivity in grid units
             margin = np.ceil(CLAMP_SCALES * width / eps_j)
             reach = np.maximum(np.abs(self._k_low), np.abs(self._k_high)) + margin
+            ends = np.maximum(np.abs(self._k_low), np.abs(self._k_high))
+            if np.any((reach >= MAX_GRID_INDEX) & (ends < MAX_GRID_INDEX / 2)):
+                # The clamp CLAMP_SCALES noise scales out, not the bounds, is
+                # beyond the grid: the budget is too small, not too large.
+                smallest = float(
+                    np.max(CLAMP_SCALES * width / (MAX_GRID_INDEX - ends)) * q
+                )
+                raise ValueError(
+                    f"secure=True cannot place its noise grid for epsilon="
+                    f"{self.epsilon:g} ({eps_j:g} per column): so small a budget "
+                    f"has a noise scale beyond the {MAX_GRID_INDEX:.0e} grid "
+                    f"steps available. Pass epsilon >= {smallest:.3g}, or "
+                    "secure=False (not safe against floating-point attacks)."
+                )
             if np.any(reach >= MAX_GRID_INDEX):
                 shown = (
                     f"bounds {low.tolist()} to {high.tolist()}"

@@ -29,11 +29,10 @@ from ..base import (
 )
 from ..utils import HasMethods, Interval, Options
 from ..utils._dask import is_dask_collection
-from ..utils._statistic import RowStatistic, validate_rows, value_range
+from ..utils._statistic import RowStatistic, value_range
 from ..utils.validation import (
     check_finite,
     check_float_array,
-    check_numeric_input,
     check_unchanged_settings,
 )
 from ._intervals import RVNSIntervalsMixin
@@ -566,17 +565,7 @@ class RVNSDensityEstimator(
     def _statistic_input(self, X, reset):
         if reset:
             self.__dict__.pop("_stream", None)
-        # values are checked by the statistic, naming their row
-        X = validate_rows(
-            self,
-            check_numeric_input(X),
-            reset=reset,
-            dtype=np.float64,
-            ensure_all_finite=False,
-        )
-        if reset:
-            return self._privatize(X, stream=True)
-        return X if self.privatizer_ is None else self.privatizer_.transform(X)
+        return self._privatize_numeric(X, reset)
 
     def _statistic_plan(self, data, stream):
         ml = self.method == "ml"

@@ -23,10 +23,10 @@ from ..utils import HasMethods, Interval, Options, check_generator
 from ..utils._dask import is_dask_collection
 from ..utils._statistic import RowStatistic, validate_rows
 from ..utils._warnings import external_stacklevel
-from ..utils.validation import check_finite
 from . import _fitting as fitting
 from ._design import SubsetDesign, indicators_to_masks
 from ._intervals import SubsetIntervalsMixin
+from ._reports import check_reports_block, check_reports_shape, check_subset_data
 
 __all__ = ["SubsetDistributionEstimator"]
 
@@ -34,87 +34,6 @@ __all__ = ["SubsetDistributionEstimator"]
 # Rows validated and counted at a time: memory of a fit is the distinct
 # subsets plus temporaries of this many rows, whatever the number of rows.
 CHUNK_ROWS = 65_536
-
-
-def _check_chunk(
-    A, design: SubsetDesign, name: str, offset: int, skip_unknown: bool = False
-):
-    """Validate one block of 0/1 reports; return the true-category part.
-
-    Row numbers in errors count from the start of the whole data
-    (``offset`` is the block's first row).  With ``skip_unknown``, all-zero
-    rows (``handle_unknown="ignore"`` reports of a value outside the
-    categories) are left out and counted: the second value returned.
-    """
-    p = design.n_categories
-    if A.dtype.kind == "f":
-        check_finite(A, name=name, first_row=offset)
-    binary = (A == 0) | (A == 1)
-    if not binary.all():
-        row = int(np.flatnonzero(~binary.all(axis=1))[0])
-        raise ValueError(
-            f"{name} must contain only 0 and 1 (subset indicators); row "
-            f"{offset + row} is {A[row].tolist()}."
-        )
-    del binary
-    A = A.astype(bool, copy=False)
-    unknown = ~A.any(axis=1) if skip_unknown else np.zeros(A.shape[0], dtype=bool)
-    n_unknown = int(unknown.sum())
-    ind = A[:, :p]
-    empty = ~ind.any(axis=1) & ~unknown
-    if empty.any():
-        row = int(np.flatnonzero(empty)[0])
-        raise ValueError(
-            f"Row {offset + row} of {name} is an empty subset (all 0); every "
-            "report must contain the respondent's category (an all-zero row, "
-            "the report of SubsetUniform(handle_unknown='ignore') for an unknown "
-            "value, has no posterior over the categories)."
-        )
-    if design.has_dummies:
-        bad = (A[:, p:].sum(axis=1) != 1) & ~unknown
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"Row {offset + row} of {name} must contain exactly one of the two "
-                "dummy categories (its last two columns)."
-            )
-    if n_unknown:
-        ind = ind[~unknown]
-    ok = design.admissible(ind)
-    if not ok.all():
-        row = int(np.flatnonzero(~ok)[0])
-        subset = np.flatnonzero(ind[row]).tolist()
-        if n_unknown:  # position in the block before the all-zero rows left out
-            row = int(np.flatnonzero(~unknown)[row])
-        raise ValueError(
-            f"Row {offset + row} of {name} is the subset "
-            f"{subset}, which the design never reports "
-            "(inconsistent with the design)."
-        )
-    if skip_unknown:
-        return ind, n_unknown
-    return ind
-
-
-def _check_shape(A, design: SubsetDesign, name: str) -> None:
-    if A.ndim != 2:
-        raise ValueError(f"{name} must be 2-D 0/1 indicators; got shape {A.shape}.")
-    if A.shape[1] != design.n_outputs:
-        raise ValueError(
-            f"{name} has {A.shape[1]} columns but the design reports "
-            f"{design.n_outputs} ({design.n_categories} categories"
-            f"{' + 2 dummies' if design.has_dummies else ''})."
-        )
-
-
-def check_subset_data(A: Any, design: SubsetDesign, name: str = "A"):
-    """Validate 0/1 reports against a design; return the true-category part.
-
-    Raises a ``ValueError`` naming the first offending row.
-    """
-    A = np.asarray(A)
-    _check_shape(A, design, name)
-    return _check_chunk(A, design, name, 0)
 
 
 def _pack(ind: NDArray[np.bool_]) -> NDArray:
@@ -263,16 +182,18 @@ def count_reports(
         ``counter`` (or a new one) with the subsets of ``A`` added.
     """
     A = np.asarray(A)
-    _check_shape(A, design, name)
+    check_reports_shape(A, design, name)
     if counter is None:
         counter = SubsetCounter(design.n_categories)
     for start in range(0, A.shape[0], CHUNK_ROWS):
         block = A[start : start + CHUNK_ROWS]
         if skip_unknown:
-            ind, n_unknown = _check_chunk(block, design, name, first_row + start, True)
+            ind, n_unknown = check_reports_block(
+                block, design, name, first_row + start, True
+            )
             counter.n_unknown += n_unknown
         else:
-            ind = _check_chunk(block, design, name, first_row + start)
+            ind = check_reports_block(block, design, name, first_row + start)
         counter.add(ind)
     return counter
 

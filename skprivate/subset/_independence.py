@@ -20,7 +20,8 @@ from scipy import stats
 from ..utils import check_generator
 from . import _fitting as fitting
 from ._design import SubsetDesign, indicators_to_masks, masks_to_indicators
-from ._estimator import check_subset_data, count_subsets, resolve_design
+from ._estimator import count_subsets, resolve_design
+from ._reports import check_subset_data
 
 __all__ = ["SubsetIndependenceResult", "subset_independence_test"]
 

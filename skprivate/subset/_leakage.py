@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from ..utils.validation import check_float_array
 from ._design import SubsetDesign, masks_to_indicators
-from ._estimator import check_subset_data
+from ._reports import check_subset_data
 
 __all__ = ["subset_individual_leakage", "subset_leakage"]
 

@@ -40,9 +40,7 @@ async def _request(
             "Connection: close\r\n"
         )
         if body is not None:
-            head += (
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-            )
+            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         writer.write(head.encode("ascii") + b"\r\n" + (body or b""))
         await writer.drain()
         data = await asyncio.wait_for(reader.read(), timeout)

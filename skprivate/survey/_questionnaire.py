@@ -467,7 +467,7 @@ class Questionnaire:
         questionnaire : Questionnaire
         """
         with open(path, "rb") as fh:
-            obj = pickle.load(fh)  # noqa: S301 - the collector's own file
+            obj = pickle.load(fh)
         if not isinstance(obj, cls):
             raise TypeError(
                 f"{path} holds a {type(obj).__name__}, not a Questionnaire."

@@ -15,8 +15,10 @@ __all__ = ["content_security_policy", "render_page"]
 
 @cache
 def _static(name: str) -> str:
-    return resources.files("skprivate.survey").joinpath("static", name).read_text(
-        encoding="utf-8"
+    return (
+        resources.files("skprivate.survey")
+        .joinpath("static", name)
+        .read_text(encoding="utf-8")
     )
 
 
@@ -142,9 +144,7 @@ def _question_html(i: int, entry: dict) -> str:
         padded = [float("-inf"), *entry["anchors"], float("inf")]
         # A cell emptied by two equal anchors cannot hold a value: not offered.
         options = [
-            (c, label)
-            for c, label in enumerate(cells)
-            if padded[c] < padded[c + 1]
+            (c, label) for c, label in enumerate(cells) if padded[c] < padded[c + 1]
         ]
         hints.append("Choose the range that holds your value.")
     radios = "".join(

@@ -83,7 +83,8 @@ class _Checker:
             raise PayloadError(400, f"malformed JSON: {exc}") from None
         if not isinstance(data, dict) or set(data) != {"answers"}:
             raise PayloadError(
-                422, 'the body must be a JSON object {"answers": {...}} and nothing else.'
+                422,
+                'the body must be a JSON object {"answers": {...}} and nothing else.',
             )
         answers = data["answers"]
         if not isinstance(answers, dict):
@@ -248,7 +249,9 @@ def create_app(
         return HTMLResponse(body, status_code=status, headers=page_headers)
 
     def refusal(status: int, message: str) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status, headers=json_headers)
+        return JSONResponse(
+            {"error": message}, status_code=status, headers=json_headers
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -297,7 +300,9 @@ def create_app(
             return refusal(404, "unknown link: no respondent has this token.")
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
-            return refusal(415, "the body must be JSON (Content-Type: application/json).")
+            return refusal(
+                415, "the body must be JSON (Content-Type: application/json)."
+            )
         declared = request.headers.get("content-length")
         if declared is not None:
             if not declared.isdigit():
@@ -318,7 +323,9 @@ def create_app(
         except Exception:
             return refusal(503, "the answers could not be stored; send them again.")
         if outcome == "stored":
-            return JSONResponse({"status": "stored"}, status_code=201, headers=json_headers)
+            return JSONResponse(
+                {"status": "stored"}, status_code=201, headers=json_headers
+            )
         if outcome == "unknown":
             return refusal(404, "unknown link: no respondent has this token.")
         if outcome == "used":
@@ -463,7 +470,14 @@ def background_server(
         app, host=host, port=port, access_log=False, log_level="warning"
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="skprivate-survey", daemon=True)
+
+    def run() -> None:
+        # uvicorn exits (SystemExit) when the app fails to start; the caller
+        # sees it as a server that never started.
+        with contextlib.suppress(SystemExit):
+            server.run()
+
+    thread = threading.Thread(target=run, name="skprivate-survey", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
     while not server.started:

@@ -9,6 +9,7 @@ the page follows the law of the Python privatizer it was built from.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -117,19 +118,28 @@ def _square_wave_spec(priv: SquareWaveLDP) -> dict[str, Any]:
 
 def _rvns_spec(priv: RVNSPerturber) -> dict[str, Any]:
     _secure(priv)
-    h, ja, jb, D = priv._grid
+    h, ja, jb, D = (int(v[0]) if i else float(v[0]) for i, v in enumerate(priv._grid))
     low, high = priv.bounds_
+    # "boundary_safe": band start uniform on jx - D .. jx, reports on
+    # ja - D .. jb + D; "paper": band start uniform on
+    # max(ja, jx - D) .. min(jx, jb - D), reports on ja .. jb.
+    placement = getattr(priv, "placement", "paper")
+    if placement not in ("boundary_safe", "paper"):
+        raise ValueError(f"RVNSPerturber placement {placement!r} has no page sampler.")
+    lo, hi = (ja - D, jb + D) if placement == "boundary_safe" else (ja, jb)
     return {
         "kind": "rvns",
         "low": float(low[0]),
         "high": float(high[0]),
         "d": float(priv.d_[0]),
         "k": int(priv.k),
-        "step": float(h[0]),
-        "ja": int(ja[0]),
-        "jb": int(jb[0]),
-        "band": int(D[0]),
-        "placement": "uniform",
+        "step": h,
+        "ja": ja,
+        "jb": jb,
+        "band": D,
+        "placement": placement,
+        "report_low": lo,
+        "report_high": hi,
     }
 
 
@@ -205,9 +215,7 @@ def _interval_spec(priv: _BaseIntervalMechanism) -> dict[str, Any]:
         "mechanism": type(priv).__name__,
         "n_anchors": int(priv._n_anchors()),
         # None for an unbounded side (JSON has no infinity)
-        "anchor_support": [
-            float(v) if math.isfinite(v) else None for v in (low, high)
-        ],
+        "anchor_support": [float(v) if math.isfinite(v) else None for v in (low, high)],
     }
 
 
@@ -331,20 +339,22 @@ def _rvns_answer(name: str, spec: dict, value: Any) -> list[float]:
     if not isinstance(value, list) or len(value) != k:
         raise AnswerError(f"answer to {name!r} must be a list of {k} numbers.")
     reports = [_number(name, v) for v in value]
-    h, ja, jb, D = spec["step"], spec["ja"], spec["jb"], spec["band"]
+    h, D = spec["step"], spec["band"]
+    lo, hi = spec["report_low"], spec["report_high"]
     idx = []
     for v in reports:
         i = v / h
-        if not (i.is_integer() and i * h == v and ja <= i <= jb):
+        if not (i.is_integer() and i * h == v and lo <= i <= hi):
             raise AnswerError(
                 f"answer to {name!r} holds {v!r}, which is not a report of its "
                 f"mechanism: reports are multiples of {h!r} in "
-                f"[{ja * h!r}, {jb * h!r}]."
+                f"[{lo * h!r}, {hi * h!r}]."
             )
         idx.append(int(i))
-    # The reports must all avoid one band of D + 1 consecutive grid points.
-    edges = [ja - 1, *sorted(set(idx)), jb + 1]
-    if not any(b - a - 1 >= D + 1 for a, b in zip(edges[:-1], edges[1:])):
+    # The reports must all avoid one band of D + 1 consecutive grid points,
+    # and every such band inside the report range can occur.
+    edges = [lo - 1, *sorted(set(idx)), hi + 1]
+    if not any(b - a - 1 >= D + 1 for a, b in itertools.pairwise(edges)):
         raise AnswerError(
             f"answer to {name!r} cannot come from its mechanism: the reports leave "
             f"no band of width {spec['d']!r} free, and every report avoids one."
@@ -363,7 +373,8 @@ def _subset_answer(
     ):
         raise AnswerError(
             f"answer to {name!r} must be a list of {size} integers 0 or 1 (one per "
-            "category" + (", then the two dummy categories" if spec["dummies"] else "")
+            "category"
+            + (", then the two dummy categories" if spec["dummies"] else "")
             + ")."
         )
     p = spec["p"]

@@ -215,9 +215,7 @@ class SurveyStore:
         rows = []
         claim = (
             update(self.tokens)
-            .where(
-                self.tokens.c.token_hash == bindparam("h"), self.tokens.c.used == 0
-            )
+            .where(self.tokens.c.token_hash == bindparam("h"), self.tokens.c.used == 0)
             .values(used=1)
         )
         with self.writer.begin() as conn:
@@ -260,9 +258,7 @@ class SurveyStore:
                     lost = set()
                 else:
                     lost = {
-                        h
-                        for h in claims
-                        if conn.execute(claim, {"h": h}).rowcount != 1
+                        h for h in claims if conn.execute(claim, {"h": h}).rowcount != 1
                     }
                 if lost:
                     outcomes = [
@@ -280,9 +276,7 @@ class SurveyStore:
 
         query = (
             select(self.responses.c.answers, self.tokens.c.anchors)
-            .join(
-                self.tokens, self.tokens.c.token_hash == self.responses.c.token_hash
-            )
+            .join(self.tokens, self.tokens.c.token_hash == self.responses.c.token_hash)
             .order_by(self.responses.c.id)
         )
         with self.reader.connect() as conn:

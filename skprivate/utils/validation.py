@@ -479,7 +479,7 @@ def check_weights(sample_weight: Any, n_samples: int) -> NDArray[np.float64]:
     return w
 
 
-def check_numeric_input(X: Any, *, name: str = "X") -> Any:
+def check_numeric_input(X: Any, *, name: str = "X", finite: bool = False) -> Any:
     """Refuse non-numeric columns by name before numeric validation.
 
     scikit-learn's ``check_array`` reports a string column as "could not
@@ -489,17 +489,27 @@ def check_numeric_input(X: Any, *, name: str = "X") -> Any:
     Numeric pandas Categoricals are converted to their float values; boolean
     columns are accepted as 0/1.
 
+    Every container goes through the same rules: a polars DataFrame (or
+    Series) has its dtypes checked, then is converted to a pandas DataFrame
+    (a numpy array) with the same column names; pandas nullable columns
+    (``Int64``, ``Float64``, ``boolean``) become float columns with NaN
+    where they hold ``pd.NA``, so that a missing value is treated as NaN.
+
     Parameters
     ----------
-    X : array-like or DataFrame
+    X : array-like, pandas or polars DataFrame or Series
         Data about to be validated as float.
     name : str, default="X"
         Name used in error messages.
+    finite : bool, default=False
+        Also refuse NaN (missing) and infinite values, naming the first
+        one's row and column.
 
     Returns
     -------
     X : array-like or DataFrame
-        ``X`` itself, or a copy with numeric Categoricals decoded.
+        ``X`` itself, or a copy with numeric Categoricals and nullable
+        columns decoded (a pandas DataFrame or numpy array for polars input).
 
     Raises
     ------
@@ -520,6 +530,114 @@ def check_numeric_input(X: Any, *, name: str = "X") -> Any:
     ...
     TypeError: X column 'age' must be numeric; got dtype ...
     """
+    X = _from_polars(X, name)
+    X = _decode_series(X, name)
+    X = _check_numeric_columns(X, name)
+    if finite:
+        _check_finite_named(X, name)
+    return X
+
+
+def _from_polars(X: Any, name: str) -> Any:
+    """A polars DataFrame as pandas, a polars Series as numpy, dtypes checked.
+
+    Only numeric, boolean and all-null columns convert; nulls become NaN.
+    The conversion reads each column with ``to_numpy`` (no pyarrow needed).
+    """
+    if type(X).__module__.split(".")[0] != "polars":
+        return X
+    import pandas as pd
+    import polars as pl
+
+    if isinstance(X, pl.LazyFrame):
+        raise TypeError(
+            f"{name} is a polars LazyFrame; call .collect() to pass its rows."
+        )
+    series = isinstance(X, pl.Series)
+    frame = X.to_frame() if series else X
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"{name} of type {type(X).__name__} is not supported.")
+    columns = {}
+    for column, dtype in frame.schema.items():
+        values = frame.get_column(column)
+        if dtype == pl.Null:
+            columns[column] = np.full(len(values), np.nan)
+        elif dtype.is_numeric() or dtype == pl.Boolean:
+            if values.null_count() or not (dtype.is_integer() or dtype.is_float()):
+                values = values.cast(pl.Float64)
+            columns[column] = values.to_numpy()
+        else:
+            label = "" if series else f" column {column!r}"
+            raise TypeError(
+                f"{name}{label} must be numeric; got polars dtype {dtype}."
+            )
+    if series:
+        return next(iter(columns.values()))
+    return pd.DataFrame(columns, index=pd.RangeIndex(frame.height))
+
+
+def _is_pandas(X: Any) -> bool:
+    return type(X).__module__.split(".")[0] == "pandas"
+
+
+def _is_nullable(dtype: Any) -> bool:
+    """Whether ``dtype`` is a pandas extension dtype of numbers or booleans."""
+    try:
+        from pandas.api.extensions import ExtensionDtype
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(dtype, ExtensionDtype) and getattr(dtype, "kind", "") in "biuf"
+
+
+def _decode_series(X: Any, name: str) -> Any:
+    """A pandas Series: nullable numbers as float with NaN, strings named."""
+    if hasattr(X, "columns") or not _is_pandas(X) or not hasattr(X, "dtype"):
+        return X
+    dtype = X.dtype
+    if isinstance(dtype, _pd_categorical()):
+        if dtype.categories.dtype.kind in "biuf":
+            return np.asarray(X.astype(dtype.categories.dtype), dtype=float)
+    elif _is_nullable(dtype):
+        return X.to_numpy(dtype=float, na_value=np.nan)
+    elif getattr(dtype, "kind", "O") in "biuf":
+        return X
+    where = ""
+    if getattr(dtype, "kind", "O") not in "Mm":
+        found = _first_non_number(X.tolist())
+        if found is None:
+            return X
+        where = f"; row {found[0]} holds a {found[1]}"
+    raise TypeError(f"{name} must be numeric; got dtype {dtype}{where}.")
+
+
+def _check_finite_named(X: Any, name: str) -> None:
+    """Raise on the first NaN or infinite value, naming its row and column."""
+    if not (_is_pandas(X) or isinstance(X, np.ndarray | list | tuple)):
+        return  # lazy collections are checked block by block
+    names = list(X.columns) if hasattr(X, "columns") else None
+    try:
+        values = (
+            X.to_numpy(dtype=float) if names is not None else np.asarray(X, float)
+        )
+    except (TypeError, ValueError):
+        return  # not numbers: left to the numeric validation that follows
+    if values.ndim == 0 or values.size == 0:
+        return
+    finite = np.isfinite(values)
+    if finite.all():
+        return
+    flat = finite.reshape(len(values), -1)
+    row, col = (int(i) for i in np.argwhere(~flat)[0])
+    kind = "NaN" if np.isnan(values.reshape(len(values), -1)[row, col]) else "inf"
+    label = f"column {names[col]!r}" if names is not None else f"column {col}"
+    raise ValueError(
+        f"{name} contains {kind} at row {row}, {label}; every value must be "
+        "finite (a missing value is NaN)."
+    )
+
+
+def _check_numeric_columns(X: Any, name: str) -> Any:
+    """The column rules of :func:`check_numeric_input`, without finiteness."""
     if hasattr(X, "columns") and hasattr(X, "dtypes"):
         columns = list(X.columns)
         seen = {c for c in columns if columns.count(c) > 1}
@@ -535,6 +653,10 @@ def check_numeric_input(X: Any, *, name: str = "X") -> Any:
                 if cats.dtype.kind in "biuf":
                     decoded[column] = np.asarray(X.iloc[:, j].astype(cats.dtype))
                     continue
+            elif _is_nullable(dtype) and _is_pandas(X):
+                # pd.NA is a missing value: NaN, refused or dropped as NaN is
+                decoded[column] = X.iloc[:, j].to_numpy(dtype=float, na_value=np.nan)
+                continue
             elif dtype.kind in "biuf":
                 continue
             where = ""

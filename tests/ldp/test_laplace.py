@@ -115,7 +115,7 @@ def test_values_outside_bounds_are_clipped_with_a_warning_or_rejected():
     with pytest.warns(UserWarning, match="2 values lie outside the bounds"):
         Z = ldp.transform(X)
     np.testing.assert_allclose(Z[:, 0], [0, 0.5, 1], atol=1e-3)
-    ldp.set_params(clip=False)
+    ldp.set_params(clip=False).fit(X)  # a changed setting needs a refit
     with pytest.raises(ValueError, match="outside the bounds.*clip=True"):
         ldp.transform(X)
     with warnings.catch_warnings():

@@ -8,6 +8,7 @@ with such probabilities.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -117,7 +118,7 @@ def square_wave_law(spec, x: float, n_bins: int = 12):
     cuts |= {int(v) for v in np.linspace(-half, n + half + 1, 3 * n_bins)}
     edges = np.array(sorted(c for c in cuts if -half <= c <= n + half + 1))
     probs = []
-    for a, b in zip(edges[:-1], edges[1:]):
+    for a, b in itertools.pairwise(edges):
         in_near = max(0, min(b, k + half + 1) - max(a, k - half))
         probs.append(in_near * per_near + (b - a - in_near) * per_far)
     return edges, np.asarray(probs)
@@ -133,22 +134,25 @@ def rvns_index(spec, values) -> np.ndarray:
 def rvns_law(spec, x: float, n_bins: int = 40):
     """Bins of one report and their probabilities, from the package's exact
     transition density of the value on the grid (band and domain in grid
-    units, which is what the grid sampler realises)."""
+    units, which is what the grid sampler realises up to a relative 1e-7)."""
     h, ja, jb, D = spec["step"], spec["ja"], spec["jb"], spec["band"]
     jx = min(max(rint(x / h), ja), jb)
-    # The grid law is the continuous law on [ja - 1/2, jb + 1/2] with band
-    # D + 1, value jx (in grid units), read at the cells of the grid points.
+    # The grid law is the continuous law of the value jx on [ja - 1/2,
+    # jb + 1/2] with band D + 1 (grid units), read at the cells of the grid
+    # points of the report range.
     lo, hi = ja - 0.5, jb + 0.5
-    edges = np.unique(np.rint(np.linspace(ja, jb + 1, n_bins + 1)))
+    d = D + 1
+    placement = spec["placement"]
+    first, last = spec["report_low"], spec["report_high"]
+    edges = np.unique(np.rint(np.linspace(first, last + 1, n_bins + 1)))
 
     def density(y):
-        return rvns_transition_density(jx, y, d, (lo, hi))
+        return rvns_transition_density(jx, y, d, (lo, hi), placement)
 
-    d = D + 1
-    left, right = max(0.0, jx + d - hi), min(d, jx - lo)  # range of the offset
-    kinks = [jx - left, jx - right, jx, jx + d - right, jx + d - left]
+    left, right = max(0.0, jx + d - hi), min(d, jx - lo)  # paper: offset range
+    kinks = [jx - left, jx - right, jx, jx + d - right, jx + d - left, jx - d, jx + d]
     probs = []
-    for a, b in zip(edges[:-1], edges[1:]):
+    for a, b in itertools.pairwise(edges):
         pts = [p for p in kinks if a - 0.5 < p < b - 0.5]
         val, _ = integrate.quad(density, a - 0.5, b - 0.5, points=pts or None)
         probs.append(val)
@@ -159,8 +163,12 @@ def rvns_law(spec, x: float, n_bins: int = 40):
 def rvns_band_free(spec, reports_index) -> bool:
     """Whether the reports of one respondent avoid a common band."""
     D = spec["band"]
-    cuts = [spec["ja"] - 1, *sorted(set(int(i) for i in reports_index)), spec["jb"] + 1]
-    return any(b - a - 1 >= D + 1 for a, b in zip(cuts[:-1], cuts[1:]))
+    cuts = [
+        spec["report_low"] - 1,
+        *sorted({int(i) for i in reports_index}),
+        spec["report_high"] + 1,
+    ]
+    return any(b - a - 1 >= D + 1 for a, b in itertools.pairwise(cuts))
 
 
 # -- subsets ---------------------------------------------------------------------------

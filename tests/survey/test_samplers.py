@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 import math
-from fractions import Fraction
 import subprocess
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
@@ -48,6 +48,9 @@ def _privatizers():
         "laplace": LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0.0]]),
         "square_wave": SquareWaveLDP(epsilon=1.0, bounds=(0, 10)).fit([[0.0]]),
         "rvns": RVNSPerturber(d=2.0, k=2, bounds=(0, 10)).fit([[0.0]]),
+        "rvns_paper": RVNSPerturber(d=2.0, k=2, bounds=(0, 10), placement="paper").fit(
+            [[0.0]]
+        ),
         "subset_uniform": SubsetUniform(categories=[CATS5]).fit([["a"]]),
         "subset_dummies": SubsetUniform(categories=[["x", "y", "z"]]).fit([["x"]]),
         "subset_independent": SubsetMechanism(
@@ -76,6 +79,9 @@ RELEASES = [
     ("rvns-interior", "rvns", 5.3),
     ("rvns-bound", "rvns", 0.0),
     ("rvns-near-bound", "rvns", 0.7),
+    ("rvns_paper-interior", "rvns_paper", 5.3),
+    ("rvns_paper-bound", "rvns_paper", 0.0),
+    ("rvns_paper-near-bound", "rvns_paper", 0.7),
     ("subset_uniform-first", "subset_uniform", 0),
     ("subset_uniform-last", "subset_uniform", 4),
     ("subset_dummies", "subset_dummies", 1),
@@ -184,7 +190,7 @@ def _python_release(name: str, value, n: int = N, seed: int = 0) -> np.ndarray:
         return priv.transform(np.full((n, 1), cats[value], dtype=object))
     priv.fit([[SPECS[name]["low"]]])
     out = priv.transform(np.full((n, 1), float(value)))
-    return out if name == "rvns" else out[:, 0]
+    return out if name.startswith("rvns") else out[:, 0]
 
 
 # -- the checks, shared by the page (Node, Chromium) and Python ---------------------
@@ -222,12 +228,16 @@ def _check_release(name: str, value, outputs) -> None:
     assert p > laws.ALPHA, f"{name} at {value}: p = {p:.2e}"
 
 
-@pytest.mark.parametrize(("case", "name", "value"), RELEASES, ids=[c for c, *_ in RELEASES])
+@pytest.mark.parametrize(
+    ("case", "name", "value"), RELEASES, ids=[c for c, *_ in RELEASES]
+)
 def test_page_sampler_follows_the_mechanism_law(draws, case, name, value):
     _check_release(name, value, draws[case])
 
 
-@pytest.mark.parametrize(("case", "name", "value"), RELEASES, ids=[c for c, *_ in RELEASES])
+@pytest.mark.parametrize(
+    ("case", "name", "value"), RELEASES, ids=[c for c, *_ in RELEASES]
+)
 def test_python_privatizer_follows_the_same_law(case, name, value):
     _check_release(name, value, _python_release(name, value))
 
@@ -262,7 +272,9 @@ def test_uniform_large_ranges_are_uniform(draws):
     assert laws.chi_square_p(counts, np.full(48, 1 / 48)) > laws.ALPHA
 
 
-@pytest.mark.parametrize(("case", "gamma"), [("geometric-1/2", 0.5), ("geometric-3/2", 1.5)])
+@pytest.mark.parametrize(
+    ("case", "gamma"), [("geometric-1/2", 0.5), ("geometric-3/2", 1.5)]
+)
 def test_geometric_has_ratio_exp_minus_gamma(draws, case, gamma):
     values = np.asarray(draws[case])
     assert values.min() >= 0
@@ -333,3 +345,7 @@ def test_a_wrong_law_is_detected():
     biased = [keys[i] for i in rng.choice(len(keys), N, p=weights / weights.sum())]
     with pytest.raises(AssertionError):
         _check_release("subset_uniform", 0, biased)
+    # reports of the paper's placement checked against the boundary-safe law
+    paper = _python_release("rvns_paper", 0.7)
+    with pytest.raises(AssertionError):
+        _check_release("rvns", 0.7, paper)

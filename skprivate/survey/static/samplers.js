@@ -202,33 +202,37 @@
   }
 
   // RVNSPerturber(secure=True): value index jx = clip(rint(x / h), ja, jb);
-  // a band of D + 1 grid points holding jx, placed once per respondent
-  // (spec.placement), then k reports uniform on the A = jb - ja - D grid
-  // points of [ja, jb] outside the band, released as i * h.
-  function rvnsBandStart(spec, jx) {
-    const ja = spec.ja;
-    const jb = spec.jb;
-    const D = spec.band;
-    if (spec.placement !== "uniform") {
-      throw new Error("unknown band placement " + spec.placement);
-    }
-    const first = Math.max(ja, jx - D);
-    const last = Math.min(jx, jb - D);
-    return first + uniformNumber(last - first + 1);
-  }
-
+  // a band of D + 1 grid points s .. s + D holding jx, placed once per
+  // respondent, then k reports uniform on the grid points of the report range
+  // outside the band, released as i * h.  Boundary-safe placement (the
+  // default): s uniform on jx - D .. jx, reports on ja - D .. jb + D.  The
+  // paper's: s uniform on max(ja, jx - D) .. min(jx, jb - D), reports on
+  // ja .. jb.
   function rvns(spec, x) {
     const ja = spec.ja;
     const jb = spec.jb;
     const D = spec.band;
     const jx = clip(rint(x / spec.step), ja, jb);
-    const start = rvnsBandStart(spec, jx);
-    const allowed = jb - ja - D;
-    const below = start - ja;
+    let start;
+    let first;
+    let allowed;
+    if (spec.placement === "boundary_safe") {
+      start = jx - uniformNumber(D + 1);
+      first = ja - D;
+      allowed = jb - ja + D;
+    } else if (spec.placement === "paper") {
+      const lowest = Math.max(ja, jx - D);
+      start = lowest + uniformNumber(Math.min(jx, jb - D) - lowest + 1);
+      first = ja;
+      allowed = jb - ja - D;
+    } else {
+      throw new Error("unknown band placement " + spec.placement);
+    }
+    const below = start - first;
     const out = [];
     for (let i = 0; i < spec.k; i++) {
       const r = uniformNumber(allowed);
-      out.push((r < below ? ja + r : ja + D + 1 + r) * spec.step);
+      out.push((r < below ? first + r : first + D + 1 + r) * spec.step);
     }
     return out;
   }
