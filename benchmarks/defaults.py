@@ -212,10 +212,15 @@ def _rvns_rows(name, x, d, bounds, seeds):
         return wasserstein_distance(sample, x) / width
 
     for seed in seeds:
-        priv = RVNSPerturber(d=d, k=2, bounds=bounds, random_state=seed)
+        priv = RVNSPerturber(
+            d=d, k=2, bounds=bounds, placement="paper", random_state=seed
+        )
         reports = priv.fit_transform(x[:, None])
-        default = RVNSDensityEstimator(d=d, bounds=bounds).fit(reports)
-        paper = RVNSDensityEstimator(method="paper", d=d, bounds=bounds).fit(reports)
+        default = RVNSDensityEstimator(d=d, bounds=bounds, placement="paper")
+        default.fit(reports)
+        paper = RVNSDensityEstimator(
+            method="paper", d=d, bounds=bounds, placement="paper"
+        ).fit(reports)
         edges = default.edges_
         A = cell_transition_matrix(edges, d, bounds)
         fixed = []

@@ -36,12 +36,18 @@ SETTINGS = [
 def _one(seed, solver, boundary, l1, l2):
     x = make_truncated_chi2(50_000, 2, random_state=seed)
     reports = RVNSPerturber(
-        d=2.0, k=2, bounds=(0, 10), random_state=seed + 1
+        d=2.0, k=2, bounds=(0, 10), placement="paper", random_state=seed + 1
     ).fit_transform(x[:, None])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         est = RVNSDensityEstimator(
-            d=2.0, bounds=(0, 10), l1=l1, l2=l2, solver=solver, boundary=boundary
+            d=2.0,
+            bounds=(0, 10),
+            placement="paper",
+            l1=l1,
+            l2=l2,
+            solver=solver,
+            boundary=boundary,
         ).fit(reports)
     hist = np.histogram(x, est.edges_)[0] / np.diff(est.edges_)
     return (

@@ -69,14 +69,20 @@ def run_method(method, level, x, seed, edges, reference, bounds=BOUNDS):
     X = x[:, None]
     if method.startswith("RVNS"):
         k = 3 if "k=3" in method else 1
-        perturber = RVNSPerturber(d=level, k=k, bounds=bounds, random_state=seed)
+        perturber = RVNSPerturber(
+            d=level, k=k, bounds=bounds, placement="paper", random_state=seed
+        )
         reports = perturber.fit_transform(X)
         boundary = "reflect" if "reflect" in method else "none"
         est = RVNSDensityEstimator(
-            d=level, bounds=bounds, n_points=edges.size - 1, boundary=boundary
+            d=level,
+            bounds=bounds,
+            placement="paper",
+            n_points=edges.size - 1,
+            boundary=boundary,
         ).fit(reports)
         sub = slice(0, min(ADVERSARY_SUBSAMPLE, x.size))
-        guess = rvns_adversary_inference(reports[sub], level, bounds)
+        guess = rvns_adversary_inference(reports[sub], level, bounds, placement="paper")
         # Unnormalized distance: scale the subsample's sum of squares to n.
         dist = privacy_distance(x[sub], guess) * np.sqrt(x.size / guess.size)
         delta = min(THEOREM1_DELTA * (bounds[1] - bounds[0]), level)

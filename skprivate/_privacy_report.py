@@ -990,6 +990,11 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
     1    zip  raw (passthrough)      inf
     2  total                         inf
     """
+    if not callable(getattr(estimator, "get_params", None)):
+        raise TypeError(
+            "estimator must be a fitted scikit-learn estimator (a privatizer, "
+            f"pipeline, learner or search); got {type(estimator).__name__}."
+        )
     walker = _Walker()
     out = walker.walk(estimator, _input_cols(estimator), _Col("y"))
     for col in out:

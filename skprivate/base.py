@@ -40,7 +40,12 @@ from ._doc_link import DocLinkMixin
 from .utils._dask import dask_transform, fit_sample, is_dask_collection
 from .utils._param_validation import validate_params
 from .utils._seeding import canonical, data_fingerprint, words
-from .utils._statistic import RowStatistic, count_and_reduce_rows, validate_rows
+from .utils._statistic import (
+    RowStatistic,
+    count_and_reduce_rows,
+    n_rows,
+    validate_rows,
+)
 from .utils.discovery import all_estimators
 from .utils.validation import check_numeric_input
 
@@ -720,7 +725,7 @@ class SufficientStatisticMixin:
         self._statistic_fit(statistic, total, added)
         self._statistic = statistic
         self._statistic_value = total
-        self._statistic_rows = seen + len(data)
+        self._statistic_rows = seen + n_rows(data)
         return self
 
     def _check_streaming(self, first: bool) -> None:

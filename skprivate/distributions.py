@@ -317,8 +317,26 @@ class PopulationEstimateMixin(PopulationIntervalMixin):
         return self._fitted_distribution().expect(func)
 
     def moment(self, k: int = 1) -> float:
-        """Estimated raw moment E[X^k]."""
-        return self._fitted_distribution().moment(k)
+        """Estimated raw moment E[X^k].
+
+        Parameters
+        ----------
+        k : int, default=1
+            Order, an int >= 0 (``E[X^0] = 1``).
+
+        Returns
+        -------
+        float
+        """
+        validate_params(
+            {"k": [Interval(numbers.Integral, 0, None, closed="left")]},
+            {"k": k},
+            f"{type(self).__name__}.moment",
+        )
+        if k == 0:
+            check_is_fitted(self)
+            return 1.0
+        return self._fitted_distribution().moment(int(k))
 
     def mean(self) -> float:
         """Estimated mean."""

@@ -15,6 +15,8 @@ or account for the search in the privacy budget.
 
 from __future__ import annotations
 
+import numbers
+
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -78,7 +80,22 @@ class MostPrivateWithin:
 
     def _privacy(self, params: Mapping[str, Any]) -> float:
         if callable(self.param):
-            return float(self.param(params))
+            value = self.param(params)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, numbers.Real)
+                or not np.isfinite(value)
+            ):
+                raise ValueError(
+                    f"param returned {value!r} for {dict(params)}; a callable "
+                    "param must return a finite number (larger = more private)."
+                )
+            return float(value)
+        if not isinstance(self.param, str):
+            raise TypeError(
+                f"param must be a parameter name (str) or a callable; got "
+                f"{type(self.param).__name__}."
+            )
         if self.param not in params:
             raise ValueError(
                 f"param {self.param!r} is not a searched parameter; the grid has "
@@ -96,8 +113,20 @@ class MostPrivateWithin:
             raise ValueError(
                 f"rule must be 'absolute', 'relative' or 'one-se'; got {self.rule!r}."
             )
-        if not (np.isfinite(self.tolerance) and self.tolerance >= 0):
-            raise ValueError(f"tolerance must be >= 0; got {self.tolerance!r}.")
+        if not (
+            isinstance(self.tolerance, numbers.Real)
+            and not isinstance(self.tolerance, bool)
+            and np.isfinite(self.tolerance)
+            and self.tolerance >= 0
+        ):
+            raise ValueError(
+                f"tolerance must be a finite number >= 0; got {self.tolerance!r}."
+            )
+        if not isinstance(self.score_key, str):
+            raise TypeError(
+                f"score_key must be a column name of cv_results (str); got "
+                f"{type(self.score_key).__name__}."
+            )
 
     def table(self, cv_results: Mapping[str, Any]) -> pd.DataFrame:
         """Grid points with their score, privacy rank and eligibility.
@@ -115,10 +144,15 @@ class MostPrivateWithin:
             least private.
         """
         self._check()
+        if not isinstance(cv_results, Mapping) or "params" not in cv_results:
+            raise TypeError(
+                "search must be a fitted search (GridSearchCV, RandomizedSearchCV) "
+                f"or its cv_results_ dict; got {type(cv_results).__name__}."
+            )
         if self.score_key not in cv_results:
             raise ValueError(
-                f"cv_results has no {self.score_key!r}; with several scorers use "
-                "score_key='mean_test_<scorer>'."
+                f"cv_results has no score_key {self.score_key!r}; with several "
+                "scorers use score_key='mean_test_<scorer>'."
             )
         scores = np.asarray(cv_results[self.score_key], dtype=float)
         if np.all(np.isnan(scores)):

@@ -284,14 +284,18 @@ def instance():
     return {"wrong_type": lambda v: object()}
 
 
+def _frame_na(v):
+    out = v.astype("Float64")
+    out.iloc[0, 0] = pd.NA
+    return out
+
+
 def frame_kind():
     """A table (DataFrame, or array-like) whose numeric columns are summarized."""
     return {
         "empty": lambda v: v.iloc[:0],
         "no_numeric_column": lambda v: pd.DataFrame({"s": ["x"] * len(v)}),
-        "pandas_na": lambda v: v.astype("Float64").mask(
-            np.arange(len(v))[:, None] == 0
-        ),
+        "pandas_na": _frame_na,
         "polars": lambda v: _polars(v.to_numpy()),
     }
 
@@ -407,6 +411,7 @@ FUNCTIONS = {
         "valid": lambda: {
             "anchors": _sorted_anchors(),
             "answers": np.arange(N) % 3,
+            "values": np.where(np.arange(N) % 5 == 0, 0.5, np.nan),
         },
         "params": {
             "anchors": array(aligned=True),
@@ -809,8 +814,8 @@ FUNCTIONS = {
         "params": {
             "n_samples": count(minimum=0),
             "df": real(0, None),
-            "low": {**real(), "above_high": lambda v: 50.0},
-            "high": {**real(), "below_low": lambda v: -5.0},
+            "low": {**real(inf_ok=True), "above_high": lambda v: 50.0},
+            "high": {**real(inf_ok=True), "below_low": lambda v: -5.0},
             "random_state": random_state(),
         },
     },
@@ -830,8 +835,8 @@ FUNCTIONS = {
                 not_callable=lambda v: "normal",
             ),
             "n_samples": count(minimum=0),
-            "low": {**real(), "above_high": lambda v: 5.0},
-            "high": {**real(), "below_low": lambda v: -5.0},
+            "low": {**real(inf_ok=True), "above_high": lambda v: 5.0},
+            "high": {**real(inf_ok=True), "below_low": lambda v: -5.0},
             "random_state": random_state(),
             "max_rounds": count(minimum=1),
         },

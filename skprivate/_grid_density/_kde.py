@@ -42,7 +42,7 @@ def ksdensity_bandwidth(values: ArrayLike) -> float:
     """
     y = check_float_array(values, name="values", allow_inf=False).ravel()
     if y.size == 0:
-        raise ValueError("cannot choose a bandwidth for an empty sample.")
+        raise ValueError("values is empty; a bandwidth needs at least one value.")
     deviation = y - np.median(y)
     np.abs(deviation, out=deviation)
     sigma = np.median(deviation, overwrite_input=True) / 0.6745

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..utils.validation import check_generator
+from ..utils._param_validation import HasMethods, Interval, Options, validate_params
+from ..utils.validation import check_float_array, check_generator
+
+_COUNT = [Interval(numbers.Integral, 0, None, closed="left")]
+_BOUND = [Interval(numbers.Real, None, None, allow_inf=True)]
 
 __all__ = [
     "make_gaussian_mixture",
@@ -54,6 +59,23 @@ def sample_truncated(
     >>> bool((x >= 0).all() and (x <= 1).all())
     True
     """
+    validate_params(
+        {
+            "draw": ["callable"],
+            "n_samples": _COUNT,
+            "low": _BOUND,
+            "high": _BOUND,
+            "max_rounds": [Interval(numbers.Integral, 1, None, closed="left")],
+        },
+        {
+            "draw": draw,
+            "n_samples": n_samples,
+            "low": low,
+            "high": high,
+            "max_rounds": max_rounds,
+        },
+        "sample_truncated",
+    )
     if not low < high:
         raise ValueError(f"low must be smaller than high; got low={low}, high={high}.")
     rng = check_generator(random_state)
@@ -63,7 +85,12 @@ def sample_truncated(
     for _ in range(max_rounds):
         if filled >= n_samples:
             break
-        x = np.asarray(draw(rng, batch), dtype=float)
+        x = check_float_array(draw(rng, batch), name="draw(rng, size)'s output")
+        if x.shape != (batch,):
+            raise ValueError(
+                f"draw must return size values, an array of shape ({batch},); "
+                f"draw(rng, {batch}) returned shape {x.shape}."
+            )
         x = x[(x >= low) & (x <= high)]
         take = min(x.size, n_samples - filled)
         out[filled : filled + take] = x[:take]
@@ -114,8 +141,16 @@ def make_truncated_chi2(
     >>> float(x.max()) <= 3.0
     True
     """
-    if df <= 0:
-        raise ValueError(f"df must be positive; got {df}.")
+    validate_params(
+        {
+            "n_samples": _COUNT,
+            "df": [Interval(numbers.Real, 0, None, closed="neither")],
+            "low": _BOUND,
+            "high": _BOUND,
+        },
+        {"n_samples": n_samples, "df": df, "low": low, "high": high},
+        "make_truncated_chi2",
+    )
     return sample_truncated(
         lambda rng, m: rng.chisquare(df, m), n_samples, low, high, random_state
     )
@@ -158,9 +193,14 @@ def make_gaussian_mixture(
     >>> make_gaussian_mixture(5, random_state=0).shape
     (5,)
     """
-    weights = np.asarray(weights, dtype=float)
-    means = np.asarray(means, dtype=float)
-    scales = np.asarray(scales, dtype=float)
+    validate_params(
+        {"n_samples": _COUNT, "low": _BOUND, "high": _BOUND},
+        {"n_samples": n_samples, "low": low, "high": high},
+        "make_gaussian_mixture",
+    )
+    weights = check_float_array(weights, name="weights", allow_inf=False)
+    means = check_float_array(means, name="means", allow_inf=False)
+    scales = check_float_array(scales, name="scales", allow_inf=False)
     if not (weights.shape == means.shape == scales.shape and weights.ndim == 1):
         raise ValueError("weights, means and scales must be 1-D of the same length.")
     if np.any(weights < 0) or weights.sum() <= 0 or np.any(scales <= 0):
@@ -225,11 +265,26 @@ def make_interval_regression(
     >>> X.shape, y.shape
     ((50, 1), (50,))
     """
+    validate_params(
+        {
+            "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+            "function": [Options(("linear", "quadratic"))],
+            "noise": [Options(("gaussian", "logistic", "t"))],
+            "noise_scale": [Interval(numbers.Real, 0, None, closed="neither")],
+            "noise_df": [Interval(numbers.Real, 0, None, closed="neither"), None],
+            "privatizer": [HasMethods("fit_transform"), None],
+        },
+        {
+            "n_samples": n_samples,
+            "function": function,
+            "noise": noise,
+            "noise_scale": noise_scale,
+            "noise_df": noise_df,
+            "privatizer": privatizer,
+        },
+        "make_interval_regression",
+    )
     rng = check_generator(random_state)
-    if function not in ("linear", "quadratic"):
-        raise ValueError(f"function must be 'linear' or 'quadratic'; got {function!r}.")
-    if not 0 < noise_scale < np.inf:
-        raise ValueError(f"noise_scale must be finite and positive; got {noise_scale}.")
     x = rng.normal(size=n_samples)
     if noise == "gaussian":
         eps = rng.normal(scale=noise_scale, size=n_samples)
@@ -248,4 +303,11 @@ def make_interval_regression(
     y = f + eps
     if privatizer is None:
         return X, y
-    return X, y, np.asarray(privatizer.fit_transform(y[:, None]), dtype=float)
+    Z = np.asarray(privatizer.fit_transform(y[:, None]), dtype=float)
+    if Z.shape != (n_samples, 2):
+        raise ValueError(
+            "privatizer must be an interval mechanism, whose transform returns "
+            f"one interval [lower, upper] per row; {type(privatizer).__name__} "
+            f"returned shape {Z.shape}."
+        )
+    return X, y, Z

@@ -84,6 +84,13 @@ def absolute_relative_error(true: ArrayLike, private: ArrayLike) -> np.ndarray:
         return (true - private).abs() / true.abs().clip(lower=1.0)
     true = check_float_array(true, name="true", allow_nan=True)
     private = check_float_array(private, name="private", allow_nan=True)
+    try:
+        np.broadcast_shapes(true.shape, private.shape)
+    except ValueError:
+        raise ValueError(
+            f"true and private must have the same shape (or broadcast); got "
+            f"{true.shape} and {private.shape}."
+        ) from None
     out = np.abs(true - private) / np.maximum(1.0, np.abs(true))
     return out if out.ndim else out[()]
 
@@ -105,9 +112,20 @@ def _check_bounds(x: np.ndarray, bounds: Any) -> tuple[float, float]:
             stacklevel=external_stacklevel(),
         )
         return float(x.min()), float(x.max())
-    lo, hi = (float(b) for b in bounds)
+    return check_pair(bounds, "bounds")
+
+
+def check_pair(bounds: Any, name: str) -> tuple[float, float]:
+    """``bounds`` as finite floats ``(lower, upper)`` with ``lower < upper``."""
+    try:
+        lo, hi = bounds
+        lo, hi = float(lo), float(hi)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{name} must be a pair of numbers (lower, upper); got {bounds!r}."
+        ) from None
     if not np.isfinite([lo, hi]).all() or lo >= hi:
-        raise ValueError(f"bounds must be finite with lower < upper; got {bounds!r}.")
+        raise ValueError(f"{name} must be finite with lower < upper; got {bounds!r}.")
     return lo, hi
 
 
@@ -511,19 +529,35 @@ def laplace_describe(
     count  100.1
     """
     statistics = check_statistics(statistics)
-    frame, _ = numeric_frame(df, "laplace_describe")
+    frame, _ = numeric_frame(df, "laplace_describe", arg="df")
     if frame is None:
-        arr = np.asarray(df, dtype=float)
+        arr = check_float_array(df, name="df", allow_nan=True)
         if arr.ndim == 1:
             arr = arr[:, None]
+        if arr.ndim != 2:
+            raise ValueError(f"df must be a table (2-D); got shape {arr.shape}.")
         frame = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
+    if len(frame) == 0:
+        raise ValueError("df has no rows; descriptive statistics need data.")
+    if isinstance(bounds, dict):
+        unknown = [k for k in bounds if k not in frame.columns]
+        if unknown:
+            raise ValueError(
+                f"bounds has entries for {unknown}, which are not numeric columns "
+                f"of df {list(frame.columns)}."
+            )
+        for key, pair in bounds.items():
+            check_pair(pair, f"bounds[{key!r}]")
+    elif bounds is not None:
+        check_pair(bounds, "bounds")
     rng = check_generator(random_state)
     table = {}
     for name in frame.columns:
         col_bounds = bounds.get(name) if isinstance(bounds, dict) else bounds
+        values = frame[name].to_numpy(dtype=float, na_value=np.nan)
         table[name] = [
             laplace_statistic(
-                _non_missing(frame[name].to_numpy(float), name),
+                _non_missing(values, name),
                 s,
                 epsilon,
                 col_bounds,

@@ -71,6 +71,7 @@ computation", DPM 2019.
 from __future__ import annotations
 
 import functools
+import numbers
 from typing import Any
 
 import numpy as np
@@ -231,9 +232,30 @@ def laplace_intervals(
         raise ValueError(f"target must be 'sample' or 'population'; got {target!r}.")
     if not isinstance(table, pd.DataFrame):
         raise TypeError("table must be the DataFrame returned by laplace_describe.")
-    if isinstance(epsilon, bool) or not 0 < float(epsilon) < np.inf:
+    if (
+        isinstance(epsilon, bool)
+        or not isinstance(epsilon, numbers.Real)
+        or not 0 < epsilon < np.inf
+    ):
         raise ValueError(f"epsilon must be a finite positive number; got {epsilon!r}.")
     epsilon = float(epsilon)
+    from ._dp import check_pair
+    from ._resampling import STATISTICS
+
+    known = [s for s in table.index if s in STATISTICS]
+    if len(table) == 0 or not known:
+        raise ValueError(
+            "table must be a release of laplace_describe, indexed by statistic "
+            f"names among {list(STATISTICS)}; got index {list(table.index)}."
+        )
+    for arg, given in (("bounds", bounds), ("n", n)):
+        if isinstance(given, dict):
+            unknown = [k for k in given if k not in table.columns]
+            if unknown:
+                raise ValueError(
+                    f"{arg} has entries for {unknown}, which are not columns of "
+                    f"table {list(table.columns)}."
+                )
     rows = []
     for column in table.columns:
         pair = bounds.get(column) if isinstance(bounds, dict) else bounds
@@ -242,7 +264,7 @@ def laplace_intervals(
                 f"bounds for column {column!r} are needed: the noise scales derive "
                 "from the public bounds the release used."
             )
-        lo, hi = (float(v) for v in pair)
+        lo, hi = check_pair(pair, "bounds")
         values = table[column]
         count = n.get(column) if isinstance(n, dict) else n
         if count is None:
@@ -251,6 +273,15 @@ def laplace_intervals(
                     f"n is needed for column {column!r} (no released count)."
                 )
             count = max(round(float(values["count"])), 1)
+        if (
+            isinstance(count, bool)
+            or not isinstance(count, numbers.Real)
+            or not 1 <= count < np.inf
+        ):
+            raise ValueError(
+                f"n must be a number of values >= 1 (per column); got {count!r} "
+                f"for column {column!r}."
+            )
         count = float(count)
         std = values.get("std", np.nan)
         for level in levels:

@@ -215,7 +215,11 @@ def microaggregate(
         raise ValueError(
             f"method must be 'consecutive' or 'optimal' for one column; got {method!r}."
         )
-    if not isinstance(min_cluster_size, numbers.Integral) or min_cluster_size < 1:
+    if (
+        isinstance(min_cluster_size, bool)
+        or not isinstance(min_cluster_size, numbers.Integral)
+        or min_cluster_size < 1
+    ):
         raise ValueError(
             f"min_cluster_size must be a positive int; got {min_cluster_size!r}."
         )
@@ -326,7 +330,7 @@ class Microaggregator(
     def _fit(self, X):
         check_in_memory(self, X)  # clusters need all the records
         self._check_params()
-        X = validate_data(self, check_numeric_input(X), dtype=np.float64)
+        X = validate_data(self, check_numeric_input(X, finite=True), dtype=np.float64)
         k = int(self.min_cluster_size)
         if X.shape[0] < k:
             raise ValueError(
@@ -475,7 +479,9 @@ class Microaggregator(
             each row by the nearest centroid).
         """
         check_is_fitted(self)
-        X = validate_data(self, check_numeric_input(X), dtype=np.float64, reset=False)
+        X = validate_data(
+            self, check_numeric_input(X, finite=True), dtype=np.float64, reset=False
+        )
         if self.method == "mdav":
             Z = X / self._scale
             C = self.centroids_ / self._scale

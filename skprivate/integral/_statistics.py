@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, check_in_memory
-from ..exceptions import PrivacyLeakWarning
+from ..exceptions import InvalidParameterError, PrivacyLeakWarning
 from ..utils import Interval, Options, check_generator
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
@@ -42,7 +42,13 @@ def check_statistics(statistics: Any) -> tuple[str, ...]:
     """Validate a sequence of statistic names; return them in describe order."""
     if isinstance(statistics, str):
         statistics = (statistics,)
-    names = list(statistics)
+    try:
+        names = list(statistics)
+    except TypeError:
+        raise TypeError(
+            f"statistics must be a sequence of statistic names among "
+            f"{list(STATISTICS)}; got {statistics!r}."
+        ) from None
     if not names:
         raise ValueError("statistics must name at least one statistic; got none.")
     unknown = [s for s in names if s not in STATISTICS]
@@ -54,14 +60,20 @@ def check_statistics(statistics: Any) -> tuple[str, ...]:
     return tuple(s for s in STATISTICS if s in names)
 
 
-def numeric_frame(X: Any, caller: str) -> tuple[pd.DataFrame | None, list[str]]:
-    """Numeric columns of a DataFrame and the names of skipped ones."""
+def numeric_frame(
+    X: Any, caller: str, arg: str = "X"
+) -> tuple[pd.DataFrame | None, list[str]]:
+    """Numeric columns of a DataFrame and the names of skipped ones.
+
+    A polars DataFrame is read as the pandas DataFrame of its columns.
+    """
+    X = _polars_as_pandas(X)
     if not isinstance(X, pd.DataFrame):
         return None, []
     duplicated = sorted({str(c) for c in X.columns[X.columns.duplicated()]})
     if duplicated:
         raise ValueError(
-            f"{caller} needs unique column names; X has duplicate columns "
+            f"{caller} needs unique column names; {arg} has duplicate columns "
             f"{duplicated}. Rename them first."
         )
     numeric = [
@@ -77,8 +89,72 @@ def numeric_frame(X: Any, caller: str) -> tuple[pd.DataFrame | None, list[str]]:
             stacklevel=external_stacklevel(),
         )
     if not numeric:
-        raise ValueError(f"{caller} needs at least one numeric column; got none.")
+        raise ValueError(
+            f"{caller} needs at least one numeric column in {arg}; got none."
+        )
     return X[numeric], skipped
+
+
+def _polars_as_pandas(X: Any) -> Any:
+    """A polars DataFrame as pandas, column by column (nulls of numbers: NaN)."""
+    if type(X).__module__.split(".")[0] != "polars" or not hasattr(X, "schema"):
+        return X
+    import polars as pl
+
+    columns = {}
+    for column, dtype in X.schema.items():
+        values = X.get_column(column)
+        if dtype.is_numeric() and values.null_count():
+            values = values.cast(pl.Float64)
+        columns[column] = values.to_numpy()
+    return pd.DataFrame(columns)
+
+
+def _check_not_infinite(X: Any) -> None:
+    """Refuse an infinite value (NaN is a missing value), naming row and column."""
+    try:
+        values = np.asarray(X, dtype=float)
+    except (TypeError, ValueError):
+        return  # left to the numeric validation
+    if values.ndim != 2:
+        return
+    inf = np.isinf(values)
+    if inf.any():
+        j = int(np.flatnonzero(inf.any(axis=0))[0])
+        row = int(np.flatnonzero(inf[:, j])[0])
+        name = repr(X.columns[j]) if hasattr(X, "columns") else str(j)
+        raise ValueError(
+            f"X contains inf at row {row}, column {name}; values must be finite "
+            "(NaN marks a missing value)."
+        )
+
+
+def _check_magnitudes(X: np.ndarray, names: Sequence[str], statistics) -> None:
+    """Refuse finite values whose sums (or squares) overflow float64.
+
+    The mean and the sum add up to ``n`` values, the variance and SD their
+    squared deviations: beyond these limits the resampled statistics are
+    infinite or NaN whatever the column holds otherwise.
+    """
+    wanted = set(statistics)
+    if not wanted & {"mean", "sum", "std", "var"} or X.size == 0:
+        return
+    limit = np.finfo(np.float64).max / (4.0 * X.shape[0])
+    if wanted & {"std", "var"}:
+        limit = min(limit, np.sqrt(limit))
+    with np.errstate(invalid="ignore"):
+        big = np.abs(X) > limit
+    if big.any():
+        j = int(np.flatnonzero(big.any(axis=0))[0])
+        row = int(np.flatnonzero(big[:, j])[0])
+        asked = sorted(wanted & {"mean", "sum", "std", "var"})
+        raise ValueError(
+            f"X column {names[j]!r} holds a value too large for the sums of "
+            f"{asked} at row {row} ({int(big[:, j].sum())} such rows): with "
+            f"{X.shape[0]} rows every |value| must stay below {limit:.3g} for "
+            "them to be finite in float64. Rescale the column (e.g. change "
+            "units)."
+        )
 
 
 def column_values(X: np.ndarray, names: Sequence[str]) -> list[np.ndarray]:
@@ -257,6 +333,11 @@ class IntegralPrivateStatistics(
         """
         check_in_memory(self, X)  # resamples need all the records
         self._check_params()
+        if self.n_jobs == 0:
+            raise InvalidParameterError(
+                "The 'n_jobs' parameter of IntegralPrivateStatistics must be a "
+                "non-zero int (-1: every core) or None. Got 0 instead."
+            )
         statistics = check_statistics(self.statistics)
         if self.selection == "least_error":
             warnings.warn(
@@ -268,6 +349,7 @@ class IntegralPrivateStatistics(
             )
         frame, skipped = numeric_frame(X, type(self).__name__)
         X = check_numeric_input(X) if frame is None else frame
+        _check_not_infinite(X)
         X = validate_data(
             self,
             X,
@@ -281,6 +363,7 @@ class IntegralPrivateStatistics(
             if hasattr(self, "feature_names_in_")
             else [f"x{j}" for j in range(X.shape[1])]
         )
+        _check_magnitudes(X, names, statistics)
         columns = column_values(X, names)
         rng = check_generator(self.random_state)
         seeds = rng.integers(0, 2**63 - 1, size=len(columns))
@@ -462,6 +545,9 @@ def integral_describe(
     """
     if isinstance(df, pd.Series):
         df = df.to_frame()
+    frame, _ = numeric_frame(df, "integral_describe", arg="df")
+    if frame is not None and len(frame) == 0:
+        raise ValueError("df has no rows; descriptive statistics need data.")
     est = IntegralPrivateStatistics(
         statistics=statistics,
         n_resamples=n_resamples,

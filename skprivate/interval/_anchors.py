@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
+from ..utils.validation import check_float_array
+
 _FAMILIES = {"logistic": stats.logistic, "normal": stats.norm, "uniform": stats.uniform}
 
 
@@ -136,7 +138,7 @@ def check_acceptable_range(acceptable_range: Any) -> NDArray[np.float64]:
     """
     if acceptable_range is None:
         return np.empty((0, 2))
-    arr = np.asarray(acceptable_range, dtype=float)
+    arr = check_float_array(acceptable_range, name="acceptable_range", allow_nan=True)
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[1] != 2 or arr.shape[0] == 0:

@@ -143,7 +143,9 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
 
     def _fit(self, X: ArrayLike, y: Any = None) -> _BaseIntervalMechanism:
         self._check_params()
-        X = validate_data(self, check_numeric_input(X), ensure_all_finite=True)
+        X = validate_data(
+            self, check_numeric_input(X, finite=True), ensure_all_finite=True
+        )
         self._validate_design()
         self._assess_fitted_data(np.asarray(X, dtype=float))
         return self
@@ -272,7 +274,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
     def _transform(self, X: ArrayLike, return_anchors: bool = False):
         check_is_fitted(self)
         X = validate_data(
-            self, check_numeric_input(X), reset=False, ensure_all_finite=True
+            self, check_numeric_input(X, finite=True), reset=False, ensure_all_finite=True
         )
         rng = self._next_generator(X)
         names = self.get_feature_names_out()[::2]

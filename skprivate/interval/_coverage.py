@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..utils.validation import check_float_array, check_interval_array
+from ..utils.validation import check_bool, check_float_array, check_interval_array
 from ._anchors import (
     as_cdf,
     check_acceptable_range,
@@ -96,11 +96,12 @@ def average_coverage(
     >>> average_coverage([[-np.inf, 0.0], [0.0, np.inf]], stats.norm())
     0.5
     """
-    return float(
-        individual_coverage(
-            intervals, reference, acceptable_range=acceptable_range
-        ).mean()
+    coverage = individual_coverage(
+        intervals, reference, acceptable_range=acceptable_range
     )
+    if coverage.size == 0:
+        raise ValueError("intervals has 0 rows; the average needs at least one.")
+    return float(coverage.mean())
 
 
 def estimate_coverage(
@@ -155,6 +156,7 @@ def estimate_coverage(
     >>> estimate_coverage(np.zeros(3), stats.norm())
     0.5
     """
+    check_bool(return_std, "return_std")
     q = check_float_array(anchors, name="anchors", allow_nan=True)
     if q.ndim == 1:
         q = q[:, None]

@@ -15,6 +15,7 @@ from ..base import ParamsValidationMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
 from ..utils.validation import (
+    check_bool,
     check_float_array,
     check_interval_array,
     check_two_sided,
@@ -221,6 +222,7 @@ def uniform_anchor_mean(
     >>> uniform_anchor_mean([[-np.inf, 0.5], [0.25, np.inf]], 0.0, 1.0)
     0.25
     """
+    check_bool(return_std, "return_std")
     Z = check_interval_array(intervals, name="intervals", allow_1d=False)
     if Z.shape[0] == 0:
         raise ValueError("intervals has 0 rows; the mean needs at least one.")
@@ -306,7 +308,12 @@ def optimal_anchor_density(
         elif hasattr(reference, "quantile"):
             ends = np.asarray(reference.quantile([1e-4, 1 - 1e-4]), dtype=float)
         elif not callable(reference):
-            sample = check_float_array(reference, name="reference").ravel()
+            sample = check_float_array(reference, name="reference")
+            if sample.ndim > 2 or (sample.ndim == 2 and sample.shape[1] != 1):
+                raise ValueError(
+                    f"reference as a sample must be 1-D; got shape {sample.shape}."
+                )
+            sample = sample.ravel()
             if sample.size == 0:
                 raise ValueError("reference is an empty sample; pass values.")
             ends = np.array([sample.min(), sample.max()])

@@ -93,7 +93,7 @@ class SurveyMixin:
         """
         check_is_fitted(self)
         X = validate_data(
-            self, check_numeric_input(X), reset=False, ensure_all_finite=True
+            self, check_numeric_input(X, finite=True), reset=False, ensure_all_finite=True
         )
         Z = np.asarray(intervals, dtype=float)
         if Z.shape != (X.shape[0], 2 * X.shape[1]):
@@ -160,11 +160,18 @@ def intervals_from_answers(
     q = np.where(np.isnan(q), np.inf, q)
     q = np.sort(q, axis=1)
     a = np.asarray(answers)
-    if a.shape != (q.shape[0],) or not np.issubdtype(a.dtype, np.integer):
+    if a.ndim != 1 or not np.issubdtype(a.dtype, np.integer):
         raise ValueError(
-            f"answers must be integer cell indices of shape ({q.shape[0]},); "
-            f"got dtype {a.dtype} and shape {a.shape}."
+            f"answers must be integer cell indices, one per row (1-D); got dtype "
+            f"{a.dtype} and shape {a.shape}."
         )
+    if a.shape[0] != q.shape[0]:
+        raise ValueError(
+            f"anchors and answers must have one row per respondent; anchors has "
+            f"{q.shape[0]} rows and answers {a.shape[0]}."
+        )
+    if q.shape[0] == 0:
+        raise ValueError("anchors has 0 rows; there are no answers to read.")
     if np.any((a < 0) | (a > q.shape[1])):
         raise ValueError(f"answers must lie in [0, {q.shape[1]}] (the cell indices).")
     padded = np.hstack(
@@ -174,12 +181,28 @@ def intervals_from_answers(
     hi = padded[np.arange(q.shape[0]), a + 1]
     if within is not None:
         cells = check_interval_array(within, name="within", allow_1d=False)
-        lo, hi = np.maximum(lo, cells[:, 0]), np.minimum(hi, cells[:, 1])
+        if cells.shape[0] != lo.shape[0]:
+            raise ValueError(
+                f"within must have one row per respondent ({lo.shape[0]}); got "
+                f"{cells.shape[0]} rows."
+            )
+        inter_lo, inter_hi = np.maximum(lo, cells[:, 0]), np.minimum(hi, cells[:, 1])
+        exact = cells[:, 0] == cells[:, 1]
+        disjoint = ~exact & (inter_lo >= inter_hi)
+        if disjoint.any():
+            row = int(np.flatnonzero(disjoint)[0])
+            raise ValueError(
+                f"within does not overlap the cell chosen with the anchors at row "
+                f"{row} ({int(disjoint.sum())} such rows): a refinement must lie "
+                "inside the cell reported before. Check that within and the "
+                "anchors belong to the same respondents."
+            )
+        lo, hi = inter_lo, inter_hi
         exact_before = cells[:, 0] == cells[:, 1]
         lo = np.where(exact_before, cells[:, 0], lo)
         hi = np.where(exact_before, cells[:, 1], hi)
     if values is not None:
-        v = np.asarray(values, dtype=float)
+        v = check_float_array(values, name="values", allow_nan=True)
         if v.shape != lo.shape:
             raise ValueError(f"values must have shape {lo.shape}; got {v.shape}.")
         given = ~np.isnan(v)

@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..utils import Interval
 from ._bounded import CLAMP_LOG_TAIL, GRID_BITS, MAX_GRID_INDEX, _BoundedPrivatizer
 from ._noise_laws import (
+    MAX_CELLS_PER_SCALE,
     FlippedHuberNoise,
     GeneralizedGaussianNoise,
     additive_privacy_profile,
@@ -124,18 +125,21 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
                     f"range of {D:g}); lower epsilon or pass secure=False."
                 )
             step = D / n
-            try:
-                law.set_resolution(law.scale / step)
-            except ValueError as exc:
-                bounds = "the bounds read from the data"
+            cells_per_scale = law.scale / step
+            if cells_per_scale > MAX_CELLS_PER_SCALE:
+                # a ratio of the noise scale to the range: no raw value in it
+                where = ""
                 if self.bounds is not None:
-                    bounds = f"a range of {D:g}"
+                    where = f" for a range of {D:g}"
                 raise ValueError(
                     f"epsilon per column = {self._epsilon_per_feature:g} is below "
                     f"the smallest budget the grid sampler of {type(self).__name__} "
-                    f"supports exactly for {bounds} (noise scale {law.scale:g}: "
-                    f"{exc}); raise epsilon or pass secure=False."
-                ) from None
+                    f"supports exactly{where}: a noise scale would hold "
+                    f"{cells_per_scale:.3g} grid steps, more than the "
+                    f"{MAX_CELLS_PER_SCALE:.3g} its tail sampler resolves; raise "
+                    "epsilon or pass secure=False."
+                )
+            law.set_resolution(cells_per_scale)
             t = _clamp_distance(law)
             cells.append(n)
             margins.append(np.ceil(t / step))

@@ -58,7 +58,7 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
 
     def _fit(self, X: ArrayLike, y: Any = None):
         self._check_params()
-        X = check_numeric_input(X)
+        X = check_numeric_input(X, finite=True)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         if self.bounds is None:
             low, high = bounds_from_data(X, owner=type(self).__name__)
@@ -112,7 +112,7 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(
             self,
-            check_numeric_input(X),
+            check_numeric_input(X, finite=True),
             reset=False,
             dtype=np.float64,
             ensure_all_finite=True,

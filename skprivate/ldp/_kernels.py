@@ -171,6 +171,8 @@ def deconvolution_kernel(
     >>> float(deconvolution_kernel(0.0, 1.0, kernel="cauchy"))  # (1 + 2) / pi
     0.9549...
     """
+    if np.asarray(ratio).dtype.kind in "US":
+        raise TypeError("ratio must be a number or an array of numbers; got str.")
     try:
         u = np.asarray(u, dtype=float)
         ratio = np.asarray(ratio, dtype=float)

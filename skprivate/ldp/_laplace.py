@@ -231,7 +231,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
 
     def _fit(self, X: ArrayLike, y: Any = None) -> LaplaceLDP:
         self._check_params()
-        X = validate_data(self, check_numeric_input(X), dtype=np.float64)
+        X = validate_data(self, check_numeric_input(X, finite=True), dtype=np.float64)
         q = X.shape[1]
         if self.bounds is None:
             low, high = bounds_from_data(X, owner=type(self).__name__)
@@ -303,7 +303,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
 
     def _transform(self, X: ArrayLike) -> NDArray[np.float64]:
         check_is_fitted(self, "scale_")
-        X = check_numeric_input(X)
+        X = check_numeric_input(X, finite=True)
         X = validate_data(self, X, dtype=np.float64, reset=False, copy=True)
         X = self._enforce_bounds(X)
         rng = self._next_generator(X)

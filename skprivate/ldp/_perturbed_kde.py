@@ -230,7 +230,7 @@ class PerturbedKDEEstimator(
         """
         check_in_memory(self, X)
         self._check_params()
-        X = check_numeric_input(X)
+        X = check_numeric_input(X, finite=True)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         released = np.asarray(self._privatize(X), dtype=float)
         check_magnitude(released, name="X")
@@ -277,11 +277,17 @@ class PerturbedKDEEstimator(
         # (the FFT leaves ~1e-16 of the total) is not a density: refuse it
         # rather than normalize noise into one.
         if not mass > _EMPTY_MASS:
+            smoothing = (
+                ""
+                if self.bandwidth_ is None
+                else f", the bandwidth ({self.bandwidth_:g} against a range of "
+                f"{b - a:g})"
+            )
             raise ValueError(
                 f"no released value of X is near the bounds [{a:g}, {b:g}] (the "
                 f"share of the reports' kernel mass there is {mass:.3g}, round-off "
-                "level); the density estimate is empty there. Check the bounds "
-                "and the units of X."
+                "level); the density estimate is empty there. Check the bounds"
+                f"{smoothing} and the units of X."
             )
         self.bounds_ = (a, b)
         self.edges_ = edges

@@ -209,7 +209,11 @@ class _DeconvolutionNadarayaWatson(
                 "integrable), so only degree=0 is defined for it."
             )
         X, y = validate_data(
-            self, check_numeric_input(X), y, dtype=np.float64, y_numeric=self._y_numeric
+            self,
+            check_numeric_input(X, finite=True),
+            y,
+            dtype=np.float64,
+            y_numeric=self._y_numeric,
         )
         Y = self._encode_targets(y)
         Z = np.asarray(self._privatize(X), dtype=np.float64)
@@ -591,7 +595,9 @@ class _DeconvolutionNadarayaWatson(
 
     def _predict_raw(self, X: ArrayLike) -> tuple[NDArray, NDArray]:
         check_is_fitted(self, "bandwidth_")
-        X = validate_data(self, check_numeric_input(X), dtype=np.float64, reset=False)
+        X = validate_data(
+            self, check_numeric_input(X, finite=True), dtype=np.float64, reset=False
+        )
         return self._ratio_of_sums(self._sums(X), self.bandwidth_)
 
     def fallback_mask(self, X: ArrayLike) -> NDArray[np.bool_]:

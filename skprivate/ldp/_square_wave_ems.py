@@ -192,7 +192,7 @@ class SquareWaveEMSEstimator(
         """
         check_in_memory(self, X)
         self._check_params()
-        X = check_numeric_input(X)
+        X = check_numeric_input(X, finite=True)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         reports = np.asarray(self._privatize(X), dtype=float).ravel()
         check_magnitude(reports, name="X")

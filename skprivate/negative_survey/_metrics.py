@@ -11,7 +11,7 @@ from scipy import stats
 
 from .._grid_density._kde import grid_kde, ksdensity_bandwidth
 from ..utils import Interval, check_generator, validate_params
-from ..utils.validation import check_float_array
+from ..utils.validation import check_bool, check_float_array
 from ._transition import (
     _check_kernel_args,
     check_placement,
@@ -99,8 +99,9 @@ def rvns_adversary_inference(
     )
     d, a, b = _check_kernel_args(d, a, b)
     check_placement(placement)
-    if tie_break not in _TIE_BREAKS:
+    if not isinstance(tie_break, str) or tie_break not in _TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {_TIE_BREAKS}; got {tie_break!r}.")
+    rng = check_generator(random_state)
     Y = check_float_array(reports, name="reports", allow_nan=True)
     if Y.ndim == 1:
         Y = Y[:, None]
@@ -117,7 +118,6 @@ def rvns_adversary_inference(
             "rows); check d, bounds and placement."
         )
     grid = np.linspace(a, b, int(n_grid))
-    rng = check_generator(random_state) if tie_break == "random" else None
     out = np.empty(Y.shape[0])
     for start in range(0, Y.shape[0], chunk_size):
         block = Y[start : start + chunk_size]
@@ -212,6 +212,7 @@ def wasserstein_on_grid(
     >>> wasserstein_on_grid([1, 0, 0], [0, 0, 1], [0, 0.5, 1.0, 1.5], continuous=True)
     1.0
     """
+    check_bool(continuous, "continuous")
     f = check_float_array(f, name="f", allow_inf=False).ravel()
     g = check_float_array(g, name="g", allow_inf=False).ravel()
     if f.shape != g.shape:

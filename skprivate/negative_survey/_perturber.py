@@ -314,7 +314,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         self.placement = placement
 
     def _validate_X(self, X: Any, reset: bool) -> NDArray[np.float64]:
-        X = check_numeric_input(X)
+        X = check_numeric_input(X, finite=True)
         return validate_data(
             self, X, reset=reset, dtype=np.float64, ensure_all_finite=True
         )
@@ -684,6 +684,7 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
             "sampler": ("exact discrete draws on a grid" if secure else "continuous"),
             "floating_point_safe": secure,
             "condition": condition,
+            **self._release_policy(),
         }
         if secure:
             summary["output_grid"] = {

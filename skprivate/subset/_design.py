@@ -19,12 +19,13 @@ and ``t = alpha``, the population share of an output ``a ∪ {d}`` is
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..utils import check_generator
+from ..utils import Interval, check_generator, validate_params
 
 __all__ = ["SubsetDesign"]
 
@@ -468,6 +469,11 @@ class SubsetDesign:
                 "Only independent designs have a question form; this design is "
                 "conditional."
             )
+        validate_params(
+            {"n_questions": [Interval(numbers.Integral, 0, None, closed="left")]},
+            {"n_questions": n_questions},
+            "SubsetDesign.draw_questions",
+        )
         rng = check_generator(random_state)
         return self._draw_nu(int(n_questions), rng).astype(np.int8)
 

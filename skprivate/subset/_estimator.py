@@ -19,7 +19,7 @@ from ..base import (
     SufficientStatisticMixin,
 )
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
-from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils import HasMethods, Interval, Options, check_generator, validate_params
 from ..utils._dask import is_dask_collection
 from ..utils._statistic import RowStatistic, validate_rows
 from ..utils._warnings import external_stacklevel
@@ -477,7 +477,7 @@ class SubsetDistributionEstimator(
     ...     method="mle", privatizer=SubsetUniform(random_state=1)
     ... )
     >>> est.fit(x).distribution_.round(2)  # sample shares 0.105 0.194 0.304 0.396
-    array([0.1 , 0.19, 0.3 , 0.41])
+    array([0.1 , 0.19, 0.31, 0.4 ])
     >>> lower, upper = est.confidence_intervals(0.95)
     >>> bool(np.all((lower <= [0.1, 0.2, 0.3, 0.4]) & ([0.1, 0.2, 0.3, 0.4] <= upper)))
     True
@@ -780,6 +780,11 @@ class SubsetDistributionEstimator(
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
+        validate_params(
+            {"n_samples": [Interval(numbers.Integral, 0, None, closed="left")]},
+            {"n_samples": n_samples},
+            f"{type(self).__name__}.sample",
+        )
         rng = check_generator(random_state)
         codes = rng.choice(
             self.distribution_.size, size=n_samples, p=self.distribution_

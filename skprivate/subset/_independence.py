@@ -230,11 +230,14 @@ def subset_independence_test(
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}.")
     if n_permutations is not None and (
-        not isinstance(n_permutations, int | np.integer) or n_permutations < 1
+        isinstance(n_permutations, bool)
+        or not isinstance(n_permutations, int | np.integer)
+        or n_permutations < 1
     ):
         raise ValueError(
             f"n_permutations must be a positive int or None; got {n_permutations!r}."
         )
+    rng = check_generator(random_state)
     A, B = np.asarray(A), np.asarray(B)
     if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0]:
         raise ValueError(
@@ -251,7 +254,6 @@ def subset_independence_test(
     stat, dof, pval = _statistic(method, var_a, var_b, var_a.ind, var_b.ind)
     if n_permutations is None:
         return SubsetIndependenceResult(stat, pval, int(dof), method, pval)
-    rng = check_generator(random_state)
     perm_p = np.empty(n_permutations)
     for r in range(n_permutations):
         order = rng.permutation(A.shape[0])

@@ -99,6 +99,9 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
                 ):
                     # numpy turns [1, "a"] into strings; keep the values as given
                     values = np.asarray(list(given[j]), dtype=object)
+                if values.dtype == np.float16:
+                    # pandas has no float16 index; float64 holds every value
+                    values = values.astype(np.float64)
                 if pd.isna(values).any():
                     raise ValueError(
                         f"categories[{j}] contains a missing value; categories "
@@ -126,6 +129,9 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
 
     def _validate(self, X, reset):
         X = validate_data(self, X, reset=reset, dtype=None, ensure_all_finite=False)
+        if X.dtype == np.float16:
+            # pandas has no float16 index; float64 holds every value exactly
+            X = X.astype(np.float64)
         if X.dtype.kind in "fc" and np.isinf(X).any():
             row, col = np.argwhere(np.isinf(X))[0]
             raise ValueError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from pathlib import Path
 from typing import Any
 
@@ -9,10 +10,25 @@ import numpy as np
 import pandas as pd
 
 from ..interval import intervals_from_answers
+from ..utils._param_validation import Interval, validate_params
 from ._questionnaire import Questionnaire
 from ._store import SurveyStore
 
 __all__ = ["issue_tokens", "read_responses"]
+
+
+class UnknownQuestionError(KeyError, ValueError):
+    """A question name the survey does not have (a KeyError and a ValueError)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def check_questionnaire(questionnaire: Any) -> None:
+    """Refuse anything but a :class:`Questionnaire`, naming the argument."""
+    if not isinstance(questionnaire, Questionnaire):
+        kind = type(questionnaire).__name__
+        raise TypeError(f"questionnaire must be a Questionnaire; got {kind}.")
 
 
 def issue_tokens(
@@ -53,6 +69,12 @@ def issue_tokens(
     >>> len(tokens), len(tokens[0])
     (3, 43)
     """
+    check_questionnaire(questionnaire)
+    validate_params(
+        {"n_respondents": [Interval(numbers.Integral, 0, None, closed="left")]},
+        {"n_respondents": n_respondents},
+        "issue_tokens",
+    )
     store = SurveyStore(database)
     try:
         store.initialize(questionnaire.public_spec(), questionnaire.fingerprint())
@@ -145,6 +167,11 @@ def read_responses(
     ...     read_responses(db, "age").shape
     (0, 2)
     """
+    validate_params(
+        {"question": [str, None], "as_frame": ["boolean"]},
+        {"question": question, "as_frame": as_frame},
+        "read_responses",
+    )
     store = SurveyStore(database)
     try:
         spec = store.public_spec()
@@ -155,7 +182,9 @@ def read_responses(
     if question is not None:
         names = [e["name"] for e in entries]
         if question not in names:
-            raise KeyError(f"No question named {question!r}; the survey has {names}.")
+            raise UnknownQuestionError(
+                f"No question named {question!r}; the survey has {names}."
+            )
         entries = [e for e in entries if e["name"] == question]
     arrays = {e["name"]: _question_array(e, rows) for e in entries}
     if as_frame:

@@ -354,7 +354,7 @@ class Questionnaire:
             else:
                 row["privatized_on"] = "respondent's device"
                 row["sent"] = {
-                    "laplace": "value plus exact discrete Laplace noise",
+                    "laplace": "value on a grid plus Laplace noise rounded to it",
                     "square_wave": "Square Wave output on its grid",
                     "rvns": f"{q.spec.get('k')} values away from the truth",
                     "subset": "0/1 indicators of a subset holding the category",

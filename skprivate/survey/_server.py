@@ -22,12 +22,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import numbers
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..utils._param_validation import Interval, validate_params
+from ._collect import check_questionnaire
 from ._questionnaire import Questionnaire
 from ._render import content_security_policy
 from ._spec import AnswerError, admissible_subsets, check_answer
@@ -221,6 +224,20 @@ def create_app(
     >>> type(app).__name__
     'Starlette'
     """
+    check_questionnaire(questionnaire)
+    validate_params(
+        {
+            "open_enrollment": ["boolean"],
+            "max_body_bytes": [Interval(numbers.Integral, 1, None, closed="left")],
+            "batch_size": [Interval(numbers.Integral, 1, None, closed="left")],
+        },
+        {
+            "open_enrollment": open_enrollment,
+            "max_body_bytes": max_body_bytes,
+            "batch_size": batch_size,
+        },
+        "create_app",
+    )
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import (

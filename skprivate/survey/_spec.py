@@ -281,7 +281,7 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
             return build(privatizer)
     raise TypeError(
         "A survey question needs an interval mechanism, LaplaceLDP, SquareWaveLDP, "
-        f"RVNSPerturber, SubsetUniform or SubsetMechanism; got "
+        f"RVNSPerturber, SubsetUniform or SubsetMechanism as its privatizer; got "
         f"{type(privatizer).__name__}."
     )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import secrets
 from collections.abc import Callable, Sequence
@@ -25,6 +26,12 @@ TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{43}$")
 
 def database_url(database: str | Path) -> str:
     """A SQLAlchemy URL from a URL or a path to an SQLite file."""
+    if not isinstance(database, str | os.PathLike):
+        # str() of anything else would name a file in the working directory
+        raise TypeError(
+            "database must be a SQLAlchemy URL or the path of an SQLite file "
+            f"(str or Path); got {type(database).__name__}."
+        )
     text = str(database)
     if "://" in text:
         return text

@@ -170,6 +170,11 @@ def _check_one(constraint: Any, value: Any) -> tuple[bool, str]:
     if constraint is None:
         return value is None, "None"
     if isinstance(constraint, str):
+        if constraint not in _NAMED:
+            raise ValueError(
+                f"constraints holds an unknown constraint {constraint!r}; the "
+                f"named ones are {sorted(_NAMED)}."
+            )
         test, text = _NAMED[constraint]
         return bool(test(value)), text
     if isinstance(constraint, type):
@@ -206,6 +211,12 @@ def validate_params(
     InvalidParameterError
         If a value satisfies none of its constraints.
     """
+    for arg, given in (("constraints", constraints), ("params", params)):
+        if not isinstance(given, Mapping):
+            raise TypeError(
+                f"{arg} must be a mapping from parameter names; got "
+                f"{type(given).__name__}."
+            )
     for name, value in params.items():
         allowed = constraints.get(name)
         if allowed is None:

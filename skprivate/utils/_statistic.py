@@ -28,6 +28,7 @@ __all__ = [
     "FiniteRange",
     "RowStatistic",
     "count_and_reduce_rows",
+    "n_rows",
     "reduce_rows",
     "validate_rows",
     "value_range",
@@ -56,6 +57,7 @@ class RowStatistic:
     >>> class Count(RowStatistic):
     ...     def block(self, rows, first_row):
     ...         return len(rows)
+    ...
     ...     def merge(self, values):
     ...         return sum(values)
     >>> reduce_rows(np.zeros((5, 2)), Count())
@@ -158,7 +160,22 @@ def count_and_reduce_rows(data: Any, statistic: RowStatistic) -> tuple[Any, int]
     """
     if is_dask_collection(data):
         return reduce_collection(data, statistic)
-    return statistic.block(data, 0), len(data)
+    value = statistic.block(data, 0)  # validates: an error here names its row
+    return value, n_rows(data)
+
+
+def n_rows(data: Any) -> int:
+    """Number of rows of in-memory ``data`` (array, frame, list or array-like).
+
+    Examples
+    --------
+    >>> from skprivate.utils._statistic import n_rows
+    >>> n_rows([[1, 2], [3, 4], [5, 6]])
+    3
+    """
+    if hasattr(data, "__len__"):
+        return len(data)
+    return int(np.asarray(data).shape[0])
 
 
 class FiniteRange(RowStatistic):

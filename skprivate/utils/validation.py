@@ -51,8 +51,8 @@ def make_interval_array(lower: ArrayLike, upper: ArrayLike) -> NDArray[np.float6
     array([[-inf,  0.5],
            [ 1. ,  1. ]])
     """
-    lower = np.asarray(lower, dtype=float)
-    upper = np.asarray(upper, dtype=float)
+    lower = check_float_array(lower, name="lower")
+    upper = check_float_array(upper, name="upper")
     if lower.ndim != 1 or upper.ndim != 1:
         raise ValueError(
             f"lower and upper must be 1-D; got shapes {lower.shape} and {upper.shape}."
@@ -112,13 +112,32 @@ def check_interval_array(
     array([[1., 1.],
            [2., 2.]])
     """
-    arr = check_array(
-        check_numeric_input(y, name=name),
-        ensure_2d=False,
-        dtype=np.float64,
-        ensure_all_finite=False,
-        input_name=name,
-    )
+    for flag, value in (("allow_1d", allow_1d), ("allow_nan", allow_nan)):
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"{flag} must be a bool; got {value!r}.")
+    if isinstance(first_row, bool) or not (
+        isinstance(first_row, numbers.Integral) and first_row >= 0
+    ):
+        raise ValueError(f"first_row must be an int >= 0; got {first_row!r}.")
+    try:
+        arr = check_array(
+            check_numeric_input(y, name=name),
+            ensure_2d=False,
+            allow_nd=True,
+            dtype=np.float64,
+            ensure_all_finite=False,
+            input_name=name,
+        )
+    except ValueError as exc:
+        # scikit-learn's "Found array with 0 sample(s)" names no argument
+        if str(exc).startswith(name):
+            raise
+        raise ValueError(f"{name}: {exc}") from None
+    if arr.ndim > 2:
+        raise ValueError(
+            f"{name} must have shape (n, 2) with columns [lower, upper] "
+            f"(or shape (n,) for exact values); got shape {arr.shape}."
+        )
     if arr.ndim == 2 and arr.shape[1] == 1:
         warnings.warn(
             # The opening words are scikit-learn's, which its common checks expect.
@@ -147,8 +166,8 @@ def check_interval_array(
     if half.any():
         row = int(np.flatnonzero(half)[0])
         raise ValueError(
-            f"{name} has a row with exactly one NaN bound (row {first_row + row}: "
-            f"{arr[row].tolist()}); use -inf/inf for half-lines."
+            f"{name} has a row with exactly one NaN bound (row {first_row + row}); "
+            "use -inf/inf for half-lines."
         )
     if nan_lo.any() and not allow_nan:
         row = int(np.flatnonzero(nan_lo)[0])
@@ -167,7 +186,7 @@ def check_interval_array(
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"{name} {text} at row {first_row + row}: {arr[row].tolist()} "
+                f"{name} {text} at row {first_row + row} "
                 f"({int(bad.sum())} such rows)."
             )
     return arr
@@ -227,6 +246,21 @@ def check_bounds(
     >>> check_bounds({"b": (1, 120), "a": (0, 100)}, 2, feature_names=["a", "b"])
     (array([0., 1.]), array([100., 120.]))
     """
+    if isinstance(n_features, bool) or not (
+        isinstance(n_features, numbers.Integral) and n_features >= 1
+    ):
+        raise ValueError(f"n_features must be an int >= 1; got {n_features!r}.")
+    if feature_names is not None:
+        if isinstance(feature_names, str) or not hasattr(feature_names, "__len__"):
+            raise TypeError(
+                f"feature_names must be a sequence of column names; got "
+                f"{type(feature_names).__name__}."
+            )
+        if len(feature_names) != n_features:
+            raise ValueError(
+                f"feature_names must name the {n_features} columns; got "
+                f"{len(feature_names)} names."
+            )
     names = (
         [str(c) for c in feature_names]
         if feature_names is not None
@@ -341,7 +375,7 @@ def bounds_from_data(
         PrivacyLeakWarning,
         stacklevel=external_stacklevel(),
     )
-    X = np.asarray(X, dtype=float)
+    X = check_float_array(X, name="X", allow_nan=True)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(
             f"X must be a non-empty 2-D array to read bounds from; got shape "
@@ -394,11 +428,32 @@ def check_generator(random_state: Any) -> np.random.Generator:
     if isinstance(random_state, numbers.Integral) and not isinstance(
         random_state, bool
     ):
+        if random_state < 0:
+            raise ValueError(
+                f"random_state must be a non-negative int (a seed); got "
+                f"{random_state!r}."
+            )
         return np.random.default_rng(int(random_state))
     raise ValueError(
         "random_state must be None, an int, a numpy RandomState or Generator; "
         f"got {random_state!r}."
     )
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """Refuse a flag that is not a bool (``"no"`` is truthy), naming it.
+
+    Examples
+    --------
+    >>> from skprivate.utils.validation import check_bool
+    >>> check_bool("yes", "return_std")
+    Traceback (most recent call last):
+    ...
+    TypeError: return_std must be a bool (True or False); got 'yes'.
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be a bool (True or False); got {value!r}.")
+    return bool(value)
 
 
 def check_unchanged_settings(first: dict, now: dict) -> None:
@@ -468,7 +523,7 @@ def check_weights(sample_weight: Any, n_samples: int) -> NDArray[np.float64]:
     """
     if sample_weight is None:
         return np.ones(n_samples)
-    w = np.asarray(sample_weight, dtype=float)
+    w = check_float_array(sample_weight, name="sample_weight", allow_nan=True)
     if w.shape != (n_samples,) or not np.all(np.isfinite(w)) or np.any(w < 0):
         raise ValueError(
             f"sample_weight must have shape ({n_samples},) with finite non-negative "
@@ -880,6 +935,9 @@ def check_float_array(
     ...
     TypeError: values must be numeric; entry (1,) is a str, not a number.
     """
+    if _is_pandas(x) or type(x).__module__.split(".")[0] == "polars":
+        # nullable columns (pd.NA) and polars nulls become NaN; strings named
+        x = check_numeric_input(x, name=name)
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError):

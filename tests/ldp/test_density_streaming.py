@@ -67,11 +67,14 @@ def test_privatizer_stream_continues_over_chunks(noisy):
     part = DeconvolutionKernelDensity(**params)
     for chunk in np.array_split(x, 4):
         part.partial_fit(chunk)
-    # Every chunk draws fresh noise (one child of the privatizer's stream per
-    # call), so the streamed estimate equals the one-shot one in law only.
+    # Every chunk draws fresh noise (its own call index and data), so the
+    # streamed estimate equals the one-shot one in law only.  Over 12
+    # privatization seeds the pointwise SD of one estimate is at most 0.028
+    # on this grid, so the difference of two has SD at most 0.04: 0.15 is
+    # about 4 SD.
     assert part.n_samples_seen_ == whole.n_samples_seen_
     grid = np.linspace(-3, 3, 13)
-    np.testing.assert_allclose(part.pdf(grid), whole.pdf(grid), atol=0.05)
+    np.testing.assert_allclose(part.pdf(grid), whole.pdf(grid), atol=0.15)
     assert part.support_ == (-4.0, 4.0)
     # chunks are privatized independently: no chunk repeats another's noise
     again = DeconvolutionKernelDensity(**params)

@@ -18,7 +18,7 @@ from skprivate import (
     LaplaceLDP,
 )
 
-REPLICATIONS = 6
+REPLICATIONS = 10
 N = 2000
 GRID = np.linspace(-2, 2, 81)
 

@@ -81,7 +81,7 @@ def test_default_epsilon_holds_for_every_input_in_the_bounds(delta):
     assert rvns.boundary_margin(delta) == 0.0
 
 
-def test_paper_placement_exceeds_its_epsilon_only_within_its_margin():
+def test_paper_placement_exceeds_its_epsilon_within_its_margin():
     delta = 0.1
     paper = RVNSPerturber(d=D, bounds=(A, B), secure=False, placement="paper")
     paper.fit([[A]])

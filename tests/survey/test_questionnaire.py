@@ -15,7 +15,6 @@ import pytest
 
 from skprivate import (
     DeconvolutionKernelDensity,
-    IntervalCaseI,
     IntervalNPMLE,
     LaplaceLDP,
     RVNSDensityEstimator,
@@ -59,7 +58,7 @@ def test_square_wave_rvns_and_subset_specs():
     assert Fraction(spec["epsilon"]) == Fraction(1.5)
     rvns = RVNSPerturber(d=2.0, k=3, bounds=(0, 10)).fit([[0.0]])
     spec = mechanism_spec(rvns)
-    h, ja, jb, D = rvns._grid
+    _h, ja, jb, D = rvns._grid
     assert (spec["ja"], spec["jb"], spec["band"], spec["k"]) == (ja[0], jb[0], D[0], 3)
     assert spec["placement"] == rvns.placement
     if rvns.placement == "boundary_safe":
@@ -83,7 +82,7 @@ def test_square_wave_rvns_and_subset_specs():
             "exactly",
         ),
         (
-            IntervalMechanism(n_anchors=2, exact_cells=[1]).fit([[0.0]]),
+            IntervalMechanism(n_anchors=2, exact_cells=[1]).fit([[1e6]]),
             ValueError,
             "exactly",
         ),
@@ -244,29 +243,29 @@ def test_save_and_load_round_trip(survey, tmp_path):
         Questionnaire.load(tmp_path / "other.pkl")
 
 
-def _cli(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "skprivate", "survey", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
+def _cli(capsys, *args):
+    from skprivate.__main__ import main
+
+    code = main(["survey", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
-def test_command_line_report_page_issue(survey, tmp_path):
+def test_command_line_report_page_issue(survey, tmp_path, capsys):
     path = tmp_path / "s.pkl"
     survey.save(path)
-    out = _cli("report", str(path))
-    assert out.returncode == 0, out.stderr
-    assert "No raw value can reach the server" in out.stdout
+    code, out, err = _cli(capsys, "report", str(path))
+    assert code == 0, err
+    assert "No raw value can reach the server" in out
     page = tmp_path / "page.html"
-    out = _cli("page", str(path), "-o", str(page))
-    assert out.returncode == 0 and "<!DOCTYPE html>" in page.read_text()
+    code, out, err = _cli(capsys, "page", str(path), "-o", str(page))
+    assert code == 0 and "<!DOCTYPE html>" in page.read_text()
     database = tmp_path / "cli.db"
-    out = _cli("issue", str(path), "--database", str(database), "-n", "3")
-    assert out.returncode == 0, out.stderr
-    links = out.stdout.split()
+    code, out, err = _cli(
+        capsys, "issue", str(path), "--database", str(database), "-n", "3"
+    )
+    assert code == 0, err
+    links = out.split()
     assert len(links) == 3 and all(
         re.fullmatch(r"http://127\.0\.0\.1:8000/s/[A-Za-z0-9_-]{43}", x) for x in links
     )
@@ -274,8 +273,10 @@ def test_command_line_report_page_issue(survey, tmp_path):
     assert store.counts() == {"issued": 3, "used": 0, "responses": 0}
     assert all(store.lookup(x.rsplit("/", 1)[1]) for x in links)
     store.close()
-    missing = _cli("serve", str(tmp_path / "missing.pkl"))
-    assert missing.returncode == 2 and "not found" in missing.stderr
+    code, out, err = _cli(capsys, "serve", str(tmp_path / "missing.pkl"))
+    assert code == 2 and "not found" in err
+    code, out, err = _cli(capsys, "issue", str(path), "-n", "0")
+    assert code == 2 and "at least 1" in err
 
 
 def test_import_skprivate_needs_no_survey_extra(tmp_path):

@@ -39,18 +39,19 @@ def test_blocks_are_released_in_order_and_stacked():
 )
 def test_large_inputs_draw_block_after_block(name, params):
     # The first block of a large input gets the noise a call on those rows
-    # alone gets from the same seed; later blocks continue the same stream,
-    # so the whole output is reproducible and differs between calls.
+    # alone gets from the same generator; later blocks continue the same
+    # stream, so the whole output is reproducible and differs between calls.
     n = 2 * ROW_BLOCK + 7
     X = np.random.default_rng(0).uniform(0, 1, size=(n, 2))
     make = getattr(skprivate, name)
     big = make(random_state=3, **params).fit(X)
+    seed = np.random.SeedSequence(11)
+    whole = big._transform_with_seed(X, seed)
+    head = big._transform_with_seed(X[:ROW_BLOCK], seed)
+    np.testing.assert_array_equal(whole[:ROW_BLOCK], head)
     out = big.transform(X)
-    small = make(random_state=3, **params).fit(X)
-    head = small.transform(X[:ROW_BLOCK])
-    np.testing.assert_array_equal(out[:ROW_BLOCK], head)
     again = make(random_state=3, **params).fit(X).transform(X)
     np.testing.assert_array_equal(out, again)
     assert not np.array_equal(out, big.transform(X))
     # Later blocks are fresh draws, not a repeat of the first block's noise.
-    assert not np.array_equal(out[ROW_BLOCK : 2 * ROW_BLOCK], head)
+    assert not np.array_equal(whole[ROW_BLOCK : 2 * ROW_BLOCK], head)

@@ -75,8 +75,10 @@ def run(context):
     )
     text = (
         f"Each of the {age.size:,} Adult respondents reports {_K} ages drawn "
-        f"away from a band of {_D:g} years around the true age, within the "
-        f"bounds {_BOUNDS[0]:g}-{_BOUNDS[1]:g} declared in advance. The "
+        f"away from a band of {_D:g} years around the true age, for ages "
+        f"within the bounds {_BOUNDS[0]:g}-{_BOUNDS[1]:g} declared in advance "
+        f"(reports may reach {_D:g} years beyond them, so that the guarantee "
+        "holds at the bounds too). The "
         "collector reconstructs the age density from the reports (the paper's "
         "KL + L2 problem solved by L-BFGS, then a reflected KDE) and computes "
         "statistics from a sample of it. An adversary who sees one person's "
