@@ -62,7 +62,7 @@ from skprivate import (
 from skprivate.exceptions import InvalidParameterError
 from skprivate.utils import Interval, all_estimators
 
-from .bad_input_specs import FUNCTIONS, REASONS, SAME, public_functions
+from .bad_input_specs import FUNCTIONS, REASONS, SAME, design, public_functions
 
 VALID = "valid"
 SAME_AS_NAN = "the answer with NaN in place of pd.NA"
@@ -975,9 +975,12 @@ def test_containers(name, variant):
     assert out.shape == reference.shape
     if variant.startswith("dask") and spec["kind"] == "privatizer":
         # each partition draws its own noise: the same law, other values
-        assert np.all(np.isfinite(out) | np.isinf(reference))
+        assert not np.isnan(out).any()
         return
-    np.testing.assert_allclose(out, reference, rtol=1e-10, atol=1e-12)
+    # merged per-partition statistics: the same estimate up to the
+    # optimizers' tolerances
+    rtol = 1e-5 if variant.startswith("dask") else 1e-10
+    np.testing.assert_allclose(out, reference, rtol=rtol, atol=1e-12)
 
 
 PRIVATIZERS = sorted(
@@ -1062,6 +1065,12 @@ def test_subset_learner_containers(variant):
     np.testing.assert_allclose(out.distribution_, reference.distribution_)
 
 
+def _dask_partitions(frame):
+    import dask.dataframe as dd
+
+    return dd.from_pandas(frame, npartitions=3, sort=False)
+
+
 @pytest.mark.parametrize("handle_unknown", ["error", "ignore"])
 def test_dask_unknown_categories_as_in_memory(handle_unknown):
     """Rows of an unknown category: the in-memory outcome, on dask too."""
@@ -1081,10 +1090,10 @@ def test_dask_unknown_categories_as_in_memory(handle_unknown):
         with pytest.raises(ValueError) as eager:
             fit(frame)
         with pytest.raises(ValueError) as lazy:
-            fit(_dask_categories(frame))
+            fit(_dask_partitions(frame))
         assert str(lazy.value) == str(eager.value)
         return
-    eager, lazy = fit(frame), fit(_dask_categories(frame))
+    eager, lazy = fit(frame), fit(_dask_partitions(frame))
     assert (lazy.n_unknown_, lazy.n_samples_seen_) == (5, 30)
     assert (eager.n_unknown_, eager.n_samples_seen_) == (5, 30)
 
@@ -1157,7 +1166,7 @@ def test_population_methods(name, method, arg, variant):
 )
 def test_draw_questions_count(value):
     _assert_outcome(
-        r"\bn_questions\b", lambda: _design().draw_questions(value, random_state=0)
+        r"\bn_questions\b", lambda: design().draw_questions(value, random_state=0)
     )
 
 
@@ -1259,9 +1268,16 @@ ISSUE_CASES = {
         ),
         VALID,
     ),
+    # An exact value of 1e300: its square overflows the scale's estimate.
     "interval_mle_huge_row": (
-        lambda: IntervalMLE().fit(_with(intervals(), 3, 0, 1e300)),
+        lambda: IntervalMLE().fit(_with(_with(intervals(), 3, 0, 1e300), 3, 1, 1e300)),
         r"\bX\b.*row 3",
+    ),
+    "interval_npmle_huge_row": (
+        lambda: IntervalNPMLE().fit(
+            _with(_with(intervals(), 3, 0, 1e300), 3, 1, 1e300)
+        ),
+        VALID,
     ),
 }
 

@@ -253,3 +253,32 @@ def test_summary_says_when_a_release_is_seeded(name):
     f = _fit(free, X).privacy_summary()
     assert s["reproducible"] is True and "not for release" in s["random_state_note"]
     assert f["reproducible"] is False
+
+
+# -- exact support at large budgets -----------------------------------------------------
+# Each privatizer with a budget, and the exact test that every output grid point
+# it can release is reachable from both bounds at large per-column epsilon (the
+# stand-in generator of tests/ldp/test_sampler_support.py feeds the extreme
+# draws numpy can return).  RVNS has no common support by design (its band
+# excludes points); its per-input support is pinned in tests/test_grid_sampler_laws.py.
+SUPPORT_TESTS = {
+    "LaplaceLDP": "test_laplace_every_output_is_reachable_from_both_bounds",
+    "GeneralizedGaussianLDP": "test_generalized_gaussian_every_output_is_reachable",
+    "FlippedHuberLDP": "test_flipped_huber_every_output_is_reachable",
+    "SquareWaveLDP": "test_square_wave_every_output_is_reachable",
+}
+
+
+@names
+def test_every_budgeted_privatizer_has_an_exact_support_test(name):
+    from .ldp import test_sampler_support
+
+    privatizer, _ = _make(name, None)
+    if "epsilon" not in privatizer.get_params(deep=False):
+        return
+    assert name in SUPPORT_TESTS, (
+        f"{name} takes an epsilon: add a test that every output is reachable from "
+        "every input at large epsilon to tests/ldp/test_sampler_support.py and "
+        "list it in SUPPORT_TESTS"
+    )
+    assert callable(getattr(test_sampler_support, SUPPORT_TESTS[name], None))

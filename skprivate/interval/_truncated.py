@@ -42,14 +42,39 @@ def _log_phi(t: NDArray) -> NDArray:
     return -0.5 * t * t - _LOG_SQRT_2PI
 
 
+# Below this, log_phi(t) and log_ndtr(t) exceed 5e7 in magnitude and their
+# difference loses digits: the Mills ratio comes from its asymptotic series.
+_DEEP = -1e4
+
+
+def _mills(b: NDArray) -> NDArray:
+    """``phi(b) / Phi(b)``, accurate far into the lower tail."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        direct = np.exp(_log_phi(b) - log_ndtr(b))
+        x = -np.minimum(b, _DEEP)
+        series = x + 1.0 / x - 2.0 / x**3
+    return np.where(b < _DEEP, series, direct)
+
+
+def _log_cdf_ratio(a: NDArray, b: NDArray) -> NDArray:
+    """``log Phi(a) - log Phi(b)`` for ``a <= b``, accurate in the lower tail.
+
+    ``log Phi(t) = log phi(t) - log(phi(t) / Phi(t))``, and the difference
+    of the ``log phi`` is ``-(a - b)(a + b) / 2``, free of cancellation.
+    """
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        direct = log_ndtr(a) - log_ndtr(b)
+        deep = -0.5 * (a - b) * (a + b) - np.log(_mills(a) / _mills(b))
+    return np.where(b < _DEEP, deep, direct)
+
+
 def _gauss_mean(a: NDArray, b: NDArray) -> NDArray:
     a, b, flip = _reflect(a, b)
     whole = np.isneginf(a) & np.isposinf(b)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        ln_a, ln_b = log_ndtr(a), log_ndtr(b)
-        ratio_b = np.exp(_log_phi(b) - ln_b)
-        num = np.expm1(0.5 * (b * b - a * a))
-        den = np.expm1(ln_a - ln_b)
+        ratio_b = _mills(b)
+        num = np.expm1(0.5 * (b - a) * (b + a))
+        den = np.expm1(_log_cdf_ratio(a, b))
         m = -ratio_b * num / den
     m = np.where(whole, 0.0, m)
     return np.where(flip, -m, m)
@@ -61,10 +86,13 @@ def _gauss_second(a: NDArray, b: NDArray) -> NDArray:
     a, b, _ = _reflect(a, b)
     whole = np.isneginf(a) & np.isposinf(b)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        ln_a, ln_b = log_ndtr(a), log_ndtr(b)
-        scale = -np.expm1(ln_a - ln_b)  # (Phi(b) - Phi(a)) / Phi(b)
-        term_a = np.where(np.isfinite(a), a * np.exp(_log_phi(a) - ln_b), 0.0)
-        term_b = np.where(np.isfinite(b), b * np.exp(_log_phi(b) - ln_b), 0.0)
+        ratio_b = _mills(b)
+        scale = -np.expm1(_log_cdf_ratio(a, b))  # (Phi(b) - Phi(a)) / Phi(b)
+        # phi(a) / Phi(b) = (phi(b) / Phi(b)) exp(-(a - b)(a + b) / 2)
+        term_a = np.where(
+            np.isfinite(a), a * ratio_b * np.exp(-0.5 * (a - b) * (a + b)), 0.0
+        )
+        term_b = np.where(np.isfinite(b), b * ratio_b, 0.0)
         out = 1.0 + (term_a - term_b) / scale
     return np.where(whole, 1.0, out)
 
@@ -86,17 +114,17 @@ def _gauss_moments(a: NDArray, b: NDArray, log_prob: bool = False):
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         bh = b[half]
         ln_bh = log_ndtr(bh)
-        ratio = np.exp(_log_phi(bh) - ln_bh)
+        ratio = _mills(bh)
         if log_prob:
             lp[half] = ln_bh
         m[half] = -ratio
         m2[half] = 1.0 - bh * ratio
         ab, bb = a[both], b[both]
-        ln_a, ln_b = log_ndtr(ab), log_ndtr(bb)
-        den = np.expm1(ln_a - ln_b)  # -(Phi(b) - Phi(a)) / Phi(b)
-        ratio_b = np.exp(_log_phi(bb) - ln_b)
-        m[both] = -ratio_b * np.expm1(0.5 * (bb * bb - ab * ab)) / den
-        term_a = ab * np.exp(_log_phi(ab) - ln_b)
+        ln_b = log_ndtr(bb)
+        den = np.expm1(_log_cdf_ratio(ab, bb))  # -(Phi(b) - Phi(a)) / Phi(b)
+        ratio_b = _mills(bb)
+        m[both] = -ratio_b * np.expm1(0.5 * (bb - ab) * (bb + ab)) / den
+        term_a = ab * ratio_b * np.exp(-0.5 * (ab - bb) * (ab + bb))
         m2[both] = 1.0 - (term_a - bb * ratio_b) / den
         if log_prob:
             lp[both] = ln_b + np.log(-den)
