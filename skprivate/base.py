@@ -663,7 +663,8 @@ class SufficientStatisticMixin:
       :func:`~skprivate.utils._statistic.reduce_rows`; or ``None`` when
       the settings need all the rows at once (an in-memory fit then calls
       ``_fit_all_rows(data)``).  With ``stream`` (the first chunk of
-      ``partial_fit``) it must not read ``data``;
+      ``partial_fit``) it must return a statistic that later chunks can be
+      added to (its grid fixed by the settings, not by the chunk);
     * ``_statistic_fit(statistic, total, added)``: the estimate from the
       merged value ``total`` (``added`` is the value of the rows given to
       this call), checking it before changing any attribute;

@@ -16,7 +16,6 @@ or account for the search in the privacy budget.
 from __future__ import annotations
 
 import numbers
-
 from collections.abc import Callable, Mapping
 from typing import Any
 

@@ -859,9 +859,7 @@ FUNCTIONS = {
             "bounds": pair(),
             "n_features": count(minimum=1),
             "name": LABEL,
-            "feature_names": custom(
-                short=lambda v: ["a"], wrong_type=lambda v: 3
-            ),
+            "feature_names": custom(short=lambda v: ["a"], wrong_type=lambda v: 3),
         },
     },
     "check_generator": {

@@ -3,26 +3,45 @@
 A matrix discovered from the public API:
 
 * every public estimator (:func:`skprivate.utils.all_estimators`), and
-* every public function of the families' ``__all__`` (``skprivate.__all__``)
-  and of ``skprivate.datasets``,
+* every public function of the ``__all__`` of ``skprivate``,
+  ``skprivate.datasets``, ``skprivate.utils``, ``skprivate.model_selection``,
+  ``skprivate.survey`` and ``skprivate.base``,
 
-crossed with a catalogue of bad inputs.  Each entry point has one *spec* in
-``ESTIMATOR_SPECS`` / ``FUNCTION_SPECS`` saying how to build valid input (a
-data kind and a small factory); bad variants are generated from it, so a new
-estimator of an existing data kind needs one line here, and a discovered
-entry point without a spec fails ``test_every_entry_point_has_a_spec``.
+crossed with a catalogue of bad inputs.  Each estimator has one *spec* in
+``ESTIMATOR_SPECS`` saying how to build valid input (a data kind and a small
+factory); each function one entry in ``tests/bad_input_specs.py`` giving a
+valid call and the kind of *every* parameter (array, count, real in a range,
+option, pair, CDF, callable, flag, seed, object).  Bad variants are generated
+from them, so a new estimator of an existing data kind needs one line, and a
+discovered entry point or parameter without a spec fails
+``test_every_entry_point_has_a_spec`` or
+``test_every_function_parameter_has_a_spec``.
+
+The sections:
+
+* data cells: NaN, infinities, strings, datetimes, shapes, sparse input;
+* parameter cells: every value an estimator's ``_parameter_constraints``
+  refuses (NaN, infinities, zero, negative, wrong type), and values far
+  inside the accepted range (``1e-12``, ``1e12``);
+* function cells: every parameter of every public function;
+* containers: pandas nullable dtypes, polars frames, dask arrays and
+  DataFrames (empty partitions, a NaN in a later partition, unknown chunk
+  sizes) give the in-memory answer, or its error with the row numbered in
+  the whole data;
+* methods of fitted population estimates (``moment``, ``sample``, ...).
 
 Each cell states its outcome: ``VALID`` (the call returns; its output is
-checked finite and of the right shape) or an error, a ``ValueError`` or
-``TypeError`` whose message names the offending parameter, column or row
-(checked by a regular expression).  Parameter cells come from each
-estimator's ``_parameter_constraints``: NaN, infinities and a wrong type for
-every numeric parameter that does not accept them.
+checked finite and of the right shape), ``SAME`` (the answer of the same rows
+in another container) or an error, a ``ValueError`` or ``TypeError`` whose
+message names the offending parameter, column or row (checked by a regular
+expression).
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
+import itertools
 import numbers
 import re
 import warnings
@@ -32,8 +51,6 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-import skprivate
-import skprivate.datasets
 from skprivate import (
     DeconvolutionKernelClassifier,
     DeconvolutionKernelDensity,
@@ -322,8 +339,7 @@ OVERRIDES = {
     # IterativeIntervalRegressor hands X to the user's regressor, which owns
     # the missing values of X (LightGBM takes NaN): its message names X.
     **{
-        ("IterativeIntervalRegressor", v): r"\bX\b"
-        for v in ("nan", "posinf", "neginf")
+        ("IterativeIntervalRegressor", v): r"\bX\b" for v in ("nan", "posinf", "neginf")
     },
     # One value is no density: the estimate collapses or cannot be smoothed.
     ("DeconvolutionKernelDensity", "one_row"): r"not positive anywhere on the support",
@@ -574,6 +590,7 @@ BAD_VALUES = {
     "string": "not-a-valid-option",
     "huge_negative": -1e300,
     "negative_one": -1.0,
+    "zero": 0.0,
     "boolean": True,
     "list": [1.0],
 }
@@ -770,6 +787,13 @@ def _valid_value(name, param, kwargs):
     return None if default is inspect.Parameter.empty else default
 
 
+def test_every_entry_point_has_a_spec():
+    """A new public estimator or function must say how to build valid input."""
+    missing = [n for n, _ in all_estimators() if n not in ESTIMATOR_SPECS]
+    missing += [n for n in public_functions() if n not in FUNCTIONS]
+    assert not missing, f"add an input spec to tests/test_bad_input.py for {missing}"
+
+
 def test_every_function_parameter_has_a_spec():
     """A new public function, or a new parameter, must say what is bad for it."""
     missing = []
@@ -813,7 +837,9 @@ def test_function_parameter(name, param, variant):
     kwargs[param] = spec["params"][param][variant](_valid_value(name, param, kwargs))
     expected = _function_expected(name, param, variant)
     if expected == SAME:
-        _assert_same(_call_function(name, kwargs), _call_function(name, spec["valid"]()))
+        _assert_same(
+            _call_function(name, kwargs), _call_function(name, spec["valid"]())
+        )
         return
     if expected == SAME_AS_NAN:
         # pd.NA is a missing value: the answer is that of NaN in its place
@@ -847,7 +873,9 @@ def _polars_null(X):
 
     frame = _polars_frame(X)
     return frame.with_columns(
-        pl.when(pl.int_range(pl.len()) == 3).then(None).otherwise(pl.col("c0"))
+        pl.when(pl.int_range(pl.len()) == 3)
+        .then(None)
+        .otherwise(pl.col("c0"))
         .alias("c0")
     )
 
@@ -866,7 +894,7 @@ def _dask_frame(X, lengths=(0, 12, None)):
     frame = _frame(np.asarray(X, dtype=float))
     sizes = [n if n is not None else len(frame) - sum(lengths[:-1]) for n in lengths]
     cuts = np.cumsum([0, *sizes])
-    parts = [frame.iloc[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+    parts = [frame.iloc[a:b] for a, b in itertools.pairwise(cuts)]
     return dd.from_delayed(
         [__import__("dask").delayed(p) for p in parts], meta=frame.iloc[:0]
     )
@@ -951,6 +979,17 @@ def _answer(est, spec, X, y=None):
     return np.asarray(out, dtype=float)
 
 
+@functools.cache
+def _reference_answer(name):
+    """The answer on the rows of the cell in a float pandas DataFrame."""
+    spec = ESTIMATOR_SPECS[name]
+    base = intervals() if spec["kind"] == "interval" else np.asarray(_spec_X(spec))
+    y = spec["y"](base) if spec["kind"] == "learner" else None
+    out = _answer(_seeded(spec["make"]()), spec, _frame(base), y)
+    out.setflags(write=False)
+    return out
+
+
 @pytest.mark.parametrize(
     "name, variant",
     CONTAINER_CELLS,
@@ -971,7 +1010,7 @@ def test_containers(name, variant):
             )
             return
         out = _answer(_seeded(spec["make"]()), spec, X, y)
-    reference = _answer(_seeded(spec["make"]()), spec, _frame(base), y)
+    reference = _reference_answer(name)
     assert out.shape == reference.shape
     if variant.startswith("dask") and spec["kind"] == "privatizer":
         # each partition draws its own noise: the same law, other values
@@ -1103,7 +1142,9 @@ def test_dask_unknown_categories_as_in_memory(handle_unknown):
 # ---------------------------------------------------------------------------
 
 
+@functools.cache
 def _fitted_population(name):
+    """One fit per estimator: the methods below only read it."""
     spec = ESTIMATOR_SPECS[name]
     est = spec["make"]()
     with warnings.catch_warnings():
@@ -1251,15 +1292,15 @@ ISSUE_CASES = {
         r"\by holds a single distinct exact value",
     ),
     "iterative_value_privatizer": (
-        lambda: IterativeIntervalRegressor(
-            privatizer=LaplaceLDP(bounds=(-5, 5))
-        ).fit(numeric(), numeric()[:, 0]),
+        lambda: IterativeIntervalRegressor(privatizer=LaplaceLDP(bounds=(-5, 5))).fit(
+            numeric(), numeric()[:, 0]
+        ),
         r"privatizer must be an interval mechanism.*LaplaceLDP",
     ),
     "iterative_string_y": (
-        lambda: IterativeIntervalRegressor(
-            privatizer=IntervalCaseI()
-        ).fit(numeric(), np.array(["a"] * N)),
+        lambda: IterativeIntervalRegressor(privatizer=IntervalCaseI()).fit(
+            numeric(), np.array(["a"] * N)
+        ),
         r"\by\b.*row 0",
     ),
     "subset_float16_categories": (

@@ -158,9 +158,7 @@ def _check_reflect(reflect) -> tuple[float, float]:
             f"reflect must be a pair of numbers (a, b) or None; got {reflect!r}."
         ) from None
     if not (np.isfinite(a) and np.isfinite(b) and a < b):
-        raise ValueError(
-            f"reflect must be finite numbers with a < b; got {reflect!r}."
-        )
+        raise ValueError(f"reflect must be finite numbers with a < b; got {reflect!r}.")
     return a, b
 
 

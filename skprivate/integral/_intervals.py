@@ -95,13 +95,13 @@ _SIMULATIONS = 400
 def _abs_cdf(c: float, tau: float, b: float) -> float:
     """``P(|N(0, tau**2) + Laplace(b)| <= c)``."""
     if b <= 0:
-        return float(2 * stats.norm.cdf(c / tau) - 1) if tau > 0 else float(c >= 0)
+        return float(2 * special.ndtr(c / tau) - 1) if tau > 0 else float(c >= 0)
     if tau <= 0:
         return float(-np.expm1(-c / b))
 
     def G(x: float) -> float:
         log_tail = -x / b + tau**2 / (2 * b**2) + special.log_ndtr(x / tau - tau / b)
-        return float(stats.norm.cdf(x / tau) - np.exp(log_tail))
+        return float(special.ndtr(x / tau) - np.exp(log_tail))
 
     return G(c) - G(-c)
 
@@ -301,16 +301,24 @@ def laplace_intervals(
                         float(sd_quantile),
                     )
                 )
-    return pd.concat(rows, ignore_index=True)[COLUMNS]
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def _laplace_row(
     statistic, column, value, n, epsilon, lo, hi, level, target, std, sd_quantile
 ):
-    def frame(lower, upper, method, what, se=None):
-        return interval_frame(
-            statistic, [column], value, lower, upper, level, method, what, se=se
-        )
+    def frame(lower, upper, method, what, se=np.nan):
+        return {
+            "quantity": statistic,
+            "point": column,
+            "estimate": value,
+            "se": float(se),
+            "lower": float(lower),
+            "upper": float(upper),
+            "level": level,
+            "method": method,
+            "target": what,
+        }
 
     if not np.isfinite(value):
         return frame(np.nan, np.nan, "unavailable: no release", "")

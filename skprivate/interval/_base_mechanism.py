@@ -274,7 +274,10 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
     def _transform(self, X: ArrayLike, return_anchors: bool = False):
         check_is_fitted(self)
         X = validate_data(
-            self, check_numeric_input(X, finite=True), reset=False, ensure_all_finite=True
+            self,
+            check_numeric_input(X, finite=True),
+            reset=False,
+            ensure_all_finite=True,
         )
         rng = self._next_generator(X)
         names = self.get_feature_names_out()[::2]

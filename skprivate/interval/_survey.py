@@ -93,7 +93,10 @@ class SurveyMixin:
         """
         check_is_fitted(self)
         X = validate_data(
-            self, check_numeric_input(X, finite=True), reset=False, ensure_all_finite=True
+            self,
+            check_numeric_input(X, finite=True),
+            reset=False,
+            ensure_all_finite=True,
         )
         Z = np.asarray(intervals, dtype=float)
         if Z.shape != (X.shape[0], 2 * X.shape[1]):

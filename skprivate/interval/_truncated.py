@@ -228,9 +228,7 @@ _NOISES = ("gaussian", "logistic")
 
 def _check_noise(noise) -> None:
     if not isinstance(noise, str) or noise not in _NOISES:
-        raise ValueError(
-            f"noise must be one of {list(_NOISES)}; got {noise!r}."
-        )
+        raise ValueError(f"noise must be one of {list(_NOISES)}; got {noise!r}.")
 
 
 def _prepare(lower, upper, scale):

@@ -8,9 +8,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._grid_density._moments import (
+    additive_features,
+    binned_moments,
+    tilt_to_moments,
+)
 from ..base import (
     ParamsValidationMixin,
     PrivatizedInputMixin,
@@ -168,6 +174,10 @@ class DeconvolutionKernelDensity(
         on the support and renormalizes (the raw estimate of the paper
         restricted to the support).  ``raw_density`` and ``score_samples``
         are not affected.
+    moment_correction : bool, default=True
+        Tilt the density on the support to the mean and variance that the
+        noisy records estimate without bias (see Notes); ``False`` keeps the
+        clipped (or reflected) estimate.
 
     Attributes
     ----------
@@ -221,8 +231,23 @@ class DeconvolutionKernelDensity(
     given to :meth:`partial_fit` are binned on the same grid and their
     counts added, so streaming gives the same estimate as one ``fit``.
 
+    Clipping the negative lobes and cutting the estimate at the support
+    move its mean and variance away from what the records say.  With
+    ``moment_correction=True`` the tabulated density is replaced by its
+    I-projection (Csiszár, 1975) onto the densities on ``support_`` with
+    mean ``mean(Z)`` and variance ``var(Z) - 2 b**2`` (``E[Z | x] = x``,
+    ``Var[Z | x] = 2 b**2`` for Laplace noise of scale ``b``): the
+    exponential tilt ``f(x) exp(l1 x + l2 x**2)``, whose two multipliers
+    are found by Newton's method.  When the variance estimate is out of
+    reach (at or below zero for few records and much noise) it is moved
+    just inside the attainable range, and when the mean is, nothing is
+    changed; both cases warn (:class:`~skprivate.exceptions.NotIdentifiableWarning`).
+
     References
     ----------
+    I. Csiszár, "I-divergence geometry of probability distributions and
+    minimization problems", Annals of Probability 3, 1975.
+
     F. Farokhi, "Deconvoluting kernel density estimation and regression for
     locally differentially private data", Scientific Reports 10, 2020.
 
@@ -267,6 +292,7 @@ class DeconvolutionKernelDensity(
         "algorithm": ALGORITHM_CONSTRAINT,
         "support": [tuple, list, None],
         "boundary": [Options({"reflect", "clip"})],
+        "moment_correction": ["boolean"],
     }
 
     def __init__(
@@ -278,6 +304,7 @@ class DeconvolutionKernelDensity(
         algorithm: str = "auto",
         support: Any = None,
         boundary: str = "reflect",
+        moment_correction: bool = True,
     ) -> None:
         self.bandwidth = bandwidth
         self.kernel = kernel
@@ -286,6 +313,7 @@ class DeconvolutionKernelDensity(
         self.algorithm = algorithm
         self.support = support
         self.boundary = boundary
+        self.moment_correction = moment_correction
 
     def fit(self, X: ArrayLike, y: Any = None) -> DeconvolutionKernelDensity:
         """Fit the estimate on noisy data (or on clean data with ``privatizer``).
@@ -445,6 +473,9 @@ class DeconvolutionKernelDensity(
         self.support_ = statistic.support
         if statistic.streamable:
             self._stream = self._settings()
+        # linear binning keeps the sum of the records exact
+        nodes = statistic.lo + statistic.delta * np.arange(statistic.size)
+        self._noisy_moments = binned_moments(nodes, counts, -(statistic.delta**2) / 6)
         self._build_distribution()
 
     def _fit_all_rows(self, Z) -> DeconvolutionKernelDensity:
@@ -479,6 +510,8 @@ class DeconvolutionKernelDensity(
             )
         if q == 1:
             self.support_ = self._support_interval(Z)
+            z = Z[:, 0]
+            self._noisy_moments = (n, float(z.mean()), float(np.dot(z, z) / n))
             self._build_distribution()
         return self
 
@@ -642,6 +675,26 @@ class DeconvolutionKernelDensity(
                 f"support {self.support_}; check noise_scale and support."
             )
         self._norm = total
+        self._tilt = None
+        if self.moment_correction:
+            _, mean, square = self._noisy_moments
+            noise_var = 2.0 * float(self.noise_scale_[0]) ** 2
+            features = additive_features(edges, noise_var)
+            mass, lam = tilt_to_moments(
+                mass, features, [mean, square], name=type(self).__name__
+            )
+            if lam is not None:
+                # pdf(x) = max(g(x), 0) / C * exp(l1 x + l2 (x**2 + shift) - log_c),
+                # the continuous form of the tilt of the cells
+                shift = float(features[0, 1] - mids[0] ** 2)
+                positive = dens > 0
+                log_c = float(
+                    logsumexp(
+                        np.log(dens[positive] * np.diff(edges)[positive] / total)
+                        + features[positive] @ lam
+                    )
+                )
+                self._tilt = (float(lam[0]), float(lam[1]), shift, log_c)
         self._dist = PiecewiseUniformDistribution(edges, mass)
 
     def _on_support(self, x: NDArray) -> NDArray[np.float64]:
@@ -685,4 +738,8 @@ class DeconvolutionKernelDensity(
         inside = (flat[:, 0] >= low) & (flat[:, 0] <= high)
         raw = np.zeros(flat.shape[0])
         raw[inside] = np.maximum(self._on_support(flat[inside, 0]), 0.0) / self._norm
+        if self._tilt is not None:
+            l1, l2, shift, log_c = self._tilt
+            t = flat[inside, 0]
+            raw[inside] *= np.exp(l1 * t + l2 * (t * t + shift) - log_c)
         return np.where(inside, raw, 0.0).reshape(x.shape)

@@ -18,6 +18,11 @@ from sklearn.utils.validation import validate_data
 
 from .._grid_density._estimate import GridDensityMixin, grid_edges
 from .._grid_density._kde import grid_kde, ksdensity_bandwidth
+from .._grid_density._moments import (
+    additive_features,
+    noise_variance,
+    tilt_to_moments,
+)
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..utils import HasMethods, Interval, Options
 from ..utils.validation import check_magnitude, check_numeric_input
@@ -137,6 +142,10 @@ class PerturbedKDEEstimator(
         :class:`FlippedHuberLDP`).  ``"paper"``: the KDE of the releases
         on the grid, as in the paper.  ``"auto"`` is ``"ml"`` when the
         noise law is known and ``"paper"`` otherwise.
+    moment_correction : bool, default=True
+        With ``"ml"``, tilt the estimate to the mean and variance that the
+        releases estimate without bias (see Notes); ``False`` keeps the EMS
+        estimate.  ``"paper"`` is left as published.
 
     Attributes
     ----------
@@ -166,10 +175,27 @@ class PerturbedKDEEstimator(
     GeneralizedGaussianLDP, FlippedHuberLDP, RVNSDensityEstimator
     skprivate.DeconvolutionKernelDensity : Kernel deconvolution of Laplace noise.
 
+    Notes
+    -----
+    For additive noise of variance ``s2``, ``E[Z | x] = x`` and
+    ``E[Z**2 | x] = x**2 + s2``, so ``mean(Z)`` and ``mean(Z**2) - s2``
+    estimate the clean mean and mean square without bias (``s2 = 2 b**2``
+    for Laplace noise, ``s**2 Gamma(3/p) / Gamma(1/p)`` for the generalized
+    Gaussian; by quadrature of the law otherwise).  With
+    ``moment_correction=True`` the ``"ml"`` cell probabilities are replaced
+    by their I-projection (Csiszár, 1975) onto those with these two
+    moments, the tilt ``theta_i exp(l1 x_i + l2 x_i**2)``; targets out of
+    reach on ``[a, b]`` are handled as in
+    :class:`~skprivate.DeconvolutionKernelDensity`, with a
+    :class:`~skprivate.exceptions.NotIdentifiableWarning`.
+
     References
     ----------
     H. Jiang et al., "A Privacy-Preserving Data Collection Method for
     Diversified Statistical Analysis", Section V (comparison methods).
+
+    I. Csiszár, "I-divergence geometry of probability distributions and
+    minimization problems", Annals of Probability 3, 1975.
 
     Examples
     --------
@@ -197,6 +223,7 @@ class PerturbedKDEEstimator(
         ],
         "privatizer": [HasMethods(["fit", "transform"]), None],
         "method": [Options({"auto", "ml", "paper"})],
+        "moment_correction": ["boolean"],
     }
 
     def __init__(
@@ -206,12 +233,14 @@ class PerturbedKDEEstimator(
         bandwidth: float | str = "ksdensity",
         privatizer: Any = None,
         method: str = "auto",
+        moment_correction: bool = True,
     ) -> None:
         self.bounds = bounds
         self.n_points = n_points
         self.bandwidth = bandwidth
         self.privatizer = privatizer
         self.method = method
+        self.moment_correction = moment_correction
 
     def fit(self, X: ArrayLike, y: Any = None) -> PerturbedKDEEstimator:
         """Estimate the density from released values.
@@ -260,6 +289,14 @@ class PerturbedKDEEstimator(
             )
             folds = _fold_counts(bins, k, released.shape[1])
             theta, n_iter, width, scores = _smoothed_ml(M, folds)
+            if self.moment_correction:
+                # E[release | x] = x and E[release**2 | x] = x**2 + Var(noise)
+                theta, _ = tilt_to_moments(
+                    theta,
+                    additive_features(edges, noise_variance(law)),
+                    [values.mean(), np.dot(values, values) / values.size],
+                    name=type(self).__name__,
+                )
             dens = theta / widths
             self.smoothing_width_ = width
             self.smoothing_scores_ = scores

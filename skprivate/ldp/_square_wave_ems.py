@@ -18,6 +18,7 @@ from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
 from .._grid_density._estimate import GridDensityMixin
+from .._grid_density._moments import square_wave_features, tilt_to_moments
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..utils import HasMethods, Interval, Options
 from ..utils._warnings import external_stacklevel
@@ -103,6 +104,9 @@ class SquareWaveEMSEstimator(
         True or False).
     privatizer : SquareWaveLDP or None, default=None
         When given, ``fit`` takes raw values and privatizes them first.
+    moment_correction : bool, default=True
+        Tilt the estimate to the mean and variance that the reports
+        estimate without bias (see Notes); ``False`` keeps the EMS estimate.
 
     Attributes
     ----------
@@ -130,8 +134,25 @@ class SquareWaveEMSEstimator(
     --------
     SquareWaveLDP : the mechanism.
 
+    Notes
+    -----
+    On the unit domain a report has density ``q`` on ``[-w, 1 + w]`` plus
+    ``p - q`` on ``[v - w, v + w]`` (``p = e**epsilon q``), so
+    ``E[Y | v] = q (1 + 2 w) / 2 + 2 w (p - q) v`` is affine and
+    ``E[Y**2 | v] = q ((1 + w)**3 + w**3) / 3 + (p - q) (2 w v**2 + 2 w**3 / 3)``
+    quadratic in ``v``: the reports' mean and mean square give unbiased
+    estimates of the clean mean and mean square.  With
+    ``moment_correction=True`` the EMS cell probabilities are replaced by
+    their I-projection (Csiszár, 1975) onto those that reproduce them, the
+    tilt ``theta_i exp(l1 v_i + l2 v_i**2)``; targets out of reach warn
+    (:class:`~skprivate.exceptions.NotIdentifiableWarning`) and are moved
+    into reach.
+
     References
     ----------
+    I. Csiszár, "I-divergence geometry of probability distributions and
+    minimization problems", Annals of Probability 3, 1975.
+
     Z. Li, T. Wang, M. Lopuhaä-Zwakenberg, N. Li and B. Skoric, "Estimating
     Numerical Distributions under Local Differential Privacy", SIGMOD 2020.
 
@@ -155,6 +176,7 @@ class SquareWaveEMSEstimator(
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="neither")],
         "privatizer": [HasMethods(["fit", "transform"]), None],
+        "moment_correction": ["boolean"],
     }
 
     def __init__(
@@ -166,6 +188,7 @@ class SquareWaveEMSEstimator(
         max_iter: int = 10000,
         tol: float = 1e-7,
         privatizer: Any = None,
+        moment_correction: bool = True,
     ) -> None:
         self.epsilon = epsilon
         self.bounds = bounds
@@ -174,6 +197,7 @@ class SquareWaveEMSEstimator(
         self.max_iter = max_iter
         self.tol = tol
         self.privatizer = privatizer
+        self.moment_correction = moment_correction
 
     def fit(self, X: ArrayLike, y: Any = None) -> SquareWaveEMSEstimator:
         """Estimate the density from Square Wave reports.
@@ -232,6 +256,14 @@ class SquareWaveEMSEstimator(
             counts = np.histogram(np.clip(v, -w, 1 + w), out_edges)[0].astype(float)
             with threadpool_limits(limits=1, user_api="blas"):
                 theta, n_iter = self._ems(M, counts)
+        if self.moment_correction:
+            # E[v' | v] is affine and E[v'**2 | v] quadratic (unit domain)
+            theta, _ = tilt_to_moments(
+                theta,
+                square_wave_features(edges, float(epsilon)),
+                [v.mean(), np.dot(v, v) / v.size],
+                name=type(self).__name__,
+            )
         self.epsilon_ = float(epsilon)
         self.bounds_ = (a, b)
         self.edges_ = a + (b - a) * edges

@@ -108,7 +108,7 @@ def rvns_adversary_inference(
     if Y.ndim != 2 or not np.all(np.isfinite(Y)):
         raise ValueError("reports must be a finite array of shape (n_samples, k).")
     low, high = report_range(d, a, b, placement)
-    outside = ((Y < low) | (Y > high)).any(axis=1)
+    outside = ((low > Y) | (high < Y)).any(axis=1)
     if outside.any():
         row = int(np.flatnonzero(outside)[0])
         raise ValueError(

@@ -18,10 +18,12 @@ from .._grid_density._ems import (
     ML_WIDTHS,
     ems_cell_probabilities,
     select_ems_width,
+    transition_operator,
 )
 from .._grid_density._estimate import GridDensityMixin, grid_edges
 from .._grid_density._intervals import smoothing_matrix
 from .._grid_density._kde import BinnedReports, ksdensity_bandwidth
+from .._grid_density._moments import binned_moments, rvns_features, tilt_to_moments
 from ..base import (
     ParamsValidationMixin,
     PrivatizedInputMixin,
@@ -325,6 +327,10 @@ class RVNSDensityEstimator(
         as :class:`RVNSPerturber`'s parameter of that name: its transition
         law is the one inverted.  Taken from ``privatizer`` when one is
         given.
+    moment_correction : bool, default=True
+        With ``"ml"``, tilt the estimate so that the reports' expected mean
+        and mean square equal their sample values (see Notes); ``False``
+        keeps the EMS estimate.  ``"paper"`` is left as published.
 
     Attributes
     ----------
@@ -372,10 +378,34 @@ class RVNSDensityEstimator(
     RVNSPerturber : the mechanism.
     rvns_transition_matrix : the discretized kernel ``P``.
 
+    Notes
+    -----
+    With the boundary-safe placement a report is uniform on
+    ``[a - d, b + d]`` less a tent of area ``d`` centred at ``x``, so
+    ``E[Y | x] = ((b + d)**2 - (a - d)**2) / (2 (b - a + d)) - d x / (b - a + d)``
+    (affine with a negative slope: a report says where the value is not,
+    so its mean is not ``x``) and
+    ``E[Y**2 | x] = (((b + d)**3 - (a - d)**3) / 3 - d x**2 - d**3 / 6) / (b - a + d)``;
+    the reports' mean and mean square thus estimate the clean mean and mean
+    square without bias.  With the paper's placement the band start is
+    ``x - d1``, ``d1 ~ U[L, R]``, and the moments are affine only on
+    ``[a + d, b - d]``.  With ``moment_correction=True`` the ``"ml"`` cell
+    probabilities are replaced by their I-projection (Csiszár, 1975) onto
+    those whose expected report mean and mean square (through the exact
+    law, per cell) equal the reports' (counted in the report cells, read at
+    their midpoints with Sheppard's correction): for the boundary-safe
+    placement, the densities with the unbiased clean mean and variance.
+    Targets out of reach warn
+    (:class:`~skprivate.exceptions.NotIdentifiableWarning`) and are moved
+    into reach.
+
     References
     ----------
     H. Jiang et al., "A Privacy-Preserving Data Collection Method for
     Diversified Statistical Analysis", Algorithm 2, Eqs. (5)-(11).
+
+    I. Csiszár, "I-divergence geometry of probability distributions and
+    minimization problems", Annals of Probability 3, 1975.
 
     Examples
     --------
@@ -408,6 +438,7 @@ class RVNSDensityEstimator(
         "tol": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "privatizer": [HasMethods(["fit", "transform"]), None],
         "placement": [Options(set(PLACEMENTS))],
+        "moment_correction": ["boolean"],
     }
 
     def __init__(
@@ -425,6 +456,7 @@ class RVNSDensityEstimator(
         tol: float | None = None,
         privatizer: Any = None,
         placement: str = "boundary_safe",
+        moment_correction: bool = True,
     ) -> None:
         self.method = method
         self.d = d
@@ -439,6 +471,7 @@ class RVNSDensityEstimator(
         self.tol = tol
         self.privatizer = privatizer
         self.placement = placement
+        self.moment_correction = moment_correction
 
     def _mechanism(self, Y: NDArray | None) -> tuple[float, float, float, str]:
         """``(d, a, b, placement)`` of the mechanism: values in ``[a, b]``.
@@ -731,14 +764,32 @@ class RVNSDensityEstimator(
         a, b = value_bounds
         edges = rvns_grid((a, b), self.n_points)
         widths = np.diff(edges)
-        A = self._cell_matrix(d, edges, cells.edges, self.placement_)
+        A = self._cell_operator(d, edges, cells.edges, self.placement_)
         total = counts.sum(axis=0)
-        width, scores = select_ems_width(
-            A, counts, np.array(ML_WIDTHS), max_iter=ML_MAX_ITER, tol=ML_TOL
-        )
-        w, n_iter = ems_cell_probabilities(
-            A, total, width, max_iter=ML_MAX_ITER, tol=ML_TOL
-        )
+        with threadpool_limits(limits=1, user_api="blas"):
+            width, scores, start = select_ems_width(
+                A,
+                counts,
+                np.array(ML_WIDTHS),
+                max_iter=ML_MAX_ITER,
+                tol=ML_TOL,
+                return_start=True,
+            )
+            w, n_iter = ems_cell_probabilities(
+                A, total, width, max_iter=ML_MAX_ITER, tol=ML_TOL, start=start
+            )
+        if self.moment_correction:
+            # the reports' mean and mean square, read at the cell midpoints
+            # (w**2 / 12: Sheppard's correction), against their expectations
+            report_width = float(cells.edges[1] - cells.edges[0])
+            mids = 0.5 * (cells.edges[:-1] + cells.edges[1:])
+            _, mean, square = binned_moments(mids, total, report_width**2 / 12)
+            w, _ = tilt_to_moments(
+                w,
+                rvns_features(edges, d, self.placement_),
+                [mean, square],
+                name=type(self).__name__,
+            )
         self.d_ = d
         self.bounds_ = (a, b)
         self.edges_ = edges
@@ -757,6 +808,32 @@ class RVNSDensityEstimator(
         self.bin_counts_ = total
         self.n_reports_seen_ = int(n_reports)
         self.n_samples_seen_ = int(n_rows)
+
+    @staticmethod
+    def _cell_operator(d: float, edges: NDArray, report_edges: NDArray, placement: str):
+        """:meth:`_cell_matrix` as a uniform row profile plus a sparse band.
+
+        A report lands in cell ``j`` with probability ``c * width_j`` unless
+        the band of the value may cover it (``c = 1 / (b - a + d)``
+        boundary-safe, ``1 / (b - a - d)`` with the paper's placement), so
+        only the band is stored and the products cost O(m * d / (b - a)).
+        """
+        a, b = float(edges[0]), float(edges[-1])
+        # the report cells within d of the value cell: outside them the
+        # probability is the profile exactly (computed, it differs by rounding)
+        gap = np.maximum(
+            report_edges[:-1, None] - edges[None, 1:],
+            edges[None, :-1] - report_edges[1:, None],
+        )
+        band = gap < d * (1 + 1e-9)
+        if placement == "paper":
+            raw = cell_transition_matrix(edges, d, (a, b), normalize=False)
+            col = raw.sum(axis=0)
+            profile = np.diff(edges) / (b - a - d)
+            scale = 1.0 / np.where(col > 0, col, 1.0)
+            return transition_operator(raw, profile, scale, band)
+        A = safe_cell_probabilities(edges, report_edges, d, a, b)
+        return transition_operator(A, np.diff(report_edges) / (b - a + d), band=band)
 
     @staticmethod
     def _cell_matrix(

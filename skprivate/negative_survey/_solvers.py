@@ -202,14 +202,18 @@ def solve_em(
 
 
 def cell_transition_matrix(
-    edges: NDArray, d: float, bounds: tuple[float, float], sub: int | None = None
+    edges: NDArray,
+    d: float,
+    bounds: tuple[float, float],
+    sub: int | None = None,
+    normalize: bool = True,
 ) -> NDArray[np.float64]:
     """``A[j, i]``: P(report in cell ``j`` | value uniform in cell ``i``).
 
     Computed from the exact RVNS transition density averaged over ``sub``
     points per cell in both the value and the report (midpoint rule on
     each cell's sub-cells); columns are normalized to sum to one (every
-    report lies in ``[a, b]``).
+    report lies in ``[a, b]``); ``normalize=False`` skips that.
     """
     from ._transition import rvns_transition_density
 
@@ -220,8 +224,10 @@ def cell_transition_matrix(
     widths = np.diff(edges)
     frac = (np.arange(sub) + 0.5) / sub
     pts = (edges[:-1, None] + widths[:, None] * frac[None, :]).ravel()
-    p = rvns_transition_density(pts[None, :], pts[:, None], d, bounds)
+    p = rvns_transition_density(pts[None, :], pts[:, None], d, bounds, "paper")
     p *= np.repeat(widths / sub, sub)[:, None]
     A = p.reshape(m, sub, m, sub).sum(axis=(1, 3)) / sub
+    if not normalize:
+        return A
     col = A.sum(axis=0)
     return A / np.where(col > 0, col, 1.0)

@@ -136,7 +136,8 @@ def check_interval_array(
     if arr.ndim > 2:
         raise ValueError(
             f"{name} must have shape (n, 2) with columns [lower, upper] "
-            f"(or shape (n,) for exact values); got shape {arr.shape}."
+            f"(or shape (n,) for exact values); got a {arr.ndim}-dim array of "
+            f"shape {arr.shape}."
         )
     if arr.ndim == 2 and arr.shape[1] == 1:
         warnings.warn(
@@ -186,8 +187,7 @@ def check_interval_array(
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"{name} {text} at row {first_row + row} "
-                f"({int(bad.sum())} such rows)."
+                f"{name} {text} at row {first_row + row} ({int(bad.sum())} such rows)."
             )
     return arr
 
@@ -378,8 +378,7 @@ def bounds_from_data(
     X = check_float_array(X, name="X", allow_nan=True)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(
-            f"X must be a non-empty 2-D array to read bounds from; got shape "
-            f"{X.shape}."
+            f"X must be a non-empty 2-D array to read bounds from; got shape {X.shape}."
         )
     finite = np.isfinite(X)
     if not finite.all():
@@ -623,9 +622,7 @@ def _from_polars(X: Any, name: str) -> Any:
             columns[column] = values.to_numpy()
         else:
             label = "" if series else f" column {column!r}"
-            raise TypeError(
-                f"{name}{label} must be numeric; got polars dtype {dtype}."
-            )
+            raise TypeError(f"{name}{label} must be numeric; got polars dtype {dtype}.")
     if series:
         return next(iter(columns.values()))
     return pd.DataFrame(columns, index=pd.RangeIndex(frame.height))
@@ -671,9 +668,7 @@ def _check_finite_named(X: Any, name: str) -> None:
         return  # lazy collections are checked block by block
     names = list(X.columns) if hasattr(X, "columns") else None
     try:
-        values = (
-            X.to_numpy(dtype=float) if names is not None else np.asarray(X, float)
-        )
+        values = X.to_numpy(dtype=float) if names is not None else np.asarray(X, float)
     except (TypeError, ValueError):
         return  # not numbers: left to the numeric validation that follows
     if values.ndim == 0 or values.size == 0:

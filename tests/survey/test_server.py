@@ -370,11 +370,13 @@ def test_ten_thousand_concurrent_submissions_none_lost_or_duplicated(survey, tmp
     print(f"\nprepared in {time.perf_counter() - clock:.1f} s")
     with running_server(path, database) as url:
         start = time.perf_counter()
-        statuses = submit_answers(url, tokens, answers, max_connections=n)
+        statuses = submit_answers(url, tokens, answers, max_connections=n, timeout=600)
         seconds = time.perf_counter() - start
         assert statuses == [201] * n, np.unique(statuses, return_counts=True)
         # 2,000 tokens replayed at once: all refused, nothing added
-        again = submit_answers(url, tokens[:2000], answers[:2000], max_connections=n)
+        again = submit_answers(
+            url, tokens[:2000], answers[:2000], max_connections=n, timeout=600
+        )
         assert again == [409] * 2000
         print(f"replayed in {time.perf_counter() - start - seconds:.1f} s")
     print(

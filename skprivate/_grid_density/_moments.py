@@ -1,0 +1,339 @@
+"""Matching a grid density to the moments of the privatized data.
+
+A deconvolution or reconstruction estimate on cells of ``[a, b]`` is made
+non-negative (clipping, positivity of EM) and smoothed, which moves its mean
+and variance away from what the privatized data say about them.  When the
+mechanism's report law has conditional moments ``E[Y | x]`` and
+``E[Y**2 | x]`` that are known functions of the value, the sample moments of
+the reports are unbiased estimates of ``sum_i theta_i E[Y | cell i]`` and
+``sum_i theta_i E[Y**2 | cell i]``.  :func:`tilt_to_moments` replaces the
+cell probabilities ``theta`` by the closest ones (Kullback-Leibler
+divergence) that reproduce those two report moments: the I-projection
+(Csiszár, 1975) onto a set given by linear constraints is the exponential
+tilt ``theta_i exp(lambda . F_i)`` of the features ``F_i``, whose two
+multipliers solve a smooth convex problem (Newton's method below).
+
+When ``E[Y | x]`` is affine and ``E[Y**2 | x]`` quadratic in ``x`` (additive
+noise, the Square Wave, the boundary-safe RVNS placement) the constraints
+are the same as fixing the mean and the variance of the values to their
+unbiased estimates, and the tilt is ``exp(l1 x + l2 x**2)``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import linprog
+from scipy.special import logsumexp
+
+from ..exceptions import NotIdentifiableWarning
+from ..utils._warnings import external_stacklevel
+
+__all__ = [
+    "additive_features",
+    "binned_moments",
+    "cell_moments",
+    "noise_variance",
+    "rvns_features",
+    "square_wave_features",
+    "tilt_to_moments",
+]
+
+_NEWTON_MAX_ITER = 200
+_NEWTON_TOL = 1e-11
+# Largest standardized moment error accepted when round-off stops Newton.
+_ROUNDOFF_TOL = 1e-7
+# Where an unattainable second moment is moved: this share of the attainable
+# range inside its nearer end.
+_FEASIBLE_SHARE = 0.01
+
+
+def cell_moments(edges: ArrayLike) -> NDArray[np.float64]:
+    """``(E[x], E[x**2])`` of the uniform law on each cell, shape ``(m, 2)``."""
+    edges = np.asarray(edges, dtype=float)
+    mid = 0.5 * (edges[:-1] + edges[1:])
+    width = np.diff(edges)
+    return np.column_stack([mid, mid * mid + width * width / 12.0])
+
+
+def binned_moments(
+    nodes: ArrayLike, counts: ArrayLike, spread: float = 0.0
+) -> tuple[float, float, float]:
+    """``(n, mean, mean of squares)`` of records known only by binned counts.
+
+    ``counts[j]`` is the (possibly fractional) weight at ``nodes[j]``;
+    ``spread`` is the expected excess of the mean square over the records'
+    own: ``w**2 / 12`` for counts of cells of width ``w`` read at their
+    midpoints (exact for records uniform within a cell) and
+    ``-step**2 / 6`` for linear binning on nodes ``step`` apart, which keeps
+    the mean exact and adds ``u (1 - u) step**2`` to each square (``u`` the
+    record's position between its two nodes, uniform on average).
+    """
+    nodes = np.asarray(nodes, dtype=float)
+    counts = np.asarray(counts, dtype=float)
+    n = float(counts.sum())
+    mean = float(np.dot(counts, nodes) / n)
+    square = float(np.dot(counts, nodes * nodes) / n) + float(spread)
+    return n, mean, square
+
+
+def noise_variance(law) -> float:
+    """Variance of a symmetric additive noise law with ``logpdf`` and ``scale``."""
+    power = getattr(law, "power", None)
+    if power is not None:  # generalized Gaussian: s**2 Gamma(3/p) / Gamma(1/p)
+        from scipy.special import gammaln
+
+        return float(law.scale**2 * np.exp(gammaln(3.0 / power) - gammaln(1.0 / power)))
+    # Any other law: quadrature over 60 scales, far beyond any tail mass.
+    t = np.linspace(0.0, 60.0 * law.scale, 200001)
+    f = np.exp(law.logpdf(t))
+    return float(2.0 * np.trapezoid(t * t * f, t) / (2.0 * np.trapezoid(f, t)))
+
+
+def additive_features(edges: ArrayLike, noise_var: float) -> NDArray[np.float64]:
+    """Report moments per cell for ``Y = X + noise``: ``(E x, E x**2 + var)``."""
+    F = cell_moments(edges)
+    F[:, 1] += float(noise_var)
+    return F
+
+
+def square_wave_features(edges: ArrayLike, epsilon: float) -> NDArray[np.float64]:
+    """Report moments per cell of the unit domain for the Square Wave.
+
+    The report density given ``v`` is ``q`` on ``[-w, 1 + w]`` plus
+    ``p - q`` on ``[v - w, v + w]`` (``p = e**eps q``), so
+    ``E[Y | v] = q (1 + 2 w) / 2 + 2 w (p - q) v`` and
+    ``E[Y**2 | v] = q ((1 + w)**3 + w**3) / 3 + (p - q) (2 w v**2 + 2 w**3 / 3)``.
+    """
+    from ..ldp._square_wave import _square_wave_terms
+
+    w, near_odds = _square_wave_terms(float(epsilon))
+    q = 1.0 / (1.0 + near_odds)
+    p = near_odds / (2.0 * w) * q if w > 0 else 0.0
+    X = cell_moments(edges)
+    F = np.empty_like(X)
+    F[:, 0] = q * (1.0 + 2.0 * w) / 2.0 + 2.0 * w * (p - q) * X[:, 0]
+    F[:, 1] = q * ((1.0 + w) ** 3 + w**3) / 3.0 + (p - q) * (
+        2.0 * w * X[:, 1] + 2.0 * w**3 / 3.0
+    )
+    return F
+
+
+def _rvns_conditional(x: NDArray, d: float, a: float, b: float, placement: str):
+    """``(E[Y | x], E[Y**2 | x])`` of one RVNS report given the value ``x``."""
+    if placement == "boundary_safe":
+        # uniform on [a - d, b + d] minus a tent of area d centred at x
+        c = 1.0 / (b - a + d)
+        lo, hi = a - d, b + d
+        m1 = c * ((hi * hi - lo * lo) / 2.0 - d * x)
+        m2 = c * ((hi**3 - lo**3) / 3.0 - d * x * x - d**3 / 6.0)
+        return m1, m2
+    # paper: band start s = x - d1, d1 ~ U[L, R]; uniform on [a, b] minus it
+    low = np.maximum(0.0, x + d - b)
+    high = np.minimum(d, x - a)
+    s1 = x - 0.5 * (low + high)
+    s2 = s1 * s1 + (high - low) ** 2 / 12.0
+    c = 1.0 / (b - a - d)
+    m1 = c * ((b * b - a * a) / 2.0 - d * s1 - d * d / 2.0)
+    m2 = c * ((b**3 - a**3) / 3.0 - d * s2 - d * d * s1 - d**3 / 3.0)
+    return m1, m2
+
+
+def rvns_features(
+    edges: ArrayLike, d: float, placement: str, n_sub: int = 64
+) -> NDArray[np.float64]:
+    """Moments of one RVNS report given a value uniform in each cell.
+
+    Boundary-safe placement: the report is uniform on ``[a - d, b + d]``
+    less a tent of area ``d`` centred at ``x``, so
+    ``E[Y | x] = ((b + d)**2 - (a - d)**2) / (2 (b - a + d)) - d x / (b - a + d)``
+    (affine, of slope ``-d / (b - a + d)``: a report says where the value is
+    not) and ``E[Y**2 | x]`` is quadratic.  The paper's placement moves the
+    band near the bounds, so its moments are affine only on
+    ``[a + d, b - d]``; the cell averages are taken over ``n_sub`` points.
+    """
+    edges = np.asarray(edges, dtype=float)
+    a, b = float(edges[0]), float(edges[-1])
+    if placement == "boundary_safe":
+        X = cell_moments(edges)
+        c = 1.0 / (b - a + d)
+        lo, hi = a - d, b + d
+        m1 = c * ((hi * hi - lo * lo) / 2.0 - d * X[:, 0])
+        m2 = c * ((hi**3 - lo**3) / 3.0 - d * X[:, 1] - d**3 / 6.0)
+        return np.column_stack([m1, m2])
+    sub = (np.arange(n_sub) + 0.5) / n_sub
+    x = edges[:-1, None] + np.diff(edges)[:, None] * sub[None, :]
+    m1, m2 = _rvns_conditional(x, float(d), a, b, placement)
+    return np.column_stack([m1.mean(axis=1), m2.mean(axis=1)])
+
+
+def _feasible_second(F: NDArray, t1: float) -> tuple[float, float]:
+    """Range of ``sum theta F2`` over the simplex with ``sum theta F1 = t1``."""
+    A_eq = np.vstack([np.ones(F.shape[0]), F[:, 0]])
+    b_eq = np.array([1.0, t1])
+    out = []
+    for sign in (1.0, -1.0):
+        res = linprog(sign * F[:, 1], A_eq=A_eq, b_eq=b_eq, bounds=(0, None))
+        if res.status != 0:
+            return np.inf, -np.inf
+        out.append(sign * res.fun)
+    return out[0], out[1]
+
+
+def _newton_tilt(
+    logp: NDArray, G: NDArray
+) -> tuple[NDArray[np.float64] | None, NDArray[np.float64]]:
+    """Minimize ``log sum exp(logp + G lam)``; the minimizer's tilt has
+    ``E[G] = 0``.  Returns ``(lam, log weights)`` or ``(None, logp)``."""
+    lam = np.zeros(G.shape[1])
+
+    def value(lam):
+        return float(logsumexp(logp + G @ lam))
+
+    current = value(lam)
+    for _ in range(_NEWTON_MAX_ITER):
+        logw = logp + G @ lam
+        logw -= logsumexp(logw)
+        w = np.exp(logw)
+        grad = w @ G
+        if np.max(np.abs(grad)) < _NEWTON_TOL:
+            return lam, logw
+        centred = G - grad
+        hess = (centred * w[:, None]).T @ centred
+        try:
+            step = -np.linalg.solve(hess, grad)
+        except np.linalg.LinAlgError:
+            return None, logp
+        rate = 1.0
+        while rate > 1e-12:
+            trial = lam + rate * step
+            new = value(trial)
+            # Armijo's rule, with the round-off of the value forgiven near
+            # the minimum (where the full Newton step is right)
+            slack = 1e-13 * (1.0 + abs(current))
+            if new <= current + 1e-4 * rate * float(grad @ step) + slack:
+                break
+            rate *= 0.5
+        else:
+            # no decrease left to find within round-off: the gradient is as
+            # small as the arithmetic allows
+            if np.max(np.abs(grad)) < _ROUNDOFF_TOL:
+                return lam, logw
+            return None, logp
+        lam, current = trial, new
+    return None, logp
+
+
+def tilt_to_moments(
+    mass: ArrayLike,
+    features: ArrayLike,
+    target: ArrayLike,
+    *,
+    name: str = "the estimate",
+) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
+    """Exponential tilt of cell probabilities that reproduces two moments.
+
+    Finds ``theta* = argmin KL(theta* || theta)`` subject to
+    ``sum_i theta*_i F_i = target``; the solution is
+    ``theta*_i ∝ theta_i exp(lambda . F_i)`` (Csiszár, 1975), with the
+    multipliers found by Newton's method on the convex dual.  Cells with no
+    mass keep none.  When the target mean (first feature) lies outside what
+    the cells with mass can produce, ``theta`` is returned unchanged; when
+    only the second moment is out of reach (e.g. a variance estimate at or
+    below zero, or beyond the largest variance a density on the support
+    with that mean can have), the target is moved into the attainable range by as
+    much as it was outside (between 0.01% and 1% of the range) (only the first moment is matched when that
+    range is a point).  Both cases emit a :class:`~skprivate.exceptions.NotIdentifiableWarning`.
+
+    Parameters
+    ----------
+    mass : array-like of shape (m,)
+        Non-negative cell probabilities (normalized here).
+    features : array-like of shape (m, 2)
+        ``F_i``: the expected report and squared report given a value in
+        cell ``i``.
+    target : array-like of shape (2,)
+        Sample mean of the reports and of their squares.
+    name : str
+        What is corrected, for the warnings.
+
+    Returns
+    -------
+    mass : ndarray of shape (m,)
+        Tilted probabilities (sum 1).
+    multipliers : ndarray of shape (2,) or None
+        ``lambda`` (zero for an unmatched second moment); None when nothing
+        was matched.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> edges = np.linspace(0.0, 1.0, 101)
+    >>> F = cell_moments(edges)
+    >>> p, lam = tilt_to_moments(np.full(100, 0.01), F, [0.3, 0.3**2 + 0.01])
+    >>> round(float(p @ F[:, 0]), 6), round(float(p @ F[:, 1] - 0.09), 6)
+    (0.3, 0.01)
+    """
+    p = np.asarray(mass, dtype=float)
+    F = np.asarray(features, dtype=float)
+    t = np.asarray(target, dtype=float)
+    p = p / p.sum()
+    keep = p > 0
+    Fk, logp = F[keep], np.log(p[keep])
+    lo1, hi1 = float(Fk[:, 0].min()), float(Fk[:, 0].max())
+    margin1 = 1e-9 * (hi1 - lo1)
+    if not (np.all(np.isfinite(t)) and lo1 + margin1 < t[0] < hi1 - margin1):
+        warnings.warn(
+            f"The moment correction of {name} was skipped: the unbiased estimate "
+            f"of the reports' mean ({t[0]:.6g}) is outside the range "
+            f"[{lo1:.6g}, {hi1:.6g}] that a density on the estimate's support can "
+            "give (too few records for this noise, or a support that does not "
+            "contain the data); the estimate keeps its own moments.",
+            NotIdentifiableWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return p, None
+    lo2, hi2 = _feasible_second(Fk, float(t[0]))
+    margin2 = 1e-9 * max(hi2 - lo2, 0.0)
+    columns = [0, 1]
+    if not lo2 + margin2 < t[1] < hi2 - margin2:
+        given = float(t[1])
+        # as far inside the range as it was outside (within limits)
+        gap = max(lo2 - given, given - hi2)
+        inside = min(_FEASIBLE_SHARE * (hi2 - lo2), max(gap, 1e-4 * (hi2 - lo2)))
+        if inside > 0:
+            t = np.array([t[0], np.clip(given, lo2 + inside, hi2 - inside)])
+            what = f"it was moved to {t[1]:.6g}, as far inside that range as it was outside"
+        else:
+            columns = [0]
+            what = "only the mean was matched"
+        warnings.warn(
+            f"The moment correction of {name} could not match the unbiased "
+            f"estimate of the reports' mean square ({given:.6g}): it is outside "
+            f"the range [{lo2:.6g}, {hi2:.6g}] that a density on the estimate's "
+            "support with the estimated mean can give (the implied variance of "
+            "the values is at or below the smallest, or above the largest, "
+            f"possible; usually too few records for this noise); {what}.",
+            NotIdentifiableWarning,
+            stacklevel=external_stacklevel(),
+        )
+    G = Fk[:, columns] - t[columns]
+    scale = np.sqrt(np.exp(logp) @ (G - np.exp(logp) @ G) ** 2)
+    scale = np.where(scale > 0, scale, 1.0)
+    lam, logw = _newton_tilt(logp, G / scale)
+    if lam is None:
+        warnings.warn(
+            f"The moment correction of {name} was skipped: Newton's method did "
+            "not reach the target moments (they are at the edge of what the "
+            "support allows).",
+            NotIdentifiableWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return p, None
+    out = np.zeros_like(p)
+    out[keep] = np.exp(logw)
+    multipliers = np.zeros(2)
+    multipliers[columns] = lam / scale
+    return out, multipliers
