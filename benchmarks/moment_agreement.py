@@ -53,7 +53,11 @@ def _square_wave_maps(epsilon, a, b):
 
 def _cases(quick: bool):
     from skprivate import DeconvolutionKernelDensity, LaplaceLDP
-    from skprivate.ldp import PerturbedKDEEstimator, SquareWaveEMSEstimator, SquareWaveLDP
+    from skprivate.ldp import (
+        PerturbedKDEEstimator,
+        SquareWaveEMSEstimator,
+        SquareWaveLDP,
+    )
     from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
 
     sizes = [20_000] if quick else [20_000, 200_000]
@@ -68,7 +72,7 @@ def _cases(quick: bool):
             for label, make in (
                 (
                     "DeconvolutionKernelDensity(privatizer=...), support (0, 100)",
-                    lambda mc, priv=priv: DeconvolutionKernelDensity(
+                    lambda mc, priv=priv, x=x: DeconvolutionKernelDensity(
                         privatizer=priv, bandwidth=2.0, moment_correction=mc
                     ).fit(x),
                 ),
@@ -90,7 +94,7 @@ def _cases(quick: bool):
                 eps,
                 n,
                 _affine_moments(z, (0.0, 1.0), (2 * b * b, 0.0, 1.0)),
-                lambda mc, priv=priv: PerturbedKDEEstimator(
+                lambda mc, priv=priv, u=u: PerturbedKDEEstimator(
                     privatizer=priv, moment_correction=mc
                 ).fit(u),
             )
@@ -160,4 +164,6 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
         "records, much noise), the estimate warns and takes the nearest attainable "
         "variance."
     )
-    return [Section("Mean and variance: estimate against unbiased moments", text, [table])]
+    return [
+        Section("Mean and variance: estimate against unbiased moments", text, [table])
+    ]

@@ -372,3 +372,60 @@ def test_blocks_never_reuse_another_calls_noise(client):
         block = lazy[100 * i : 100 * (i + 1)]
         for other in later:
             assert not np.array_equal(block, other[:100])
+
+
+def _bad_inputs():
+    """(learner, in-memory data with one bad value in row 1234) per statistic."""
+    rng = np.random.default_rng(8)
+    z = rng.normal(size=(3000, 1))
+    z[1234, 0] = np.nan
+    y = rng.uniform(0, 10, (3000, 2))
+    y[1234, 1] = np.inf
+    reports = np.asarray(
+        SubsetUniform(random_state=0).fit_transform(rng.choice(4, (3000, 1))),
+        dtype=float,
+    )
+    reports[1234, 0] = np.nan
+    intervals = IntervalCaseI(random_state=0).fit_transform(rng.normal(size=(3000, 1)))
+    intervals[1234] = [2.0, 1.0]  # lower > upper
+    return [
+        (
+            DeconvolutionKernelDensity(bandwidth=0.5, noise_scale=1.0, support=(-4, 4)),
+            z,
+        ),
+        (DeconvolutionKernelDensity(bandwidth=0.5, noise_scale=1.0), z),
+        (RVNSDensityEstimator(d=2.0, bounds=(0, 10)), y),
+        (RVNSDensityEstimator(method="paper", d=2.0, bandwidth=0.3), y),
+        (SubsetDistributionEstimator(), reports),
+        (IntervalNPMLE(), intervals),
+        (IntervalMLE(), intervals),
+    ]
+
+
+@pytest.mark.parametrize("case", range(7))
+def test_bad_value_gives_the_in_memory_error_naming_the_global_row(client, case):
+    est, data = _bad_inputs()[case]
+    with pytest.raises(ValueError) as in_memory:
+        clone(est).fit(data)
+    assert "1234" in str(in_memory.value)
+    lazy = da.from_array(data, chunks=(500, data.shape[1]))
+    with pytest.raises(ValueError) as on_dask:
+        clone(est).fit(lazy)
+    assert str(on_dask.value) == str(in_memory.value)
+    # and in a later partial_fit chunk, numbered from the rows seen before
+    if case in (0, 2, 4):  # the settings that stream
+        streamed = clone(est).partial_fit(data[:1000])
+        with pytest.raises(ValueError) as chunk:
+            streamed.partial_fit(data[1000:])
+        assert str(chunk.value) == str(in_memory.value)
+
+
+def test_laplace_statistic_refuses_nan_as_in_memory(client):
+    x = np.random.default_rng(9).uniform(0, 1, 3000)
+    x[2345] = np.nan
+    with pytest.raises(ValueError) as in_memory:
+        laplace_statistic(x, "mean", 1.0, bounds=(0, 1), random_state=0)
+    with pytest.raises(ValueError) as on_dask:
+        laplace_statistic(da.from_array(x, chunks=500), "mean", 1.0, bounds=(0, 1))
+    assert "(2345,)" in str(in_memory.value)
+    assert str(on_dask.value) == str(in_memory.value)

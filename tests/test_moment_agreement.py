@@ -93,7 +93,10 @@ def test_square_wave_report_maps_match_simulation(epsilon, x0):
         np.full((n, 1), x0)
     )[:, 0]
     m1, m2 = _square_wave_maps(epsilon, 0.0, 10.0)
-    for values, expected in ((y, m1[0] + m1[1] * x0), (y * y, np.polyval(m2[::-1], x0))):
+    for values, expected in (
+        (y, m1[0] + m1[1] * x0),
+        (y * y, np.polyval(m2[::-1], x0)),
+    ):
         assert abs(values.mean() - expected) < 4 * values.std() / np.sqrt(n)
 
 
@@ -101,9 +104,11 @@ def test_square_wave_report_maps_match_simulation(epsilon, x0):
 def test_rvns_boundary_safe_report_maps_match_simulation(x0):
     # the report mean is affine in x with slope -d / (b - a + d), not x
     n = 200_000
-    y = RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=4).fit_transform(
-        np.full((n, 1), x0)
-    ).ravel()
+    y = (
+        RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=4)
+        .fit_transform(np.full((n, 1), x0))
+        .ravel()
+    )
     m1, m2 = _rvns_safe_maps(2.0, 0.0, 10.0)
     se = y.std() / np.sqrt(y.size)
     assert abs(y.mean() - (m1[0] + m1[1] * x0)) < 4 * se
@@ -163,9 +168,43 @@ def test_deconvolution_kde_infeasible_variance_matches_mean_only():
     z = priv.fit_transform(x)
     b = float(priv.scale_[0])
     assert z.var() - 2 * b * b < 0
+    # matched exactly (no covariance given), the variance target is out of
+    # reach: it is moved inside the attainable range, with a warning
+    from skprivate._grid_density._moments import additive_features, tilt_to_moments
+
+    edges = np.linspace(0, 100, 201)
+    features = additive_features(edges, 2 * b * b)
+    flat = np.full(200, 1 / 200)
     with pytest.warns(NotIdentifiableWarning, match="mean square"):
-        est = DeconvolutionKernelDensity(privatizer=priv, bandwidth=5.0).fit(x)
-    assert abs(est.mean() - z.mean()) < 1e-6
+        mass, _ = tilt_to_moments(flat, features, [z.mean(), np.mean(z**2)])
+    assert abs(mass @ features[:, 0] - z.mean()) < 1e-6
+    # the estimate's own moments are consistent with these noisy targets
+    # (within the ellipse), so the default leaves the estimate as it is
+    est = DeconvolutionKernelDensity(privatizer=priv, bandwidth=5.0).fit(x)
+    raw = DeconvolutionKernelDensity(
+        privatizer=priv, bandwidth=5.0, moment_correction=False
+    ).fit(x)
+    se = z.std() / np.sqrt(z.size)
+    assert abs(est.mean() - z.mean()) < 3 * se
+    assert est.mean() == pytest.approx(raw.mean())
+
+
+def test_consistent_estimates_are_left_unchanged_and_others_moved_to_the_ellipse():
+    from skprivate._grid_density._moments import cell_moments, tilt_to_moments
+
+    edges = np.linspace(0.0, 1.0, 101)
+    F = cell_moments(edges)
+    flat = np.full(100, 0.01)
+    own = flat @ F
+    cov = np.diag([1e-4, 1e-4])
+    # within 2 standard errors: untouched
+    p, lam = tilt_to_moments(flat, F, own + [0.015, 0.0], cov=cov)
+    np.testing.assert_array_equal(p, flat)
+    assert lam.tolist() == [0.0, 0.0]
+    # 5 standard errors away: moved to distance 2 along the segment
+    target = own + [0.05, 0.0]
+    p, _ = tilt_to_moments(flat, F, target, cov=cov)
+    np.testing.assert_allclose(p @ F, target - [0.03, 0.0], atol=1e-9)
 
 
 # -- perturbed KDE (maximum likelihood through the noise law) -------------------
@@ -212,6 +251,8 @@ def test_square_wave_ems_uncorrected_disagrees():
         epsilon=0.5, bounds=(0, 10), moment_correction=False
     ).fit(y)
     assert abs(raw.var() - var) > 3 * se_var
+    est = SquareWaveEMSEstimator(epsilon=0.5, bounds=(0, 10)).fit(y)
+    _check(est, mean, var, se_mean, se_var)
 
 
 # -- RVNS -----------------------------------------------------------------------------
@@ -231,9 +272,11 @@ def test_rvns_paper_placement_report_moments():
 
     n = 50_000
     x = np.random.default_rng(2).beta(2, 5, size=(n, 1)) * 10
-    y = RVNSPerturber(
-        d=2.0, k=2, bounds=(0, 10), placement="paper", random_state=1
-    ).fit_transform(x).ravel()
+    y = (
+        RVNSPerturber(d=2.0, k=2, bounds=(0, 10), placement="paper", random_state=1)
+        .fit_transform(x)
+        .ravel()
+    )
     est = RVNSDensityEstimator(d=2.0, bounds=(0, 10), placement="paper").fit(y[:, None])
     # the report moments implied by the estimate, by quadrature of the exact law
     xs = np.linspace(0, 10, 2001)[:, None]

@@ -35,6 +35,7 @@ __all__ = [
     "additive_features",
     "binned_moments",
     "cell_moments",
+    "moment_covariance",
     "noise_variance",
     "rvns_features",
     "square_wave_features",
@@ -226,14 +227,58 @@ def _newton_tilt(
     return None, logp
 
 
+def moment_covariance(
+    n: float, mean: float, square: float, third: float, fourth: float
+) -> NDArray[np.float64]:
+    """Covariance of the sample mean and mean square of ``n`` reports.
+
+    Parameters
+    ----------
+    n : float
+        Number of reports.
+    mean, square, third, fourth : float
+        Sample means of the reports and of their second, third and fourth
+        powers.
+
+    Returns
+    -------
+    cov : ndarray of shape (2, 2)
+        ``cov((z, z**2)) / n``.
+
+    Examples
+    --------
+    >>> moment_covariance(100, 0.0, 1.0, 0.0, 3.0).round(3).tolist()
+    [[0.01, 0.0], [0.0, 0.02]]
+    """
+    c11 = max(square - mean * mean, 0.0)
+    c12 = third - mean * square
+    c22 = max(fourth - square * square, 0.0)
+    return np.array([[c11, c12], [c12, c22]]) / max(float(n), 1.0)
+
+
 def tilt_to_moments(
     mass: ArrayLike,
     features: ArrayLike,
     target: ArrayLike,
     *,
+    cov: ArrayLike | None = None,
+    within: float = 2.0,
     name: str = "the estimate",
 ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
     """Exponential tilt of cell probabilities that reproduces two moments.
+
+    With ``cov`` (the covariance of the two targets), the estimate is moved
+    only as far as it must be: when its own moments lie within Mahalanobis
+    distance ``within`` of the targets it is returned unchanged
+    (multipliers zero), and otherwise it is matched to the point of that
+    ellipse on the segment from the targets to its own moments.  Inside the
+    ellipse every linear combination of the two moments (the mean of the
+    values, and their variance to first order) is within ``within`` of its
+    own standard error, by the Cauchy-Schwarz inequality.  The targets are
+    noisy (under strong noise their standard errors are large), so matching
+    them exactly would trade the shape of a good estimate for the sampling
+    error of the moments; the ellipse keeps every estimate consistent with
+    the data's moments at no cost to the estimates that already are.
 
     Finds ``theta* = argmin KL(theta* || theta)`` subject to
     ``sum_i theta*_i F_i = target``; the solution is
@@ -243,9 +288,10 @@ def tilt_to_moments(
     the cells with mass can produce, ``theta`` is returned unchanged; when
     only the second moment is out of reach (e.g. a variance estimate at or
     below zero, or beyond the largest variance a density on the support
-    with that mean can have), the target is moved into the attainable range by as
-    much as it was outside (between 0.01% and 1% of the range) (only the first moment is matched when that
-    range is a point).  Both cases emit a :class:`~skprivate.exceptions.NotIdentifiableWarning`.
+    with that mean can have), the target is moved into the attainable range
+    by as much as it was outside (between 0.01% and 1% of the range; only
+    the first moment is matched when that range is a point).  Both cases
+    emit a :class:`~skprivate.exceptions.NotIdentifiableWarning`.
 
     Parameters
     ----------
@@ -256,6 +302,11 @@ def tilt_to_moments(
         cell ``i``.
     target : array-like of shape (2,)
         Sample mean of the reports and of their squares.
+    cov : array-like of shape (2, 2), optional
+        Covariance of ``target`` (:func:`moment_covariance`); without it
+        the targets are matched exactly.
+    within : float, default=2.0
+        Radius of the accepted ellipse (Mahalanobis distance).
     name : str
         What is corrected, for the warnings.
 
@@ -280,6 +331,12 @@ def tilt_to_moments(
     F = np.asarray(features, dtype=float)
     t = np.asarray(target, dtype=float)
     p = p / p.sum()
+    if cov is not None:
+        gap = p @ F - t
+        distance = float(np.sqrt(max(gap @ np.linalg.pinv(cov) @ gap, 0.0)))
+        if distance <= within:
+            return p, np.zeros(2)
+        t = t + gap * (within / distance)
     keep = p > 0
     Fk, logp = F[keep], np.log(p[keep])
     lo1, hi1 = float(Fk[:, 0].min()), float(Fk[:, 0].max())
@@ -305,7 +362,10 @@ def tilt_to_moments(
         inside = min(_FEASIBLE_SHARE * (hi2 - lo2), max(gap, 1e-4 * (hi2 - lo2)))
         if inside > 0:
             t = np.array([t[0], np.clip(given, lo2 + inside, hi2 - inside)])
-            what = f"it was moved to {t[1]:.6g}, as far inside that range as it was outside"
+            what = (
+                f"it was moved to {t[1]:.6g}, as far inside that range as it "
+                "was outside"
+            )
         else:
             columns = [0]
             what = "only the mean was matched"

@@ -124,7 +124,7 @@ def _check_not_infinite(X: Any) -> None:
         row = int(np.flatnonzero(inf[:, j])[0])
         name = repr(X.columns[j]) if hasattr(X, "columns") else str(j)
         raise ValueError(
-            f"X contains inf at row {row}, column {name}; values must be finite "
+            f"X contains infinity at row {row}, column {name}; values must be finite "
             "(NaN marks a missing value)."
         )
 

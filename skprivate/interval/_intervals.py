@@ -90,7 +90,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
-from scipy import stats
+from scipy import optimize, stats
 from scipy.signal import fftconvolve
 from scipy.special import xlogy
 from sklearn.base import clone
@@ -711,11 +711,24 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             b, slopes, log_s = split(theta)
             return float(np.sum(_row_loglik(lo, hi, b + D @ slopes, self.noise, log_s)))
 
+        if not known:
+            # The fit's stopping rule watches the fitted values, not the
+            # scale: re-maximize the likelihood in log sigma at the fitted
+            # coefficients (the MLE's scale when they are the MLE).
+            def profile(log_s):
+                theta = theta0.copy()
+                theta[1 + p] = log_s
+                return -loglik(theta)
+
+            found = optimize.minimize_scalar(
+                profile, bracket=(theta0[1 + p] - 0.1, theta0[1 + p] + 0.1)
+            )
+            if found.success and np.isfinite(found.x):
+                theta0[1 + p] = float(found.x)
         keep = np.r_[has_b, np.ones(p, bool), not known]
         free = np.flatnonzero(keep)
-        steps_all = np.concatenate(
-            [[1e-3 * self.sigma_], 1e-3 * self.sigma_ * np.ones(p), [1e-3]]
-        )
+        sigma = float(np.exp(theta0[1 + p]))
+        steps_all = np.concatenate([[1e-3 * sigma], np.full(p, 1e-3 * sigma), [1e-3]])
 
         def loglik_free(v):
             theta = theta0.copy()

@@ -62,8 +62,18 @@ __all__ = ["IterativeIntervalRegressor"]
 # max_iter="auto": base fits for a general regressor; cached solves (each
 # O(n p), a fraction of one fit) for LinearRegression and Ridge.
 _AUTO_MAX_ITER = 20
-# init="auto" with a LightGBM base: the boosted start plus two refits.
-_AUTO_MAX_ITER_BOOSTED = 3
+# init="auto" with a LightGBM base chooses the start from the information
+# fraction the intervals keep at the constant start (the marginal fit).  Below
+# this, the cells are wide (Case-I answers at anchor scales 2 and 5 keep about
+# 0.21 and 0.09): Algorithm 1 from a constant creeps (it closes about an
+# information fraction of the gap per fit) and after 20 fits is 0.015 to 0.12
+# R^2 behind the boosted start.  Above it (Case II at scale 2: 0.36; anchors
+# narrower than the response: 0.43 to 0.58) the constant start is as accurate
+# or up to 0.02 R^2 ahead, at any budget of the boosted start tried (3, 10, 20
+# fits) (benchmarks/results/interval_auto_init.md).  Either start then runs
+# _AUTO_MAX_ITER fits as a fixed budget: 3 fits from the boosted start, the
+# previous rule, were 0.01 to 0.03 R^2 behind 20 on wide cells.
+_AUTO_BOOSTED_INFORMATION = 0.3
 # init="auto": the boosted start's constant Hessian is at least
 # min(_AUTO_HESSIAN_CAP, _AUTO_HESSIAN_ROWS / (n * information)).  The
 # information fraction alone makes every round a Fisher-scoring step of size
@@ -139,9 +149,9 @@ class IterativeIntervalRegressor(
         variance is matched, ``s = sqrt(3 v) / π``).
     max_iter : int or "auto", default="auto"
         Maximum number of iterations, i.e. of fits of the base regressor.
-        ``"auto"``: 3 when ``init="auto"`` chose the boosted start (the
-        start and two refits, run as a fixed budget like ``tol=None``:
-        no convergence check or warning), 20 for other regressors, or 500 when the
+        ``"auto"``: 20 for a general regressor (with a LightGBM base and
+        ``init="auto"``, whichever start it chose, run as a fixed budget
+        like ``tol=None``: no convergence check or warning), or 500 when the
         base regressor is exactly a
         :class:`~sklearn.linear_model.LinearRegression` or
         :class:`~sklearn.linear_model.Ridge` on a dense numeric design: its
@@ -174,20 +184,27 @@ class IterativeIntervalRegressor(
         fold.  ``None`` runs the plain iteration of the paper.
     init : {"auto", "constant", "boosting"} or LightGBM regressor, \
 default="auto"
-        Where the iteration starts.  ``"auto"``: ``"boosting"`` when the base
-        regressor is a LightGBM model (or a pipeline ending in one), with
-        ``max_iter="auto"`` meaning 3 fits and the start's constant Hessian
-        raised to ``min(0.5, 20 / (n * information))`` on small, weakly
-        informative samples (see below), unless ``max_iter < 2`` or
-        ``warm_start``;
-        ``"constant"`` for every other regressor.  Measured on Friedman #1
-        with Case-I answers of three widths and Case-II answers, n = 200 to
-        10^5
-        (``benchmarks/results/interval_auto_init.md``), this costs 4 to 8
-        LightGBM fits' CPU time at a test error at or below that of 20
-        iterations from the constant start (the previous default, 19 to 32
-        fits' time): 0.63 to 0.99 times its test MSE at the median over
-        seeds, at worst 1.08 times on one seed of 200 rows.
+        Where the iteration starts.  ``"auto"``: with a LightGBM base
+        regressor (or a pipeline ending in one), unless ``max_iter < 2`` or
+        ``warm_start``, ``"boosting"`` when the intervals keep less than 0.3
+        of the complete-data information at the constant start (the average
+        of ``1 - Var(e | cell) / Var(e)`` at the marginal fit, stored as
+        ``start_information_``; wide cells), with the start's constant
+        Hessian raised to ``min(0.5, 20 / (n * information))`` on small,
+        weakly informative samples (see below), and ``"constant"`` from 0.3
+        on; ``"constant"`` for every other regressor.  Either way
+        ``max_iter="auto"`` runs 20 fits.  Chosen on real tables made from
+        the bundled data (Gapminder, Adult) and on Friedman #1-#3, with
+        Case-I answers at anchor scales 2 and 5 (information 0.2 and 0.09),
+        Case-II answers at scale 2 (0.36) and Case-II anchors narrower than
+        the response (0.43 to 0.58), LightGBM with 200 trees at learning
+        rate 0.05 (``benchmarks/results/interval_auto_init.md``): on wide
+        cells 20 fits from the constant start are 0.015 to 0.12 behind the
+        boosted start in held-out R^2, on narrow anchors the boosted start
+        is up to 0.02 behind the constant one (with 3, 10 or 20 fits), and
+        between them the two agree within 0.005.  The boosted start with 3
+        fits (``init="boosting", max_iter=3``, the previous default) costs
+        about a quarter of the time and loses up to 0.035 R^2.
         ``"constant"``: every fitted value at the marginal MLE location of
         the responses (the paper starts at 0; the iteration is the same).
         ``"boosting"``: the fitted values of a LightGBM model whose
@@ -202,11 +219,12 @@ default="auto"
         iterations and the final model are ordinary refits of the base
         regressor on imputed responses; the start counts as one of the
         ``max_iter`` fits.  With tree ensembles, whose iterations never
-        settle below a few percent of ``sigma``, 3 to 5 fits from this start
-        reach the test error of 20 from the constant one, except on small,
-        weakly informative samples (a few hundred rows at high coverage),
-        where the start overfits: its Hessian, the information fraction
-        (0.1 there), makes every tree a step of ``learning_rate / 0.1``.
+        settle below a few percent of ``sigma``, on wide cells 3 to 5 fits
+        from this start reach the test error of 20 from the constant one on
+        Friedman #1, and 20 fits go further; on small, weakly informative
+        samples (a few hundred rows at high coverage) the start overfits:
+        its Hessian, the information fraction (0.1 there), makes every tree
+        a step of ``learning_rate / 0.1``.
         ``"auto"`` raises that Hessian to ``min(0.5, 20 / (n * information))``
         when this is larger (``n * information``: the number of complete
         observations the intervals are worth), which removes the overfitting
@@ -249,11 +267,14 @@ default="auto"
         Noise scale used at each iteration.
     converged_ : bool
         Whether the change fell below ``tol`` (always ``False`` with
-        ``tol=None`` and with the fixed budget of ``max_iter="auto"`` after
-        the boosted start chosen by ``init="auto"``).
+        ``tol=None`` and with the fixed budget of ``max_iter="auto"`` with a
+        LightGBM base and ``init="auto"``).
     init_ : str or estimator
         The start used: ``init`` itself, or what ``init="auto"`` chose
         (``"boosting"`` or ``"constant"``).
+    start_information_ : float or None
+        The information fraction at the constant start from which
+        ``init="auto"`` chose the start of a LightGBM base (None otherwise).
     solver_ : {"newton", "squarem", "em"}
         How the fixed point was found.  ``"newton"``: exactly
         ``LinearRegression`` with Gaussian noise, ``acceleration="squarem"``,
@@ -414,12 +435,6 @@ default="auto"
             raise ValueError(
                 "y has rows (-inf, inf) that carry no information; drop them first."
             )
-        if Z.shape[0] and np.all(Z[:, 0] == Z[:, 1]) and np.all(Z[:, 0] == Z[0, 0]):
-            raise ValueError(
-                f"y holds a single distinct exact value (all {Z.shape[0]} rows): "
-                "the noise scale is not identified and there is nothing to "
-                "regress. Check the target column."
-            )
         check_magnitude(np.where(np.isfinite(Z), Z, 0.0), name="y")
         return check_two_sided(Z, name="y")
 
@@ -494,6 +509,12 @@ default="auto"
             raise ValueError(
                 f"X and y have inconsistent numbers of samples: {n_x} and {n}."
             )
+        if n and np.all(Z[:, 0] == Z[:, 1]) and np.all(Z[:, 0] == Z[0, 0]):
+            raise ValueError(
+                f"y holds a single distinct exact value (all {n} rows): the noise "
+                "scale is not identified and there is nothing to regress. Check "
+                "the target column."
+            )
         w = check_weights(sample_weight, n)
         self._check_features(est, X)
         fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
@@ -502,6 +523,10 @@ default="auto"
         # full fit would cost more than a dozen refits of a linear model.
         linear = not self.warm_start and LinearSmoother.applies(est, X, fit_params)
         self.init_ = self._resolve_init(est, linear)
+        # For a LightGBM base, init="auto" picks the start once the marginal
+        # fit gives the information fraction (below); either start is not
+        # linear, so the Newton path and the marginal subsample do not depend
+        # on that choice.
         constant_start = isinstance(self.init_, str) and self.init_ == "constant"
         use_newton = (
             linear
@@ -522,18 +547,20 @@ default="auto"
         if self.sigma == "auto":
             self._warn_if_scale_unidentified(Z, marginal.scale_)
         self.history_, self.sigma_history_ = [], []
+        state = EMState(np.full(n, marginal.loc_), sigma, None, np.inf)
+        self.start_information_ = None
+        if self._auto_tree:
+            self.start_information_ = self._information(state.f, Z, sigma, w)
+            if self.start_information_ >= _AUTO_BOOSTED_INFORMATION:
+                self.init_ = "constant"
+                self._auto_boosted = False
+                constant_start = True
 
         if self.max_iter == "auto":
-            if linear:
-                self._budget = _AUTO_MAX_ITER_LINEAR
-            elif self._auto_boosted:
-                self._budget = _AUTO_MAX_ITER_BOOSTED
-            else:
-                self._budget = _AUTO_MAX_ITER
+            self._budget = _AUTO_MAX_ITER_LINEAR if linear else _AUTO_MAX_ITER
         else:
             self._budget = self.max_iter
 
-        state = EMState(np.full(n, marginal.loc_), sigma, None, np.inf)
         solved = None
         if use_newton:
             solved = self._newton(est, X, Z, w, state, fit_params)
@@ -548,11 +575,10 @@ default="auto"
 
         if not constant_start:
             state = self._boosted_start(est, X, Z, state, w, fit_params)
-        # tol=None, and the boosted start's automatic budget: a fixed number
-        # of fits, never "converged" (tree refits do not settle below tol).
-        fixed_budget = self.tol is None or (
-            self._auto_boosted and self.max_iter == "auto"
-        )
+        # tol=None, and the automatic budget of init="auto" with a LightGBM
+        # base: a fixed number of fits, never "converged" (tree refits do not
+        # settle below tol).
+        fixed_budget = self.tol is None or (self._auto_tree and self.max_iter == "auto")
         tol = -np.inf if fixed_budget else self.tol
         if solved is not None:
             state = solved
@@ -580,8 +606,8 @@ default="auto"
             )
             if constant_start:
                 hint += (
-                    ", and init='boosting' reaches the accuracy of 20 "
-                    "constant-start iterations in 3 to 5 fits"
+                    ", and on wide intervals (information fraction below 0.3) "
+                    "init='boosting' gets further in as many fits"
                 )
             hint += "."
             warn_once(
@@ -652,13 +678,16 @@ default="auto"
         return EMState(result.fitted, sigma, final, change, result.log_likelihood)
 
     def _resolve_init(self, est: Any, linear: bool) -> Any:
-        # init="auto": the boosted start for a LightGBM base regressor (or a
-        # pipeline ending in one) unless max_iter < 2 or warm_start (which
-        # continues the booster from the first, ordinary fit); the constant
-        # start otherwise (linear models have their own fast paths and reach
-        # the MLE from anywhere; other learners keep the start that needs no
-        # extra dependency).
+        # init="auto": for a LightGBM base regressor (or a pipeline ending in
+        # one), unless max_iter < 2 or warm_start (which continues the
+        # booster from the first, ordinary fit), the boosted start, which
+        # fit() replaces by the constant one when the information fraction at
+        # the constant start is at least _AUTO_BOOSTED_INFORMATION; the
+        # constant start otherwise (linear models have their own fast paths
+        # and reach the MLE from anywhere; other learners keep the start that
+        # needs no extra dependency).
         self._auto_boosted = False
+        self._auto_tree = False
         if not (isinstance(self.init, str) and self.init == "auto"):
             return self.init
         one_fit = self.max_iter != "auto" and self.max_iter < 2
@@ -668,7 +697,7 @@ default="auto"
             and not self.warm_start
             and lightgbm_step(est) is not None
         ):
-            self._auto_boosted = True
+            self._auto_boosted = self._auto_tree = True
             return "boosting"
         return "constant"
 

@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._grid_density._moments import (
     additive_features,
     binned_moments,
+    moment_covariance,
     tilt_to_moments,
 )
 from ..base import (
@@ -84,11 +85,11 @@ class _BinnedCounts(RowStatistic):
 
     def block(self, rows, first_row):
         z = np.asarray(rows, dtype=np.float64)
-        check_finite(z, name="X", first_row=first_row)
-        check_magnitude(z, name="X", first_row=first_row)
         z = z.reshape(len(z), -1)[:, 0]
         inside = (z >= self.lo) & (z <= self.hi)
-        if not inside.all():
+        if not inside.all():  # NaN, inf and huge values fall outside too
+            check_finite(z, name="X", first_row=first_row)
+            check_magnitude(z, name="X", first_row=first_row)
             z = z[inside]
         counts = linear_bin(z, None, self.lo, self.delta, self.size)[:, 0]
         return counts, len(inside), int(len(inside) - z.size)
@@ -476,6 +477,10 @@ class DeconvolutionKernelDensity(
         # linear binning keeps the sum of the records exact
         nodes = statistic.lo + statistic.delta * np.arange(statistic.size)
         self._noisy_moments = binned_moments(nodes, counts, -(statistic.delta**2) / 6)
+        self._noisy_powers = (
+            float(np.dot(counts, nodes**3) / counts.sum()),
+            float(np.dot(counts, nodes**4) / counts.sum()),
+        )
         self._build_distribution()
 
     def _fit_all_rows(self, Z) -> DeconvolutionKernelDensity:
@@ -512,6 +517,7 @@ class DeconvolutionKernelDensity(
             self.support_ = self._support_interval(Z)
             z = Z[:, 0]
             self._noisy_moments = (n, float(z.mean()), float(np.dot(z, z) / n))
+            self._noisy_powers = (float(np.mean(z**3)), float(np.mean(z**4)))
             self._build_distribution()
         return self
 
@@ -677,11 +683,12 @@ class DeconvolutionKernelDensity(
         self._norm = total
         self._tilt = None
         if self.moment_correction:
-            _, mean, square = self._noisy_moments
+            n, mean, square = self._noisy_moments
+            cov = moment_covariance(n, mean, square, *self._noisy_powers)
             noise_var = 2.0 * float(self.noise_scale_[0]) ** 2
             features = additive_features(edges, noise_var)
             mass, lam = tilt_to_moments(
-                mass, features, [mean, square], name=type(self).__name__
+                mass, features, [mean, square], cov=cov, name=type(self).__name__
             )
             if lam is not None:
                 # pdf(x) = max(g(x), 0) / C * exp(l1 x + l2 (x**2 + shift) - log_c),

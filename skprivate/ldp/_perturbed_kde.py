@@ -20,6 +20,7 @@ from .._grid_density._estimate import GridDensityMixin, grid_edges
 from .._grid_density._kde import grid_kde, ksdensity_bandwidth
 from .._grid_density._moments import (
     additive_features,
+    moment_covariance,
     noise_variance,
     tilt_to_moments,
 )
@@ -295,6 +296,13 @@ class PerturbedKDEEstimator(
                     theta,
                     additive_features(edges, noise_variance(law)),
                     [values.mean(), np.dot(values, values) / values.size],
+                    cov=moment_covariance(
+                        values.size,
+                        values.mean(),
+                        np.mean(values**2),
+                        np.mean(values**3),
+                        np.mean(values**4),
+                    ),
                     name=type(self).__name__,
                 )
             dens = theta / widths

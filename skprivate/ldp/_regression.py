@@ -61,7 +61,7 @@ LOCAL_LINEAR_TOLERANCE = 0.05
 # The SIMEX bandwidth of the local linear fit is at least this many noise
 # scales.  Below b, the r**2 g_k'' terms of its moment kernels (r = b / h)
 # outweigh g_k and the sums at the ends of the data are mostly cancellation
-# (sum |L_0| / sum L_0 near 9 at x = 16 on Adult at epsilon 5, h = 0.45 b):
+# (sum |L_0| / sum L_0 near 9 at x = 16 on Adult at epsilon 5, h near b / 2):
 # the fit there lands far off (P(>50K) of 2.7 or -0.2) on 2 of 10 seeds.
 # From b on it is stable on every seed of benchmarks/ldp_regression_edge.py.
 LOCAL_LINEAR_MIN_BANDWIDTH = 1.0
@@ -73,7 +73,7 @@ _SHARED_PARAMS_DOC = """
         the deconvolution Nadaraya–Watson (local constant) estimator of
         Farokhi, eq. (7), the default before the local linear fit (it is
         pulled toward the interior at the ends of the data: on Adult at
-        epsilon = 5, P(>50K | education = 16) ranges over 0.51 to 0.81 with
+        epsilon = 5, P(>50K | education = 16) ranges over 0.53 to 0.81 with
         10 privatization seeds, against 0.74 on the clean data).  ``1`` is
         the local linear estimator of Delaigle, Fan & Carroll
         (2009): with ``u_j = (z_j - x) / h``, the deconvolution kernels
@@ -94,8 +94,8 @@ _SHARED_PARAMS_DOC = """
         sums there are mostly cancellation), so with ``bandwidth="simex"``
         the local linear bandwidth is at least ``max(noise_scale)``: on
         Adult at epsilon = 5 (``b = 3``) the estimate at education 16 is
-        then within 0.15 of the clean 0.74 on 10 seeds of 10, and the error
-        over all records is 2 to 3 times lower than the local constant
+        then within 0.09 of the clean 0.74 on 10 seeds of 10, and the error
+        over all records is 1.7 to 3.8 times lower than the local constant
         fit's (``benchmarks/results/ldp_regression_edge.md``).
     kernel : {"gaussian", "cauchy"}, default="gaussian"
         Base kernel ``K`` of the deconvolution kernel.  The paper's

@@ -18,7 +18,11 @@ from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
 from .._grid_density._estimate import GridDensityMixin
-from .._grid_density._moments import square_wave_features, tilt_to_moments
+from .._grid_density._moments import (
+    moment_covariance,
+    square_wave_features,
+    tilt_to_moments,
+)
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..utils import HasMethods, Interval, Options
 from ..utils._warnings import external_stacklevel
@@ -262,6 +266,9 @@ class SquareWaveEMSEstimator(
                 theta,
                 square_wave_features(edges, float(epsilon)),
                 [v.mean(), np.dot(v, v) / v.size],
+                cov=moment_covariance(
+                    v.size, v.mean(), np.mean(v**2), np.mean(v**3), np.mean(v**4)
+                ),
                 name=type(self).__name__,
             )
         self.epsilon_ = float(epsilon)

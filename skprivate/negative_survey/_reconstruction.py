@@ -23,7 +23,12 @@ from .._grid_density._ems import (
 from .._grid_density._estimate import GridDensityMixin, grid_edges
 from .._grid_density._intervals import smoothing_matrix
 from .._grid_density._kde import BinnedReports, ksdensity_bandwidth
-from .._grid_density._moments import binned_moments, rvns_features, tilt_to_moments
+from .._grid_density._moments import (
+    binned_moments,
+    moment_covariance,
+    rvns_features,
+    tilt_to_moments,
+)
 from ..base import (
     ParamsValidationMixin,
     PrivatizedInputMixin,
@@ -217,11 +222,11 @@ class _ReportCounts(RowStatistic):
 
     def block(self, rows, first_row):
         Y = np.asarray(rows, dtype=np.float64)
-        check_finite(Y, name="X", first_row=first_row)
+        low, high = (float(Y.min()), float(Y.max())) if Y.size else (np.inf, -np.inf)
+        if Y.size and not np.isfinite([low, high]).all():  # NaN or inf in Y
+            check_finite(Y, name="X", first_row=first_row)
         counts = self.grid.bin(Y, first_row) if self.ml else self.grid.bin(Y)
-        if Y.size == 0:
-            return counts, 0, Y.shape[0], np.inf, -np.inf
-        return counts, Y.size, Y.shape[0], float(Y.min()), float(Y.max())
+        return counts, Y.size, Y.shape[0], low, high
 
     def merge(self, values):
         counts = values[0][0].copy()
@@ -783,11 +788,15 @@ class RVNSDensityEstimator(
             # (w**2 / 12: Sheppard's correction), against their expectations
             report_width = float(cells.edges[1] - cells.edges[0])
             mids = 0.5 * (cells.edges[:-1] + cells.edges[1:])
-            _, mean, square = binned_moments(mids, total, report_width**2 / 12)
+            n, mean, square = binned_moments(mids, total, report_width**2 / 12)
+            third, fourth = (
+                float(np.dot(total, mids**k) / np.sum(total)) for k in (3, 4)
+            )
             w, _ = tilt_to_moments(
                 w,
                 rvns_features(edges, d, self.placement_),
                 [mean, square],
+                cov=moment_covariance(n, mean, square, third, fourth),
                 name=type(self).__name__,
             )
         self.d_ = d

@@ -533,7 +533,9 @@ def check_weights(sample_weight: Any, n_samples: int) -> NDArray[np.float64]:
     return w
 
 
-def check_numeric_input(X: Any, *, name: str = "X", finite: bool = False) -> Any:
+def check_numeric_input(
+    X: Any, *, name: str = "X", finite: bool = False, first_row: int = 0
+) -> Any:
     """Refuse non-numeric columns by name before numeric validation.
 
     scikit-learn's ``check_array`` reports a string column as "could not
@@ -558,6 +560,9 @@ def check_numeric_input(X: Any, *, name: str = "X", finite: bool = False) -> Any
     finite : bool, default=False
         Also refuse NaN (missing) and infinite values, naming the first
         one's row and column.
+    first_row : int, default=0
+        Number of the first row in messages (``X`` a block of a larger data
+        set, as one partition of a dask collection).
 
     Returns
     -------
@@ -588,7 +593,7 @@ def check_numeric_input(X: Any, *, name: str = "X", finite: bool = False) -> Any
     X = _decode_series(X, name)
     X = _check_numeric_columns(X, name)
     if finite:
-        _check_finite_named(X, name)
+        _check_finite_named(X, name, first_row)
     return X
 
 
@@ -662,7 +667,7 @@ def _decode_series(X: Any, name: str) -> Any:
     raise TypeError(f"{name} must be numeric; got dtype {dtype}{where}.")
 
 
-def _check_finite_named(X: Any, name: str) -> None:
+def _check_finite_named(X: Any, name: str, first_row: int = 0) -> None:
     """Raise on the first NaN or infinite value, naming its row and column."""
     if not (_is_pandas(X) or isinstance(X, np.ndarray | list | tuple)):
         return  # lazy collections are checked block by block
@@ -678,11 +683,12 @@ def _check_finite_named(X: Any, name: str) -> None:
         return
     flat = finite.reshape(len(values), -1)
     row, col = (int(i) for i in np.argwhere(~flat)[0])
-    kind = "NaN" if np.isnan(values.reshape(len(values), -1)[row, col]) else "inf"
+    value = values.reshape(len(values), -1)[row, col]
+    kind = "NaN" if np.isnan(value) else "infinity"
     label = f"column {names[col]!r}" if names is not None else f"column {col}"
     raise ValueError(
-        f"{name} contains {kind} at row {row}, {label}; every value must be "
-        "finite (a missing value is NaN)."
+        f"{name} contains {kind} at row {first_row + row}, {label}; every value "
+        "must be finite (a missing value is NaN)."
     )
 
 

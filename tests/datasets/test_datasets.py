@@ -102,5 +102,8 @@ def test_interval_regression_with_a_privatizer():
 def test_interval_regression_refuses_a_non_finite_or_non_positive_noise_scale(
     noise_scale,
 ):
-    with pytest.raises(ValueError, match="noise_scale must be finite and positive"):
+    with pytest.raises(
+        ValueError,
+        match=r"'noise_scale' parameter .* finite float in the range \(0, inf\)",
+    ):
         make_interval_regression(10, noise_scale=noise_scale, random_state=0)

@@ -12,7 +12,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from skprivate.datasets import make_interval_regression
-from skprivate.interval import IntervalCaseI, IterativeIntervalRegressor
+from skprivate.interval import (
+    IntervalCaseI,
+    IntervalCaseII,
+    IterativeIntervalRegressor,
+)
 from skprivate.interval._boosting_start import (
     _EStepObjective,
     boosted_start,
@@ -248,13 +252,16 @@ def test_tol_none_runs_a_fixed_budget_without_warning(data):
 
 
 def test_default_lightgbm_fit_is_a_fixed_budget_without_warning(data):
-    # init="auto" with max_iter="auto": the boosted start and two refits,
-    # like tol=None; an explicit max_iter keeps the convergence check.
+    # init="auto" with max_iter="auto": 20 fits whichever start it chose,
+    # like tol=None; an explicit max_iter keeps the convergence check.  The
+    # Case-I answers at scale 2 keep 0.29 of the information at the constant
+    # start (below 0.3: the boosted start).
     X, Z, _, _ = data
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         reg = IterativeIntervalRegressor(_lgbm()).fit(X, Z)
-    assert reg.init_ == "boosting" and reg.n_iter_ == 3 and not reg.converged_
+    assert reg.start_information_ == pytest.approx(0.286, abs=0.005)
+    assert reg.init_ == "boosting" and reg.n_iter_ == 20 and not reg.converged_
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
         IterativeIntervalRegressor(_lgbm(), max_iter=3).fit(X, Z)
 
@@ -280,16 +287,16 @@ def _spy_information(monkeypatch):
     ids=["small-weak", "medium-weak", "large"],
 )
 def test_auto_init_boosts_lightgbm_with_a_hessian_floor(monkeypatch, n, scale, raised):
-    # init="auto" with a LightGBM base: the boosted start plus two refits
-    # (max_iter="auto" -> 3 fits); its constant Hessian is the information
-    # fraction of the intervals, raised to min(0.5, 20 / (n * information))
-    # when the intervals are worth few complete observations.
+    # init="auto" with a LightGBM base on wide cells (information below 0.3):
+    # the boosted start (max_iter="auto" -> 20 fits); its constant Hessian is
+    # the information fraction of the intervals, raised to min(0.5, 20 / (n *
+    # information)) when the intervals are worth few complete observations.
     X, _, Z = make_interval_regression(
         n, privatizer=IntervalCaseI(scale=scale, random_state=0), random_state=0
     )
     seen = _spy_information(monkeypatch)
     reg = _fit(IterativeIntervalRegressor(_lgbm()), X, Z)
-    assert reg.init_ == "boosting" and reg.n_iter_ == 3
+    assert reg.init_ == "boosting" and reg.n_iter_ == 20
     explicit = _fit(IterativeIntervalRegressor(_lgbm(), init="boosting"), X, Z)
     assert explicit.init_ == "boosting" and explicit.n_iter_ == 20
     # The explicit start gets the information fraction itself.
@@ -337,4 +344,41 @@ def test_auto_init_keeps_the_constant_start_elsewhere(data):
     pipe = _fit(
         IterativeIntervalRegressor(make_pipeline(StandardScaler(), _lgbm())), X, Z
     )
-    assert pipe.init_ == "boosting" and pipe.n_iter_ == 3
+    assert pipe.init_ == "boosting" and pipe.n_iter_ == 20
+
+
+@pytest.mark.parametrize(
+    ("privatizer", "info", "start"),
+    [
+        (IntervalCaseI(scale=5.0, random_state=0), (0.1, 0.25), "boosting"),
+        (IntervalCaseI(scale=0.5, random_state=0), (0.45, 0.65), "constant"),
+        (
+            IntervalCaseII(scale=1.0, anchor_scale=0.3, random_state=0),
+            (0.6, 0.8),
+            "constant",
+        ),
+    ],
+    ids=["wide", "narrow-case-1", "narrow-anchors"],
+)
+def test_auto_init_picks_the_start_from_the_information(privatizer, info, start):
+    # The information fraction at the constant start (the marginal fit):
+    # 1 - Var(e | cell) / Var(e) averaged over the rows.  Below 0.3 the
+    # boosted start, from 0.3 on the constant start; 20 fits either way.
+    from skprivate.interval import IntervalMLE
+    from skprivate.interval._truncated import truncated_mean, truncated_second_moment
+
+    X, _, Z = make_interval_regression(600, privatizer=privatizer, random_state=0)
+    reg = _fit(IterativeIntervalRegressor(_lgbm()), X, Z)
+    marginal = IntervalMLE().fit(Z)
+    lo, hi = Z[:, 0] - marginal.loc_, Z[:, 1] - marginal.loc_
+    m = truncated_mean(lo, hi, "gaussian", marginal.scale_)
+    var = truncated_second_moment(lo, hi, "gaussian", marginal.scale_) - m * m
+    expected = float(np.mean(1.0 - var / marginal.scale_**2))
+    assert reg.start_information_ == pytest.approx(expected, rel=1e-9)
+    # well away from 0.3 (0.17, 0.55 and 0.70 with these seeds)
+    assert info[0] < expected < info[1]
+    assert reg.init_ == start and reg.n_iter_ == 20 and not reg.converged_
+    # an explicit start is kept, and nothing is measured for it
+    other = "constant" if start == "boosting" else "boosting"
+    kept = _fit(IterativeIntervalRegressor(_lgbm(), init=other), X, Z)
+    assert kept.init_ == other and kept.start_information_ is None

@@ -49,9 +49,15 @@ def test_constrained_fit_is_the_capped_and_floored_isotonic_regression():
     # the log-likelihood separates into the two sides, each maximized on a
     # grid.
     Z = np.array(
-        [[-np.inf, 1.0], [2.0, np.inf], [-np.inf, 3.0], [4.0, np.inf],
-         [2.5, np.inf], [-np.inf, 6.0]]
-    )  # fmt: skip
+        [
+            [-np.inf, 1.0],
+            [2.0, np.inf],
+            [-np.inf, 3.0],
+            [4.0, np.inf],
+            [2.5, np.inf],
+            [-np.inf, 6.0],
+        ]
+    )
     # Sorted anchors 1, 2, 2.5, 3, 4, 6 with hits 1, 0, 0, 1, 0, 1.
     cs = _CurrentStatus(Z)
     theta = 0.4
@@ -141,7 +147,8 @@ def test_wald_interval_of_the_mle_on_exact_values_is_the_textbook_one():
 def test_wald_mean_interval_of_the_mle_covers_on_case_one_data():
     hits = 0
     for seed in range(200):
-        Z = _case_one(400, seed, scale=2.0)
+        x = np.random.default_rng(seed + 1000).normal(size=(400, 1))
+        Z = IntervalCaseI(scale=2.0, random_state=seed + 5000).fit_transform(x)
         ci = IntervalMLE().fit(Z).conf_int("mean", X=Z).iloc[0]
         hits += ci["lower"] <= 0.0 <= ci["upper"]
     assert abs(hits / 200 - 0.95) < 3 * SE_200

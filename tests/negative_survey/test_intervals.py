@@ -1,0 +1,36 @@
+"""Confidence intervals of the RVNS reconstruction (conf_int)."""
+
+import numpy as np
+import pytest
+
+from skprivate._grid_density._intervals import _report_covariance
+from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
+
+
+def test_report_covariance_treats_a_respondents_reports_as_one_unit():
+    # Two respondents with two reports each, bins (0, 0) and (1, 2): the
+    # frequencies are (1/2, 1/4, 1/4); the unit counts c = (2, 0, 0) and
+    # (0, 1, 1) have covariance diag(1, 1/4, 1/4) - off-diagonals (-1/2,
+    # -1/2, 1/4); Cov(t) = Cov(c) / (n v^2) = Cov(c) / 8.
+    t, cov = _report_covariance(np.array([[0, 0], [1, 2]]), 3)
+    np.testing.assert_allclose(t, [0.5, 0.25, 0.25])
+    expected = np.array([[1.0, -0.5, -0.5], [-0.5, 0.25, 0.25], [-0.5, 0.25, 0.25]])
+    np.testing.assert_allclose(cov, expected / 8)
+
+
+def test_rvns_intervals_on_reports():
+    rng = np.random.default_rng(0)
+    x = rng.beta(2, 5, size=(1500, 1)) * 10
+    Y = RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=1).fit_transform(x)
+    est = RVNSDensityEstimator(d=2.0, bounds=(0, 10), n_points=40).fit(Y)
+    cdf = est.conf_int("cdf", [2.0, 4.0], X=Y, level=[0.9, 0.95])
+    assert cdf["method"].str.startswith("linearized").all()
+    np.testing.assert_allclose(cdf["estimate"].iloc[:2], est.cdf([2.0, 4.0]))
+    assert (cdf["se"] > 0).all()
+    wide, narrow = cdf.iloc[2], cdf.iloc[0]
+    assert wide["lower"] < narrow["lower"] < narrow["upper"] < wide["upper"]
+    mean = est.conf_int("mean", X=Y).iloc[0]
+    assert mean["estimate"] == pytest.approx(est.mean())
+    assert mean["lower"] < mean["estimate"] < mean["upper"]
+    quantile = est.conf_int("quantile", [0.5], X=Y).iloc[0]
+    assert quantile["lower"] < quantile["estimate"] < quantile["upper"]
