@@ -22,6 +22,7 @@ from . import (
     negative_survey,
     subset,
 )
+from ._planning import expected_half_width, plan_sample_size
 from ._privacy_report import privacy_report
 from .exceptions import (
     InvalidParameterError,
@@ -48,6 +49,8 @@ __all__ = [
     "NotIdentifiableWarning",
     "PrivacyLeakWarning",
     "__version__",
+    "expected_half_width",
+    "plan_sample_size",
     "privacy_report",
     *interval.__all__,
     *ldp.__all__,

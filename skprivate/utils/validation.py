@@ -518,15 +518,23 @@ def check_weights(sample_weight: Any, n_samples: int) -> NDArray[np.float64]:
     >>> check_weights([1, -1], 2)
     Traceback (most recent call last):
     ...
-    ValueError: sample_weight must have shape (2,) with finite non-negative ...
+    ValueError: sample_weight must have finite non-negative entries; entry 1 is ...
     """
     if sample_weight is None:
         return np.ones(n_samples)
     w = check_float_array(sample_weight, name="sample_weight", allow_nan=True)
-    if w.shape != (n_samples,) or not np.all(np.isfinite(w)) or np.any(w < 0):
+    if w.shape != (n_samples,):
         raise ValueError(
             f"sample_weight must have shape ({n_samples},) with finite non-negative "
             f"entries; got shape {w.shape}."
+        )
+    bad = ~np.isfinite(w) | (w < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        what = "negative" if w[i] < 0 else "not finite"
+        raise ValueError(
+            f"sample_weight must have finite non-negative entries; entry {i} is "
+            f"{what} ({int(bad.sum())} such entries)."
         )
     if w.sum() <= 0:
         raise ValueError("sample_weight: all weights are zero.")
