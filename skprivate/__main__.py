@@ -121,6 +121,15 @@ def build_parser() -> argparse.ArgumentParser:
         "names the column, the count and the first row; drop estimates each "
         "column from its complete rows and reports the count",
     )
+    est.add_argument(
+        "--intervals",
+        nargs="?",
+        type=float,
+        const=0.95,
+        metavar="LEVEL",
+        help="add confidence intervals (lower, upper, level, method) next to each "
+        "estimate; LEVEL defaults to 0.95",
+    )
     est.add_argument("-o", "--output", metavar="OUT.csv", help="also write the table")
 
     from ._cli.survey import add_parser as add_survey_parser
@@ -173,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                 missing=args.missing,
                 delimiter=args.delimiter,
                 settings=args.settings,
+                intervals=args.intervals,
             )
             print(table.to_string(index=False))
     except CLIError as exc:

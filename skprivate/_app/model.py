@@ -35,7 +35,9 @@ class DemoRow:
     ``private`` is computed from privatized data only, ``clean`` is the same
     quantity computed from the original data, ``error`` says how far apart
     they are in the measure it names, and ``unit`` is the unit of
-    ``private`` and ``clean``.
+    ``private`` and ``clean``.  ``interval`` is the 95% confidence interval
+    of the private estimate (``conf_int``, from the privatized data only),
+    empty where the estimate has none.
     """
 
     family: str
@@ -46,6 +48,7 @@ class DemoRow:
     clean: str
     error: str
     unit: str = ""
+    interval: str = ""
 
 
 @dataclass

@@ -16,7 +16,8 @@ __all__ = ["INTRO", "format_summary", "format_text_table", "write_report"]
 INTRO = (
     "Each family privatizes a column of a bundled dataset with its mechanism and "
     "then estimates something from the privatized data alone. 'private' is that "
-    "estimate; 'clean' is the same quantity computed from the original data, the "
+    "estimate and 'interval' its 95% confidence interval; 'clean' is the same "
+    "quantity computed from the original data, the "
     "answer one would get without privacy; 'error' says how far apart they are, "
     "in the measure it names (a signed difference private - clean in the row's "
     "unit unless it says ARE = |private - clean| / |clean| or L1 distance). "
@@ -24,7 +25,16 @@ INTRO = (
     "report."
 )
 
-_COLUMNS = ["dataset", "task", "privacy", "private", "clean", "error", "unit"]
+_COLUMNS = [
+    "dataset",
+    "task",
+    "privacy",
+    "private",
+    "interval",
+    "clean",
+    "error",
+    "unit",
+]
 
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:72em;margin:2em auto;padding:0 1em;
@@ -164,6 +174,14 @@ def _intro_html(sections, has_plots: bool, meta: dict) -> str:
             "the mechanism's setting; its symbols are listed in the next table",
         ),
         ("private", "the estimate computed from the privatized data only"),
+        (
+            "interval",
+            "the 95% confidence interval of the private estimate, also computed "
+            "from the privatized data only (conf_int: the method right for the "
+            "estimator); empty where the quantity has none. Some methods centre "
+            "it on their own estimate (a bias-corrected one for the "
+            "deconvolution density), so it need not contain 'private'",
+        ),
         (
             "clean",
             "the same quantity computed from the original data: the answer "

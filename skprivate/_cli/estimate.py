@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from .intervals import add_intervals
 from .io import (
     CLIError,
     check_finite,
@@ -298,6 +299,7 @@ def estimate(
     missing: str = "error",
     delimiter: str | None = None,
     settings: str | None = None,
+    intervals: float | None = None,
 ) -> pd.DataFrame:
     """Estimate population quantities from the privatized columns of a CSV file.
 
@@ -315,9 +317,15 @@ def estimate(
     columns, and the estimator's parameters come from the settings (the
     parameters given in ``params`` take precedence).  The settings used are
     reported on stderr.
+
+    With ``intervals`` (a confidence level such as 0.95) every estimate with
+    an interval method gets ``lower``, ``upper``, ``level`` and ``method``
+    columns (``conf_int`` of the estimator on the released data).
     """
     if missing not in ("error", "drop"):
         raise CLIError(f"--missing must be error or drop; got {missing!r}")
+    if intervals is not None and not 0 < intervals < 1:
+        raise CLIError(f"--intervals takes a level in (0, 1); got {intervals!r}")
     import skprivate
 
     if estimator_name is not None and estimator_name not in ESTIMATORS:
@@ -442,6 +450,8 @@ def estimate(
             table = est.results_.loc[:, ["statistic", "value"]]
         else:
             table = _numeric_summary(est)
+        if intervals is not None:
+            table = add_intervals(table, est, estimator_name, values, intervals)
         if name in dropped:
             extra = pd.DataFrame(
                 {"statistic": ["rows dropped (missing)"], "value": [dropped[name]]}

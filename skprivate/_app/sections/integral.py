@@ -12,6 +12,7 @@ from skprivate.integral import (
 )
 
 from ..demo import LIFE, DemoFigure, DemoRow, DemoSection, DemoTable, pyplot
+from ..intervals import interval_frame_or_none, interval_text
 
 COLUMNS = ["infant_mortality", "life_expectancy", "fertility"]
 UNITS = {
@@ -126,6 +127,11 @@ def run(context) -> DemoSection:
                         else f"ARE {are_ip.loc[statistic, column]:.4f}"
                     ),
                     unit=UNITS[column],
+                    interval=(
+                        interval_text(interval_frame_or_none(est, "mean", [column]))
+                        if statistic == "mean"
+                        else ""
+                    ),
                 )
             )
     n_na = int(private.isna().sum().sum())

@@ -16,6 +16,7 @@ from skprivate.ldp import (
 )
 
 from ..demo import ADULT, LIFE, DemoFigure, DemoRow, DemoSection, pyplot
+from ..intervals import interval_frame_or_none, interval_text
 
 # Public domains declared before collection: Adult's education_num is coded
 # 1..16; life expectancy is taken within 20..90 years.
@@ -111,20 +112,35 @@ def _density_rows(life, seed):
             f"{float(np.median(x)):.2f}",
             f"{deconv.median() - float(np.median(x)):+.2f}",
             "years",
+            interval_text(interval_frame_or_none(deconv, "quantile", [0.5], X=z)),
         ),
     ]
-    return rows, l1, (grid, ref, naive.pdf(grid), deconv.pdf(grid))
+    # Pointwise 95% intervals of the density (robust bias correction: they
+    # cover the density itself, not its smoothed version).
+    band_x = grid[::10]
+    band = interval_frame_or_none(deconv, "pdf", band_x, X=z)
+    band = None if band is None else (band_x, band["lower"], band["upper"])
+    return rows, l1, (grid, ref, naive.pdf(grid), deconv.pdf(grid), band)
 
 
 def _figures(adult_parts, density_parts):
     plt = pyplot()
     if plt is None:
         return {}
-    grid, ref, naive, deconv = density_parts
+    grid, ref, naive, deconv, band = density_parts
     fig, ax = plt.subplots(figsize=(6, 3.6))
     ax.plot(grid, ref, "k-", label="clean KDE")
     ax.plot(grid, naive, "C1--", label="naive KDE of the noisy values")
     ax.plot(grid, deconv, "C0-", label="deconvolution KDE of the noisy values")
+    if band is not None:
+        ax.fill_between(
+            band[0],
+            band[1],
+            band[2],
+            color="C0",
+            alpha=0.2,
+            label="95% pointwise intervals (bias-corrected)",
+        )
     ax.set(
         xlabel="life expectancy (years)",
         ylabel="density",
@@ -136,7 +152,9 @@ def _figures(adult_parts, density_parts):
         fig,
         "The naive estimate (orange, dashed) is the clean density (black) "
         "smeared by the Laplace noise; the deconvolution estimate (blue) should "
-        "be closer to black: compare their L1 distances in the table.",
+        "be closer to black: compare their L1 distances in the table. The "
+        "shaded band holds pointwise 95% confidence intervals for the density "
+        "(robust bias correction; they can be wide where the noise is large).",
         pd.DataFrame({"x": grid, "clean": ref, "naive": naive, "deconvolved": deconv}),
     )
     x, y, kernel, logit, clean_kernel = adult_parts

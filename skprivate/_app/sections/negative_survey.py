@@ -14,6 +14,7 @@ from skprivate.negative_survey import (
 )
 
 from ..demo import ADULT, DemoFigure, DemoRow, DemoSection, pyplot
+from ..intervals import interval_frame_or_none, interval_text
 
 _BOUNDS = (17.0, 90.0)  # the age range the Adult survey admits, known in advance
 _D, _K = 15.0, 2
@@ -43,6 +44,13 @@ def run(context):
     grid = np.linspace(*_BOUNDS, 731)
     clean = six_indicators(age, grid)
     private = six_indicators(sample, grid)
+    # 95% intervals (linearized EMS: they cover the smoothed reconstruction).
+    intervals = {
+        "mean": interval_text(interval_frame_or_none(est, "mean", X=reports)),
+        "median": interval_text(
+            interval_frame_or_none(est, "quantile", [0.5], X=reports)
+        ),
+    }
     rows = [
         DemoRow(
             family="negative_survey",
@@ -53,6 +61,7 @@ def run(context):
             clean=f"{clean[name]:.2f}",
             error=f"{private[name] - clean[name]:+.2f}",
             unit=_UNITS[name],
+            interval=intervals.get(name, ""),
         )
         for name in ("mean", "std", "median", "mode", "skewness")
     ]

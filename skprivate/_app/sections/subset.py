@@ -14,6 +14,7 @@ from skprivate.subset import (
 )
 
 from ..demo import ADULT, DemoFigure, DemoRow, DemoSection, DemoTable, pyplot
+from ..intervals import interval_frame_or_none, interval_text
 
 METHODS = ("mom", "em", "mle", "one-step")
 
@@ -46,6 +47,7 @@ def run(context):
                 f"{clean[white]:.4f}",
                 f"L1 {l1:.4f}",
                 "share of people (0-1)",
+                interval_text(interval_frame_or_none(est, "pmf", ["White"]), fmt=".4f"),
             )
         )
     leak = subset_leakage(design, clean)

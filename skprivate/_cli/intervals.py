@@ -1,0 +1,81 @@
+"""Confidence intervals next to the estimates of ``python -m skprivate estimate``."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["add_intervals"]
+
+_QUANTILE = re.compile(r"^q(\d\d)$")
+_SHARE = re.compile(r"^P\((.*)\)$")
+
+
+def _interval(est: Any, kind: str, points: Any, values: Any, level: float):
+    """``(lower, upper, method, centre)`` rows of one ``conf_int`` call, or why not."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ci = est.conf_int(kind, points, level=level, X=values, random_state=0)
+    except (ValueError, TypeError) as exc:
+        reason = f"unavailable: {str(exc).splitlines()[0]}"
+        size = 1 if points is None else len(points)
+        return [(np.nan, np.nan, reason, np.nan)] * size
+    return list(
+        zip(ci["lower"], ci["upper"], ci["method"], ci["estimate"], strict=True)
+    )
+
+
+def add_intervals(
+    table: pd.DataFrame, est: Any, estimator_name: str, values: Any, level: float
+) -> pd.DataFrame:
+    """Add ``centre``, ``lower``, ``upper``, ``level`` and ``method`` to ``table``.
+
+    ``centre`` is the estimate the interval is built around, which differs
+    from ``value`` when the interval method has its own estimator (the
+    unbiased moment mean of Square Wave reports, the bias-corrected
+    deconvolution quantiles, the raw subset shares).
+
+    ``table`` holds the rows ``statistic, value`` of one column: ``mean``,
+    ``std`` and quantiles ``qNN`` of a distribution, ``P(category)`` of the
+    subset estimator, or the released statistics of the integral ones.
+    Rows with no interval (the standard deviation, statistics without a
+    method) keep NaN bounds with the reason.
+    """
+    bounds: dict[int, tuple] = {}
+    stats = list(table["statistic"])
+    if estimator_name == "subset":
+        rows = [i for i, s in enumerate(stats) if _SHARE.match(str(s))]
+        found = _interval(est, "pmf", None, None, level)
+        for i, got in zip(rows, found, strict=False):
+            bounds[i] = got
+    elif estimator_name == "integral":
+        for kind in ("mean", "count", "sum"):
+            rows = [i for i, s in enumerate(stats) if s == kind]
+            if rows:
+                for i, got in zip(rows, _interval(est, kind, None, None, level)):
+                    bounds[i] = got
+    else:
+        if "mean" in stats:
+            bounds[stats.index("mean")] = _interval(est, "mean", None, values, level)[0]
+        quantiles = [
+            (i, int(m.group(1)) / 100)
+            for i, s in enumerate(stats)
+            if (m := _QUANTILE.match(str(s)))
+        ]
+        if quantiles:
+            found = _interval(est, "quantile", [q for _, q in quantiles], values, level)
+            for (i, _), got in zip(quantiles, found, strict=True):
+                bounds[i] = got
+    out = table.copy()
+    none = (np.nan, np.nan, "", np.nan)
+    out["centre"] = [bounds.get(i, none)[3] for i in range(len(out))]
+    out["lower"] = [bounds.get(i, none)[0] for i in range(len(out))]
+    out["upper"] = [bounds.get(i, none)[1] for i in range(len(out))]
+    out["level"] = [level if i in bounds else np.nan for i in range(len(out))]
+    out["method"] = [bounds.get(i, none)[2] for i in range(len(out))]
+    return out
