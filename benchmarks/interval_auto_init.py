@@ -5,8 +5,8 @@
   ``LinearRegression``, on regression tables made from the bundled data
   (Gapminder: life expectancy from its own lags and the other indicators,
   life expectancy and fertility from the other indicators and the region;
-  Adult: age and hours per week from the other numeric columns) and on
-  Friedman #1-#3, with four interval designs (Case-I answers at anchor
+  Adult: hours per week from the other numeric columns) and on Friedman #1
+  and #2, with four interval designs (Case-I answers at anchor
   scales 5 and 2, Case-II answers at scale 2, Case-II anchors narrower than
   the response and off its centre): held-out R^2 (3-fold cross-validation,
   against the clean responses) and CPU time in base fits for the default
@@ -127,11 +127,9 @@ TABLES = {
         "life_expectancy"
     ),
     "Gapminder: fertility | indicators, region": lambda: _gapminder("fertility"),
-    "Adult: age | numeric columns": lambda: _adult("age"),
     "Adult: hours per week | numeric columns": lambda: _adult("hours_per_week"),
     "Friedman #1 (noise sd 1)": lambda: _friedman(1),
     "Friedman #2 (noise sd 10)": lambda: _friedman(2),
-    "Friedman #3 (noise sd 0.02)": lambda: _friedman(3),
 }
 
 
@@ -181,17 +179,17 @@ def _table_task(table: str, design: tuple, base: str) -> list[dict]:
             clean = clone(_make_base(base))
             one = _cpu(lambda clean=clean, Xt=Xt, yt=yt: clean.fit(Xt, yt))
             clean_r2 = r2_score(y[test], clean.predict(X[test]))
-            same = None
+            same, default_row = None, {}
             for name, params in SETTINGS:
                 if name == same:
                     # the very fits of the default (same start, budget, seeds)
-                    rows.append({**rows[-1], "setting": name, "repeated": False})
+                    rows.append({**default_row, "setting": name, "repeated": False})
                     continue
                 reg = Reg(_make_base(base), random_state=0, **params)
                 cost = _cpu(lambda reg=reg, Xt=Xt, Z=Z: reg.fit(Xt, Z))
                 pred = reg.predict(X[test])
                 if name == "default":
-                    same = _same_as_default(reg, base)
+                    same = _same_as_default(reg, base, len(train))
                 rows.append(
                     {
                         "base": base,
@@ -209,10 +207,12 @@ def _table_task(table: str, design: tuple, base: str) -> list[dict]:
                         "repeated": True,
                     }
                 )
+                if name == "default":
+                    default_row = rows[-1]
     return rows
 
 
-def _same_as_default(reg, base: str) -> str | None:
+def _same_as_default(reg, base: str, n: int) -> str | None:
     """The setting whose fit is exactly the default's, if any.
 
     With a LightGBM base, init="auto" runs 20 fits from the constant start,
@@ -227,8 +227,8 @@ def _same_as_default(reg, base: str) -> str | None:
     if reg.init_ == "constant":
         return "constant"
     info = reg.start_information_
-    if _auto_hessian(info, np.ones(reg.history_ and 1 or 1)) == info:
-        return None
+    if _auto_hessian(info, np.ones(n)) == info:
+        return "boosting, 20 fits"
     return None
 
 
@@ -307,6 +307,10 @@ def _tables_section(quick: bool, n_jobs: int) -> list[Section]:
             "max_iter='auto'); 'constant': init='constant', 20 fits; 'boosting, "
             "3 fits': init='boosting', max_iter=3 (the previous default with a "
             "LightGBM base, without its Hessian floor); 'boosting, 20 fits'. "
+            "With a LightGBM base the default's fits are those of 'constant' or "
+            "of 'boosting, 20 fits' (same start, budget and seeds) unless the "
+            "boosted start's Hessian floor is raised; those are not repeated "
+            "and appear under both names. "
             f"Target: the default within {R2_GAP} R^2 of the best setting or "
             f"within {MSE_RATIO - 1:.0%} of its MSE; met on {met} of "
             f"{len(accuracy)}"

@@ -824,8 +824,16 @@ def test_round_trip_covers_every_numeric_mechanism():
     assert set(ROUND_TRIP) == set(MECHANISMS) - {"subset"}
 
 
-@pytest.mark.parametrize("mechanism", sorted(ROUND_TRIP))
-def test_estimate_after_privatize_needs_no_param(tmp_path, capsys, mechanism):
+def _pairs():
+    from skprivate._cli.privatize import MECHANISMS
+
+    return [(m, e) for m in sorted(ROUND_TRIP) for e in MECHANISMS[m].estimators]
+
+
+@pytest.mark.parametrize(("mechanism", "estimator"), _pairs())
+def test_estimate_after_privatize_needs_no_param(
+    tmp_path, capsys, mechanism, estimator
+):
     x, path = _normal_column(tmp_path)
     out = tmp_path / "private.csv"
     args = ["privatize", "--mechanism", mechanism, "--columns", "x"]
@@ -834,12 +842,14 @@ def test_estimate_after_privatize_needs_no_param(tmp_path, capsys, mechanism):
         capsys,
     )
     assert code == 0, err
-    code, stdout, err = _run(["estimate", str(out)], capsys)
-    assert code == 0, err
     from skprivate._cli.privatize import MECHANISMS
 
-    default = MECHANISMS[mechanism].estimators[0]
-    assert f"(privatize --mechanism {mechanism}): {default}" in err
+    # the first estimator is the mechanism's default: no --estimator needed
+    chosen = [] if estimator == MECHANISMS[mechanism].estimators[0] else [estimator]
+    chosen = ["--estimator", *chosen] if chosen else []
+    code, stdout, err = _run(["estimate", *chosen, str(out)], capsys)
+    assert code == 0, err
+    assert f"(privatize --mechanism {mechanism}): {estimator}" in err
     table = pd.read_fwf(pd.io.common.StringIO(stdout))
     stats = dict(zip(table["statistic"], table["value"], strict=True))
     # N(50, 10): the sampling error of these estimates is well below 2 at
@@ -1199,8 +1209,9 @@ def test_tab_delimiter(tmp_path, capsys):
 def readme_example(tmp_path_factory):
     """The README's command-line example on the bundled Adult ages.
 
-    Returns the clean ages and the table ``estimate`` wrote (statistic ->
-    value).  Runs ``privatize`` then ``estimate`` exactly as the README does.
+    Runs ``privatize`` then ``estimate`` exactly as the README does, and
+    ``estimate --estimator deconvolution-kde`` on the same release.  Returns
+    the clean ages and the two tables (statistic -> value).
     """
     import contextlib
     import io
@@ -1210,6 +1221,7 @@ def readme_example(tmp_path_factory):
     folder = tmp_path_factory.mktemp("readme")
     ages = load_adult()["age"]
     ages.to_frame().to_csv(folder / "survey.csv", index=False)
+    private = str(folder / "private.csv")
     commands = [
         [
             "privatize",
@@ -1225,48 +1237,48 @@ def readme_example(tmp_path_factory):
             "0",
             str(folder / "survey.csv"),
             "-o",
-            str(folder / "private.csv"),
+            private,
         ],
+        ["estimate", private, "-o", str(folder / "table.csv")],
         [
             "estimate",
             "--estimator",
             "deconvolution-kde",
-            "--columns",
-            "age",
-            str(folder / "private.csv"),
+            private,
             "-o",
-            str(folder / "table.csv"),
+            str(folder / "kernel.csv"),
         ],
     ]
     for command in commands:
         sink = io.StringIO()
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
             assert main(command) == 0, sink.getvalue()
-    table = pd.read_csv(folder / "table.csv").set_index("statistic")["value"]
-    return ages, table
+    tables = [
+        pd.read_csv(folder / name).set_index("statistic")["value"]
+        for name in ("table.csv", "kernel.csv")
+    ]
+    return ages, *tables
 
 
-def test_readme_example_lives_on_the_declared_range(readme_example):
-    # Issue 25: the README's two commands printed sd 68.65 and q10 4.08 for
-    # ages of 17 to 90 (the density spread over the noisy range, -1460 to
-    # 1570).  Read from the settings file, the support is the declared range.
-    ages, stats = readme_example
-    quantiles = stats[["q10", "q25", "q50", "q75", "q90"]]
-    assert (quantiles > 17).all() and (quantiles < 90).all()
-    assert stats["std"] < 1.25 * ages.std()
-    assert abs(stats["q50"] - ages.median()) < 3
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the moment correction of DeconvolutionKernelDensity (issue 25, "
-    "item 2): on the declared support with the CV bandwidth the estimate has sd "
-    "16.3 and q75 52.5; matching the unbiased mean and variance of the reports "
-    "gives sd 12.95 and quartiles 29.3 / 38.5 / 48.4",
-)
 def test_readme_command_line_example_on_adult_ages(readme_example):
-    # The issue's target: the clean quartiles within 3 years, the sd within 15%.
-    ages, stats = readme_example
+    # Issue 25: the README's two commands printed sd 68.65 and q10 4.08 for
+    # ages of 17 to 90.  Now estimate reads the settings file: the perturbed
+    # KDE (maximum likelihood through the Laplace law on the declared range)
+    # gives sd 14.08 and quartiles 27.4 / 37.3 / 48.4; the target is the
+    # clean quartiles 28 / 37 / 48 within 3 years and the sd within 15%.
+    ages, stats, _ = readme_example
     assert abs(stats["std"] / ages.std() - 1) < 0.15
     for q, clean in (("q25", 28), ("q50", 37), ("q75", 48)):
         assert abs(stats[q] - clean) < 3, (q, stats[q])
+
+
+def test_readme_example_kernel_estimate_lives_on_the_declared_range(readme_example):
+    # The deconvolution KDE on the same release, from the settings file: on
+    # the declared range (it spread over -1460 to 1570 before, sd 68.65), sd
+    # 15.4, quartiles 27.9 / 38.7 / 51.4 (noisier than the perturbed KDE at
+    # epsilon = 1).
+    ages, _, stats = readme_example
+    quantiles = stats[["q10", "q25", "q50", "q75", "q90"]]
+    assert (quantiles > 17).all() and (quantiles < 90).all()
+    assert abs(stats["std"] / ages.std() - 1) < 0.15
+    assert abs(stats["q50"] - ages.median()) < 3

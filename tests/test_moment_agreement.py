@@ -198,11 +198,11 @@ def test_consistent_estimates_are_left_unchanged_and_others_moved_to_the_ellipse
     own = flat @ F
     cov = np.diag([1e-4, 1e-4])
     # within 2 standard errors: untouched
-    p, lam = tilt_to_moments(flat, F, own + [0.015, 0.0], cov=cov)
+    p, lam = tilt_to_moments(flat, F, own + np.array([0.015, 0.0]), cov=cov)
     np.testing.assert_allclose(p, flat, rtol=1e-15)
     assert lam.tolist() == [0.0, 0.0]
     # 5 standard errors away: moved to distance 2 along the segment
-    target = own + [0.05, 0.0]
+    target = own + np.array([0.05, 0.0])
     p, _ = tilt_to_moments(flat, F, target, cov=cov)
     np.testing.assert_allclose(p @ F, target - [0.02, 0.0], atol=1e-9)
 

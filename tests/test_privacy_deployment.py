@@ -24,7 +24,6 @@ import io
 import pickle
 import sys
 import threading
-import warnings
 
 import joblib
 import numpy as np
@@ -172,7 +171,7 @@ def _changed_setting(privatizer):
         if key in params and params[key] is not None:
             return key, params[key] * 2
     if isinstance(params.get("categories"), list):
-        return "categories", [list(c) + ["cat-new"] for c in params["categories"]]
+        return "categories", [[*c, "cat-new"] for c in params["categories"]]
     if params.get("mechanisms"):
         return "mechanisms", params["mechanisms"][:1]
     raise AssertionError(f"no setting to change in {type(privatizer).__name__}")
@@ -243,7 +242,7 @@ def test_threads_take_distinct_calls(name):
         sys.setswitchinterval(switch)
 
 
-# -- seeded releases are labelled --------------------------------------------------------
+# -- seeded releases are labelled ----------------------------------------------------
 @names
 def test_summary_says_when_a_release_is_seeded(name):
     seeded, kind = _make(name, 1)
@@ -255,7 +254,7 @@ def test_summary_says_when_a_release_is_seeded(name):
     assert f["reproducible"] is False
 
 
-# -- exact support at large budgets -----------------------------------------------------
+# -- exact support at large budgets ---------------------------------------------------
 # Each privatizer with a budget, and the exact test that every output grid point
 # it can release is reachable from both bounds at large per-column epsilon (the
 # stand-in generator of tests/ldp/test_sampler_support.py feeds the extreme

@@ -70,7 +70,7 @@ MECHANISMS: dict[str, MechanismEntry] = {
         "LaplaceLDP",
         "epsilon-local differential privacy by Laplace noise within declared bounds",
         "--param epsilon=1 --bounds 0,100",
-        ("deconvolution-kde", "perturbed-kde"),
+        ("perturbed-kde", "deconvolution-kde"),
     ),
     "subset": MechanismEntry(
         "SubsetUniform",

@@ -94,8 +94,8 @@ def test_smoothing_width_grid_is_fine_enough_for_flipped_huber_reports():
         ML_TOL,
         ems_cell_probabilities,
     )
-    from skprivate.datasets import make_truncated_chi2
     from skprivate.base import _settings_fingerprint
+    from skprivate.datasets import make_truncated_chi2
     from skprivate.ldp._perturbed_kde import additive_transition
 
     x = make_truncated_chi2(20_000, 2, random_state=0)
