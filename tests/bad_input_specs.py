@@ -841,6 +841,48 @@ FUNCTIONS = {
             "max_rounds": count(minimum=1),
         },
     },
+    "expected_half_width": {
+        "valid": lambda: {
+            "mechanism": LaplaceLDP(epsilon=1.0, bounds=(0, 100)),
+            "n": 10_000,
+            "sd": 20.0,
+        },
+        "params": {
+            "mechanism": instance(),
+            "n": count(minimum=1),
+            "statistic": option(),
+            "level": real(0, 1),
+            "sd": real(0, None),
+            "reference": custom(wrong_type=lambda v: object()),
+            "estimator": instance(),
+            "kind": custom(unknown=lambda v: "not-a-kind"),
+            "points": custom(string=lambda v: ["x"]),
+            "n_simulations": count(minimum=1),
+            "random_state": random_state(),
+        },
+    },
+    "plan_sample_size": {
+        "valid": lambda: {
+            "mechanism": LaplaceLDP(epsilon=1.0, bounds=(0, 100)),
+            "half_width": 2.0,
+            "sd": 20.0,
+        },
+        "params": {
+            "mechanism": instance(),
+            "half_width": real(0, None),
+            "statistic": option(),
+            "level": real(0, 1),
+            "sd": real(0, None),
+            "reference": custom(wrong_type=lambda v: object()),
+            "estimator": instance(),
+            "kind": custom(unknown=lambda v: "not-a-kind"),
+            "points": custom(string=lambda v: ["x"]),
+            "rate": real(0, 1),
+            "pilot_n": count(minimum=1),
+            "n_simulations": count(minimum=1),
+            "random_state": random_state(),
+        },
+    },
     # skprivate.utils
     "all_estimators": {"valid": lambda: {}, "params": {}},
     "bounds_from_data": {

@@ -509,7 +509,7 @@ default="auto"
             raise ValueError(
                 f"X and y have inconsistent numbers of samples: {n_x} and {n}."
             )
-        if n and np.all(Z[:, 0] == Z[:, 1]) and np.all(Z[:, 0] == Z[0, 0]):
+        if n > 1 and np.all(Z[:, 0] == Z[:, 1]) and np.all(Z[:, 0] == Z[0, 0]):
             raise ValueError(
                 f"y holds a single distinct exact value (all {n} rows): the noise "
                 "scale is not identified and there is nothing to regress. Check "
