@@ -63,6 +63,7 @@ _COLUMNS = [
     "bounds",
     "bounds_from_data",
     "floating_point_safe",
+    "reproducible",
     "note",
 ]
 
@@ -324,6 +325,15 @@ def _consumes_sample_weight(est: Any) -> bool:
 
 
 def _rows_of_privatizer(privatizer: Any, names: list[str]) -> list[dict]:
+    rows = _guarantee_rows(privatizer, names)
+    # seeded noise is for simulation, not for release
+    seeded = getattr(privatizer, "_is_seeded", None)
+    for row in rows:
+        row["reproducible"] = bool(seeded()) if callable(seeded) else np.nan
+    return rows
+
+
+def _guarantee_rows(privatizer: Any, names: list[str]) -> list[dict]:
     summary = privatizer.privacy_summary()
     n = len(names)
     mechanism = type(privatizer).__name__
@@ -927,8 +937,9 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
     report : pandas.DataFrame
         Columns ``column``, ``mechanism``, ``notion``, ``epsilon``,
         ``delta``, ``coverage``, ``leakage``, ``bounds``,
-        ``bounds_from_data``, ``floating_point_safe`` and ``note``.  The
-        last row, ``total``, is the guarantee of one record over all its
+        ``bounds_from_data``, ``floating_point_safe``, ``reproducible``
+        (True for a seeded privatizer: its releases are for simulation, not
+        for release) and ``note``.  The last row, ``total``, is the guarantee of one record over all its
         columns by sequential composition: the epsilons (and deltas) of
         every privatizer applied to the record add up, including several
         privatizers applied to the same column (feature-union branches, the

@@ -8,7 +8,7 @@ body.  The layers, from the ground up (``doc/design.rst`` draws them):
 2. shared: ``base``, ``distributions``, ``_grid_density``, ``_uncertainty``;
 3. families: ``interval``, ``ldp``, ``subset``, ``negative_survey``,
    ``integral``, and beside them ``datasets`` and ``model_selection``;
-4. across families: ``survey``, ``_privacy_report``;
+4. across families: ``survey``, ``_privacy_report``, ``_planning``;
 5. the package face: ``skprivate/__init__.py``;
 6. application: ``_app``, ``_cli``, ``__main__``.
 
@@ -45,7 +45,11 @@ LAYERS = {
         "skprivate.datasets",
         "skprivate.model_selection",
     ),
-    "across families": ("skprivate.survey", "skprivate._privacy_report"),
+    "across families": (
+        "skprivate.survey",
+        "skprivate._privacy_report",
+        "skprivate._planning",
+    ),
     "face": ("skprivate",),
     "application": ("skprivate._app", "skprivate._cli", "skprivate.__main__"),
 }

@@ -281,3 +281,13 @@ def test_every_budgeted_privatizer_has_an_exact_support_test(name):
         "list it in SUPPORT_TESTS"
     )
     assert callable(getattr(test_sampler_support, SUPPORT_TESTS[name], None))
+
+
+def test_report_marks_seeded_privatizers():
+    from skprivate import privacy_report
+
+    X = np.random.default_rng(0).uniform(0, 1, (50, 1))
+    seeded = privacy_report(LaplaceLDP(epsilon=1, bounds=(0, 1), random_state=0).fit(X))
+    free = privacy_report(LaplaceLDP(epsilon=1, bounds=(0, 1)).fit(X))
+    assert bool(seeded["reproducible"].iloc[0])
+    assert not free["reproducible"].iloc[0]
