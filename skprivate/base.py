@@ -44,6 +44,7 @@ from .utils._statistic import (
     RowStatistic,
     count_and_reduce_rows,
     n_rows,
+    renumber_rows,
     validate_rows,
 )
 from .utils.discovery import all_estimators
@@ -512,6 +513,7 @@ class PrivatizerMixin(
         X: Any,
         seed: np.random.SeedSequence,
         release: Callable[[Any, Any], Any] | None = None,
+        first_row: int = 0,
     ) -> Any:
         """Release one block ``X`` with the generator of ``seed``.
 
@@ -530,6 +532,9 @@ class PrivatizerMixin(
         release : callable, optional
             ``release(self, X)``; default ``type(self)._transform`` (an
             array, whatever ``set_output`` says).
+        first_row : int, default=0
+            Position of the block's first row in the whole data: a refused
+            value is named by its row in the data, as in memory.
 
         Returns
         -------
@@ -540,6 +545,11 @@ class PrivatizerMixin(
             if release is None:
                 return self._transform(X)
             return release(self, X)
+        except (ValueError, TypeError) as error:
+            renumbered = renumber_rows(error, first_row)
+            if renumbered is error:
+                raise
+            raise renumbered from None
         finally:
             _BLOCK_GENERATOR.reset(token)
 

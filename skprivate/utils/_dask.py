@@ -150,11 +150,13 @@ def block_seed(seq: np.random.SeedSequence, position: int) -> np.random.SeedSequ
 
 
 # -- privatizers ----------------------------------------------------------------
-def _privatize_block(block, privatizer, seq, dtype, position):
+def _privatize_block(block, privatizer, seq, dtype, position, first_row, width):
     # One partition with its own stream: block_seed of the call's seed and the
     # partition's position, plus a fingerprint of the partition's rows when the
     # privatizer is seeded (the same seed on other data draws other noise).
     # A recomputed partition gets the same seed, hence the same release.
+    if len(block) == 0:  # an empty partition releases nothing
+        return np.empty((0, width), dtype=dtype)
     seed = block_seed(seq, position)
     if privatizer._is_seeded():
         fingerprint = data_fingerprint(np.asarray(block))
@@ -162,20 +164,30 @@ def _privatize_block(block, privatizer, seq, dtype, position):
             [*np.atleast_1d(seq.entropy).tolist(), *words(fingerprint)],
             spawn_key=(*seq.spawn_key, int(position)),
         )
-    released = privatizer._transform_with_seed(block, seed)
+    released = privatizer._transform_with_seed(block, seed, first_row=first_row)
     return np.asarray(released, dtype=dtype)
 
 
-def _array_block(block, privatizer, seq, dtype, block_id=None):
-    return _privatize_block(block, privatizer, seq, dtype, block_id[0])
+def _array_block(block, privatizer, seq, dtype, first_rows, block_id=None):
+    position = block_id[0]
+    return _privatize_block(
+        block, privatizer, seq, dtype, position, first_rows[position], block.shape[1]
+    )
 
 
-def _frame_block(part, privatizer, seq, dtype, names, partition_info=None):
+def _frame_block(part, first, privatizer, seq, dtype, names, partition_info=None):
     import pandas as pd
 
     position = partition_info["number"] if partition_info else 0
-    out = _privatize_block(part, privatizer, seq, dtype, position)
+    first_row = int(first.iloc[0]) if len(first) else 0
+    out = _privatize_block(
+        part, privatizer, seq, dtype, position, first_row, len(names)
+    )
     return pd.DataFrame(out, columns=names, index=part.index)
+
+
+def _first_rows(lengths: Any) -> list[int]:
+    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist()
 
 
 def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
@@ -198,7 +210,9 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
     Returns
     -------
     dask.array.Array or dask.dataframe.DataFrame
-        Same lazy type as ``X``; DataFrame columns are named by
+        Same lazy type as ``X`` (an array with unknown row chunks has their
+        sizes computed first, one pass over its rows; a refused value is
+        named by its row in the whole collection); DataFrame columns are named by
         ``get_feature_names_out`` and all have the privatizer's output dtype
         (its ``_release_dtype``).
     """
@@ -222,8 +236,12 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
         if X.ndim == 1:
             X = X.to_frame()
         meta = pd.DataFrame({c: np.empty(0, dtype=dtype) for c in names})
+        # first row of every partition (one small scan of the lengths), so
+        # that a refused value is named by its row in the whole data
+        lengths = X.map_partitions(len)
         return X.map_partitions(
             _frame_block,
+            lengths.cumsum() - lengths,
             privatizer,
             seq,
             dtype,
@@ -240,11 +258,14 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
         )
     if X.numblocks[1] != 1:
         X = X.rechunk({1: -1})
+    if any(np.isnan(c) for c in X.chunks[0]):  # unknown row chunks: their lengths
+        X = X.compute_chunk_sizes()
     return X.map_blocks(
         _array_block,
         privatizer,
         seq,
         dtype,
+        _first_rows(X.chunks[0]),
         dtype=dtype,
         chunks=(X.chunks[0], (len(names),)),
         meta=np.empty((0, 0), dtype=dtype),
@@ -280,7 +301,11 @@ def fit_sample(X: Any, summary: str | None) -> Any:
     if frame and X.ndim == 1:
         X = X.to_frame()
     if summary is None:
-        return X.head(8) if frame else X[:8].compute()
+        if frame:  # the first rows, past empty partitions
+            return X.head(8, npartitions=-1)
+        if any(np.isnan(c) for c in X.chunks[0]):
+            X = X.compute_chunk_sizes()
+        return X[:8].compute()
     if summary == "distinct":
         if frame:
             columns = [X[c].drop_duplicates() for c in X.columns]
@@ -347,7 +372,16 @@ class _Failure:
         self.error = error
 
 
+class _Empty:
+    """An empty partition: it adds nothing to the statistic."""
+
+    def __init__(self, block: Any) -> None:
+        self.block = block
+
+
 def _leaf(statistic, block, first_row):
+    if len(block) == 0:
+        return _Empty(block)
     try:
         return statistic.merge([statistic.block(block, first_row)]), len(block)
     except (ValueError, TypeError) as error:
@@ -358,8 +392,11 @@ def _merge(statistic, *parts):
     failures = [p for p in parts if isinstance(p, _Failure)]
     if failures:
         return min(failures, key=lambda f: f.first_row)
-    value = statistic.merge([value for value, _ in parts])
-    return value, sum(n for _, n in parts)
+    found = [p for p in parts if not isinstance(p, _Empty)]
+    if not found:
+        return parts[0]
+    value = statistic.merge([value for value, _ in found])
+    return value, sum(n for _, n in found)
 
 
 def _row_blocks(X: Any) -> tuple[list, list]:
@@ -436,4 +473,6 @@ def reduce_collection(X: Any, statistic: Any) -> Any:
     (result,) = dask.compute(values[0])
     if isinstance(result, _Failure):
         raise result.error
+    if isinstance(result, _Empty):  # no row at all: the statistic says what then
+        return statistic.merge([statistic.block(result.block, 0)]), 0
     return result

@@ -17,6 +17,7 @@ Nothing here imports dask; nothing here knows a learner.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ __all__ = [
     "count_and_reduce_rows",
     "n_rows",
     "reduce_rows",
+    "renumber_rows",
     "validate_rows",
     "value_range",
 ]
@@ -287,3 +289,43 @@ def validate_rows(estimator: Any, X: Any, *, reset: bool = True, **check_params)
     if names is not None:
         estimator.feature_names_in_ = names
     return X
+
+
+_ROW_NUMBER = re.compile(r"\b([Rr]ow|entry \() ?(\d+)")
+
+
+def renumber_rows(error: Exception, first_row: int) -> Exception:
+    """``error`` of a block with its row numbers counted in the whole data.
+
+    Messages of skprivate name a row as ``row N`` (or an entry as
+    ``entry (N, ...)``), counted from the first row of what they were
+    given; a block starting at row ``first_row`` of the data gets its
+    numbers shifted by ``first_row``, in an error of the same type.
+
+    Parameters
+    ----------
+    error : Exception
+        Raised on one block.
+    first_row : int
+        Position of the block's first row in the whole data.
+
+    Returns
+    -------
+    Exception
+        ``error`` itself when ``first_row`` is 0, else a new one.
+
+    Examples
+    --------
+    >>> from skprivate.utils._statistic import renumber_rows
+    >>> str(renumber_rows(ValueError("X contains NaN at row 3, column 0."), 100))
+    'X contains NaN at row 103, column 0.'
+    """
+    if not first_row or len(error.args) != 1 or not isinstance(error.args[0], str):
+        return error
+
+    def shift(match: re.Match) -> str:
+        word = match.group(1)
+        space = "" if word.endswith("(") else " "
+        return f"{word}{space}{int(match.group(2)) + first_row}"
+
+    return type(error)(_ROW_NUMBER.sub(shift, error.args[0]))

@@ -1015,17 +1015,7 @@ def check_finite(X: Any, *, name: str = "X", first_row: int = 0) -> Any:
     >>> check_finite(np.array([[1.0], [np.nan]]), first_row=10)
     Traceback (most recent call last):
     ...
-    ValueError: X contains NaN at row 11, column 0; every value must be finite.
+    ValueError: X contains NaN at row 11, column 0; every value must be finite ...
     """
-    arr = np.asarray(X)
-    finite = np.isfinite(arr)
-    if finite.all():
-        return X
-    where = np.argwhere(~finite.reshape(len(arr), -1))[0]
-    row, col = int(where[0]), int(where[1])
-    value = arr.reshape(len(arr), -1)[row, col]
-    kind = "NaN" if np.isnan(value) else "inf"
-    raise ValueError(
-        f"{name} contains {kind} at row {first_row + row}, column {col}; every "
-        "value must be finite."
-    )
+    _check_finite_named(X, name, first_row)
+    return X
