@@ -939,8 +939,9 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         ``delta``, ``coverage``, ``leakage``, ``bounds``,
         ``bounds_from_data``, ``floating_point_safe``, ``reproducible``
         (True for a seeded privatizer: its releases are for simulation, not
-        for release) and ``note``.  The last row, ``total``, is the guarantee of one record over all its
-        columns by sequential composition: the epsilons (and deltas) of
+        for release) and ``note``.  The last row, ``total``, is the
+        guarantee of one record over all its columns by sequential
+        composition: the epsilons (and deltas) of
         every privatizer applied to the record add up, including several
         privatizers applied to the same column (feature-union branches, the
         members of an ensemble, each fitted with its own privatizer, and

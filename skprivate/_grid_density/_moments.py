@@ -100,17 +100,18 @@ def additive_features(edges: ArrayLike, noise_var: float) -> NDArray[np.float64]
     return F
 
 
-def square_wave_features(edges: ArrayLike, epsilon: float) -> NDArray[np.float64]:
+def square_wave_features(
+    edges: ArrayLike, w: float, near_odds: float
+) -> NDArray[np.float64]:
     """Report moments per cell of the unit domain for the Square Wave.
 
     The report density given ``v`` is ``q`` on ``[-w, 1 + w]`` plus
     ``p - q`` on ``[v - w, v + w]`` (``p = e**eps q``), so
     ``E[Y | v] = q (1 + 2 w) / 2 + 2 w (p - q) v`` and
     ``E[Y**2 | v] = q ((1 + w)**3 + w**3) / 3 + (p - q) (2 w v**2 + 2 w**3 / 3)``.
+    ``w`` is the half-width and ``near_odds`` the odds of a report near
+    ``v`` (the mechanism's own terms, from its family module).
     """
-    from ..ldp._square_wave import _square_wave_terms
-
-    w, near_odds = _square_wave_terms(float(epsilon))
     q = 1.0 / (1.0 + near_odds)
     p = near_odds / (2.0 * w) * q if w > 0 else 0.0
     X = cell_moments(edges)

@@ -264,7 +264,7 @@ class SquareWaveEMSEstimator(
             # E[v' | v] is affine and E[v'**2 | v] quadratic (unit domain)
             theta, _ = tilt_to_moments(
                 theta,
-                square_wave_features(edges, float(epsilon)),
+                square_wave_features(edges, *_square_wave_terms(float(epsilon))),
                 [v.mean(), np.dot(v, v) / v.size],
                 cov=moment_covariance(
                     v.size, v.mean(), np.mean(v**2), np.mean(v**3), np.mean(v**4)
