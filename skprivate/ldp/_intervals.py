@@ -115,6 +115,7 @@ __all__ = [
 
 _BLOCK = 2**22  # kernel values per block of evaluation
 _SQRT_2PI = np.sqrt(2.0 * np.pi)
+_DENOMINATOR_Z = 3.0
 # Quantile intervals: a coarse grid of the support, then a fine grid over
 # the values not rejected at the 0.999 level.
 _COARSE, _FINE, _WIDE_Z = 65, 129, 3.29
@@ -414,7 +415,9 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     covers the function smoothed at the bandwidth) or ``"bootstrap"``
     (percentile bootstrap of the pairs, refitting at the fitted bandwidth).
     Points where the fit falls back to the training mean (see
-    ``fallback_mask``) get no interval (NaN).  ``X`` and ``y`` are the noisy
+    ``fallback_mask``), or where the kernel weights of the interval's fit sum
+    to less than three of their standard errors (the ratio is then noise
+    over noise), get no interval (NaN).  ``X`` and ``y`` are the noisy
     inputs and the responses; by default the records the learner keeps.
     """
 
@@ -469,11 +472,15 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
 
     def _ci_local_constant(self, x: NDArray, Z: NDArray, Y: NDArray, rbc: bool):
         K = self._ci_weights(x, Z, rbc)
-        S = K.sum()
-        if not S > 0:
+        total = K.sum()
+        # The ratio's linearization needs a denominator clearly away from 0:
+        # at most _DENOMINATOR_Z of its standard errors (sqrt(sum K_i^2)),
+        # the ratio is noise over noise and no interval is given.
+        floor = _DENOMINATOR_Z * np.sqrt(np.sum(K * K))
+        if not total > floor:
             return np.full(Y.shape[1], np.nan), np.full(Y.shape[1], np.nan)
-        m = (K @ Y) / S
-        var = ((K[:, None] * (Y - m[None, :])) ** 2).sum(axis=0) / S**2
+        m = (K @ Y) / total
+        var = ((K[:, None] * (Y - m[None, :])) ** 2).sum(axis=0) / total**2
         return m, np.sqrt(var)
 
     def _ci_local_linear(self, x: NDArray, Z: NDArray, Y: NDArray):

@@ -11,9 +11,14 @@ value: the smoothing bias is not included.  ``method="bootstrap"`` resamples
 respondents and refits (the smoothing width re-chosen each time), and is
 the only method for ``method="paper"`` fits.
 
-There is no exact unbiased mean for RVNS reports: ``E[Y | x]`` is linear in
-``x`` only at least ``d`` away from the bounds (the band is shifted inside
-near them), so the mean is estimated from the reconstruction.
+The mean.  With the boundary-safe placement (reports on ``[a - d, b + d]``)
+``E[Y | x] = C - d x / (b - a + d)`` with ``C = ((b + d)**2 - (a - d)**2) /
+(2 (b - a + d))`` for every ``x`` in the bounds, so ``(C - Y_bar) (b - a +
+d) / d`` is an unbiased estimate of the mean, with the standard error of
+the respondents' mean reports scaled by ``(b - a + d) / d``
+(``method="moment"``, the default there).  With the paper's placement
+``E[Y | x]`` is affine in ``x`` only at least ``d`` away from the bounds, so
+the mean is taken from the reconstruction.
 
 References
 ----------
@@ -33,6 +38,7 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 
 from .._grid_density._intervals import GridEMSIntervalsMixin, smoothing_matrix
+from .._uncertainty import IntervalRequest, interval_frame, normal_interval
 
 __all__ = ["RVNSIntervalsMixin"]
 
@@ -42,8 +48,10 @@ class RVNSIntervalsMixin(GridEMSIntervalsMixin):
 
     ``method="linearized"`` (default for ``method="ml"`` fits) or
     ``"bootstrap"`` (respondents resampled, the estimator refitted on their
-    reports; the default for ``method="paper"``).  ``X`` is the reports, one
-    row of ``k`` reports per respondent.
+    reports; the default for ``method="paper"``); the mean also
+    ``"moment"`` (the exact unbiased estimate, the default with the
+    boundary-safe placement).  ``X`` is the reports, one row of ``k``
+    reports per respondent.
     """
 
     def _ci_uses_ems(self) -> bool:
@@ -67,4 +75,43 @@ class RVNSIntervalsMixin(GridEMSIntervalsMixin):
     def _ci_resampling_template(self) -> Any:
         return clone(self).set_params(
             privatizer=None, d=float(self.d_), bounds=tuple(self.bounds_)
+        )
+
+    def _conf_int_mean(self, request: IntervalRequest):
+        safe = getattr(self, "placement_", "paper") == "boundary_safe"
+        fallback = "linearized" if self._ci_uses_ems() else "bootstrap"
+        method = request.choose(
+            ("moment", "linearized", "bootstrap"),
+            "moment" if safe else fallback,
+            type(self).__name__,
+        )
+        if method != "moment":
+            return super()._conf_int_mean(request)
+        if not safe:
+            raise ValueError(
+                "method='moment' needs the boundary-safe placement (with the "
+                "paper's, E[Y | x] is not affine near the bounds)."
+            )
+        Y = np.asarray(request.data("X"), dtype=float)
+        units = Y if Y.ndim == 1 else Y.mean(axis=1)
+        n = units.size
+        if n < 2:
+            raise ValueError("A mean interval needs at least two respondents.")
+        a, b = self.bounds_
+        d = float(self.d_)
+        span = b - a + d
+        centre = ((b + d) ** 2 - (a - d) ** 2) / (2.0 * span)
+        estimate = (centre - units.mean()) * span / d
+        se = float(units.std(ddof=1) / np.sqrt(n) * span / d)
+        lower, upper = normal_interval(estimate, se, request.level)
+        return interval_frame(
+            "mean",
+            None,
+            estimate,
+            lower,
+            upper,
+            request.level,
+            "moment (unbiased)",
+            "E[X]",
+            se=se,
         )

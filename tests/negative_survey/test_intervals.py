@@ -29,8 +29,31 @@ def test_rvns_intervals_on_reports():
     assert (cdf["se"] > 0).all()
     wide, narrow = cdf.iloc[2], cdf.iloc[0]
     assert wide["lower"] < narrow["lower"] < narrow["upper"] < wide["upper"]
-    mean = est.conf_int("mean", X=Y).iloc[0]
+    mean = est.conf_int("mean", X=Y, method="linearized").iloc[0]
     assert mean["estimate"] == pytest.approx(est.mean())
     assert mean["lower"] < mean["estimate"] < mean["upper"]
     quantile = est.conf_int("quantile", [0.5], X=Y).iloc[0]
     assert quantile["lower"] < quantile["estimate"] < quantile["upper"]
+
+
+def test_moment_mean_of_boundary_safe_reports_is_unbiased():
+    # E[Y | x] = C - d x / (b - a + d) with the boundary-safe placement.
+    a, b, d = 0.0, 10.0, 2.0
+    span = b - a + d
+    centre = ((b + d) ** 2 - (a - d) ** 2) / (2 * span)
+    n = 200_000
+    for x in (0.0, 3.0, 10.0):
+        Y = RVNSPerturber(d=d, k=1, bounds=(a, b), random_state=7).fit_transform(
+            np.full((n, 1), x)
+        )
+        assert abs(Y.mean() - (centre - d * x / span)) < 4 * Y.std() / np.sqrt(n)
+    rng = np.random.default_rng(1)
+    x = rng.uniform(2, 8, size=(3000, 1))
+    Y = RVNSPerturber(d=d, k=2, bounds=(a, b), random_state=2).fit_transform(x)
+    est = RVNSDensityEstimator(d=d, bounds=(a, b), n_points=40).fit(Y)
+    ci = est.conf_int("mean", X=Y).iloc[0]
+    assert ci["method"] == "moment (unbiased)"
+    rows = Y.mean(axis=1)
+    assert ci["estimate"] == pytest.approx((centre - rows.mean()) * span / d)
+    assert ci["se"] == pytest.approx(rows.std(ddof=1) / np.sqrt(3000) * span / d)
+    assert ci["lower"] < 5.0 < ci["upper"]
