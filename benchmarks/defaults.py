@@ -54,8 +54,7 @@ from skprivate.ldp import (
     SquareWaveEMSEstimator,
     SquareWaveLDP,
 )
-from skprivate.ldp._perturbed_kde import additive_transition
-from skprivate.ldp._square_wave_ems import square_wave_transition
+from skprivate.ldp._transitions import additive_transition, square_wave_transition
 from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
 from skprivate.negative_survey._solvers import cell_transition_matrix
 

@@ -194,30 +194,8 @@ def test_every_module_has_a_layer():
         layer_of(module)
 
 
-# Cycles through the confidence-interval modules, whose function-local imports
-# of their learners' modules are still to be untangled (issue 28); listed so
-# that any other cycle fails, and to be emptied.
-KNOWN_CYCLES = {
-    frozenset(
-        {
-            "skprivate.ldp._intervals",
-            "skprivate.ldp._perturbed_kde",
-            "skprivate.ldp._regression",
-            "skprivate.ldp._square_wave_ems",
-        }
-    ),
-    frozenset(
-        {
-            "skprivate.integral._dp",
-            "skprivate.integral._intervals",
-            "skprivate.integral._statistics",
-        }
-    ),
-}
-
-
 def test_no_import_cycle():
-    cycles = [c for c in _cycles(GRAPH) if frozenset(c) not in KNOWN_CYCLES]
+    cycles = _cycles(GRAPH)
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
 
 

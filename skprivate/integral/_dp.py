@@ -43,6 +43,7 @@ from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_float_array
 from ._resampling import STATISTICS
 from ._statistics import DEFAULT_STATISTICS, check_statistics, numeric_frame
+from ._validation import check_pair
 
 __all__ = [
     "absolute_relative_error",
@@ -113,20 +114,6 @@ def _check_bounds(x: np.ndarray, bounds: Any) -> tuple[float, float]:
         )
         return float(x.min()), float(x.max())
     return check_pair(bounds, "bounds")
-
-
-def check_pair(bounds: Any, name: str) -> tuple[float, float]:
-    """``bounds`` as finite floats ``(lower, upper)`` with ``lower < upper``."""
-    try:
-        lo, hi = bounds
-        lo, hi = float(lo), float(hi)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{name} must be a pair of numbers (lower, upper); got {bounds!r}."
-        ) from None
-    if not np.isfinite([lo, hi]).all() or lo >= hi:
-        raise ValueError(f"{name} must be finite with lower < upper; got {bounds!r}.")
-    return lo, hi
 
 
 def _iqr_ptr(xs, lo, hi, epsilon, delta, rng):

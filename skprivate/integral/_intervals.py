@@ -86,6 +86,8 @@ from .._uncertainty import (
     interval_frame,
     normal_interval,
 )
+from ._resampling import STATISTICS
+from ._validation import check_pair
 
 __all__ = ["IntegralIntervalsMixin", "laplace_intervals", "normal_laplace_half_width"]
 
@@ -239,8 +241,6 @@ def laplace_intervals(
     ):
         raise ValueError(f"epsilon must be a finite positive number; got {epsilon!r}.")
     epsilon = float(epsilon)
-    from ._dp import check_pair
-    from ._resampling import STATISTICS
 
     known = [s for s in table.index if s in STATISTICS]
     if len(table) == 0 or not known:

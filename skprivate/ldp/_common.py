@@ -10,6 +10,13 @@ from numpy.typing import NDArray
 
 from ..utils import HasMethods, Interval, Options
 
+# The local linear fit is used where its design matrix, scaled to a unit
+# diagonal, has smallest eigenvalue above this; elsewhere the local constant
+# one.  With one feature the eigenvalue is 1 - |S_1| / sqrt(S_0 S_2), and
+# 0.05 keeps the slope up to about one bandwidth beyond a sharp edge of the
+# data (noise-free design).
+LOCAL_LINEAR_TOLERANCE = 0.05
+
 KERNEL_CONSTRAINT = [Options({"gaussian", "cauchy"})]
 NOISE_CONSTRAINT = [Interval(numbers.Real, 0, None, closed="left"), "array-like", None]
 PRIVATIZER_CONSTRAINT = [HasMethods(["fit_transform"]), None]

@@ -101,7 +101,10 @@ from .._uncertainty import (
     values_of,
     z_value,
 )
+from ._common import LOCAL_LINEAR_TOLERANCE
 from ._kernels import deconvolution_kernel
+from ._square_wave import _square_wave_terms
+from ._transitions import _noise_law, additive_transition, square_wave_transition
 
 __all__ = [
     "DeconvolutionDensityIntervalsMixin",
@@ -485,7 +488,6 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
 
     def _ci_local_linear(self, x: NDArray, Z: NDArray, Y: NDArray):
         """Local linear fit and its sandwich standard error, or None if ill-posed."""
-        from ._regression import LOCAL_LINEAR_TOLERANCE
 
         q = Z.shape[1]
         unit = [tuple(int(j == a) for j in range(q)) for a in range(q)]
@@ -652,7 +654,6 @@ class PerturbedKDEIntervalsMixin(GridEMSIntervalsMixin):
     def _ci_ems_system(self, X: NDArray):
         if self.method_ != "ml":
             return None
-        from ._perturbed_kde import _noise_law, additive_transition
 
         law = _noise_law(self, self.privatizer_)
         A, out_edges = additive_transition(self.edges_, law)
@@ -708,7 +709,6 @@ def square_wave_moment_terms(epsilon: float) -> tuple[float, float]:
     >>> round(s, 4), round(c, 4)
     (0.3679, 0.3161)
     """
-    from ._square_wave import _square_wave_terms
 
     w, near_odds = _square_wave_terms(float(epsilon))
     p = near_odds / (1.0 + near_odds)
@@ -726,7 +726,6 @@ class SquareWaveIntervalsMixin(GridEMSIntervalsMixin):
     """
 
     def _ci_ems_system(self, X: NDArray):
-        from ._square_wave_ems import square_wave_transition
 
         m = self.edges_.size - 1
         a, b = self.bounds_

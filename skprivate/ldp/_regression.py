@@ -21,6 +21,7 @@ from ._binned_nd import LeaveOneOutGrid, loo_sums_nd, nd_binned_grid
 from ._common import (
     ALGORITHM_CONSTRAINT,
     KERNEL_CONSTRAINT,
+    LOCAL_LINEAR_TOLERANCE,
     NOISE_CONSTRAINT,
     PRIVATIZER_CONSTRAINT,
     check_candidates,
@@ -52,12 +53,6 @@ SELECT_POINTS = 100_000
 DENOMINATOR_TOLERANCE = 1e-4
 ABSOLUTE_FLOOR = 1e-12
 PROBA_FLOOR = 1e-6
-# The local linear fit is used where its design matrix, scaled to a unit
-# diagonal, has smallest eigenvalue above this; elsewhere the local constant
-# one.  With one feature the eigenvalue is 1 - |S_1| / sqrt(S_0 S_2), and
-# 0.05 keeps the slope up to about one bandwidth beyond a sharp edge of the
-# data (noise-free design).
-LOCAL_LINEAR_TOLERANCE = 0.05
 # The SIMEX bandwidth of the local linear fit is at least this many noise
 # scales.  Below b, the r**2 g_k'' terms of its moment kernels (r = b / h)
 # outweigh g_k and the sums at the ends of the data are mostly cancellation

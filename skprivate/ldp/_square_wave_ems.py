@@ -30,35 +30,9 @@ from ..utils.validation import check_magnitude, check_numeric_input
 from ._intervals import SquareWaveIntervalsMixin
 from ._pooled_reports import _bounds_of, _fold_counts, _smoothed_ml
 from ._square_wave import SquareWaveLDP, _square_wave_terms
+from ._transitions import square_wave_transition
 
-__all__ = [
-    "SquareWaveEMSEstimator",
-    "square_wave_transition",
-]
-
-
-def square_wave_transition(
-    edges: NDArray, epsilon: float, n_sub: int = 16
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Probability of each output bucket given each input bucket (unit domain).
-
-    Inputs are the ``m`` cells of ``[0, 1]``; outputs are ``m`` equal cells
-    of ``[-w, 1 + w]``.  Each entry averages the exact interval probability
-    over ``n_sub`` points spread within the input cell.
-    """
-    w, near_odds = _square_wave_terms(epsilon)
-    p_lo = 1.0 / (1.0 + near_odds)
-    p_hi = near_odds / (2.0 * w) * p_lo if w > 0 else 0.0  # = e^epsilon p_lo
-    m = edges.size - 1
-    out_edges = np.linspace(-w, 1 + w, m + 1)
-    sub = (np.arange(n_sub) + 0.5) / n_sub
-    v = edges[:-1, None] + np.diff(edges)[:, None] * sub[None, :]
-    lo = np.maximum(out_edges[:-1, None, None], v[None] - w)
-    hi = np.minimum(out_edges[1:, None, None], v[None] + w)
-    overlap = np.clip(hi - lo, 0.0, None)
-    cell = np.diff(out_edges)[:, None, None]
-    M = (p_lo * cell + (p_hi - p_lo) * overlap).mean(axis=2)
-    return M / M.sum(axis=0, keepdims=True), out_edges
+__all__ = ["SquareWaveEMSEstimator"]
 
 
 class SquareWaveEMSEstimator(

@@ -21,7 +21,7 @@ from skprivate.ldp._intervals import (
     interval_kernel,
     square_wave_moment_terms,
 )
-from skprivate.ldp._square_wave_ems import square_wave_transition
+from skprivate.ldp._transitions import square_wave_transition
 
 SE_200 = np.sqrt(0.95 * 0.05 / 200)
 

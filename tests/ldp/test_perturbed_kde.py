@@ -96,7 +96,7 @@ def test_smoothing_width_grid_is_fine_enough_for_flipped_huber_reports():
     )
     from skprivate.base import _settings_fingerprint
     from skprivate.datasets import make_truncated_chi2
-    from skprivate.ldp._perturbed_kde import additive_transition
+    from skprivate.ldp._transitions import additive_transition
 
     x = make_truncated_chi2(20_000, 2, random_state=0)
     priv = FlippedHuberLDP(epsilon=2.0, delta=1e-3, bounds=(0, 10), random_state=3)
