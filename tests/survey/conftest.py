@@ -151,6 +151,18 @@ def node_path() -> str | None:
     return shutil.which("node")
 
 
+# CI sets this after installing the browser, so that a browser or Node test
+# that cannot run fails there instead of skipping.
+REQUIRE_BROWSER = os.environ.get("SKPRIVATE_REQUIRE_BROWSER") == "1"
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip with ``reason``, or fail where the browser tests are required."""
+    if REQUIRE_BROWSER:
+        pytest.fail(f"SKPRIVATE_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
 def chromium_reason() -> str | None:
     """Why the browser tests cannot run here, or None."""
     if not os.path.exists(CHROMIUM):
@@ -167,7 +179,7 @@ def browser_context():
     """A headless Chromium with a fresh profile, driven by Playwright."""
     reason = chromium_reason()
     if reason is not None:
-        pytest.skip(reason)
+        skip_or_fail(reason)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:

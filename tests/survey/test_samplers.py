@@ -30,7 +30,13 @@ from skprivate.subset import SubsetDesign, SubsetMechanism
 from skprivate.survey import mechanism_spec
 
 from . import _laws as laws
-from .conftest import CHROMIUM, CHROMIUM_ARGS, chromium_reason, node_path
+from .conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    chromium_reason,
+    node_path,
+    skip_or_fail,
+)
 
 N = 100_000
 Z = stats.norm.isf(laws.ALPHA / 2)
@@ -124,7 +130,7 @@ def _by_case(results: list) -> dict:
 def _run_node() -> dict:
     node = node_path()
     if node is None:
-        pytest.skip("node is not installed")
+        skip_or_fail("node is not installed")
     with resources.as_file(SAMPLERS) as samplers:
         out = subprocess.run(
             [node, str(HARNESS), str(samplers)],
@@ -140,7 +146,7 @@ def _run_node() -> dict:
 def _run_chromium() -> dict:
     reason = chromium_reason()
     if reason is not None:
-        pytest.skip(reason)
+        skip_or_fail(reason)
     import tempfile
 
     from playwright.sync_api import sync_playwright
