@@ -49,7 +49,7 @@ print(f"interval privacy (I):  {n_interval:>7,} respondents")
 # %%
 # Half-width against the number of respondents, for several ε
 # -------------------------------------------------------------
-n_grid = np.logspace(2.5, 6, 60)
+n_grid = np.unique(np.logspace(2.5, 6, 60).astype(int))  # whole respondents
 fig, ax = plt.subplots(figsize=(6, 4))
 for eps in (0.5, 1.0, 2.0, 4.0):
     mech = LaplaceLDP(epsilon=eps, bounds=(0, 100))
@@ -84,8 +84,14 @@ for seed in range(100):
     x = ages.rvs(size=(n_laplace, 1), random_state=rng)
     ldp = LaplaceLDP(epsilon=1.0, bounds=(0, 100), random_state=seed)
     z = ldp.fit_transform(x)
+    # The mean's interval uses the releases alone: the density's moment
+    # correction, which it does not need, is skipped to keep the loop fast.
     kde = DeconvolutionKernelDensity(
-        bandwidth=5.0, noise_scale=ldp.scale_, support=(0, 100), algorithm="binned"
+        bandwidth=5.0,
+        noise_scale=ldp.scale_,
+        support=(0, 100),
+        algorithm="binned",
+        moment_correction=False,
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

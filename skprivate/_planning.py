@@ -38,6 +38,8 @@ from scipy import integrate
 from sklearn.base import clone
 
 from ._uncertainty import check_level, z_value
+from .utils import HasMethods, Interval, check_generator, validate_params
+from .utils.validation import check_float_array
 
 __all__ = ["expected_half_width", "plan_sample_size"]
 
@@ -187,7 +189,8 @@ def _unit_variance(mechanism: Any, statistic: str, reference: Any, sd: Any) -> f
     ):
         return _case_one_variance(mechanism, reference)
     raise ValueError(
-        f"no closed form for {name}; pass estimator= and kind= to plan by simulation."
+        f"no closed form for mechanism={name}; pass estimator= and kind= to plan "
+        "by simulation."
     )
 
 
@@ -208,7 +211,7 @@ def _draw(reference: Any, n: int, rng: np.random.Generator) -> np.ndarray:
 def _simulated_half_width(
     mechanism, estimator, kind, points, n, level, reference, n_simulations, seed
 ) -> float:
-    rng = np.random.default_rng(seed)
+    rng = check_generator(seed)
     widths = []
     for _ in range(n_simulations):
         x = _draw(reference, n, rng)
@@ -220,10 +223,79 @@ def _simulated_half_width(
     return float(np.nanmean(widths))
 
 
-def _check_n(n: Any, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, numbers.Real) or not n >= 2:
-        raise ValueError(f"{name} must be a number of respondents >= 2; got {n!r}.")
-    return math.ceil(n)
+def _count(minimum: int) -> list:
+    return [Interval(numbers.Integral, minimum, None, closed="left")]
+
+
+_POSITIVE = [Interval(numbers.Real, 0, None, closed="neither")]
+
+# What every plan reads, checked before anything is computed (a bad
+# simulation setting is refused even when the closed form is used).
+_PLAN_CONSTRAINTS = {
+    "mechanism": [HasMethods(("fit", "fit_transform"))],
+    "statistic": ["string"],
+    "sd": [*_POSITIVE, None],
+    "reference": [
+        None,
+        HasMethods("rvs"),
+        HasMethods("cdf"),
+        "callable",
+        "array-like",
+    ],
+    "estimator": [None, HasMethods(("fit", "conf_int"))],
+    "kind": [None, "string"],
+    "n_simulations": _count(1),
+}
+
+
+def _check_plan(caller: str, params: dict[str, Any], constraints: dict) -> Any:
+    """Validate the arguments of a plan; return ``reference`` ready to use.
+
+    ``random_state`` is checked as :func:`~skprivate.utils.check_generator`
+    checks it, a sample given as ``reference`` as an array of finite numbers,
+    and ``kind`` against the interval kinds of ``estimator``.
+    """
+    named = {k: params[k] for k in (*_PLAN_CONSTRAINTS, *constraints)}
+    validate_params({**_PLAN_CONSTRAINTS, **constraints}, named, caller)
+    check_level(params["level"])
+    random_state = params["random_state"]
+    if not isinstance(random_state, np.random.RandomState):
+        check_generator(random_state)  # refuses strings and negative seeds
+    reference = params["reference"]
+    if not (
+        reference is None
+        or callable(reference)
+        or hasattr(reference, "rvs")
+        or hasattr(reference, "cdf")
+    ):
+        reference = check_float_array(reference, name="reference", allow_inf=False)
+        if reference.size == 0:
+            raise ValueError("reference must hold at least one value; got none.")
+    estimator, kind, points = params["estimator"], params["kind"], params["points"]
+    if points is not None:
+        check_float_array(points, name="points")
+    if estimator is None:
+        for name in ("kind", "points"):
+            if params[name] is not None:
+                raise ValueError(
+                    f"{name}= chooses what to simulate and needs estimator= "
+                    "(planning by simulation); without an estimator the closed "
+                    f"form of statistic={params['statistic']!r} is planned. Got "
+                    f"{name}={params[name]!r}."
+                )
+        return reference
+    name, kind = ("statistic", params["statistic"]) if kind is None else ("kind", kind)
+    if not callable(getattr(estimator, f"_conf_int_{kind}", None)):
+        available = sorted(
+            name[len("_conf_int_") :]
+            for name in dir(type(estimator))
+            if name.startswith("_conf_int_")
+        )
+        raise ValueError(
+            f"{name}={kind!r} is not an interval kind of "
+            f"{type(estimator).__name__}; available: {available}."
+        )
+    return reference
 
 
 def expected_half_width(
@@ -248,14 +320,14 @@ def expected_half_width(
         The planned mechanism, unfitted (e.g. ``LaplaceLDP(epsilon=1,
         bounds=(0, 100))``).
     n : int
-        Planned number of respondents.
+        Planned number of respondents, at least 2.
     statistic : {"mean"}, default="mean"
         Quantity with a closed form (see the module notes).
     level : float, default=0.95
         Confidence level.
     sd : float, optional
-        Guess of the population standard deviation (additive and Square
-        Wave mechanisms); default: the worst case on the bounds.
+        Guess of the population standard deviation, positive (additive and
+        Square Wave mechanisms); default: the worst case on the bounds.
     reference : scipy distribution, sample or callable, optional
         Guess of the population: moments for the closed forms, the law of
         the values for the Case-I NPMLE and for simulation (a callable is
@@ -264,11 +336,20 @@ def expected_half_width(
         Plan by simulation instead: the learner, set up to take the released
         data (e.g. ``DeconvolutionKernelDensity(noise_scale=...)``).
     kind, points : optional
-        The ``conf_int`` kind and points to simulate (with ``estimator``).
+        The ``conf_int`` kind (one the estimator offers; default
+        ``statistic``) and numeric points to simulate.  Only with
+        ``estimator``: without it they are refused, not ignored.
     n_simulations : int, default=20
-        Simulated surveys (with ``estimator``).
-    random_state : int, default=0
-        Seed of the simulation.
+        Simulated surveys (with ``estimator``), at least 1.
+    random_state : None, int, RandomState or Generator, default=0
+        Seed of the simulation (a non-negative int for a reproducible plan).
+
+    Raises
+    ------
+    ValueError or TypeError
+        If an argument is of the wrong type or out of range; the message
+        names it.  Every argument is checked, also those the closed form
+        does not read.
 
     Returns
     -------
@@ -282,15 +363,17 @@ def expected_half_width(
     >>> round(expected_half_width(mech, 10_000, sd=20.0), 2)  # years of age
     2.8
     """
-    level = check_level(level)
-    n = _check_n(n)
+    reference = _check_plan(
+        "expected_half_width", locals(), {"n": _count(2), "level": "no_validation"}
+    )
+    level = float(level)
     if estimator is not None:
         return _simulated_half_width(
             mechanism,
             estimator,
             kind or statistic,
             points,
-            n,
+            int(n),
             level,
             reference,
             int(n_simulations),
@@ -329,16 +412,24 @@ def plan_sample_size(
     estimator, kind, points : optional
         Plan by simulation (see :func:`expected_half_width`).
     rate : float, default=0.5
-        With ``estimator``: the half-width shrinks as ``n**-rate`` (0.5 for
-        root-n intervals; 1/3 for the NPMLE at a point).
+        With ``estimator``: the half-width shrinks as ``n**-rate``, a rate
+        in ``(0, 1]`` (0.5 for root-n intervals; 1/3 for the NPMLE at a
+        point).
     pilot_n : int, default=1000
         With ``estimator``: the size simulated first; the answer is
         extrapolated from it along ``rate``, simulated once more and
-        corrected.
+        corrected; at least 2.
     n_simulations : int, default=20
         Simulated surveys per size.
-    random_state : int, default=0
+    random_state : None, int, RandomState or Generator, default=0
         Seed of the simulation.
+
+    Raises
+    ------
+    ValueError or TypeError
+        If an argument is of the wrong type or out of range (as in
+        :func:`expected_half_width`; ``half_width`` must be positive and
+        finite).
 
     Returns
     -------
@@ -353,15 +444,21 @@ def plan_sample_size(
     >>> plan_sample_size(LaplaceLDP(epsilon=1.0, bounds=(0, 100)), 2.0, sd=20.0)
     19592
     """
-    level = check_level(level)
-    if isinstance(half_width, bool) or not half_width > 0:
-        raise ValueError(f"half_width must be positive; got {half_width!r}.")
+    reference = _check_plan(
+        "plan_sample_size",
+        locals(),
+        {
+            "half_width": _POSITIVE,
+            "level": "no_validation",
+            "rate": [Interval(numbers.Real, 0, 1, closed="right")],
+            "pilot_n": _count(2),
+        },
+    )
+    level = float(level)
     if estimator is None:
         unit = _unit_variance(mechanism, statistic, reference, sd)
         return math.ceil(z_value(level) ** 2 * unit / half_width**2)
-    if not 0 < rate <= 1:
-        raise ValueError(f"rate must lie in (0, 1]; got {rate!r}.")
-    n = _check_n(pilot_n, "pilot_n")
+    n = int(pilot_n)
     for _ in range(2):
         width = expected_half_width(
             mechanism,

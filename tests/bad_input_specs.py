@@ -877,7 +877,8 @@ FUNCTIONS = {
             "estimator": instance(),
             "kind": custom(unknown=lambda v: "not-a-kind"),
             "points": custom(string=lambda v: ["x"]),
-            "rate": real(0, 1),
+            # (0, 1]: 1 is the rate of an interval shrinking as 1 / n
+            "rate": real(0, 1, high_open=False),
             "pilot_n": count(minimum=1),
             "n_simulations": count(minimum=1),
             "random_state": random_state(),

@@ -1126,15 +1126,84 @@ def test_dask_unknown_categories_as_in_memory(handle_unknown):
             return SubsetDistributionEstimator(privatizer=privatizer).fit(data)
 
     if handle_unknown == "error":
-        with pytest.raises(ValueError) as eager:
-            fit(frame)
-        with pytest.raises(ValueError) as lazy:
-            fit(_dask_partitions(frame))
-        assert str(lazy.value) == str(eager.value)
+        # an unknown value in the rows the dask fit of the privatizer reads
+        # (the first rows), then only in later partitions, read by the
+        # statistic: the in-memory message, with the row in the whole data
+        later = pd.DataFrame({"race": [CATS[i % 5] for i in range(30)]})
+        later.loc[[17, 26], "race"] = "zz"
+        for data, row in ((frame, 5), (later, 17)):
+            with pytest.raises(ValueError) as eager:
+                fit(data)
+            with pytest.raises(ValueError) as lazy:
+                fit(_dask_partitions(data))
+            assert str(lazy.value) == str(eager.value)
+            assert re.search(rf"\brow {row}\b", str(eager.value))
         return
     eager, lazy = fit(frame), fit(_dask_partitions(frame))
     assert (lazy.n_unknown_, lazy.n_samples_seen_) == (5, 30)
     assert (eager.n_unknown_, eager.n_samples_seen_) == (5, 30)
+
+
+def _identical_rows():
+    return np.ones((60, 2))
+
+
+def _huge_interval_row():
+    return _with(_with(intervals(60), 33, 0, 1e300), 33, 1, 1e300)
+
+
+def _huge_value():
+    return _with(numeric(60, 1), 33, 0, 1e300)
+
+
+DASK_AS_IN_MEMORY = {
+    # 60 equal rows, pooled into one distinct row across partitions
+    "interval_mle_identical_rows": (
+        IntervalMLE,
+        _identical_rows,
+        r"single distinct exact value \(1, 60 rows\)",
+    ),
+    "interval_mle_huge_row": (IntervalMLE, _huge_interval_row, r"\bX\b.*row 33"),
+    # the records' range sets the grid of the dask fit: 1e300 overflowed it
+    "deconvolution_density_huge_value": (
+        lambda: DeconvolutionKernelDensity(bandwidth=0.1, noise_scale=0.1),
+        _huge_value,
+        r"\bX\b.*row 33",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DASK_AS_IN_MEMORY))
+@pytest.mark.parametrize("container", ["dask_array", "dask_frame"])
+def test_dask_error_as_in_memory(case, container):
+    """The refusal of a dask fit is the in-memory one, row numbered in the data."""
+    import dask
+
+    make, data, expected = DASK_AS_IN_MEMORY[case]
+    X = data()
+    lazy = (
+        _dask_array(X) if container == "dask_array" else _dask_frame(X, (0, 20, None))
+    )
+    with pytest.raises(ValueError) as eager:
+        make().fit(_frame(X))
+    with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError) as info:
+        make().fit(lazy)
+    assert re.search(expected, str(eager.value)), str(eager.value)
+    assert str(info.value) == str(eager.value)
+
+
+def test_dask_frame_with_a_string_column_is_named_as_in_memory():
+    """A text column of a dask frame is refused by name and dtype, as in memory."""
+    import dask.dataframe as dd
+
+    frame = pd.DataFrame({"age": np.linspace(0.0, 1.0, 20), "city": ["a", "b"] * 10})
+    lazy = dd.from_pandas(frame, npartitions=3)
+    make = lambda: DeconvolutionKernelDensity(bandwidth=0.1, noise_scale=0.1)  # noqa: E731
+    with pytest.raises(TypeError, match=r"X column 'city' must be numeric") as eager:
+        make().fit(frame)
+    with pytest.raises(TypeError, match=r"X column 'city' must be numeric; got dtype"):
+        make().fit(lazy)
+    assert "row 0" in str(eager.value)
 
 
 # ---------------------------------------------------------------------------
@@ -1371,73 +1440,3 @@ def test_equal_columns_share_one_calibration(cls, monkeypatch):
     assert np.all(two.scale_[:500] == wide.scale_[0])
     assert two.scale_[500] != two.scale_[0]
     assert wide.transform(X).shape == X.shape
-
-
-# Cells whose current outcome is still wrong (a message that names neither the
-# argument nor a row, or a valid spec refused): the dask cells wait for the
-# per-block validation of the fitting protocol (global rows, empty partitions,
-# unknown chunk sizes), and the planning functions for their argument checks.
-# They are listed, not hidden: each is reported as an expected failure.
-KNOWN_GAPS: set[str] = {
-    "test_dask_unknown_categories_as_in_memory[error]",
-    "test_function_parameter[expected_half_width-estimator-wrong_type]",
-    "test_function_parameter[expected_half_width-kind-unknown]",
-    "test_function_parameter[expected_half_width-mechanism-wrong_type]",
-    "test_function_parameter[expected_half_width-n-fractional]",
-    "test_function_parameter[expected_half_width-n_simulations-bool]",
-    "test_function_parameter[expected_half_width-n_simulations-fractional]",
-    "test_function_parameter[expected_half_width-n_simulations-nan]",
-    "test_function_parameter[expected_half_width-n_simulations-negative]",
-    "test_function_parameter[expected_half_width-n_simulations-string]",
-    "test_function_parameter[expected_half_width-points-string]",
-    "test_function_parameter[expected_half_width-random_state-negative]",
-    "test_function_parameter[expected_half_width-random_state-string]",
-    "test_function_parameter[expected_half_width-reference-wrong_type]",
-    "test_function_parameter[expected_half_width-sd-below]",
-    "test_function_parameter[expected_half_width-sd-nan]",
-    "test_function_parameter[expected_half_width-sd-neginf]",
-    "test_function_parameter[expected_half_width-sd-posinf]",
-    "test_function_parameter[expected_half_width-sd-string]",
-    "test_function_parameter[plan_sample_size-estimator-wrong_type]",
-    "test_function_parameter[plan_sample_size-half_width-posinf]",
-    "test_function_parameter[plan_sample_size-half_width-string]",
-    "test_function_parameter[plan_sample_size-kind-unknown]",
-    "test_function_parameter[plan_sample_size-mechanism-wrong_type]",
-    "test_function_parameter[plan_sample_size-n_simulations-bool]",
-    "test_function_parameter[plan_sample_size-n_simulations-fractional]",
-    "test_function_parameter[plan_sample_size-n_simulations-nan]",
-    "test_function_parameter[plan_sample_size-n_simulations-negative]",
-    "test_function_parameter[plan_sample_size-n_simulations-string]",
-    "test_function_parameter[plan_sample_size-pilot_n-bool]",
-    "test_function_parameter[plan_sample_size-pilot_n-fractional]",
-    "test_function_parameter[plan_sample_size-pilot_n-nan]",
-    "test_function_parameter[plan_sample_size-pilot_n-negative]",
-    "test_function_parameter[plan_sample_size-pilot_n-string]",
-    "test_function_parameter[plan_sample_size-points-string]",
-    "test_function_parameter[plan_sample_size-random_state-negative]",
-    "test_function_parameter[plan_sample_size-random_state-string]",
-    "test_function_parameter[plan_sample_size-rate-above]",
-    "test_function_parameter[plan_sample_size-rate-below]",
-    "test_function_parameter[plan_sample_size-rate-nan]",
-    "test_function_parameter[plan_sample_size-rate-neginf]",
-    "test_function_parameter[plan_sample_size-rate-posinf]",
-    "test_function_parameter[plan_sample_size-rate-string]",
-    "test_function_parameter[plan_sample_size-reference-wrong_type]",
-    "test_function_parameter[plan_sample_size-sd-below]",
-    "test_function_parameter[plan_sample_size-sd-nan]",
-    "test_function_parameter[plan_sample_size-sd-neginf]",
-    "test_function_parameter[plan_sample_size-sd-posinf]",
-    "test_function_parameter[plan_sample_size-sd-string]",
-    "test_issue_cases[interval_mle_huge_row]",
-    "test_parameter_far_in_range[DeconvolutionKernelDensity-bandwidth-tiny]",
-}
-
-
-@pytest.fixture(autouse=True)
-def _known_gap(request):
-    if request.node.name in KNOWN_GAPS:
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=False, reason="known gap of issue 26: message or outcome"
-            )
-        )

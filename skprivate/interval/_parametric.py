@@ -18,11 +18,12 @@ from ..utils.validation import (
     check_bool,
     check_float_array,
     check_interval_array,
+    check_magnitude,
     check_two_sided,
 )
 from ._anchors import as_cdf
 from ._intervals import MLEIntervalsMixin
-from ._npmle import IntervalRowsFitMixin
+from ._npmle import IntervalRows, IntervalRowsFitMixin
 from ._truncated import interval_log_likelihood
 
 __all__ = ["IntervalMLE", "optimal_anchor_density", "uniform_anchor_mean"]
@@ -66,6 +67,21 @@ class _FrozenAdapter:
         return self.frozen.rvs(
             size=n_samples, random_state=check_generator(random_state)
         )
+
+
+class _ModerateIntervalRows(IntervalRows):
+    """Interval rows whose finite ends a location-scale fit can square.
+
+    An end such as ``1e300`` is finite, but the scale that fits it is of its
+    order and the squares of the likelihood overflow: each block is refused
+    at its first such row, numbered in the whole data (the NPMLE, which
+    only orders the ends, takes such rows).
+    """
+
+    def block(self, rows, first_row):
+        Z, w = super().block(rows, first_row)
+        check_magnitude(np.where(np.isfinite(Z), Z, 0.0), name="X", first_row=first_row)
+        return Z, w
 
 
 def _log_likelihood(theta, lo, hi, w, family):
@@ -142,7 +158,10 @@ class IntervalMLE(
         Parameters
         ----------
         X : array-like of shape (n_samples, 2) or (n_samples,)
-            Interval data (or exact values).
+            Interval data (or exact values).  Finite ends beyond ``1e150``
+            in magnitude are refused, naming their row: the fitted scale
+            would be of their order and its square overflows (rescale the
+            data, or use :class:`IntervalNPMLE`).
         y : None
             Ignored.
         sample_weight : array-like of shape (n_samples,), optional
@@ -154,10 +173,15 @@ class IntervalMLE(
         """
         return self._fit_statistic(X, y, sample_weight=sample_weight)
 
+    def _statistic_plan(self, data, stream, sample_weight=None):
+        return _ModerateIntervalRows(sample_weight)
+
     def _statistic_fit(self, statistic, total, added):
         Z, w = total
         check_two_sided(Z, name="X")
-        n = Z.shape[0]
+        # rows of several blocks (dask) are pooled into distinct rows whose
+        # weights count them; weighted rows are one block, kept as given
+        n = Z.shape[0] if statistic.sample_weight is not None else round(w.sum())
         if np.all(Z[:, 0] == Z[:, 1]) and np.ptp(Z[:, 0]) == 0:
             rows = "n_samples = 1" if n == 1 else f"{n} rows"
             raise ValueError(

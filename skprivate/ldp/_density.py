@@ -26,9 +26,10 @@ from ..base import (
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options
 from ..utils._dask import is_dask_collection
-from ..utils._statistic import RowStatistic, value_range
+from ..utils._statistic import RowStatistic, reduce_rows, value_range
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import (
+    MAX_MAGNITUDE,
     check_finite,
     check_magnitude,
     check_numeric_input,
@@ -99,6 +100,24 @@ class _BinnedCounts(RowStatistic):
         for value in values[1:]:
             counts += value[0]
         return counts, sum(v[1] for v in values), sum(v[2] for v in values)
+
+
+class _ModerateValues(RowStatistic):
+    """Refuses a value no grid can cover, naming its row in the whole data.
+
+    Read only when the records' range already exceeds ``MAX_MAGNITUDE`` (a
+    grid over it would have no finite step), so the fit fails with the
+    message of the in-memory check instead of an overflow.
+    """
+
+    def block(self, rows, first_row):
+        z = np.asarray(rows, dtype=np.float64)
+        z = z.reshape(len(z), -1)
+        check_finite(z, name="X", first_row=first_row)
+        check_magnitude(z, name="X", first_row=first_row)
+
+    def merge(self, values):
+        return None
 
 
 class DeconvolutionKernelDensity(
@@ -444,6 +463,8 @@ class DeconvolutionKernelDensity(
             span = self._grid_span(support, noise)
         else:  # the grid covers the records (one pass of dask) and the support
             low, high = value_range(data)
+            if max(abs(low), abs(high)) > MAX_MAGNITUDE:
+                reduce_rows(data, _ModerateValues())  # raises, naming the row
             support = self._support_interval((low, high))
             span = min(low, support[0]), max(high, support[1])
         return _BinnedCounts(span, h, float(noise[0] / h), support, streamable=fixed)
@@ -676,9 +697,18 @@ class DeconvolutionKernelDensity(
         mass = dens * np.diff(edges)
         total = mass.sum()
         if not total > 0:
+            cell = float(edges[1] - edges[0])
+            why = (
+                f" bandwidth={self.bandwidth_:g} is narrower than the "
+                f"{_DISTRIBUTION_CELLS} cells (width {cell:g}) on which the "
+                "estimate is tabulated: its kernels fall between the cells. Use "
+                f"a bandwidth of at least {cell:g}, or bandwidth='cv'."
+                if self.bandwidth_ < cell
+                else " Check bandwidth, noise_scale and support."
+            )
             raise ValueError(
                 "The deconvolution estimate is not positive anywhere on the "
-                f"support {self.support_}; check noise_scale and support."
+                f"support {self.support_}.{why}"
             )
         self._norm = total
         self._tilt = None

@@ -157,16 +157,17 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
                 row = int(np.flatnonzero(unknown)[0])
                 # the unknown value is raw data: named by its row, not shown;
                 # declared categories are public, categories read from the
-                # data are not listed again
+                # data are not listed again.  No count of such rows: a block
+                # of a dask collection knows its own rows only, and the
+                # message must be the one of the same rows in memory.
                 if isinstance(self.categories, str):  # "auto"
                     known = f"the {len(cats)} categories were read from the data"
                 else:
                     known = f"the declared categories are {np.asarray(cats).tolist()}"
                 raise ValueError(
                     f"Found an unknown category in column {self._names()[j]!r} at "
-                    f"row {row} ({int(unknown.sum())} such value(s) in that column): "
-                    f"{known}. Set handle_unknown='ignore' to report an all-zero "
-                    "row instead."
+                    f"row {row}: {known}. Set handle_unknown='ignore' to report "
+                    "an all-zero row instead."
                 )
         return codes
 

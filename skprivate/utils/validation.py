@@ -724,7 +724,8 @@ def _check_numeric_columns(X: Any, name: str) -> Any:
             elif dtype.kind in "biuf":
                 continue
             where = ""
-            if dtype.kind not in "Mm":
+            # a lazy frame's rows are not read here: its dtype names the column
+            if dtype.kind not in "Mm" and _is_pandas(X):
                 found = _first_non_number(X.iloc[:, j].tolist())
                 if found is not None:
                     where = f"; row {found[0]} holds a {found[1]}"
