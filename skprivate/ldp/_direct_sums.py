@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._kernels import deconvolution_kernel, layout_width, spec_width
+from ._kernels import layout_width, spec_kernels, spec_width
 
 __all__ = ["direct_sums"]
 
@@ -54,19 +54,13 @@ def direct_sums(
     if specs is None:
         specs = [(0,) * q]
     out = np.empty((m, layout_width(specs, c, absolute)))
-    needed = [sorted({spec[j] for spec in specs}) for j in range(q)]
 
     def block(rows: NDArray | slice, Zb: NDArray, Wb: NDArray) -> None:
         U = (X[rows, None, :] - Zb[None, :, :]) / bandwidth
-        parts = [
-            {k: deconvolution_kernel(U[..., j], ratio[j], kernel, k) for k in needed[j]}
-            for j in range(q)
-        ]
         col = 0
-        for i, spec in enumerate(specs):
-            K = parts[0][spec[0]]
-            for j in range(1, q):
-                K = K * parts[j][spec[j]]
+        for i, (spec, K) in enumerate(
+            zip(specs, spec_kernels(U, ratio, kernel, specs))
+        ):
             width = spec_width(spec, c)
             out[rows, col : col + width] = K @ Wb[:, :width]
             col += width

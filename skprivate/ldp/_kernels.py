@@ -22,6 +22,8 @@ first spec's block followed by its sum of absolute weights (see
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -35,6 +37,7 @@ __all__ = [
     "layout_width",
     "moment_specs",
     "product_kernel",
+    "spec_kernels",
     "spec_width",
     "subtract_own",
 ]
@@ -237,7 +240,57 @@ def product_kernel(
     """
     if orders is None:
         orders = (0,) * U.shape[-1]
-    out = deconvolution_kernel(U[..., 0], ratio[0], kernel, orders[0])
-    for j in range(1, U.shape[-1]):
-        out = out * deconvolution_kernel(U[..., j], ratio[j], kernel, orders[j])
+    out = next(spec_kernels(U, ratio, kernel, [tuple(orders)]))
     return np.abs(out) if absolute else out
+
+
+def spec_kernels(
+    U: NDArray, ratio: NDArray, kernel: str, specs: list[tuple[int, ...]]
+) -> Iterator[NDArray[np.float64]]:
+    """The product kernel of each spec (moment orders per coordinate) at ``U``.
+
+    Each coordinate's kernel of each order the specs use is computed once and
+    shared by the specs, which differ in one or two coordinates only.  The
+    products are yielded one at a time (a block of sums holds one at once).
+    """
+    q = U.shape[-1]
+    needed = [sorted({spec[j] for spec in specs}) for j in range(q)]
+    parts = []
+    for j in range(q):
+        if len(needed[j]) > 1 and _check_kernel(kernel) == "gaussian":
+            parts.append(_gaussian_orders(U[..., j], ratio[j], needed[j]))
+        else:
+            parts.append(
+                {
+                    k: deconvolution_kernel(U[..., j], ratio[j], kernel, k)
+                    for k in needed[j]
+                }
+            )
+    for spec in specs:
+        K = parts[0][spec[0]]
+        for j in range(1, q):
+            K = K * parts[j][spec[j]]
+        yield K
+
+
+def _gaussian_orders(u: NDArray, ratio: float, orders: list[int]) -> dict:
+    """:func:`deconvolution_kernel` of several orders (Gaussian base), at once.
+
+    The orders share ``u**2`` and ``phi(u)``; the formulas are those of
+    :func:`deconvolution_kernel`, to which any non-finite case is left.
+    """
+    u = np.asarray(u, dtype=float)
+    r = float(ratio) ** 2
+    with np.errstate(over="ignore", invalid="ignore"):
+        u2 = u * u
+        phi = np.exp(-0.5 * u2) / _SQRT_2PI
+        forms = {
+            0: lambda: phi * (1.0 + r * (1.0 - u2)),
+            1: lambda: phi * u * (1.0 + r * (3.0 - u2)),
+            2: lambda: phi * (u2 - r * ((u2 - 5.0) * u2 + 2.0)),
+        }
+        out = {k: forms[k]() for k in orders}
+    for k, values in out.items():
+        if not np.isfinite(r) or np.isnan(values).any():
+            out[k] = deconvolution_kernel(u, ratio, "gaussian", k)
+    return out

@@ -31,7 +31,13 @@ from ._common import (
 )
 from ._direct_sums import direct_sums
 from ._intervals import DeconvolutionRegressionIntervalsMixin
-from ._kernels import moment_specs, product_kernel, spec_width, subtract_own
+from ._kernels import (
+    moment_specs,
+    product_kernel,
+    spec_kernels,
+    spec_width,
+    subtract_own,
+)
 
 __all__ = ["DeconvolutionKernelClassifier", "DeconvolutionKernelRegressor"]
 
@@ -483,10 +489,7 @@ class _DeconvolutionNadarayaWatson(
             sums = direct_sums(X, Z, self._W, h, ratio, self.kernel, True, self._specs)
             sums /= scale
             U = (X - Z) / h
-            own = [
-                product_kernel(U, ratio, self.kernel, orders=spec) / scale
-                for spec in self._specs
-            ]
+            own = [K / scale for K in spec_kernels(U, ratio, self.kernel, self._specs)]
             own_abs = np.abs(own[0])
         subtract_own(sums, own, own_abs, W, self._specs)
         return sums

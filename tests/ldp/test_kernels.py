@@ -157,3 +157,24 @@ def test_windowed_exact_sums_equal_the_full_sums(q, monkeypatch):
     # Far from every record both are negligible (the window may be empty).
     assert np.all(np.abs(windowed[40:42]) < 1e-150 * peak)
     assert np.all(np.abs(full[40:42]) < 1e-150 * peak)
+
+
+def test_spec_kernels_are_the_products_of_each_coordinates_kernel():
+    """Shared per-coordinate kernels give every spec's product, bit for bit."""
+    from skprivate.ldp._kernels import moment_specs, product_kernel, spec_kernels
+
+    rng = np.random.default_rng(3)
+    U = rng.normal(scale=3.0, size=(7, 5, 3))
+    U[0, 0, 1] = 1e200  # the far-out limit is kept
+    ratio = np.array([0.0, 0.4, 2.5])
+    specs = moment_specs(3, 1)
+    got = list(spec_kernels(U, ratio, "gaussian", specs))
+    assert len(got) == len(specs)
+    for spec, K in zip(specs, got):
+        expected = np.ones(U.shape[:-1])
+        for j, k in enumerate(spec):
+            expected = expected * deconvolution_kernel(
+                U[..., j], ratio[j], "gaussian", k
+            )
+        assert np.array_equal(K, expected), spec
+        assert np.array_equal(product_kernel(U, ratio, "gaussian", orders=spec), K)
