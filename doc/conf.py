@@ -59,7 +59,14 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "generated/*.examples"]
+# sg_execution_times pages (written by earlier builds) load jQuery and
+# DataTables from CDNs; the pages must work offline, so they are not built.
+exclude_patterns = [
+    "_build",
+    "generated/*.examples",
+    "sg_execution_times.rst",
+    "auto_examples/sg_execution_times.rst",
+]
 html_theme = "pydata_sphinx_theme"
 html_title = f"skprivate {release}"
 
@@ -83,6 +90,9 @@ sphinx_gallery_conf = {
     # SKPRIVATE_DOCS_GALLERY=0 builds the pages without running the examples
     # (quick iterations on the text); the published build runs them.
     "plot_gallery": os.environ.get("SKPRIVATE_DOCS_GALLERY", "1") != "0",
+    # The execution-times pages load jQuery and DataTables from CDNs: not
+    # written (the documentation must work offline).
+    "write_computation_times": False,
 }
 
 

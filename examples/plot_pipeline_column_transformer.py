@@ -30,8 +30,10 @@ adult = load_adult().dropna().sample(6000, random_state=0)
 X = adult[["age", "education_num", "hours_per_week", "race"]]
 y = (adult["income"] == ">50K").astype(int)
 numeric = ["age", "education_num", "hours_per_week"]
-# Public bounds of each numeric column, known before any data are seen.
+# Public bounds of each numeric column and the census's race categories,
+# known before any data are seen.
 bounds = ([17, 1, 1], [90, 16, 99])
+races = ["Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White"]
 
 
 def release(epsilon):
@@ -42,7 +44,11 @@ def release(epsilon):
                 LaplaceLDP(epsilon=epsilon, bounds=bounds, random_state=0),
                 numeric,
             ),
-            ("subset", SubsetUniform(random_state=0), ["race"]),
+            (
+                "subset",
+                SubsetUniform(categories=[races], random_state=0),
+                ["race"],
+            ),
         ]
     ).set_output(transform="pandas")
 

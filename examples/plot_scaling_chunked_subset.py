@@ -17,7 +17,9 @@ from skprivate import SubsetDistributionEstimator, SubsetUniform
 
 categories = np.array(["A", "B", "C", "D", "E", "F"])
 truth = np.array([0.35, 0.25, 0.15, 0.12, 0.08, 0.05])
-mechanism = SubsetUniform(random_state=0).fit(categories[:, None])
+mechanism = SubsetUniform(categories=[categories], random_state=0).fit(
+    categories[:, None]
+)
 estimator = SubsetDistributionEstimator(method="mle", design=mechanism)
 
 rng = np.random.default_rng(0)

@@ -20,8 +20,9 @@ from skprivate.subset import subset_leakage
 
 adult = load_adult()
 race = adult[["race"]]
-mechanism = SubsetUniform(random_state=1).fit(race)
-categories = list(mechanism.categories_[0])
+# The census's race categories are public, declared before any answer is seen.
+categories = ["Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White"]
+mechanism = SubsetUniform(categories=[categories], random_state=1).fit(race)
 w = race["race"].value_counts(normalize=True).reindex(categories).to_numpy()
 
 # %%

@@ -196,3 +196,48 @@ def test_full_demo_never_draws_a_missing_answer_as_zero(full_demo):
         assert value.isna().all(), row.task
     described = next(t for t in integral.tables if "Integrally private" in t.title)
     assert described.frame.isna().sum().sum() == ip["are"].isna().sum()
+
+
+def test_full_demo_declares_what_it_privatizes(full_demo):
+    # categories and bounds are declared, never read from the data, so the
+    # library's own PrivacyLeakWarning never shows in the report
+    _, stdout, sections = full_demo
+    notes = [n for s in sections for n in s.notes]
+    assert not [n for n in notes if n.startswith("PrivacyLeakWarning")], notes
+    assert "PrivacyLeakWarning" not in stdout
+
+
+def test_full_demo_explains_the_baselines_missing_answers(full_demo):
+    out, _, sections = full_demo
+    integral = next(s for s in sections if s.family == "integral")
+    table = next(t for t in integral.tables if t.title.startswith("Laplace DP"))
+    missing = [
+        f"{statistic} of {column}"
+        for statistic in table.frame.index
+        for column in table.frame.columns
+        if np.isnan(table.frame.loc[statistic, column])
+    ]
+    assert missing, "the demo is expected to show the baseline's NA"
+    assert "propose-test-release" in table.caption
+    for cell in missing:
+        assert cell in table.caption
+    # the explanation is printed under the table in the report
+    report = _parse(out / "report.html")
+    assert table.caption.split(" Here")[0] in " ".join(report.paragraphs)
+
+
+def test_full_demo_subset_legend_leaves_the_bars_visible(full_demo):
+    _, _, sections = full_demo
+    subset = next(s for s in sections if s.family == "subset")
+    fig = subset.figures["adult_race_shares"].figure
+    # the report closed the figure; draw it again on its own canvas
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent(renderer)
+    bars = [p.get_window_extent(renderer) for p in ax.patches]
+    assert len(bars) == 25  # 5 races x (clean + 4 estimators)
+    assert not [b for b in bars if legend.overlaps(b)]

@@ -98,7 +98,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
 
     Notes
     -----
-    **Guarantee of the default (``secure=True``) sampler.**  For column
+    **Guarantee of the default sampler** (``secure=True``).  For column
     ``j`` with bounds ``[l_j, h_j]`` and grid step ``g_j``, let
     ``k_lo = floor(l_j / g_j)``, ``k_hi = ceil(h_j / g_j)`` and
     ``K_j = k_hi - k_lo`` (the range in grid steps).  A value is mapped to

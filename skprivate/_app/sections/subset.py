@@ -17,6 +17,12 @@ from ..demo import ADULT, DemoFigure, DemoRow, DemoSection, DemoTable, pyplot
 from ..intervals import interval_frame_or_none, interval_text
 
 METHODS = ("mom", "em", "mle", "one-step")
+# The categories are public (the questionnaire's answer options), declared
+# before collection: reading them from the data would publish a category held
+# by a single person (SubsetUniform warns about it).
+RACES = ["Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White"]
+SEXES = ["Female", "Male"]
+INCOMES = ["<=50K", ">50K"]
 
 
 def run(context):
@@ -24,7 +30,7 @@ def run(context):
     seed = context.random_state
     adult = context.adult
     race = adult[["race"]]
-    mech = SubsetUniform(random_state=seed + 1).fit(race)
+    mech = SubsetUniform(categories=[RACES], random_state=seed + 1).fit(race)
     reports = mech.transform(race)
     cats = list(mech.categories_[0])
     clean = race["race"].value_counts(normalize=True).reindex(cats).to_numpy()
@@ -32,9 +38,11 @@ def run(context):
     privacy = f"uniform design, p={len(cats)}"
     rows = []
     estimates = {}
+    intervals = {}
     for method in METHODS:
         est = SubsetDistributionEstimator(method, design=mech).fit(reports)
         estimates[method] = est.distribution_
+        intervals[method] = interval_frame_or_none(est, "pmf", cats)
         l1 = float(np.abs(est.distribution_ - clean).sum())
         white = cats.index("White")
         rows.append(
@@ -75,10 +83,12 @@ def run(context):
             )
         )
     pair = adult[["sex", "income"]]
-    mech_a = SubsetUniform(min_coverage=0.05, random_state=seed + 2).fit(pair[["sex"]])
-    mech_b = SubsetUniform(min_coverage=0.05, random_state=seed + 3).fit(
-        pair[["income"]]
-    )
+    mech_a = SubsetUniform(
+        categories=[SEXES], min_coverage=0.05, random_state=seed + 2
+    ).fit(pair[["sex"]])
+    mech_b = SubsetUniform(
+        categories=[INCOMES], min_coverage=0.05, random_state=seed + 3
+    ).fit(pair[["income"]])
     test = subset_independence_test(
         mech_a.transform(pair[["sex"]]),
         mech_b.transform(pair[["income"]]),
@@ -128,30 +138,56 @@ def run(context):
     figures = {}
     plt = pyplot()
     if plt is not None:
-        fig, ax = plt.subplots(figsize=(7, 3.6))
+        fig, ax = plt.subplots(figsize=(8, 3.6))
         pos = np.arange(len(cats))
         height = 0.16
         ax.barh(pos - 2 * height, clean, height, label="clean", color="black")
         for k, method in enumerate(METHODS):
-            ax.barh(pos + (k - 1) * height, estimates[method], height, label=method)
+            ci = intervals[method]
+            xerr = None
+            if ci is not None:
+                # 95% intervals as error bars; a lower end at or below zero
+                # is drawn down to the axis (log scale)
+                low = np.maximum(ci["lower"].to_numpy(float), 1e-4)
+                high = ci["upper"].to_numpy(float)
+                xerr = np.vstack(
+                    [
+                        np.maximum(estimates[method] - low, 0.0),
+                        np.maximum(high - estimates[method], 0.0),
+                    ]
+                )
+            ax.barh(
+                pos + (k - 1) * height,
+                estimates[method],
+                height,
+                label=method,
+                xerr=xerr,
+                error_kw={"elinewidth": 0.8, "capsize": 1.5},
+            )
         ax.set_xscale("log")
         ax.set_yticks(pos, cats)
         ax.invert_yaxis()
         ax.set_xlabel("share of people (log scale)")
         ax.set_title(f"{ADULT}: race shares from subset reports vs clean")
-        ax.legend(fontsize=7, loc="lower right")
+        # outside the axes: inside, it would cover the ends of the long bars
+        ax.legend(
+            fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0
+        )
         fig.tight_layout()
         figures["adult_race_shares"] = DemoFigure(
             fig,
             "For each race, the four coloured bars (estimates from the subset "
             "reports) should be as long as the black bar (the clean share). The "
             "log scale makes the small groups visible; their relative errors are "
-            "the largest.",
+            "the largest. The whiskers are the 95% confidence intervals of the "
+            "private estimates (conf_int, from the reports alone).",
             shares,
         )
     text = (
         f"Each of the {len(race):,} Adult respondents reported a random subset "
-        f"of the {len(cats)} races containing their own (uniform design). The "
+        f"of the {len(cats)} races containing their own (uniform design; the "
+        "categories are the questionnaire's, declared in advance, not read "
+        "from the data). The "
         "four estimators (method of moments, EM, maximum likelihood, one-step) "
         "recover the race distribution from the subsets. Leakage measures how "
         "much the reports reveal about a person's race, next to the same "
