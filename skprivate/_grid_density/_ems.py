@@ -94,15 +94,22 @@ class TransitionOperator:
         self.rest = rest
         self.scale = np.asarray(scale, dtype=float)
         self.shape = (self.profile.size, self.scale.size)
+        # a sparse transpose built once: ``rest.T`` would rebuild it per product
+        self._rest_t = rest.T.tocsr() if sparse.issparse(rest) else rest.T
 
     def matvec(self, w: NDArray) -> NDArray[np.float64]:
-        """``A @ w``."""
+        """``A @ w`` (``w`` a vector, or a matrix of one vector per column)."""
+        if np.ndim(w) == 2:
+            v = self.scale[:, None] * w
+            return self.profile[:, None] * v.sum(axis=0) + self.rest @ v
         v = self.scale * w
         return self.profile * v.sum() + self.rest @ v
 
     def rmatvec(self, u: NDArray) -> NDArray[np.float64]:
-        """``A.T @ u``."""
-        return self.scale * (np.dot(self.profile, u) + self.rest.T @ u)
+        """``A.T @ u`` (``u`` a vector, or a matrix of one vector per column)."""
+        if np.ndim(u) == 2:
+            return self.scale[:, None] * (self.profile @ u + self._rest_t @ u)
+        return self.scale * (np.dot(self.profile, u) + self._rest_t @ u)
 
     def __matmul__(self, w: NDArray) -> NDArray[np.float64]:
         return self.matvec(w)
@@ -129,9 +136,13 @@ def transition_operator(
     the caller knows that ``A`` equals the profile exactly and the computed
     entries differ from it by rounding only).
     The remainder is stored sparse when it has fewer than a third of the
-    entries, dense otherwise (then nothing is gained).
+    entries, dense otherwise (then nothing is gained).  An object that
+    already has ``matvec``, ``rmatvec`` and ``shape`` (a family's own fast
+    operator) is returned as it is.
     """
-    if isinstance(A, TransitionOperator):
+    if isinstance(A, TransitionOperator) or all(
+        hasattr(A, name) for name in ("matvec", "rmatvec", "shape")
+    ):
         return A
     A = np.asarray(A, dtype=float)
     m = A.shape[1]
@@ -204,6 +215,106 @@ def _squarem(
             step_max = 4.0
         w, w1 = w2, None
     return (w if w1 is None else w1), n_eval, False
+
+
+def _squarem_columns(
+    update: Callable[[NDArray, NDArray], NDArray],
+    w: NDArray,
+    max_iter: int,
+    tol: float,
+) -> tuple[NDArray[np.float64], NDArray[np.intp], NDArray[np.bool_]]:
+    """:func:`_squarem` on the columns of ``w`` at once, each on its own path.
+
+    ``update(W, cols)`` applies the map of columns ``cols`` to the columns
+    of ``W``.  Every column follows the scheme of :func:`_squarem` with its
+    own step length and cap, and stops on its own test; the columns still
+    running share each evaluation of ``update`` (one call for a batch).  A
+    cycle without extrapolation evaluates the map at ``w2`` in its third
+    call, which is the first evaluation of the next cycle in the scalar
+    scheme, so each column makes the same evaluations as there.
+    """
+    w = np.array(w, dtype=float)
+    _m, k = w.shape
+    out = w.copy()
+    n_eval = np.zeros(k, dtype=np.intp)
+    converged = np.zeros(k, dtype=bool)
+    cols = np.arange(k)
+    step_max = np.ones(k)
+    w1 = update(w, cols)
+    n_eval += 1
+    while cols.size:
+        r = w1 - w
+        done = np.max(np.abs(r), axis=0) < tol * np.max(w1, axis=0)
+        capped = ~done & (n_eval[cols] >= max_iter)
+        stop = done | capped
+        if stop.any():
+            out[:, cols[stop]] = w1[:, stop]
+            converged[cols[stop]] = done[stop]
+            keep = ~stop
+            cols, w, w1, r = cols[keep], w[:, keep], w1[:, keep], r[:, keep]
+            step_max = step_max[keep]
+            if not cols.size:
+                break
+        w2 = update(w1, cols)
+        n_eval[cols] += 1
+        v = w2 - w1 - r
+        norm_v = np.sqrt(np.einsum("ij,ij->j", v, v))
+        norm_r = np.sqrt(np.einsum("ij,ij->j", r, r))
+        alpha = np.where(norm_v > 0, norm_r / np.where(norm_v > 0, norm_v, 1.0), 1.0)
+        alpha = np.minimum(np.maximum(alpha, 1.0), step_max)
+        room = n_eval[cols] < max_iter
+        ext = (alpha > 1.0) & room
+        cand = w2.copy()
+        if ext.any():
+            a = alpha[ext]
+            e = np.maximum(w[:, ext] + 2.0 * a * r[:, ext] + a * a * v[:, ext], 0.0)
+            cand[:, ext] = e / e.sum(axis=0)
+        # a column at its cap without extrapolation ends at w2, as in _squarem
+        last = ~ext & ~room
+        if last.any():
+            out[:, cols[last]] = w2[:, last]
+            keep = ~last
+            cols, w, w1, w2, cand = (
+                cols[keep],
+                w[:, keep],
+                w1[:, keep],
+                w2[:, keep],
+                cand[:, keep],
+            )
+            alpha, ext, step_max = alpha[keep], ext[keep], step_max[keep]
+            if not cols.size:
+                break
+        new = update(cand, cols)
+        n_eval[cols] += 1
+        bad = ext & ~np.all(np.isfinite(new), axis=0)
+        at_cap = alpha == step_max
+        step_max = np.where(ext & ~bad & at_cap, step_max * 4.0, step_max)
+        step_max = np.where(bad & at_cap, np.maximum(1.0, step_max / 4.0), step_max)
+        step_max = np.where(~ext & (step_max == 1.0), 4.0, step_max)
+        w, w1 = cand, new
+        if bad.any():
+            # the extrapolation failed: the cycle ends at w2, whose update
+            # starts the next one
+            w[:, bad] = w2[:, bad]
+            w1[:, bad] = update(w2[:, bad], cols[bad])
+            n_eval[cols[bad]] += 1
+    return out, n_eval, converged
+
+
+def _ems_columns_update(
+    op: Any, targets: NDArray, width: float
+) -> Callable[[NDArray, NDArray], NDArray]:
+    """The EMS map of each column of ``targets`` (report shares), batched."""
+    S = _smoother_sparse(op.shape[1], width)
+
+    def update(w: NDArray, cols: NDArray) -> NDArray[np.float64]:
+        fitted = np.maximum(op.matvec(w), _FLOOR)
+        new = w * op.rmatvec(targets[:, cols] / fitted)
+        if S is not None:
+            new = S @ new
+        return new / new.sum(axis=0)
+
+    return update
 
 
 def ems_cell_probabilities(
@@ -283,6 +394,8 @@ def select_ems_width(
     max_iter: int,
     tol: float,
     return_start: bool = False,
+    patience: int | None = None,
+    batch: bool = False,
 ) -> (
     tuple[float, NDArray[np.float64]]
     | tuple[float, NDArray[np.float64], NDArray[np.float64]]
@@ -297,6 +410,18 @@ def select_ems_width(
     the fixed point moves little from one width to the next).  With
     ``return_start``, the mean of the fold fits at the chosen width is
     returned too, a start for the fit on all the reports.
+
+    ``patience`` (``None``: every width is fitted) stops the path once that
+    many consecutive widths have scored below the best so far; the widths
+    left out get the score ``-inf``.  With a held-out score that rises then
+    falls along the path (the usual shape), the choice is the same and the
+    narrowest widths, the slowest to fit, are skipped.
+
+    ``batch=True`` fits the folds of a width together, one column each of
+    a matrix (``A``'s products must accept matrices): each fold keeps its
+    own SQUAREM path and stopping test (:func:`_squarem_columns`), so the
+    fits are those of the fold-by-fold loop up to rounding, at the cost of
+    about one product per evaluation for all the folds.
     """
     op = transition_operator(A)
     folds = np.asarray(counts_by_fold, dtype=float)
@@ -306,8 +431,27 @@ def select_ems_width(
     fits = np.zeros((widths.size, folds.shape[0], op.shape[1]))
     previous: list[NDArray | None] = [None] * folds.shape[0]
     capped = []
-    for k in np.argsort(-widths, kind="stable"):
-        for f, held in enumerate(folds):
+    best_so_far, worse = -np.inf, 0
+    order = np.argsort(-widths, kind="stable")
+    if batch:
+        targets = (total - folds).T
+        targets = targets / targets.sum(axis=0)
+        current = np.full((op.shape[1], folds.shape[0]), 1.0 / op.shape[1])
+    for step, k in enumerate(order):
+        if patience is not None and worse >= patience:
+            scores[order[step:]] = -np.inf
+            break
+        if batch:
+            update = _ems_columns_update(op, targets, float(widths[k]))
+            current, _, ok = _squarem_columns(update, current, max_iter, tol)
+            capped += [
+                f"EM with smoothing (width {widths[k]:g} cells) reached max_iter="
+                f"{max_iter} before its relative change fell below tol={tol:g}."
+            ] * int((~ok).sum())
+            fits[k] = current.T
+            fitted = np.log(np.maximum(op.matvec(current), _FLOOR))
+            scores[k] = float(np.einsum("fj,jf->", folds, fitted))
+        for f, held in enumerate([] if batch else folds):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", ConvergenceWarning)
                 w, _ = ems_cell_probabilities(
@@ -321,9 +465,15 @@ def select_ems_width(
             capped += [str(x.message) for x in caught]
             previous[f] = fits[k, f] = w
             scores[k] += np.dot(held, np.log(np.maximum(op.matvec(w), _FLOOR)))
+        # ties count as improvements, as ties go to the larger width below
+        if scores[k] > best_so_far - 1e-12 * total.sum():
+            best_so_far, worse = max(best_so_far, scores[k]), 0
+        else:
+            worse += 1
+    n_fitted = int(np.isfinite(scores).sum())
     if capped:
         warnings.warn(
-            f"{len(capped)} of the {widths.size * folds.shape[0]} held-out fits "
+            f"{len(capped)} of the {n_fitted * folds.shape[0]} held-out fits "
             f"choosing the smoothing did not converge; first: {capped[0]}",
             ConvergenceWarning,
             stacklevel=external_stacklevel(),

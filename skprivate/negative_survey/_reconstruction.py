@@ -51,6 +51,7 @@ from ._solvers import (
 )
 from ._transition import (
     PLACEMENTS,
+    SafeCellOperator,
     _check_kernel_args,
     check_placement,
     report_range,
@@ -173,6 +174,17 @@ def _report_points(d: float, a: float, b: float, m: int) -> NDArray[np.float64]:
 
 
 _SOLVERS = {"em": solve_em, "lbfgs": solve_lbfgs, "slsqp": solve_slsqp}
+
+# The smoothing widths are fitted from the widest down and the path stops
+# after this many widths in a row score below the best: the narrow widths
+# are the slowest to fit and, past the peak of the held-out likelihood,
+# are not chosen (benchmarks/results/negative_survey_speed.md).
+_WIDTH_PATIENCE = 2
+
+# Band width (in report cells) above which the prefix-sum products of the
+# boundary-safe cell matrix beat its sparse band (measured at d = 10 on
+# (0, 100): equal cost near m = 1,000, 2 * d / step = 170 cells).
+_DENSE_BAND_CELLS = 150
 
 
 class _CellReports:
@@ -362,7 +374,15 @@ class RVNSDensityEstimator(
     l2_ : float
         L2 weight used.
     n_iter_ : int
-        Solver iterations.
+        Solver iterations (``"ml"``: evaluations of the EMS update in the
+        final fit, SQUAREM-accelerated).
+    smoothing_width_ : float
+        ``"ml"`` only: the chosen smoothing width, in cells.
+    smoothing_scores_ : ndarray of shape (9,)
+        ``"ml"`` only: mean held-out log-likelihood per report of each candidate
+        width; the widths are fitted from the widest down and the path stops
+        once two in a row score below the best, so the narrower ones left
+        out score ``-inf``.
     objective_ : float
         Objective value at the solution.
     privatizer_ : RVNSPerturber or None
@@ -779,6 +799,8 @@ class RVNSDensityEstimator(
                 max_iter=ML_MAX_ITER,
                 tol=ML_TOL,
                 return_start=True,
+                patience=_WIDTH_PATIENCE,
+                batch=True,
             )
             w, n_iter = ems_cell_probabilities(
                 A, total, width, max_iter=ML_MAX_ITER, tol=ML_TOL, start=start
@@ -820,14 +842,21 @@ class RVNSDensityEstimator(
 
     @staticmethod
     def _cell_operator(d: float, edges: NDArray, report_edges: NDArray, placement: str):
-        """:meth:`_cell_matrix` as a uniform row profile plus a sparse band.
+        """:meth:`_cell_matrix` as an operator with fast products.
 
-        A report lands in cell ``j`` with probability ``c * width_j`` unless
-        the band of the value may cover it (``c = 1 / (b - a + d)``
-        boundary-safe, ``1 / (b - a - d)`` with the paper's placement), so
-        only the band is stored and the products cost O(m * d / (b - a)).
+        Boundary-safe: :class:`SafeCellOperator`, products in O(m) from prefix
+        sums, when the band spans more than ``_DENSE_BAND_CELLS`` report
+        cells; on narrower bands the sparse band below is cheaper (fewer
+        operations per product).  Paper placement: a uniform row profile
+        plus a sparse band (a report lands in cell ``j`` with probability
+        ``width_j / (b - a - d)``, up to the column's normalization, unless
+        the band of the value may cover it), so the products cost
+        O(m**2 * d / (b - a)).
         """
         a, b = float(edges[0]), float(edges[-1])
+        report_step = (report_edges[-1] - report_edges[0]) / (report_edges.size - 1)
+        if placement != "paper" and 2 * d / report_step > _DENSE_BAND_CELLS:
+            return SafeCellOperator(edges, report_edges, d, a, b)
         # the report cells within d of the value cell: outside them the
         # probability is the profile exactly (computed, it differs by rounding)
         gap = np.maximum(
@@ -835,14 +864,15 @@ class RVNSDensityEstimator(
             edges[None, :-1] - report_edges[1:, None],
         )
         band = gap < d * (1 + 1e-9)
-        if placement == "paper":
-            raw = cell_transition_matrix(edges, d, (a, b), normalize=False)
-            col = raw.sum(axis=0)
-            profile = np.diff(edges) / (b - a - d)
-            scale = 1.0 / np.where(col > 0, col, 1.0)
-            return transition_operator(raw, profile, scale, band)
-        A = safe_cell_probabilities(edges, report_edges, d, a, b)
-        return transition_operator(A, np.diff(report_edges) / (b - a + d), band=band)
+        if placement != "paper":
+            A = safe_cell_probabilities(edges, report_edges, d, a, b)
+            profile = np.diff(report_edges) / (b - a + d)
+            return transition_operator(A, profile, band=band)
+        raw = cell_transition_matrix(edges, d, (a, b), normalize=False)
+        col = raw.sum(axis=0)
+        profile = np.diff(edges) / (b - a - d)
+        scale = 1.0 / np.where(col > 0, col, 1.0)
+        return transition_operator(raw, profile, scale, band)
 
     @staticmethod
     def _cell_matrix(

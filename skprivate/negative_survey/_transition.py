@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
 
 from ..utils.validation import check_float_array
 
@@ -405,3 +406,197 @@ def safe_cell_probabilities(
     H = _second_antiderivative
     mass = H(y1 - x0, d) - H(y1 - x1, d) - H(y0 - x0, d) + H(y0 - x1, d)
     return np.maximum(mass, 0.0) / ((b - a + d) * (x1 - x0))
+
+
+# -- fast products with the boundary-safe cell matrix ---------------------------
+class _CubicWindows:
+    """``C(q) = sum_e jump_e (h - |q - s_e|)_+^3`` on a uniform grid ``s_e``.
+
+    Index units: ``s_e = s0 + e * step``, ``e = 0..n``; the queries are fixed
+    at construction.  The window sums are read from prefix sums that restart
+    every ``B > h / step + 1`` edges, so each half-window spans at most two
+    blocks and the polynomial is re-centred within a block's length
+    (no cancellation across the whole grid).  The reads, with their
+    weights, form a sparse matrix applied to the prefix sums of all the
+    columns of a batch at once.
+    """
+
+    def __init__(
+        self, s0: float, step: float, n_edges: int, queries: NDArray, h: float
+    ) -> None:
+        sigma = (np.asarray(queries, dtype=float) - s0) / step
+        D = h / step
+        B = int(np.floor(D)) + 2
+        n = n_edges - 1  # last edge index
+        nb = n_edges // B + 2
+        self.B, self.nb = B, nb
+        floor = np.floor(sigma)
+        # left half: e in [ceil(sigma - D), floor(sigma)], term (e - c)^3 with
+        # c = sigma - D; right half: e in [floor(sigma) + 1, floor(sigma + D)],
+        # term -(e - c)^3 with c = sigma + D
+        lo = np.r_[np.ceil(sigma - D), floor + 1]
+        hi = np.r_[floor, np.floor(sigma + D)] + 1  # exclusive
+        centre = np.r_[sigma - D, sigma + D]
+        sign = np.r_[np.ones(sigma.size), -np.ones(sigma.size)]
+        lo = np.clip(lo, 0, n + 1).astype(np.intp)
+        hi = np.clip(hi, 0, n + 1).astype(np.intp)
+        hi = np.maximum(hi, lo)
+        block = lo // B
+        t0 = lo - block * B
+        t1 = np.minimum(hi - block * B, B)
+        t2 = np.maximum(hi - (block + 1) * B, 0)
+        binom = np.array([1.0, 3.0, 3.0, 1.0])[:, None]
+        expo = np.array([3, 2, 1, 0])[:, None]
+        s1 = (block * B - centre)[None, :]
+        k1 = sign * binom * s1**expo
+        k2 = sign * binom * (s1 + B) ** expo
+        # prefix sum t of a block (t = 1..B terms) is stored at t - 1; the
+        # empty sum (t = 0) reads nothing
+        block_of = np.concatenate([block, block, block + 1])
+        t_of = np.concatenate([t1, t0, t2])
+        coef = np.concatenate([k1, -k1, k2], axis=1) * step**3
+        query = np.tile(np.arange(sigma.size), 6)
+        keep = t_of > 0
+        size = nb * B
+        rows = np.tile(query[keep], 4)
+        cols = (
+            np.arange(4)[:, None] * size + (block_of * B + t_of - 1)[keep][None, :]
+        ).ravel()
+        self.matrix = sparse.csr_matrix(
+            (coef[:, keep].ravel(), (rows, cols)), shape=(sigma.size, 4 * size)
+        )
+        self.tpow = (
+            np.arange(B, dtype=float)[None, None, :, None]
+            ** np.arange(4)[:, None, None, None]
+        )
+
+    def prefix(self, f: NDArray) -> NDArray[np.float64]:
+        """The block prefix sums of ``jump * t**p`` of the step functions ``f``.
+
+        ``f`` has one column per step function (values per cell); the
+        result, one column each, is what :attr:`matrix` reads.
+        """
+        B, nb, (n, k) = self.B, self.nb, f.shape
+        jumps = np.zeros((nb * B, k))  # the jumps of f at its edges, zero beyond
+        jumps[0] = f[0]
+        np.subtract(f[1:], f[:-1], out=jumps[1:n])
+        jumps[n] = -f[-1]
+        terms = jumps.reshape(1, nb, B, k) * self.tpow
+        return np.cumsum(terms, axis=2, out=terms).reshape(4 * nb * B, k)
+
+    def __call__(self, f: NDArray) -> NDArray[np.float64]:
+        """``C`` at the queries for the step function ``f`` (values per cell)."""
+        f = np.asarray(f, dtype=float)
+        out = self.matrix @ self.prefix(f.reshape(f.shape[0], -1))
+        return out.reshape((-1, *f.shape[1:]))
+
+
+class _Cumulative:
+    """``W(q) = integral of a piecewise-constant function up to q``.
+
+    A sparse matrix applied to ``[cumsum(mass); mass]`` (per column).
+    """
+
+    def __init__(self, s0: float, step: float, n_cells: int, queries: NDArray) -> None:
+        sigma = (np.asarray(queries, dtype=float) - s0) / step
+        k = np.clip(np.floor(sigma), 0, n_cells - 1)
+        self.k = k.astype(np.intp)
+        self.frac = np.clip(sigma - k, 0.0, 1.0)
+        q = np.arange(sigma.size)
+        full = self.k > 0  # cells wholly below the query: cumsum up to k - 1
+        self.matrix = sparse.csr_matrix(
+            (
+                np.r_[np.ones(full.sum()), self.frac],
+                (np.r_[q[full], q], np.r_[self.k[full] - 1, n_cells + self.k]),
+            ),
+            shape=(sigma.size, 2 * n_cells),
+        )
+
+    def __call__(self, mass: NDArray) -> NDArray[np.float64]:
+        mass = np.asarray(mass, dtype=float)
+        cum = np.concatenate(([0.0], np.cumsum(mass)))
+        return cum[self.k] + mass[self.k] * self.frac
+
+
+class SafeCellOperator:
+    """:func:`safe_cell_probabilities` as an operator with O(m) products.
+
+    The boundary-safe law is ``p = (1 - tri(y - x)) / (b - a + d)`` with
+    ``tri(t) = max(0, 1 - |t| / d)``, so ``A = (Delta_y 1^T - T) / (b - a + d)``
+    where ``T[j, i]`` is the mean over value cell ``i`` of the mass of the
+    triangle in report cell ``j``.  For a piecewise-constant density ``f``
+    with jumps ``delta_e`` at its edges ``x_e``, ``T f`` over a report cell
+    is the increment of ``G(y) = d W(y) + sum_e delta_e (d - |y - x_e|)_+^3
+    / (6 d)``, with ``W`` the integral of ``f`` up to ``y``; ``T.T`` is the
+    same with the roles of the grids exchanged.  Both sums are read from
+    prefix sums, so the products cost O(m) instead of O(m * d / step).
+    Agrees with the dense matrix to rounding (more closely than the dense
+    matrix, whose entries are differences of terms of size ``(b - a)**2``).
+    ``matvec`` and ``rmatvec`` take a vector or a matrix (one product per
+    column, at about the cost of one call).
+    """
+
+    batched = True
+
+    def __init__(
+        self,
+        value_edges: ArrayLike,
+        report_edges: ArrayLike,
+        d: float,
+        a: float,
+        b: float,
+    ) -> None:
+        xe = np.asarray(value_edges, dtype=float)
+        ye = np.asarray(report_edges, dtype=float)
+        m, mr = xe.size - 1, ye.size - 1
+        self.shape = (mr, m)
+        self.d, self.norm = float(d), 1.0 / (b - a + d)
+        # both grids are uniform (rvns_grid); positions are read in cell units
+        dx = (xe[-1] - xe[0]) / m
+        dy = (ye[-1] - ye[0]) / mr
+        self.widths_x, self.widths_y = np.diff(xe), np.diff(ye)
+        self.profile = self.widths_y * self.norm
+        # A w: G of the values' density at the report edges
+        self.fw_c = _CubicWindows(xe[0], dx, m + 1, ye, d)
+        self.fw_w = _Cumulative(xe[0], dx, m, ye)
+        # A.T u: G of the reports' step function at the value edges
+        self.bw_c = _CubicWindows(ye[0], dy, mr + 1, xe, d)
+        self.bw_w = _Cumulative(ye[0], dy, mr, xe)
+        # G = [C / (6 d), d W] read at once from the stacked prefix sums
+        self._forward = sparse.hstack(
+            [self.fw_c.matrix / (6.0 * self.d), self.fw_w.matrix * self.d]
+        ).tocsr()
+        self._backward = sparse.hstack(
+            [self.bw_c.matrix / (6.0 * self.d), self.bw_w.matrix * self.d]
+        ).tocsr()
+
+    @staticmethod
+    def _edge_integral(matrix, cubic, density, mass):
+        stacked = np.concatenate(
+            [cubic.prefix(density), np.cumsum(mass, axis=0), mass], axis=0
+        )
+        return matrix @ stacked
+
+    def matvec(self, w: NDArray) -> NDArray[np.float64]:
+        """``A @ w`` (``w`` a vector, or a matrix of one vector per column)."""
+        w = np.asarray(w, dtype=float)
+        W = w.reshape(w.shape[0], -1)
+        G = self._edge_integral(self._forward, self.fw_c, W / self.widths_x[:, None], W)
+        out = self.profile[:, None] * W.sum(axis=0) - self.norm * (G[1:] - G[:-1])
+        return out.reshape((-1, *w.shape[1:]))
+
+    def rmatvec(self, u: NDArray) -> NDArray[np.float64]:
+        """``A.T @ u`` (``u`` a vector, or a matrix of one vector per column)."""
+        u = np.asarray(u, dtype=float)
+        U = u.reshape(u.shape[0], -1)
+        mass = U * self.widths_y[:, None]
+        G = self._edge_integral(self._backward, self.bw_c, U, mass)
+        out = self.norm * (mass.sum(axis=0) - (G[1:] - G[:-1]) / self.widths_x[:, None])
+        return out.reshape((-1, *u.shape[1:]))
+
+    def __matmul__(self, w: NDArray) -> NDArray[np.float64]:
+        return self.matvec(w)
+
+    def toarray(self) -> NDArray[np.float64]:
+        """The dense matrix (for checks on small grids)."""
+        return self.matvec(np.eye(self.shape[1]))
