@@ -253,29 +253,32 @@ def test_tol_none_runs_a_fixed_budget_without_warning(data):
 
 
 def test_default_lightgbm_fit_is_a_fixed_budget_without_warning(data):
-    # init="auto" with max_iter="auto": 20 fits whichever start it chose,
-    # like tol=None; an explicit max_iter keeps the convergence check.  The
-    # Case-I answers at scale 2 keep 0.29 of the information at the constant
-    # start (below 0.3: the boosted start).
+    # init="auto" with max_iter="auto": 20 fits whichever start it chose
+    # (the one with the higher held-out score), like tol=None; an explicit
+    # max_iter keeps the convergence check.  The Case-I answers at scale 2
+    # keep 0.29 of the information at the constant start.
     X, Z, _, _ = data
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         reg = IterativeIntervalRegressor(_lgbm()).fit(X, Z)
     assert reg.start_information_ == pytest.approx(0.286, abs=0.005)
-    assert reg.init_ == "boosting" and reg.n_iter_ == 20 and not reg.converged_
+    scores = reg.start_scores_
+    assert reg.init_ == max(scores, key=scores.get)
+    assert reg.n_iter_ == 20 and not reg.converged_
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
         IterativeIntervalRegressor(_lgbm(), max_iter=3).fit(X, Z)
 
 
 def _spy_information(monkeypatch):
-    # Records the constant Hessian handed to the boosted start.
+    # Records the constant Hessian handed to the boosted start, with its
+    # starting fitted values and noise scale.
     from skprivate.interval import _regression
 
     seen = []
     original = _regression.boosted_start
 
     def spy(*args, **kwargs):
-        seen.append(kwargs["information"])
+        seen.append((kwargs["information"], args[2], args[3]))
         return original(*args, **kwargs)
 
     monkeypatch.setattr(_regression, "boosted_start", spy)
@@ -289,20 +292,30 @@ def _spy_information(monkeypatch):
 )
 def test_auto_init_boosts_lightgbm_with_a_hessian_floor(monkeypatch, n, scale, raised):
     # init="auto" with a LightGBM base on wide cells (information below 0.3):
-    # the boosted start (max_iter="auto" -> 20 fits); its constant Hessian is
-    # the information fraction of the intervals, raised to min(0.5, 20 / (n *
-    # information)) when the intervals are worth few complete observations.
+    # the boosted start it scores (on the three quarters of the rows that
+    # are not held out) has as its constant Hessian the information fraction
+    # of those rows' intervals, raised to min(0.5, 20 / (rows * information))
+    # when they are worth few complete observations.
     X, _, Z = make_interval_regression(
         n, privatizer=IntervalCaseI(scale=scale, random_state=0), random_state=0
     )
     seen = _spy_information(monkeypatch)
     reg = _fit(IterativeIntervalRegressor(_lgbm()), X, Z)
-    assert reg.init_ == "boosting" and reg.n_iter_ == 20
+    assert reg.n_iter_ == 20
+    auto_hessian, f0, sigma = seen[0]
+    # the scoring run: a fixed draw of 3/4 of the rows (random_state=None)
+    part = np.sort(np.random.default_rng(0).permutation(n)[round(n / 4) :])
+    assert f0.shape == (part.size,)
+    info = reg._information(f0, Z[part], sigma, np.ones(part.size))
+    # The explicit start gets the information fraction itself.
+    seen.clear()
     explicit = _fit(IterativeIntervalRegressor(_lgbm(), init="boosting"), X, Z)
     assert explicit.init_ == "boosting" and explicit.n_iter_ == 20
-    # The explicit start gets the information fraction itself.
-    auto_hessian, info = seen
-    floor = 20.0 / (n * info)
+    ((explicit_hessian, f0, sigma),) = seen
+    assert explicit_hessian == pytest.approx(
+        reg._information(f0, Z, sigma, np.ones(n)), rel=1e-12
+    )
+    floor = 20.0 / (part.size * info)
     if raised == "cap":
         assert floor > 0.5 and auto_hessian == 0.5
     elif raised == "floor":
@@ -341,30 +354,28 @@ def test_auto_init_keeps_the_constant_start_elsewhere(data):
     assert one.init_ == "constant" and one.n_iter_ == 1
     warm = _fit(IterativeIntervalRegressor(_lgbm(), warm_start=True), X, Z)
     assert warm.init_ == "constant"
-    # A pipeline ending in LightGBM is a LightGBM base.
+    # A pipeline ending in LightGBM is a LightGBM base: both starts scored.
     pipe = _fit(
         IterativeIntervalRegressor(make_pipeline(StandardScaler(), _lgbm())), X, Z
     )
-    assert pipe.init_ == "boosting" and pipe.n_iter_ == 20
+    assert set(pipe.start_scores_) == {"constant", "boosting"}
+    assert pipe.init_ == max(pipe.start_scores_, key=pipe.start_scores_.get)
+    assert pipe.n_iter_ == 20
 
 
 @pytest.mark.parametrize(
-    ("privatizer", "info", "start"),
+    ("privatizer", "info"),
     [
-        (IntervalCaseI(scale=5.0, random_state=0), (0.1, 0.25), "boosting"),
-        (IntervalCaseI(scale=0.5, random_state=0), (0.45, 0.65), "constant"),
-        (
-            IntervalCaseII(scale=1.0, anchor_scale=0.3, random_state=0),
-            (0.6, 0.8),
-            "constant",
-        ),
+        (IntervalCaseI(scale=5.0, random_state=0), (0.1, 0.25)),
+        (IntervalCaseI(scale=0.5, random_state=0), (0.45, 0.65)),
+        (IntervalCaseII(scale=1.0, anchor_scale=0.3, random_state=0), (0.6, 0.8)),
     ],
     ids=["wide", "narrow-case-1", "narrow-anchors"],
 )
-def test_auto_init_picks_the_start_from_the_information(privatizer, info, start):
+def test_auto_init_measures_the_information_and_scores_both_starts(privatizer, info):
     # The information fraction at the constant start (the marginal fit):
-    # 1 - Var(e | cell) / Var(e) averaged over the rows.  Below 0.3 the
-    # boosted start, from 0.3 on the constant start; 20 fits either way.
+    # 1 - Var(e | cell) / Var(e) averaged over the rows, a diagnostic; the
+    # start is the one with the higher held-out score; 20 fits either way.
     from skprivate.interval import IntervalMLE
     from skprivate.interval._truncated import truncated_mean, truncated_second_moment
 
@@ -376,10 +387,14 @@ def test_auto_init_picks_the_start_from_the_information(privatizer, info, start)
     var = truncated_second_moment(lo, hi, "gaussian", marginal.scale_) - m * m
     expected = float(np.mean(1.0 - var / marginal.scale_**2))
     assert reg.start_information_ == pytest.approx(expected, rel=1e-9)
-    # well away from 0.3 (0.17, 0.55 and 0.70 with these seeds)
+    # 0.17, 0.55 and 0.70 with these seeds
     assert info[0] < expected < info[1]
-    assert reg.init_ == start and reg.n_iter_ == 20 and not reg.converged_
+    scores = reg.start_scores_
+    assert set(scores) == {"constant", "boosting"}
+    assert all(np.isfinite(v) and v < 0 for v in scores.values())
+    assert reg.init_ == max(scores, key=scores.get)
+    assert reg.n_iter_ == 20 and not reg.converged_
     # an explicit start is kept, and nothing is measured for it
-    other = "constant" if start == "boosting" else "boosting"
-    kept = _fit(IterativeIntervalRegressor(_lgbm(), init=other), X, Z)
-    assert kept.init_ == other and kept.start_information_ is None
+    kept = _fit(IterativeIntervalRegressor(_lgbm(), init="constant"), X, Z)
+    assert kept.init_ == "constant" and kept.start_information_ is None
+    assert kept.start_scores_ is None
