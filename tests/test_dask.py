@@ -27,6 +27,7 @@ from skprivate.base import (
 )
 from skprivate.integral import IntegralPrivateStatistics, laplace_statistic
 from skprivate.interval import IntervalCaseI, IntervalMLE, IntervalNPMLE
+from skprivate.ldp import PerturbedKDEEstimator, SquareWaveEMSEstimator, SquareWaveLDP
 from skprivate.negative_survey import RVNSDensityEstimator
 from skprivate.utils import all_estimators
 
@@ -275,6 +276,26 @@ def test_rvns_density_equals_in_memory(client, method):
         privatizer=RVNSPerturber(d=2.0, k=2, bounds=(0, 10)),
     ).fit(X)
     assert est.n_samples_seen_ == 6000
+    assert est.mean() == pytest.approx(20 / 7, abs=0.3)
+
+
+def test_pooled_report_densities_equal_in_memory(client):
+    x = np.random.default_rng(10).beta(2, 5, (5000, 1)) * 10
+    X = da.from_array(x, chunks=(1200, 1))
+    Y = SquareWaveLDP(epsilon=2.0, bounds=(0, 10), random_state=1).fit(X).transform(X)
+    y = Y.compute()
+    params = {"epsilon": 2.0, "bounds": (0, 10), "smoothing": "auto", "n_points": 30}
+    lazy = SquareWaveEMSEstimator(**params).fit(Y)
+    eager = SquareWaveEMSEstimator(**params).fit(y)
+    _check_same(lazy, eager, ["density_", "smoothing_scores_", "smoothing_width_"])
+    kde = {"bounds": (-20, 30), "method": "paper", "bandwidth": 0.5, "n_points": 50}
+    Z = LaplaceLDP(epsilon=2.0, bounds=(0, 10), random_state=2).fit(X).transform(X)
+    lazy = PerturbedKDEEstimator(**kde).fit(Z)
+    _check_same(lazy, PerturbedKDEEstimator(**kde).fit(Z.compute()), ["density_"])
+    est = SquareWaveEMSEstimator(
+        privatizer=SquareWaveLDP(epsilon=2.0, bounds=(0, 10)), n_points=30
+    ).fit(X)
+    assert est.n_samples_seen_ == 5000
     assert est.mean() == pytest.approx(20 / 7, abs=0.3)
 
 

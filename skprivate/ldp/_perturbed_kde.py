@@ -14,21 +14,28 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import validate_data
 
 from .._grid_density._estimate import GridDensityMixin, grid_edges
-from .._grid_density._kde import grid_kde, ksdensity_bandwidth
+from .._grid_density._kde import ksdensity_bandwidth
 from .._grid_density._moments import (
     additive_features,
     moment_covariance,
     noise_variance,
     tilt_to_moments,
 )
-from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
+from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..utils import HasMethods, Interval, Options
-from ..utils.validation import check_magnitude, check_numeric_input
+from ..utils._dask import is_dask_collection
+from ..utils.validation import check_finite, check_magnitude
 from ._intervals import PerturbedKDEIntervalsMixin
-from ._pooled_reports import _bounds_of, _fold_counts, _smoothed_ml
+from ._pooled_reports import (
+    _bounds_of,
+    _KDEGrid,
+    _moment_targets,
+    _PooledReports,
+    _PooledStatisticMixin,
+    _smoothed_ml,
+)
 from ._transitions import _noise_law, additive_transition
 
 __all__ = ["PerturbedKDEEstimator"]
@@ -39,6 +46,7 @@ _EMPTY_MASS = 1e-9
 
 class PerturbedKDEEstimator(
     PerturbedKDEIntervalsMixin,
+    _PooledStatisticMixin,
     GridDensityMixin,
     PrivatizedInputMixin,
     ParamsValidationMixin,
@@ -57,6 +65,13 @@ class PerturbedKDEEstimator(
     probabilities of the noise, by EM with a smoothing step (EMS) whose
     width is chosen by held-out likelihood, as ``RVNSDensityEstimator``
     does for its reports.
+
+    Both methods, with bounds fixed in advance and (for ``"paper"``) a
+    float ``bandwidth``, depend on the releases only through their counts
+    on a fixed grid and their power sums: :meth:`partial_fit` adds chunks
+    to them, and :meth:`fit` takes a dask array or DataFrame, counting each
+    row partition on the workers; both give the estimate of one in-memory
+    fit.
 
     Parameters
     ----------
@@ -107,6 +122,8 @@ class PerturbedKDEEstimator(
         EM iterations of the final ``"ml"`` fit.
     privatizer_ : estimator or None
         Fitted clone of ``privatizer``.
+    n_samples_seen_ : int
+        Number of rows (respondents) the estimate is made of.
     n_features_in_ : int
         Number of columns seen in ``fit`` (one).
 
@@ -185,9 +202,14 @@ class PerturbedKDEEstimator(
     def fit(self, X: ArrayLike, y: Any = None) -> PerturbedKDEEstimator:
         """Estimate the density from released values.
 
+        Discards any state left by :meth:`partial_fit`.  ``X`` may be a dask
+        array or DataFrame (see :meth:`partial_fit` for the settings that
+        allow it): the counts of each row partition are computed on the
+        workers and added.
+
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_values)
+        X : array-like or dask collection of shape (n_samples, n_values)
             Released values (raw values when ``privatizer`` is set); every
             entry is a value of the one variable, so columns are pooled.
         y : Ignored
@@ -197,16 +219,70 @@ class PerturbedKDEEstimator(
         -------
         self : PerturbedKDEEstimator
         """
-        check_in_memory(self, X)
-        self._check_params()
-        X = check_numeric_input(X, finite=True)
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
-        released = np.asarray(self._privatize(X), dtype=float)
-        check_magnitude(released, name="X")
-        values = released.ravel()
+        return self._fit_statistic(X)
+
+    def partial_fit(self, X: ArrayLike, y: Any = None) -> PerturbedKDEEstimator:
+        """Add a chunk of releases and estimate from all the releases so far.
+
+        The releases are counted on a grid fixed by the bounds (per fold of
+        respondents for ``"ml"``, folds assigned round robin by row number;
+        linearly binned on the KDE grid for ``"paper"``), with their first
+        four power sums; the counts of all chunks are added and the
+        estimate is computed again from them, so the result equals
+        :meth:`fit` on all the chunks at once with the same settings (up to
+        rounding).  Memory does not grow with the number of releases.
+
+        Streaming needs bounds fixed in advance (``bounds``, or a
+        ``privatizer`` with ``bounds``) and, for ``"paper"``, a float
+        ``bandwidth`` (the ``"ksdensity"`` rule reads the spread of all the
+        releases at once); the settings cannot change between calls.  A
+        ``privatizer`` is fitted on the first chunk; its random stream
+        continues over the chunks, so every chunk gets fresh noise.  The
+        same settings let :meth:`fit` take a dask collection.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_values)
+            Released values (raw values when ``privatizer`` is set).
+        y : Ignored
+            Present for scikit-learn API compatibility.
+
+        Returns
+        -------
+        self : PerturbedKDEEstimator
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skprivate.ldp import LaplaceLDP, PerturbedKDEEstimator
+        >>> rng = np.random.default_rng(0)
+        >>> est = PerturbedKDEEstimator(
+        ...     privatizer=LaplaceLDP(epsilon=4.0, bounds=(0, 10), random_state=1)
+        ... )
+        >>> for _ in range(4):  # e.g. pandas.read_csv(..., chunksize=5000)
+        ...     est = est.partial_fit(rng.uniform(2, 8, size=(5000, 1)))
+        >>> est.n_samples_seen_, est.method_
+        (20000, 'ml')
+        >>> bool(abs(est.mean() - 5.0) < 0.2)
+        True
+        """
+        return self._partial_fit_statistic(X)
+
+    # -- the statistic: releases counted on a fixed grid (fit, partial_fit, dask)
+    def _not_streamable_reason(self) -> str | None:
+        if self.bandwidth == "ksdensity" and (
+            self.method == "paper"
+            or (self.method == "auto" and self.privatizer is None)
+        ):
+            return (
+                "partial_fit needs a float bandwidth with method='paper': the "
+                "'ksdensity' rule reads the spread of all the releases at once."
+            )
+        return super()._not_streamable_reason()
+
+    def _statistic_plan(self, data, stream):
         a, b = _bounds_of(self, self.privatizer_)
         edges = grid_edges((a, b), self.n_points)
-        widths = np.diff(edges)
         law = _noise_law(self, self.privatizer_)
         method = self.method
         if method == "auto":
@@ -217,45 +293,66 @@ class PerturbedKDEEstimator(
                 "privatizer=LaplaceLDP(...), GeneralizedGaussianLDP(...) or "
                 "FlippedHuberLDP(...), or use method='paper'."
             )
-        self.bandwidth_ = None
-        self.smoothing_width_ = None
-        self.smoothing_scores_ = None
-        self.n_iter_ = None
+        streamable = self._bounds_fixed()
         if method == "ml":
             M, out_edges = additive_transition(edges, law)
-            k = out_edges.size - 1
-            bins = np.clip(
-                np.searchsorted(out_edges, values, side="right") - 1, 0, k - 1
+            return _PooledReports(
+                "folds",
+                edges=out_edges,
+                moments=self.moment_correction,
+                streamable=streamable,
+                system=M,
             )
-            folds = _fold_counts(bins, k, released.shape[1])
-            theta, n_iter, width, scores = _smoothed_ml(M, folds)
+        if self.bandwidth == "ksdensity":
+            if stream or is_dask_collection(data):
+                raise ValueError(
+                    f"{type(self).__name__} needs a float bandwidth with "
+                    "method='paper' on a dask collection or in partial_fit: the "
+                    "'ksdensity' rule reads the spread of all the releases at "
+                    "once. Choose it on a sample that fits in memory, e.g. "
+                    "PerturbedKDEEstimator(...).fit(sample).bandwidth_."
+                )
+            released = np.asarray(data, dtype=np.float64)
+            check_finite(released, name="X")
+            check_magnitude(released, name="X")
+            h = ksdensity_bandwidth(released.ravel())
+            streamable = False
+        else:
+            h = float(self.bandwidth)
+        return _PooledReports(
+            "kde",
+            kde=_KDEGrid(edges[:-1], h),
+            moments=False,
+            streamable=streamable,
+        )
+
+    def _statistic_fit(self, statistic, total, added):
+        counts, n_rows, n_values, sums = total
+        self._check_rows(n_rows)
+        a, b = _bounds_of(self, self.privatizer_)
+        edges = grid_edges((a, b), self.n_points)
+        widths = np.diff(edges)
+        bandwidth = width = scores = n_iter = None
+        if statistic.kind == "folds":
+            theta, n_iter, width, scores = _smoothed_ml(statistic.system, counts)
             if self.moment_correction:
                 # E[release | x] = x and E[release**2 | x] = x**2 + Var(noise)
+                targets, powers = _moment_targets(n_values, sums)
                 theta, _ = tilt_to_moments(
                     theta,
-                    additive_features(edges, noise_variance(law)),
-                    [values.mean(), np.dot(values, values) / values.size],
-                    cov=moment_covariance(
-                        values.size,
-                        values.mean(),
-                        np.mean(values**2),
-                        np.mean(values**3),
-                        np.mean(values**4),
+                    additive_features(
+                        edges, noise_variance(_noise_law(self, self.privatizer_))
                     ),
+                    targets,
+                    cov=moment_covariance(*powers),
                     name=type(self).__name__,
                 )
             dens = theta / widths
-            self.smoothing_width_ = width
-            self.smoothing_scores_ = scores
-            self.n_iter_ = n_iter
+            method = "ml"
         else:
-            h = (
-                ksdensity_bandwidth(values)
-                if self.bandwidth == "ksdensity"
-                else float(self.bandwidth)
-            )
-            dens = grid_kde(values, edges[:-1], h)
-            self.bandwidth_ = h
+            dens = statistic.kde.density(counts, n_values)
+            bandwidth = statistic.kde.bandwidth
+            method = "paper"
         mass = np.dot(dens, widths)
         # A kernel mass in the bounds at the level of floating-point round-off
         # (the FFT leaves ~1e-16 of the total) is not a density: refuse it
@@ -263,9 +360,8 @@ class PerturbedKDEEstimator(
         if not mass > _EMPTY_MASS:
             smoothing = (
                 ""
-                if self.bandwidth_ is None
-                else f", the bandwidth ({self.bandwidth_:g} against a range of "
-                f"{b - a:g})"
+                if bandwidth is None
+                else f", the bandwidth ({bandwidth:g} against a range of {b - a:g})"
             )
             raise ValueError(
                 f"no released value of X is near the bounds [{a:g}, {b:g}] (the "
@@ -273,8 +369,12 @@ class PerturbedKDEEstimator(
                 "level); the density estimate is empty there. Check the bounds"
                 f"{smoothing} and the units of X."
             )
+        self.bandwidth_ = bandwidth
+        self.smoothing_width_ = width
+        self.smoothing_scores_ = scores
+        self.n_iter_ = n_iter
         self.bounds_ = (a, b)
         self.edges_ = edges
         self.density_ = dens / mass
         self.method_ = method
-        return self
+        self._keep_stream(statistic, n_rows)

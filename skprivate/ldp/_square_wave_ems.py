@@ -14,7 +14,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import validate_data
 from threadpoolctl import threadpool_limits
 
 from .._grid_density._estimate import GridDensityMixin
@@ -23,12 +22,17 @@ from .._grid_density._moments import (
     square_wave_features,
     tilt_to_moments,
 )
-from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
+from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..utils import HasMethods, Interval, Options
 from ..utils._warnings import external_stacklevel
-from ..utils.validation import check_magnitude, check_numeric_input
 from ._intervals import SquareWaveIntervalsMixin
-from ._pooled_reports import _bounds_of, _fold_counts, _smoothed_ml
+from ._pooled_reports import (
+    _bounds_of,
+    _moment_targets,
+    _PooledReports,
+    _PooledStatisticMixin,
+    _smoothed_ml,
+)
 from ._square_wave import SquareWaveLDP, _square_wave_terms
 from ._transitions import square_wave_transition
 
@@ -37,6 +41,7 @@ __all__ = ["SquareWaveEMSEstimator"]
 
 class SquareWaveEMSEstimator(
     SquareWaveIntervalsMixin,
+    _PooledStatisticMixin,
     GridDensityMixin,
     PrivatizedInputMixin,
     ParamsValidationMixin,
@@ -50,6 +55,13 @@ class SquareWaveEMSEstimator(
     transition matrix, and after every M-step smooths it (EMS, Li et al.
     2020) with the binomial filter ``(1/4, 1/2, 1/4)``; ``smoothing="auto"``
     chooses a Gaussian smoothing width by held-out likelihood instead.
+
+    The estimate depends on the reports only through their counts in the
+    output buckets (per fold of respondents for ``"auto"``) and their power
+    sums: :meth:`partial_fit` adds chunks to them (with bounds fixed in
+    advance), and :meth:`fit` takes a dask array or DataFrame, counting each
+    row partition on the workers; both give the estimate of one in-memory
+    fit.
 
     Parameters
     ----------
@@ -105,6 +117,8 @@ class SquareWaveEMSEstimator(
         Held-out log-likelihood per report of each candidate width.
     privatizer_ : SquareWaveLDP or None
         Fitted clone of ``privatizer``.
+    n_samples_seen_ : int
+        Number of rows (respondents) the estimate is made of.
     n_features_in_ : int
         Number of columns seen in ``fit`` (one).
 
@@ -180,9 +194,13 @@ class SquareWaveEMSEstimator(
     def fit(self, X: ArrayLike, y: Any = None) -> SquareWaveEMSEstimator:
         """Estimate the density from Square Wave reports.
 
+        Discards any state left by :meth:`partial_fit`.  ``X`` may be a dask
+        array or DataFrame: the counts of each row partition are computed on
+        the workers and added.
+
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_values)
+        X : array-like or dask collection of shape (n_samples, n_values)
             Reports (raw values when ``privatizer`` is set); every entry is a
             value of the one variable, so columns are pooled.
         y : Ignored
@@ -192,14 +210,55 @@ class SquareWaveEMSEstimator(
         -------
         self : SquareWaveEMSEstimator
         """
-        check_in_memory(self, X)
-        self._check_params()
-        X = check_numeric_input(X, finite=True)
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
-        reports = np.asarray(self._privatize(X), dtype=float).ravel()
-        check_magnitude(reports, name="X")
+        return self._fit_statistic(X)
+
+    def partial_fit(self, X: ArrayLike, y: Any = None) -> SquareWaveEMSEstimator:
+        """Add a chunk of reports and estimate from all the reports so far.
+
+        The reports are counted in the output buckets, per fold of
+        respondents with ``smoothing="auto"`` (folds assigned round robin
+        by row number), with their first four power sums; the counts of all
+        chunks are added and EMS is run again on them, so the result equals
+        :meth:`fit` on all the chunks at once with the same settings (up to
+        rounding).  Memory does not grow with the number of reports.
+
+        Streaming needs bounds fixed in advance (``bounds``, or a
+        ``privatizer`` with ``bounds``); the settings cannot change between
+        calls.  A ``privatizer`` is fitted on the first chunk; its random
+        stream continues over the chunks, so every chunk gets fresh reports.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_values)
+            Reports (raw values when ``privatizer`` is set).
+        y : Ignored
+            Present for scikit-learn API compatibility.
+
+        Returns
+        -------
+        self : SquareWaveEMSEstimator
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skprivate.ldp import SquareWaveEMSEstimator, SquareWaveLDP
+        >>> rng = np.random.default_rng(0)
+        >>> est = SquareWaveEMSEstimator(
+        ...     privatizer=SquareWaveLDP(epsilon=2.0, bounds=(0, 10), random_state=1)
+        ... )
+        >>> for _ in range(4):  # e.g. pandas.read_csv(..., chunksize=5000)
+        ...     est = est.partial_fit(rng.uniform(2, 8, size=(5000, 1)))
+        >>> est.n_samples_seen_
+        20000
+        >>> bool(abs(est.mean() - 5.0) < 0.3)
+        True
+        """
+        return self._partial_fit_statistic(X)
+
+    # -- the statistic: reports counted in the output buckets (fit, partial_fit,
+    # dask)
+    def _epsilon(self) -> float:
         priv = self.privatizer_
-        a, b = _bounds_of(self, priv)
         epsilon = (
             priv.privacy_summary()["epsilon_per_feature"]
             if isinstance(priv, SquareWaveLDP)
@@ -212,45 +271,58 @@ class SquareWaveEMSEstimator(
                 "epsilon must be given (the budget of the Square Wave mechanism), "
                 "or pass privatizer=SquareWaveLDP(...)."
             )
+        return float(epsilon)
+
+    def _statistic_plan(self, data, stream):
+        a, b = _bounds_of(self, self.privatizer_)
+        epsilon = self._epsilon()
         edges = np.linspace(0.0, 1.0, self.n_points + 1)
-        M, out_edges = square_wave_transition(edges, float(epsilon))
-        v = (reports - a) / (b - a)
-        w = -out_edges[0]
-        if v.min() < -w - 1e-9 or v.max() > 1 + w + 1e-9:
-            raise ValueError(
+        M, out_edges = square_wave_transition(edges, epsilon)
+        return _PooledReports(
+            "folds" if self.smoothing == "auto" else "histogram",
+            edges=out_edges,
+            unit=(a, b),
+            reach=-out_edges[0],
+            outside=(
                 "X has reports outside the output range of the Square Wave "
-                f"mechanism with epsilon={epsilon:g} on [{a:g}, {b:g}]."
-            )
-        self.smoothing_width_ = None
-        self.smoothing_scores_ = None
-        if self.smoothing == "auto":
-            k = out_edges.size - 1
-            bins = np.clip(np.searchsorted(out_edges, v, side="right") - 1, 0, k - 1)
-            folds = _fold_counts(bins, k, X.shape[1])
-            theta, n_iter, width, scores = _smoothed_ml(M, folds)
-            self.smoothing_width_ = width
-            self.smoothing_scores_ = scores
+                f"mechanism with epsilon={epsilon:g} on [{a:g}, {b:g}]"
+            ),
+            moments=self.moment_correction,
+            streamable=self._bounds_fixed(),
+            system=M,
+        )
+
+    def _statistic_fit(self, statistic, total, added):
+        counts, n_rows, n_values, sums = total
+        self._check_rows(n_rows)
+        a, b = statistic.unit
+        epsilon = self._epsilon()
+        M = statistic.system
+        width = scores = None
+        if statistic.kind == "folds":
+            theta, n_iter, width, scores = _smoothed_ml(M, counts)
         else:
-            counts = np.histogram(np.clip(v, -w, 1 + w), out_edges)[0].astype(float)
             with threadpool_limits(limits=1, user_api="blas"):
-                theta, n_iter = self._ems(M, counts)
+                theta, n_iter = self._ems(M, counts.astype(float))
+        edges = np.linspace(0.0, 1.0, self.n_points + 1)
         if self.moment_correction:
             # E[v' | v] is affine and E[v'**2 | v] quadratic (unit domain)
+            targets, powers = _moment_targets(n_values, sums)
             theta, _ = tilt_to_moments(
                 theta,
-                square_wave_features(edges, *_square_wave_terms(float(epsilon))),
-                [v.mean(), np.dot(v, v) / v.size],
-                cov=moment_covariance(
-                    v.size, v.mean(), np.mean(v**2), np.mean(v**3), np.mean(v**4)
-                ),
+                square_wave_features(edges, *_square_wave_terms(epsilon)),
+                targets,
+                cov=moment_covariance(*powers),
                 name=type(self).__name__,
             )
-        self.epsilon_ = float(epsilon)
+        self.smoothing_width_ = width
+        self.smoothing_scores_ = scores
+        self.epsilon_ = epsilon
         self.bounds_ = (a, b)
         self.edges_ = a + (b - a) * edges
         self.density_ = theta / np.diff(self.edges_)
         self.n_iter_ = n_iter
-        return self
+        self._keep_stream(statistic, n_rows)
 
     def _ems(self, M: NDArray, counts: NDArray) -> tuple[NDArray, int]:
         m = M.shape[1]
