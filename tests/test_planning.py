@@ -91,3 +91,51 @@ def test_planning_refuses_what_it_cannot_plan():
         plan_sample_size(LaplaceLDP(epsilon=1.0, bounds=(0, 1)), 0.1, statistic="cdf")
     with pytest.raises(ValueError, match="half_width"):
         plan_sample_size(LaplaceLDP(epsilon=1.0, bounds=(0, 1)), 0.0)
+
+
+def test_laplace_half_width_is_the_closed_form_and_monotone():
+    # half-width = z sqrt(var(x) + 2 b^2) / sqrt(n), b = (high - low) / epsilon.
+    ns = np.array([50, 200, 1000, 5000, 20000])
+    for eps in (0.5, 1.0, 4.0):
+        mech = LaplaceLDP(epsilon=eps, bounds=(0, 100))
+        b = 100.0 / eps
+        widths = np.array([expected_half_width(mech, int(n), sd=20.0) for n in ns])
+        np.testing.assert_allclose(
+            widths, Z95 * np.sqrt(20.0**2 + 2 * b * b) / np.sqrt(ns), rtol=1e-9
+        )
+        assert np.all(np.diff(widths) < 0)  # more respondents, shorter
+    by_eps = [
+        expected_half_width(LaplaceLDP(epsilon=e, bounds=(0, 100)), 1000, sd=20.0)
+        for e in (0.5, 1.0, 2.0, 4.0)
+    ]
+    assert np.all(np.diff(by_eps) < 0)  # less privacy, shorter
+    mech = LaplaceLDP(epsilon=1.0, bounds=(0, 100))
+    plans = [plan_sample_size(mech, e, sd=20.0) for e in (1.0, 2.0, 4.0, 8.0)]
+    assert np.all(np.diff(plans) < 0)  # a looser target, fewer respondents
+    for target, n in zip((1.0, 2.0, 4.0, 8.0), plans):
+        # the smallest n that reaches the target
+        assert expected_half_width(mech, n, sd=20.0) <= target
+        assert expected_half_width(mech, n - 1, sd=20.0) > target
+
+
+def test_laplace_plan_agrees_with_simulated_surveys_at_the_planned_n():
+    # ±5 years at epsilon = 2 on [0, 100]; 300 simulated surveys of the
+    # planned size, each released by LaplaceLDP, the interval of the mean
+    # from the releases' mean and SD.  The coverage has a binomial SE of
+    # sqrt(.95 .05 / 300) = 0.0126 (3 SE allowed); the half-width varies by
+    # about 1% between surveys, so its mean is within 1% of the plan.
+    ref = stats.uniform(20, 40)  # SD 11.5
+    mech = LaplaceLDP(epsilon=2.0, bounds=(0, 100))
+    n = plan_sample_size(mech, 5.0, reference=ref)
+    assert n == int(np.ceil(Z95**2 * (ref.var() + 2 * 50.0**2) / 25.0))
+    rng = np.random.default_rng(0)
+    hits, widths = 0, []
+    for seed in range(300):
+        x = ref.rvs(size=(n, 1), random_state=rng)
+        z = LaplaceLDP(epsilon=2.0, bounds=(0, 100), random_state=seed)
+        z = z.fit_transform(x)[:, 0]
+        half = Z95 * z.std(ddof=1) / np.sqrt(n)
+        widths.append(half)
+        hits += abs(z.mean() - ref.mean()) <= half
+    assert np.mean(widths) == pytest.approx(5.0, rel=0.01)
+    assert abs(hits / 300 - 0.95) < 3 * np.sqrt(0.95 * 0.05 / 300)

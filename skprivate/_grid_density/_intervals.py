@@ -23,11 +23,23 @@ CDF at a point, the mean) gets a normal interval with a root-n standard
 error; a quantile interval inverts the CDF intervals on a fine grid (the
 values ``t`` whose CDF interval contains ``q``).
 
-What this covers: the EMS fixed point at the population law of the reports,
-with the smoothing width the fit chose, held fixed: the binned and smoothed
-target, not the true value.  The smoothing bias (of the CDF, largest where
-the density bends sharply; of quantiles in the tails) is not covered, and
-the density in a single cell, an ill-posed quantity, is not offered.
+The perturbed-KDE and RVNS fits then tilt the fixed point to the reports'
+moments (an I-projection, applied only when the fixed point's moments are
+more than two standard errors from the reports'); the delta method chains
+the derivative of that projection (:class:`MomentTilt`) to the fixed
+point's, with the frequencies and the moments taken jointly over
+respondents.
+
+What this covers: the EMS fixed point at the population law of the reports
+(tilted as the fit tilts), with the smoothing width the fit chose, held
+fixed: the binned and smoothed target, not the true value.  The smoothing
+bias (of the CDF, largest where the density bends sharply; of quantiles in
+the tails; also the bias of stopping EM at its tolerance, before the fixed
+point) is not covered, nor is the variability of the width chosen by
+held-out likelihood: where that width ranges widely between samples (RVNS
+under heavy noise), the interval is too short even for its target; the
+coverage benchmark (``python -m benchmarks coverage``) states by how much.
+The density in a single cell, an ill-posed quantity, is not offered.
 ``method="bootstrap"`` refits the estimator on resampled respondents
 instead (it also re-chooses the smoothing) when the estimator can be refitted
 on released data.
@@ -43,10 +55,15 @@ algorithm", Statistics & Probability Letters 9, 187-193.
 
 A. W. van der Vaart (1998), Asymptotic Statistics, Cambridge (the delta
 method and Z-estimators, Chapters 3 and 5).
+
+I. Csiszár (1975), "I-divergence geometry of probability distributions and
+minimization problems", Annals of Probability 3, 146-158 (the tilt).
 """
 
 from __future__ import annotations
 
+import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -63,12 +80,15 @@ from .._uncertainty import (
     z_value,
 )
 from ._ems import _smoother
+from ._moments import tilt_to_moments
 
 __all__ = [
     "GridEMSIntervalsMixin",
+    "MomentTilt",
     "binomial_filter_matrix",
     "cell_cdf_weights",
     "ems_covariance",
+    "ems_gradient",
     "smoothing_matrix",
 ]
 
@@ -112,8 +132,43 @@ def _report_covariance(unit_bins: NDArray, k: int) -> tuple[NDArray, NDArray]:
     return counts / (n * v), cov_c / (n * v * v)
 
 
+def ems_gradient(
+    A: NDArray, theta: NDArray, S: NDArray | None, t: NDArray
+) -> NDArray[np.float64]:
+    """``d theta / d t`` at the EMS fixed point ``theta`` of frequencies ``t``.
+
+    The implicit-function theorem on ``theta = N(S (theta * A^T (t / A
+    theta)))``: ``(I - J_theta)^{-1} J_t``, an ``(m, k)`` matrix.
+    """
+    A = np.asarray(A, dtype=float)
+    theta = np.asarray(theta, dtype=float)
+    m = A.shape[1]
+    fitted = np.maximum(A @ theta, 1e-12)
+    ratio = t / fitted
+    du_dtheta = np.diag(A.T @ ratio) - (theta[:, None] * A.T) @ (
+        (t / fitted**2)[:, None] * A
+    )
+    du_dt = theta[:, None] * A.T / fitted[None, :]
+    # The normalization N(v) = v / sum(v) has derivative I - theta 1^T at
+    # the fixed point (where the smoothed EM step sums to one).
+    P = np.eye(m) - np.outer(theta, np.ones(m))
+    if S is not None:
+        du_dtheta = S @ du_dtheta
+        du_dt = S @ du_dt
+    lhs = np.eye(m) - P @ du_dtheta
+    J_t = P @ du_dt
+    try:
+        return np.linalg.solve(lhs, J_t)
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(lhs, J_t, rcond=None)[0]
+
+
 def ems_covariance(
-    A: NDArray, theta: NDArray, S: NDArray | None, unit_bins: NDArray
+    A: NDArray,
+    theta: NDArray,
+    S: NDArray | None,
+    unit_bins: NDArray,
+    tilt: MomentTilt | None = None,
 ) -> NDArray[np.float64]:
     """Covariance of the EMS fixed point ``theta`` (implicit-function delta method).
 
@@ -123,11 +178,17 @@ def ems_covariance(
         ``A[j, i]``: probability of a report in bin ``j`` given a value in
         cell ``i`` (columns sum to one).
     theta : ndarray of shape (m,)
-        Fitted cell probabilities (the fixed point).
+        Fitted cell probabilities: the fixed point, or with ``tilt`` the
+        fixed point after the moment tilt.
     S : ndarray of shape (m, m) or None
         Smoothing matrix applied after each EM step (None: plain EM).
     unit_bins : ndarray of shape (n_units, v)
         Output bin of every report, one row per respondent.
+    tilt : MomentTilt or None
+        The moment tilt applied to the fixed point after EMS (see
+        :class:`MomentTilt`); its linearization is chained to that of the
+        fixed point, with the covariance of the frequencies and of the
+        moments taken jointly over respondents.
 
     Returns
     -------
@@ -145,30 +206,130 @@ def ems_covariance(
            [-0.0625, -0.125 ,  0.1875]])
     """
     A = np.asarray(A, dtype=float)
-    theta = np.asarray(theta, dtype=float)
-    k, m = A.shape
+    k = A.shape[0]
     t, cov_t = _report_covariance(unit_bins, k)
-    fitted = np.maximum(A @ theta, 1e-12)
-    ratio = t / fitted
-    du_dtheta = np.diag(A.T @ ratio) - (theta[:, None] * A.T) @ (
-        (t / fitted**2)[:, None] * A
+    if tilt is None:
+        G = ems_gradient(A, np.asarray(theta, dtype=float), S, t)
+        cov = G @ cov_t @ G.T
+        return 0.5 * (cov + cov.T)
+    untilted = np.asarray(tilt.untilted, dtype=float)
+    G = ems_gradient(A, untilted, S, t)
+    J_w, J_mu = tilt.jacobians()
+    # Joint covariance of (t, mu_hat) over respondents: mu_hat is the mean
+    # of the respondents' moment contributions.
+    unit_bins = np.asarray(unit_bins, dtype=np.intp)
+    if unit_bins.ndim == 1:
+        unit_bins = unit_bins[:, None]
+    n, v = unit_bins.shape
+    M = np.asarray(tilt.unit_moments, dtype=float).reshape(n, -1)
+    mu = M.mean(axis=0)
+    cross = np.zeros((k, M.shape[1]))
+    for a in range(v):
+        for c in range(M.shape[1]):
+            cross[:, c] += np.bincount(unit_bins[:, a], weights=M[:, c], minlength=k)
+    cross = (cross / (n * v) - np.outer(t, mu)) / n
+    cov_mu = np.cov(M, rowvar=False, ddof=0).reshape(M.shape[1], M.shape[1]) / n
+    H_t = J_w @ G
+    cov = (
+        H_t @ cov_t @ H_t.T
+        + H_t @ cross @ J_mu.T
+        + J_mu @ cross.T @ H_t.T
+        + J_mu @ cov_mu @ J_mu.T
     )
-    du_dt = theta[:, None] * A.T / fitted[None, :]
-    # The normalization N(v) = v / sum(v) has derivative I - theta 1^T at
-    # the fixed point (where the smoothed EM step sums to one).
-    P = np.eye(m) - np.outer(theta, np.ones(m))
-    if S is not None:
-        du_dtheta = S @ du_dtheta
-        du_dt = S @ du_dt
-    J_theta = P @ du_dtheta
-    J_t = P @ du_dt
-    lhs = np.eye(m) - J_theta
-    try:
-        G = np.linalg.solve(lhs, J_t)
-    except np.linalg.LinAlgError:
-        G = np.linalg.lstsq(lhs, J_t, rcond=None)[0]
-    cov = G @ cov_t @ G.T
     return 0.5 * (cov + cov.T)
+
+
+@dataclass(frozen=True)
+class MomentTilt:
+    """The moment tilt applied after EMS, for the delta method.
+
+    The perturbed-KDE and RVNS ``"ml"`` fits replace the EMS fixed point
+    ``w`` by its I-projection ``w'_i ∝ w_i exp(lambda . F_i)`` onto the cell
+    probabilities whose expected report moments equal a target ``t'``:
+    the reports' sample moments ``mu`` moved towards the moments of ``w``
+    until within Mahalanobis distance ``within`` (in the covariance
+    ``moment_cov`` of ``mu``); when ``w`` is already that close, ``w' = w``
+    (see :func:`~skprivate._grid_density._moments.tilt_to_moments`).
+
+    Differentiating the projection (with ``F_c = F - F^T w'`` and ``C =
+    F_c^T diag(w') F_c``) gives ``d w' = (D - w' r^T) d w + diag(w') F_c d
+    lambda`` with ``r = w' / w``, ``D = diag(r)`` and ``d lambda = C^{-1} (d
+    t' - F_c^T D d w)``; the target moves as ``d t' = d mu + rho (I - g g^T
+    P / delta**2) (F^T d w - d mu)`` with ``g = F^T w - mu``, ``P`` the
+    inverse of ``moment_cov``, ``delta`` the distance and ``rho = within /
+    delta`` (``moment_cov`` is held fixed: its variation is of smaller
+    order).
+
+    Parameters
+    ----------
+    features : ndarray of shape (m, 2)
+        Expected report and squared report given a value in each cell.
+    unit_moments : ndarray of shape (n_units, 2)
+        Each respondent's contribution to the two sample moments (their mean
+        over respondents is ``mu``).
+    untilted : ndarray of shape (m,)
+        The EMS fixed point before the tilt.
+    moment_cov : ndarray of shape (2, 2)
+        The covariance of ``mu`` the fit used for its ellipse.
+    within : float
+        The ellipse radius of the fit.
+    """
+
+    features: NDArray
+    unit_moments: NDArray
+    untilted: NDArray
+    moment_cov: NDArray
+    within: float = 2.0
+
+    def target(self) -> NDArray[np.float64]:
+        return np.asarray(self.unit_moments, dtype=float).mean(axis=0)
+
+    def tilted(self) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
+        """The tilted probabilities and multipliers, as the fit computes them."""
+        w = np.asarray(self.untilted, dtype=float)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return tilt_to_moments(
+                w / w.sum(),
+                self.features,
+                self.target(),
+                cov=self.moment_cov,
+                within=self.within,
+            )
+
+    def jacobians(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """``(J_w, J_mu)``: ``d w' = J_w d w + J_mu d mu``."""
+        w = np.asarray(self.untilted, dtype=float)
+        w = w / w.sum()
+        m = w.size
+        F = np.asarray(self.features, dtype=float)
+        mu = self.target()
+        w_t, lam = self.tilted()
+        if lam is None or not np.any(lam != 0):
+            return np.eye(m), np.zeros((m, mu.size))
+        active = np.flatnonzero(lam != 0)
+        gap = F.T @ w - mu
+        P = np.linalg.pinv(np.asarray(self.moment_cov, dtype=float))
+        dist = float(np.sqrt(max(gap @ P @ gap, 0.0)))
+        q = mu.size
+        if dist > self.within:
+            rho = self.within / dist
+            Q = rho * (np.eye(q) - np.outer(gap, gap @ P) / dist**2)
+        else:  # matched exactly (no ellipse): t' = mu
+            Q = np.zeros((q, q))
+        dt_dw = (Q @ F.T)[active]
+        dt_dmu = (np.eye(q) - Q)[active]
+        Fa = F[:, active]
+        ratio = np.divide(w_t, w, out=np.zeros(m), where=w > 0)
+        Fc = Fa - (Fa.T @ w_t)[None, :]
+        C = Fc.T @ (w_t[:, None] * Fc)
+        Cinv = np.linalg.pinv(C)
+        lam_w = Cinv @ (dt_dw - Fc.T * ratio[None, :])
+        lam_mu = Cinv @ dt_dmu
+        B = w_t[:, None] * Fc
+        J_w = np.diag(ratio) - np.outer(w_t, ratio) + B @ lam_w
+        J_mu = B @ lam_mu
+        return J_w, J_mu
 
 
 def cell_cdf_weights(edges: NDArray, x: NDArray) -> NDArray[np.float64]:
@@ -229,6 +390,12 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         """Whether the fit was EMS (else only the bootstrap applies)."""
         return True
 
+    def _ci_moment_tilt(
+        self, X: NDArray, A: NDArray, unit_bins: NDArray, S: Any
+    ) -> MomentTilt | None:
+        """The moment tilt the fit applied after EMS (None: no tilt)."""
+        return None
+
     def _ci_offers_kind(self, kind: str) -> bool:
         return kind in ("mean", "quantile", "cdf")
 
@@ -246,7 +413,8 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         edges = np.asarray(self.edges_, dtype=float)
         theta = np.asarray(self.density_, dtype=float) * np.diff(edges)
         theta = theta / theta.sum()
-        return edges, theta, ems_covariance(A, theta, S, unit_bins)
+        tilt = self._ci_moment_tilt(X, A, unit_bins, S)
+        return edges, theta, ems_covariance(A, theta, S, unit_bins, tilt)
 
     def _ci_grid_method(self, request: IntervalRequest, extra: tuple = ()) -> str:
         auto = "linearized" if self._ci_uses_ems() else "bootstrap"
@@ -255,7 +423,9 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         )
 
     _CI_TARGET = (
-        "the EMS-smoothed target at the chosen width (smoothing bias not covered)"
+        "the EMS-smoothed target at the chosen width, after the fit's moment "
+        "tilt if any (smoothing bias and the variability of the width choice "
+        "not covered)"
     )
 
     def _ci_refuse_without_ems(self) -> None:

@@ -172,9 +172,11 @@ def laplace_intervals(
 
     Parameters
     ----------
-    table : pandas.DataFrame
+    table : pandas.DataFrame, Series or dict
         The release of :func:`laplace_describe` (statistics as index, one
-        column per variable), made with ``sensitivity="global"``.
+        column per variable), made with ``sensitivity="global"``; or the
+        statistics of one column released by :func:`laplace_statistic`, as a
+        Series or a dict ``{statistic: value}`` (column ``"x"``).
     epsilon : float
         The budget each statistic was released with.
     bounds : (float, float) or dict
@@ -226,14 +228,37 @@ def laplace_intervals(
     0    count  10000.16  9998.66  10001.66
     1     mean     39.97    39.76     40.18
     2      std     10.31      NaN       NaN
+
+    A statistic released alone by :func:`laplace_statistic` (here the mean
+    and the count, each at ε = 1):
+
+    >>> from skprivate.integral import laplace_statistic
+    >>> ages = df["age"].to_numpy()
+    >>> released = {
+    ...     s: laplace_statistic(ages, s, 1.0, bounds=(0, 100), random_state=1)
+    ...     for s in ("count", "mean")
+    ... }
+    >>> ci = laplace_intervals(released, 1.0, (0, 100), n=10_000)
+    >>> ci[["quantity", "lower", "upper", "target"]].round(2)
+      quantity    lower     upper       target
+    0    count  9997.03  10003.02            n
+    1     mean    39.95     40.01  sample mean
     """
     levels = [check_level(v) for v in np.atleast_1d(np.asarray(level, dtype=object))]
     if not 0.5 <= float(sd_quantile) < 1.0:
         raise ValueError(f"sd_quantile must lie in [0.5, 1); got {sd_quantile!r}.")
     if target not in ("sample", "population"):
         raise ValueError(f"target must be 'sample' or 'population'; got {target!r}.")
+    if isinstance(table, pd.Series):
+        # released statistics of one column, e.g. laplace_statistic results
+        table = table.to_frame(table.name if table.name is not None else "x")
+    elif isinstance(table, dict):
+        table = pd.Series(table, dtype=float).to_frame("x")
     if not isinstance(table, pd.DataFrame):
-        raise TypeError("table must be the DataFrame returned by laplace_describe.")
+        raise TypeError(
+            "table must be the DataFrame returned by laplace_describe (or a "
+            "Series or dict of released statistics of one column)."
+        )
     if (
         isinstance(epsilon, bool)
         or not isinstance(epsilon, numbers.Real)

@@ -5,11 +5,16 @@ reports counted in the grid cells, through the exact cell-to-cell
 transition probabilities of the mechanism; its mean, CDF and quantiles get
 the linearized (delta-method) intervals of
 :mod:`skprivate._grid_density._intervals`, with each respondent's ``k``
-reports as one unit (they share the respondent's value).  They cover the
-EMS-smoothed target at the smoothing width the fit chose, not the true
-value: the smoothing bias is not included.  ``method="bootstrap"`` resamples
-respondents and refits (the smoothing width re-chosen each time), and is
-the only method for ``method="paper"`` fits.
+reports as one unit (they share the respondent's value), chained to the
+derivative of the fit's moment tilt (``moment_correction=True``).  They
+cover the EMS-smoothed target at the smoothing width the fit chose, not the
+true value: the smoothing bias is not included, nor the variability of the
+width choice, which under heavy noise (small ``d``) ranges over the
+candidates from sample to sample, so the intervals are then too short
+(measured in ``python -m benchmarks coverage``).  ``method="bootstrap"``
+resamples respondents and refits (the smoothing width re-chosen each time,
+which includes that variability at the cost of one fit per replicate), and
+is the only method for ``method="paper"`` fits.
 
 The mean.  With the boundary-safe placement (reports on ``[a - d, b + d]``)
 ``E[Y | x] = C - d x / (b - a + d)`` with ``C = ((b + d)**2 - (a - d)**2) /
@@ -31,13 +36,20 @@ smoothed EM approach to indirect estimation problems", JRSS-B 52, 271-324.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.base import clone
 
-from .._grid_density._intervals import GridEMSIntervalsMixin, smoothing_matrix
+from .._grid_density._ems import ML_MAX_ITER, ML_TOL, ems_cell_probabilities
+from .._grid_density._intervals import (
+    GridEMSIntervalsMixin,
+    MomentTilt,
+    smoothing_matrix,
+)
+from .._grid_density._moments import binned_moments, moment_covariance, rvns_features
 from .._uncertainty import IntervalRequest, interval_frame, normal_interval
 
 __all__ = ["RVNSIntervalsMixin"]
@@ -71,6 +83,41 @@ class RVNSIntervalsMixin(GridEMSIntervalsMixin):
         bins = np.clip(((X - a) / (b - a) * m).astype(np.intp), 0, m - 1)
         A = cell_transition_matrix(self.edges_, self.d_, (a, b))
         return A, bins, smoothing_matrix(m, self.smoothing_width_)
+
+    def _ci_moment_tilt(self, X: NDArray, A: NDArray, unit_bins: NDArray, S: Any):
+        # The fit tilts the EMS fixed point to the reports' mean and mean
+        # square, counted in the report cells and read at their midpoints
+        # with Sheppard's correction.
+        if not getattr(self, "moment_correction", False):
+            return None
+        k = A.shape[0]
+        bins = np.asarray(unit_bins, dtype=np.intp)
+        bins = bins[:, None] if bins.ndim == 1 else bins
+        total = np.bincount(bins.ravel(), minlength=k).astype(float)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            untilted, _ = ems_cell_probabilities(
+                A,
+                total,
+                self.smoothing_width_,
+                max_iter=ML_MAX_ITER,
+                tol=ML_TOL,
+                start=np.asarray(self.density_) * np.diff(self.edges_),
+            )
+        report_edges = np.asarray(self.report_edges_, dtype=float)
+        spread = float(report_edges[1] - report_edges[0]) ** 2 / 12
+        mids = 0.5 * (report_edges[:-1] + report_edges[1:])
+        n, mean, square = binned_moments(mids, total, spread)
+        third, fourth = (float(np.dot(total, mids**p) / total.sum()) for p in (3, 4))
+        per_report = mids[bins]
+        return MomentTilt(
+            features=rvns_features(self.edges_, self.d_, self.placement_),
+            unit_moments=np.column_stack(
+                [per_report.mean(axis=1), (per_report**2).mean(axis=1) + spread]
+            ),
+            untilted=untilted,
+            moment_cov=moment_covariance(n, mean, square, third, fourth),
+        )
 
     def _ci_resampling_template(self) -> Any:
         return clone(self).set_params(

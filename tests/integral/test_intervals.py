@@ -127,3 +127,18 @@ def test_integral_mean_interval_covers():
         ci = est.conf_int("mean").iloc[0]
         hits += ci["lower"] <= 10.037 <= ci["upper"]
     assert abs(hits / reps - 0.95) < 3 * np.sqrt(0.95 * 0.05 / reps)
+
+
+def test_statistics_released_alone_take_the_one_column_path():
+    # laplace_statistic releases one number; a dict or Series of them gives
+    # the same intervals as the same numbers in a laplace_describe table.
+    released = {"count": 1001.3, "mean": 41.7, "sum": 41_900.0}
+    table = pd.DataFrame({"x": released})
+    expected = laplace_intervals(table, 1.0, (0, 100), n=1000, level=[0.9, 0.95])
+    for given in (released, pd.Series(released, name="x")):
+        got = laplace_intervals(given, 1.0, (0, 100), n=1000, level=[0.9, 0.95])
+        pd.testing.assert_frame_equal(got, expected)
+    # the mean's half-width is the Laplace quantile b log(1 / alpha), b = 100 / n
+    row = expected[(expected["quantity"] == "mean") & (expected["level"] == 0.95)]
+    half = float(row["upper"].iloc[0] - row["lower"].iloc[0]) / 2
+    assert half == pytest.approx(0.1 * np.log(20.0))

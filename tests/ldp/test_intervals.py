@@ -271,3 +271,40 @@ def test_perturbed_kde_intervals_use_the_releases():
     assert cdf["estimate"] == pytest.approx(float(est.cdf(0.0)))
     with pytest.raises(ValueError, match="linearized"):
         est.conf_int("cdf", [0.0], X=released, method="bootstrap")
+
+
+def test_perturbed_kde_linearization_follows_the_fits_moment_tilt():
+    # A sample whose EMS fit is tilted to the releases' moments: the
+    # interval code rebuilds exactly the fitted probabilities from the
+    # untilted fixed point, and its CDF standard error is the chained
+    # (tilted) delta method, not the plain EMS one.
+    x = np.random.default_rng(10).normal(size=(400, 1)).clip(-4, 4)
+    released = LaplaceLDP(epsilon=2, bounds=(-4, 4), random_state=10).fit_transform(x)
+    priv = LaplaceLDP(epsilon=2, bounds=(-4, 4), random_state=10)
+    est = PerturbedKDEEstimator(n_points=30, privatizer=priv).fit(x)
+    A, bins, S = est._ci_ems_system(released)
+    tilt = est._ci_moment_tilt(released, A, bins, S)
+    tilted, multipliers = tilt.tilted()
+    assert np.all(multipliers != 0)
+    theta = est.density_ * np.diff(est.edges_)
+    np.testing.assert_allclose(tilted, theta / theta.sum(), atol=1e-6)
+    W = cell_cdf_weights(est.edges_, np.array([0.0]))[0]
+    chained = W @ ems_covariance(A, tilted, S, bins, tilt) @ W
+    plain = W @ ems_covariance(A, tilt.untilted, S, bins) @ W
+    se = est.conf_int("cdf", [0.0], X=released)["se"].iloc[0]
+    assert se == pytest.approx(np.sqrt(chained), rel=1e-9)
+    assert abs(se / np.sqrt(plain) - 1) > 0.01
+
+
+class _DescribedLaplace(LaplaceLDP):
+    """A subclass of the mechanism (as the CLI uses to describe releases)."""
+
+
+def test_perturbed_kde_noisy_mean_recognises_a_subclass_of_the_mechanism():
+    x = np.random.default_rng(4).normal(size=(300, 1)).clip(-4, 4)
+    priv = _DescribedLaplace(epsilon=4, bounds=(-4, 4), random_state=3)
+    released = LaplaceLDP(epsilon=4, bounds=(-4, 4), random_state=3).fit_transform(x)
+    est = PerturbedKDEEstimator(n_points=20, privatizer=priv).fit(x)
+    mean = est.conf_int("mean", X=released).iloc[0]
+    assert mean["method"] == "noisy-mean"
+    assert mean["se"] == pytest.approx(released.std(ddof=1) / np.sqrt(300))
