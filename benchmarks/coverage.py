@@ -759,11 +759,9 @@ def _reason(row: pd.Series) -> str:
         if missing > r:
             return (
                 f"{missing} of {r + missing} samples had no interval at the point: "
-                "the kernel weights of the interval's fit summed to less than "
-                "three of their standard errors (at this noise and bandwidth the "
-                "denominator of the ratio is not distinguishable from 0), or the "
-                f"fit fell back to the mean; the coverage of the other {r} samples "
-                "(a selected subset) says little"
+                "the fit fell back to the training mean there (its kernel weights "
+                "sum to almost nothing, see fallback_mask); the coverage of the "
+                f"other {r} samples (a selected subset) says little"
             )
     bias = row.get("bias / SE", np.nan)
     bias_text = (
@@ -807,12 +805,18 @@ def _reason(row: pd.Series) -> str:
         missing = int(row.get("no interval", 0))
         extra = (
             f"; {missing} of {r + missing} samples had no interval at the point "
-            "(the kernel weights of the interval's fit summed to less than three "
-            "of their standard errors, or the fit fell back to the mean), so the "
-            f"coverage is that of the {r} samples with an interval"
+            "(the fit fell back to the training mean there, see fallback_mask), "
+            f"so the coverage is that of the {r} samples with an interval"
             if missing
             else ""
         )
+        if cov > TARGET[1] and not np.isfinite(row.get("width 95%", 0.0)):
+            return (
+                "above: where the kernel weights' sum is not significant at the "
+                "level, Fieller's interval is the whole line (the ratio is not "
+                "estimable there), which covers by construction; the mean width "
+                f"is infinite for that reason{extra}"
+            )
         if "rbc" in interval:
             return (
                 "residual bias of the bias-corrected estimate: it is O(h^4) only "

@@ -126,7 +126,6 @@ __all__ = [
 
 _BLOCK = 2**22  # kernel values per block of evaluation
 _SQRT_2PI = np.sqrt(2.0 * np.pi)
-_DENOMINATOR_Z = 3.0
 # Quantile intervals: a coarse grid of the support, then a fine grid over
 # the values not rejected at the 0.999 level.
 _COARSE, _FINE, _WIDE_Z = 65, 129, 3.29
@@ -415,6 +414,47 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
         )
 
 
+def fieller_interval(
+    parts: NDArray, level: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Fieller's interval for ratios ``N / D`` of weighted sums over records.
+
+    ``parts`` has rows ``(N, D, sum K**2, sum K**2 y, sum K**2 y**2, n)``
+    with ``N = sum K_i y_i`` and ``D = sum K_i`` over ``n`` records.  The
+    interval holds the ``t`` with ``(N - t D)**2 <= z**2 V(t)``, where
+    ``V(t) = sum_i K_i**2 (y_i - t)**2 - (N - t D)**2 / n`` is the sample
+    variance of the ``n`` terms of ``N - t D`` times ``n``; that is
+    ``(N - t D)**2 <= z'**2 sum_i K_i**2 (y_i - t)**2`` with
+    ``z'**2 = z**2 / (1 + z**2 / n)``.  Bounded when
+    ``D**2 > z'**2 sum K**2``, the whole line (``-inf, inf``) otherwise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.ldp._intervals import fieller_interval
+    >>> K, y = np.array([1.0, 1.0, 1.0, 1.0]), np.array([0.0, 1.0, 2.0, 3.0])
+    >>> parts = np.array([[K @ y, K.sum(), K @ K, K**2 @ y, K**2 @ y**2, 4]])
+    >>> lower, upper = fieller_interval(parts, 0.95)
+    >>> round(float(lower[0]), 4), round(float(upper[0]), 4)  # equal weights: the mean
+    (0.4043, 2.5957)
+    >>> fieller_interval(np.array([[1.0, 0.1, 1.0, 1.0, 1.0, 50]]), 0.95)[0]
+    array([-inf])
+    """
+    parts = np.asarray(parts, dtype=float).reshape(-1, 6)
+    N, D, S2, S2y, S2yy, n = parts.T
+    z2 = z_value(level) ** 2
+    z2 = z2 / (1.0 + z2 / n)
+    a = D * D - z2 * S2
+    b = N * D - z2 * S2y
+    disc = np.maximum(b * b - a * (N * N - z2 * S2yy), 0.0)
+    bounded = a > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.sqrt(disc)
+        lower = np.where(bounded, (b - root) / a, -np.inf)
+        upper = np.where(bounded, (b + root) / a, np.inf)
+    return lower, upper
+
+
 class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     """``conf_int`` of the deconvolution kernel regressor and classifier.
 
@@ -425,11 +465,24 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     function), ``"smoothed"`` (the sandwich variance of the fitted estimate;
     covers the function smoothed at the bandwidth) or ``"bootstrap"``
     (percentile bootstrap of the pairs, refitting at the fitted bandwidth).
-    Points where the fit falls back to the training mean (see
-    ``fallback_mask``), or where the kernel weights of the interval's fit sum
-    to less than three of their standard errors (the ratio is then noise
-    over noise), get no interval (NaN).  ``X`` and ``y`` are the noisy
-    inputs and the responses; by default the records the learner keeps.
+    The local constant fits (``"rbc"``, and ``"smoothed"`` wherever the
+    local linear fit is ill-posed) are ratios ``N / D`` of kernel sums whose
+    denominator can be close to 0 where records are few: their interval is
+    Fieller's, the values ``t`` with ``(N - t D)**2 <= z**2 V(t)``, where
+    ``V(t) = sum_i K_i**2 (y_i - t)**2`` estimates the variance of
+    ``N - t D`` over the records.  It is bounded when ``D**2 > z**2 sum_i
+    K_i**2`` (the denominator is significant at the level) and the whole
+    line otherwise ([0, 1] for probabilities): an honest "not estimable
+    here" rather than the delta method's interval, which is too short when
+    ``D`` is noisy.  Points where the fit falls back to the training mean
+    (see ``fallback_mask``) get no interval (NaN).  ``X`` and ``y`` are the
+    noisy inputs and the responses; by default the records the learner
+    keeps.
+
+    References
+    ----------
+    E. C. Fieller, "Some problems in interval estimation", Journal of the
+    Royal Statistical Society B 16, 1954.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
@@ -482,17 +535,29 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
         return out
 
     def _ci_local_constant(self, x: NDArray, Z: NDArray, Y: NDArray, rbc: bool):
+        """The ratio ``N / D``, its delta-method SE and Fieller's parts per column.
+
+        The parts are ``(N, D, sum K**2, sum K**2 y, sum K**2 y**2, n)``.
+        """
         K = self._ci_weights(x, Z, rbc)
         total = K.sum()
-        # The ratio's linearization needs a denominator clearly away from 0:
-        # at most _DENOMINATOR_Z of its standard errors (sqrt(sum K_i^2)),
-        # the ratio is noise over noise and no interval is given.
-        floor = _DENOMINATOR_Z * np.sqrt(np.sum(K * K))
-        if not total > floor:
-            return np.full(Y.shape[1], np.nan), np.full(Y.shape[1], np.nan)
+        K2 = K * K
+        c = Y.shape[1]
+        parts = np.column_stack(
+            [
+                K @ Y,
+                np.full(c, total),
+                np.full(c, K2.sum()),
+                K2 @ Y,
+                K2 @ (Y * Y),
+                np.full(c, float(K.size)),
+            ]
+        )
+        if not total > 0:
+            return np.full(c, np.nan), np.full(c, np.nan), parts
         m = (K @ Y) / total
         var = ((K[:, None] * (Y - m[None, :])) ** 2).sum(axis=0) / total**2
-        return m, np.sqrt(var)
+        return m, np.sqrt(var), parts
 
     def _ci_local_linear(self, x: NDArray, Z: NDArray, Y: NDArray):
         """Local linear fit and its sandwich standard error, or None if ill-posed."""
@@ -596,17 +661,23 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
             def fits():
                 est = np.empty((rows.shape[0], c))
                 se = np.empty((rows.shape[0], c))
+                parts = np.full((rows.shape[0], c, 6), np.nan)
                 for i, x in enumerate(rows):
                     fit = None
                     if method == "smoothed" and degree == 1:
                         fit = self._ci_local_linear(x, Z, Y)
                     if fit is None:
-                        fit = self._ci_local_constant(x, Z, Y, method == "rbc")
-                    est[i], se[i] = fit
-                return est, se
+                        est[i], se[i], parts[i] = self._ci_local_constant(
+                            x, Z, Y, method == "rbc"
+                        )
+                    else:
+                        est[i], se[i] = fit
+                return est, se, parts
 
-            est, se = (a.copy() for a in request.memo("fits", fits))
+            est, se, parts = (a.copy() for a in request.memo("fits", fits))
             lower, upper = normal_interval(est, se, request.level)
+            ratio = ~np.isnan(parts[..., 0])
+            lower[ratio], upper[ratio] = fieller_interval(parts[ratio], request.level)
             if method == "rbc":
                 label = "rbc (fourth-order kernel, sandwich)"
                 target = "E[y | x]"

@@ -308,3 +308,54 @@ def test_perturbed_kde_noisy_mean_recognises_a_subclass_of_the_mechanism():
     mean = est.conf_int("mean", X=released).iloc[0]
     assert mean["method"] == "noisy-mean"
     assert mean["se"] == pytest.approx(released.std(ddof=1) / np.sqrt(300))
+
+
+def test_fieller_interval_is_the_set_of_ratios_not_rejected():
+    """Fieller's bounds are where (N - tD)^2 = z^2 V(t), checked on a grid."""
+    from scipy.stats import norm
+
+    from skprivate.ldp._intervals import fieller_interval
+
+    rng = np.random.default_rng(5)
+    for D_shift, bounded in ((3.0, True), (0.02, False)):
+        K = rng.normal(size=40) * 0.3 + D_shift / 40 * 10
+        y = rng.normal(loc=2.0, size=40)
+        n = K.size
+        parts = np.array([[K @ y, K.sum(), K @ K, K**2 @ y, K**2 @ y**2, n]])
+        lower, upper = fieller_interval(parts, 0.9)
+        z2 = norm.ppf(0.95) ** 2
+        t = np.linspace(-60.0, 60.0, 240_001)
+        r = K @ y - t * K.sum()
+        V = ((K[None, :] * (y[None, :] - t[:, None])) ** 2).sum(axis=1) - r**2 / n
+        kept = t[r**2 <= z2 * V]
+        if bounded:
+            assert np.isfinite([lower[0], upper[0]]).all()
+            assert lower[0] == pytest.approx(kept.min(), abs=1e-3)
+            assert upper[0] == pytest.approx(kept.max(), abs=1e-3)
+            # far from 0 the denominator is fixed and Fieller is the delta method
+        else:
+            assert (lower[0], upper[0]) == (-np.inf, np.inf)
+            assert kept.min() == t[0] or kept.max() == t[-1]
+
+
+def test_prediction_interval_where_records_are_few_is_unbounded_not_missing():
+    """A point far from the records gets (-inf, inf), not NaN, unless it falls back."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 1))
+    y = 2.0 * x[:, 0] + rng.normal(size=400)
+    est = DeconvolutionKernelRegressor(noise_scale=0.3, bandwidth=0.5, degree=0)
+    est.fit(x + rng.laplace(scale=0.3, size=x.shape), y)
+    points = np.array([[0.0], [2.0], [2.6], [3.5]])
+    frame = est.conf_int("predict", points, level=0.95, method="rbc")
+    assert est.fallback_mask(points).tolist() == [False, False, False, True]
+    lower, estimate, upper = (
+        frame[c].to_numpy() for c in ("lower", "estimate", "upper")
+    )
+    # interior: the delta method's interval, nearly symmetric
+    assert lower[0] < estimate[0] < upper[0]
+    assert upper[0] - estimate[0] == pytest.approx(estimate[0] - lower[0], rel=0.05)
+    # thinning records: Fieller's interval stretches away from the noisy ratio
+    assert upper[1] - estimate[1] > 2 * (estimate[1] - lower[1]) > 0
+    # no significant denominator: the whole line; the fallback point: none
+    assert (lower[2], upper[2]) == (-np.inf, np.inf)
+    assert np.isnan([lower[3], upper[3]]).all()
