@@ -47,6 +47,7 @@ __all__ = [
     "bootstrap_replicates",
     "check_level",
     "interval_frame",
+    "normal_frame",
     "normal_interval",
     "percentile_interval",
     "probabilities_of",
@@ -93,6 +94,29 @@ def normal_interval(
     estimate = np.asarray(estimate, dtype=float)
     half = z_value(level) * np.asarray(se, dtype=float)
     return estimate - half, estimate + half
+
+
+def normal_frame(
+    quantity: str,
+    points: Any,
+    estimate: ArrayLike,
+    se: ArrayLike,
+    level: float,
+    method: str,
+    target: str,
+    clip: tuple[float, float] | None = None,
+) -> pd.DataFrame:
+    """:func:`interval_frame` of the normal interval ``estimate -/+ z se``.
+
+    ``clip`` bounds the interval to the range of the quantity (e.g. ``(0, 1)``
+    for a probability).
+    """
+    lower, upper = normal_interval(estimate, se, level)
+    if clip is not None:
+        lower, upper = np.clip(lower, *clip), np.clip(upper, *clip)
+    return interval_frame(
+        quantity, points, estimate, lower, upper, level, method, target, se=se
+    )
 
 
 def interval_frame(

@@ -74,7 +74,7 @@ from .._uncertainty import (
     IntervalRequest,
     PopulationIntervalMixin,
     interval_frame,
-    normal_interval,
+    normal_frame,
     probabilities_of,
     values_of,
     z_value,
@@ -445,17 +445,15 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         W = cell_cdf_weights(edges, x)
         estimate = W @ theta
         se = np.sqrt(np.maximum(np.einsum("pi,ij,pj->p", W, cov, W), 0.0))
-        lower, upper = normal_interval(estimate, se, request.level)
-        return interval_frame(
+        return normal_frame(
             "cdf",
             x,
             estimate,
-            np.clip(lower, 0.0, 1.0),
-            np.clip(upper, 0.0, 1.0),
+            se,
             request.level,
             "linearized EMS (delta method)",
             self._CI_TARGET,
-            se=se,
+            clip=(0.0, 1.0),
         )
 
     def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
@@ -488,17 +486,14 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         mids = 0.5 * (edges[:-1] + edges[1:])
         estimate = float(mids @ theta)
         se = float(np.sqrt(max(mids @ cov @ mids, 0.0)))
-        lower, upper = normal_interval(estimate, se, request.level)
-        return interval_frame(
+        return normal_frame(
             "mean",
             None,
             estimate,
-            lower,
-            upper,
+            se,
             request.level,
             "linearized EMS (delta method)",
             self._CI_TARGET,
-            se=se,
         )
 
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:

@@ -103,6 +103,7 @@ from .._uncertainty import (
     PopulationIntervalMixin,
     bootstrap_replicates,
     interval_frame,
+    normal_frame,
     normal_interval,
     percentile_interval,
     probabilities_of,
@@ -391,17 +392,14 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         n = cs.u.size
         se = float(np.sqrt(np.sum(F * (1.0 - F) / g**2)) / n)
         estimate = self.mean()
-        lower, upper = normal_interval(estimate, se, request.level)
-        return interval_frame(
+        return normal_frame(
             "mean",
             None,
             estimate,
-            lower,
-            upper,
+            se,
             request.level,
             "influence (Huang-Wellner)",
             "E[X] (anchors spanning the values)",
-            se=se,
         )
 
 

@@ -103,6 +103,7 @@ from .._uncertainty import (
     PopulationIntervalMixin,
     bootstrap_replicates,
     interval_frame,
+    normal_frame,
     normal_interval,
     percentile_interval,
     probabilities_of,
@@ -209,10 +210,7 @@ def _mean_frame(
     se = float(units.std(ddof=1) / np.sqrt(n))
     estimate, scale = transform(mean), transform(1.0) - transform(0.0)
     se_out = abs(scale) * se
-    lower, upper = normal_interval(estimate, se_out, request.level)
-    return interval_frame(
-        "mean", None, estimate, lower, upper, request.level, label, target, se=se_out
-    )
+    return normal_frame("mean", None, estimate, se_out, request.level, label, target)
 
 
 def _identity(v):

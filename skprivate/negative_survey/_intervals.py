@@ -50,7 +50,7 @@ from .._grid_density._intervals import (
     smoothing_matrix,
 )
 from .._grid_density._moments import binned_moments, moment_covariance, rvns_features
-from .._uncertainty import IntervalRequest, interval_frame, normal_interval
+from .._uncertainty import IntervalRequest, normal_frame
 
 __all__ = ["RVNSIntervalsMixin"]
 
@@ -150,15 +150,6 @@ class RVNSIntervalsMixin(GridEMSIntervalsMixin):
         centre = ((b + d) ** 2 - (a - d) ** 2) / (2.0 * span)
         estimate = (centre - units.mean()) * span / d
         se = float(units.std(ddof=1) / np.sqrt(n) * span / d)
-        lower, upper = normal_interval(estimate, se, request.level)
-        return interval_frame(
-            "mean",
-            None,
-            estimate,
-            lower,
-            upper,
-            request.level,
-            "moment (unbiased)",
-            "E[X]",
-            se=se,
+        return normal_frame(
+            "mean", None, estimate, se, request.level, "moment (unbiased)", "E[X]"
         )

@@ -27,8 +27,7 @@ import pandas as pd
 from .._uncertainty import (
     IntervalRequest,
     PopulationIntervalMixin,
-    interval_frame,
-    normal_interval,
+    normal_frame,
 )
 
 __all__ = ["SubsetIntervalsMixin"]
@@ -70,17 +69,15 @@ class SubsetIntervalsMixin(PopulationIntervalMixin):
                 G[row, j] = 1.0
         estimate = G @ self.distribution_raw_
         se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", G, self.covariance_, G), 0, None))
-        lower, upper = normal_interval(estimate, se, request.level)
-        return interval_frame(
+        return normal_frame(
             request.kind,
             labels,
             estimate,
-            np.clip(lower, 0.0, 1.0),
-            np.clip(upper, 0.0, 1.0),
+            se,
             request.level,
             "wald (estimator covariance)",
             "P(X <= category)" if cumulative else "P(X = category)",
-            se=se,
+            clip=(0.0, 1.0),
         )
 
     def _conf_int_pmf(self, request: IntervalRequest) -> pd.DataFrame:
