@@ -1,0 +1,178 @@
+"""``privacy_report``: the privacy guarantee of a fitted estimator, column by column."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._inspect import _COLUMNS, _Col, _input_cols, _join
+from ._walker import _Walker
+
+__all__ = ["privacy_report"]
+
+
+def privacy_report(estimator: Any) -> pd.DataFrame:
+    """The privacy guarantee of a fitted estimator, one row per released column.
+
+    Walks ``estimator`` and reads the ``privacy_summary()`` of every fitted
+    privatizer it holds: a privatizer itself, the steps of a
+    :class:`~sklearn.pipeline.Pipeline`, the branches (and the
+    ``remainder``) of a :class:`~sklearn.compose.ColumnTransformer` with
+    their columns, the branches of a :class:`~sklearn.pipeline.FeatureUnion`,
+    the ``privatizer_`` of a learner fitted with ``privatizer=``, the fitted
+    members of ensembles and meta-estimators (``estimators_``,
+    ``estimator_``, ``regressor_``, ...), and the ``best_estimator_`` of a
+    fitted search.
+
+    Every column that leaves without a privatizer is a row too, with
+    ``epsilon = inf``: a ``"passthrough"`` branch or ``remainder``
+    (mechanism ``"raw (passthrough)"``), a transformer that is not a
+    privatizer fitted on raw columns (mechanism: its class name), raw
+    columns that reach a learner, and the response ``y`` of a supervised
+    learner that privatizes only ``X`` (mechanism ``"raw (response)"``).
+    Only :class:`~skprivate.IterativeIntervalRegressor` privatizes ``y``
+    (its ``X`` reaches its base regressor raw).
+
+    Parameters
+    ----------
+    estimator : estimator
+        A fitted privatizer, pipeline, column transformer, feature union,
+        learner, ensemble or search.
+
+    Returns
+    -------
+    report : pandas.DataFrame
+        Columns ``column``, ``mechanism``, ``notion``, ``epsilon``,
+        ``delta``, ``coverage``, ``leakage``, ``bounds``,
+        ``bounds_from_data``, ``floating_point_safe``, ``reproducible``
+        (True for a seeded privatizer: its releases are for simulation, not
+        for release) and ``note``.  The last row, ``total``, is the
+        guarantee of one record over all its columns by sequential
+        composition: the epsilons (and deltas) of
+        every privatizer applied to the record add up, including several
+        privatizers applied to the same column (feature-union branches, the
+        members of an ensemble, each fitted with its own privatizer, and
+        repeated releases, which multiply a row's budget and are named in
+        its note).  A raw column makes the total ``inf`` and the note names
+        the raw columns.  Coverage notions (interval or subset privacy) do
+        not compose this way: the total epsilon is then NaN and the note
+        says why (and still names any raw column).  Each further release of
+        the same record (another ``transform`` call) spends the total again.
+
+        For a search, the rows are those of ``best_estimator_``, the model
+        a deployment would use; ``report.attrs["releases_per_record"]``
+        and the note of the total say how many times the search privatized
+        each record (``n_candidates x`` training folds per record, plus the
+        held-out folds a privatizing transform sees when scoring, plus one
+        refit).  With ``refit=False`` there is no fitted model: the rows are
+        those of the candidate with the largest epsilon, read from the
+        ``epsilon`` parameters of its privatizers.
+
+    Raises
+    ------
+    ValueError
+        If ``estimator`` holds no privatizer (its input cannot be told raw
+        from already privatized), or if a privatizer's settings changed
+        with ``set_params`` since it was fitted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from sklearn.compose import ColumnTransformer
+    >>> from skprivate import LaplaceLDP, SquareWaveLDP, privacy_report
+    >>> X = np.column_stack([np.linspace(18, 90, 20), np.linspace(0, 1, 20)])
+    >>> ct = ColumnTransformer(
+    ...     [
+    ...         ("age", LaplaceLDP(epsilon=1, bounds=(18, 90)), [0]),
+    ...         ("share", SquareWaveLDP(epsilon=2, bounds=(0, 1)), [1]),
+    ...     ]
+    ... ).fit(X)
+    >>> report = privacy_report(ct)
+    >>> report[["column", "mechanism", "epsilon"]]
+      column      mechanism  epsilon
+    0      0     LaplaceLDP      1.0
+    1      1  SquareWaveLDP      2.0
+    2  total                     3.0
+
+    A column left to ``remainder="passthrough"`` is released raw:
+
+    >>> df = pd.DataFrame({"age": X[:, 0], "zip": np.arange(20) + 10000.0})
+    >>> ct = ColumnTransformer(
+    ...     [("age", LaplaceLDP(epsilon=1, bounds=(18, 90)), ["age"])],
+    ...     remainder="passthrough",
+    ... ).fit(df)
+    >>> report = privacy_report(ct)
+    >>> report[["column", "mechanism", "epsilon"]]
+      column          mechanism  epsilon
+    0    age         LaplaceLDP      1.0
+    1    zip  raw (passthrough)      inf
+    2  total                         inf
+    """
+    if not callable(getattr(estimator, "get_params", None)):
+        raise TypeError(
+            "estimator must be a fitted scikit-learn estimator (a privatizer, "
+            f"pipeline, learner or search); got {type(estimator).__name__}."
+        )
+    walker = _Walker()
+    out = walker.walk(estimator, _input_cols(estimator), _Col("y"))
+    for col in out:
+        if col.raw and not col.flagged and not col.prediction:
+            walker.flag_col(col, None)
+    if walker.n_privatizers == 0:
+        raise ValueError(
+            "estimator holds no fitted privatizer, so whether its input was raw "
+            "or already privatized cannot be told: expected a fitted privatizer "
+            "or a composite, learner, ensemble or search holding one; got "
+            f"{type(estimator).__name__}."
+        )
+    rows = walker.rows + list(walker.raw.values())
+    report = pd.DataFrame(rows).reindex(columns=_COLUMNS)
+    for col in ("epsilon", "delta"):
+        report[col] = report[col].astype(float)
+    eps = np.array([r.get("epsilon", np.nan) for r in walker.rows], dtype=float)
+    raw_names = list(walker.raw)
+    raw_note = (
+        f"raw columns (epsilon = inf): {', '.join(raw_names)}" if raw_names else ""
+    )
+    if np.any(np.isnan(eps)):
+        reasons = dict.fromkeys(
+            r["_nan_reason"] for r in walker.rows if "_nan_reason" in r
+        )
+        total = {
+            "epsilon": np.nan,
+            "delta": np.nan,
+            "note": _join(
+                "no composed epsilon: "
+                + ("; ".join(reasons) or "some columns have no epsilon"),
+                raw_note,
+            ),
+        }
+    elif raw_names:
+        total = {
+            "epsilon": np.inf,
+            "delta": np.nan,
+            "note": _join("no guarantee: some columns leave raw", raw_note),
+        }
+    else:
+        deltas = [r.get("delta", 0.0) for r in walker.rows]
+        total = {
+            "epsilon": float(eps.sum()),
+            "delta": float(np.nansum(np.asarray(deltas, dtype=float))),
+            "note": "sequential composition over the columns of one record",
+        }
+    if walker.releases:
+        n = sum(count for count, _ in walker.releases)
+        hows = "; ".join(how for _, how in walker.releases)
+        total["note"] = _join(
+            total["note"],
+            f"in this simulation each record was privatized up to {n} times "
+            f"({hows}); a real deployment privatizes each record once",
+        )
+    total.update(column="total", mechanism="", notion="")
+    report = pd.concat([report, pd.DataFrame([total])], ignore_index=True)
+    if walker.releases:
+        report.attrs["releases_per_record"] = n
+    return report

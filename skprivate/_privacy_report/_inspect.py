@@ -1,0 +1,367 @@
+"""What an estimator is made of: members, columns, splits and privatizers."""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn import get_config
+from sklearn.base import clone, is_classifier, is_regressor
+from sklearn.compose import ColumnTransformer
+from sklearn.ensemble import (
+    VotingClassifier,
+    VotingRegressor,
+)
+from sklearn.model_selection import (
+    GroupKFold,
+    KFold,
+    LeaveOneGroupOut,
+    LeaveOneOut,
+    PredefinedSplit,
+    RepeatedKFold,
+    RepeatedStratifiedKFold,
+    StratifiedGroupKFold,
+    StratifiedKFold,
+)
+from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier
+from sklearn.multioutput import (
+    ClassifierChain,
+    MultiOutputClassifier,
+    MultiOutputRegressor,
+    RegressorChain,
+)
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils import get_tags
+from sklearn.utils.validation import has_fit_parameter
+
+from ..base import PrivatizedInputMixin, PrivatizerMixin
+from ..ldp import DeconvolutionKernelClassifier, DeconvolutionKernelRegressor
+
+_COLUMNS = [
+    "column",
+    "mechanism",
+    "notion",
+    "epsilon",
+    "delta",
+    "coverage",
+    "leakage",
+    "bounds",
+    "bounds_from_data",
+    "floating_point_safe",
+    "reproducible",
+    "note",
+]
+
+_PASSTHROUGH = "raw (passthrough)"
+_COVERAGE_REASON = (
+    "some columns have a coverage notion (interval or subset privacy) without "
+    "an epsilon"
+)
+# Learners whose fitted object keeps the raw response (read from their fit:
+# the kernel sums are stored with the responses, or their class indicators).
+_STORES_RAW_RESPONSE = (DeconvolutionKernelRegressor, DeconvolutionKernelClassifier)
+# Meta-estimators whose fitted members each saw every record at most once.
+_ONE_FIT_PER_MEMBER = (
+    VotingRegressor,
+    VotingClassifier,
+    MultiOutputRegressor,
+    MultiOutputClassifier,
+    RegressorChain,
+    ClassifierChain,
+    OneVsRestClassifier,
+    OneVsOneClassifier,
+)
+# Splitters that put every record in the test part of exactly one split.
+_PARTITIONS = (
+    KFold,
+    StratifiedKFold,
+    GroupKFold,
+    StratifiedGroupKFold,
+    LeaveOneOut,
+    LeaveOneGroupOut,
+)
+
+
+@dataclass(frozen=True)
+class _Col:
+    """One column fed to a node, traced back to the record's columns."""
+
+    name: str
+    raw: bool = True
+    # (mechanism label, description) of the channel that let it through raw
+    via: tuple[str, str] | None = None
+    flagged: bool = False  # already reported as a raw channel
+    prediction: bool = False  # a learner's prediction, not a record column
+
+
+def _per_column(value: Any, n: int, default: Any = np.nan) -> list:
+    if value is None:
+        return [default] * n
+    if np.ndim(value) == 0:
+        return [value] * n
+    values = list(value)
+    if len(values) != n:
+        return [default] * n
+    return values
+
+
+def _join(*parts: Any) -> str:
+    return "; ".join(str(p) for p in parts if p)
+
+
+def _attr(obj: Any, name: str) -> Any:
+    try:
+        return getattr(obj, name)
+    except Exception:  # properties of unfitted estimators raise
+        return None
+
+
+def _is_estimator(obj: Any) -> bool:
+    return (
+        not isinstance(obj, type) and hasattr(obj, "fit") and hasattr(obj, "get_params")
+    )
+
+
+def _is_identity(transformer: Any) -> bool:
+    """A ``FunctionTransformer`` without ``func``: what ``"passthrough"`` becomes."""
+    return isinstance(transformer, FunctionTransformer) and transformer.func is None
+
+
+def _is_search(est: Any) -> bool:
+    return hasattr(est, "cv_results_") and hasattr(est, "n_splits_")
+
+
+def _uses_y(est: Any) -> bool:
+    try:
+        required = bool(get_tags(est).target_tags.required)
+    except Exception:
+        required = False
+    return is_regressor(est) or is_classifier(est) or required
+
+
+def _requires_fit(est: Any) -> bool:
+    try:
+        return bool(get_tags(est).requires_fit)
+    except Exception:
+        return True
+
+
+def _estimators_in(value: Any) -> list:
+    """Estimators held by a parameter value (an estimator, or a list of them
+    or of ``(name, estimator[, columns])`` tuples)."""
+    if isinstance(value, str) or value is None:
+        return []
+    if _is_estimator(value):
+        return [value]
+    if isinstance(value, list | tuple):
+        found = []
+        for item in value:
+            if _is_estimator(item):
+                found.append(item)
+            elif isinstance(item, tuple):
+                found += [e for e in item if _is_estimator(e)]
+        return found
+    return []
+
+
+def _param_members(est: Any) -> list:
+    """The sub-estimators among the constructor parameters of ``est``."""
+    if not hasattr(est, "get_params"):
+        return []
+    members = []
+    for key, value in est.get_params(deep=False).items():
+        if key == "privatizer" and isinstance(est, PrivatizedInputMixin):
+            continue
+        members += _estimators_in(value)
+    return members
+
+
+def _privatizes(est: Any) -> tuple[bool, bool]:
+    """Whether ``est`` privatizes in ``fit`` and when transforming or predicting.
+
+    Read from the parameters, so it holds for unfitted clones: a privatizer
+    (a step, a branch) privatizes in both; a learner's ``privatizer=`` only in
+    ``fit`` (every learner of the package takes clean inputs to predict and
+    score).
+    """
+    if isinstance(est, str) or est is None:
+        return False, False
+    if isinstance(est, PrivatizerMixin):
+        return True, True
+    in_fit = (
+        isinstance(est, PrivatizedInputMixin) and _attr(est, "privatizer") is not None
+    )
+    on_predict = False
+    for member in _param_members(est):
+        fit, predict = _privatizes(member)
+        in_fit |= fit
+        on_predict |= predict
+    return in_fit, on_predict
+
+
+def _fitted_members(est: Any) -> list:
+    members = _attr(est, "estimators_")
+    if members is not None:
+        flat: list = []
+        stack = [members]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, list | tuple | np.ndarray):
+                stack += list(item)[::-1]
+            elif _is_estimator(item):
+                flat.append(item)
+        return flat
+    for name in ("estimator_", "regressor_", "classifier_"):
+        member = _attr(est, name)
+        if _is_estimator(member):
+            return [member]
+    named = _attr(est, "named_estimators_")
+    if named is not None:
+        return [m for m in named.values() if _is_estimator(m)]
+    return []
+
+
+def _resolve_columns(spec: Any, n: int | None, names: Any) -> list[int] | None:
+    """Integer positions of a resolved ``ColumnTransformer`` column spec."""
+    names = None if names is None else [str(c) for c in names]
+
+    def position(key: Any) -> int | None:
+        if isinstance(key, str):
+            return names.index(key) if names is not None and key in names else None
+        if isinstance(key, numbers.Integral) and not isinstance(key, bool):
+            return int(key) % n if n else int(key)
+        return None
+
+    if callable(spec):
+        return None
+    if isinstance(spec, str | numbers.Integral) and not isinstance(spec, bool):
+        found = position(spec)
+        return None if found is None else [found]
+    if isinstance(spec, slice):
+        if isinstance(spec.start, str) or isinstance(spec.stop, str):
+            start = 0 if spec.start is None else position(spec.start)
+            stop = (n - 1 if n else None) if spec.stop is None else position(spec.stop)
+            if start is None or stop is None:
+                return None
+            return list(range(start, stop + 1))  # label slices include the stop
+        return list(range(n))[spec] if n else None
+    values = np.asarray(spec)
+    if values.size == 0:
+        return []
+    if values.dtype == bool:
+        return [int(i) for i in np.flatnonzero(values)] if values.size == n else None
+    found = [position(v.item() if hasattr(v, "item") else v) for v in values.ravel()]
+    return None if any(f is None for f in found) else found
+
+
+def _spec_labels(name: str, spec: Any) -> list[str]:
+    """Column labels read from a column spec alone (no fitted state)."""
+    if isinstance(spec, str | numbers.Integral) and not isinstance(spec, bool):
+        return [str(spec)]
+    if isinstance(spec, list | tuple | np.ndarray):
+        values = np.asarray(spec)
+        if values.dtype == bool:
+            return [str(i) for i in np.flatnonzero(values)]
+        return [str(v) for v in values.ravel()]
+    return [f"columns of '{name}'"]
+
+
+def _split_counts(cv: Any, n_splits: int) -> tuple[list[tuple[int, int]], bool]:
+    """Possible (training, test) appearances of one record over the splits.
+
+    Returns the pairs and whether they are exact (known partitions, explicit
+    splits) or every possibility (any other splitter: an upper bound).
+    """
+    if cv is None or (isinstance(cv, numbers.Integral) and not isinstance(cv, bool)):
+        return [(n_splits - 1, 1)], True
+    if isinstance(cv, _PARTITIONS):
+        return [(n_splits - 1, 1)], True
+    if isinstance(cv, RepeatedKFold | RepeatedStratifiedKFold):
+        r = int(cv.n_repeats)
+        return [(n_splits - r, r)], True
+    if isinstance(cv, PredefinedSplit):
+        pairs = {(n_splits - 1, 1)} if np.any(cv.test_fold != -1) else set()
+        if np.any(cv.test_fold == -1):
+            pairs.add((n_splits, 0))
+        return sorted(pairs), True
+    if isinstance(cv, list | tuple) and cv:
+        try:
+            folds = [(np.asarray(tr), np.asarray(te)) for tr, te in cv]
+            size = 1 + max(int(max(tr.max(), te.max())) for tr, te in folds)
+            train, test = np.zeros(size, int), np.zeros(size, int)
+            for tr, te in folds:
+                np.add.at(train, tr, 1)
+                np.add.at(test, te, 1)
+            return sorted(set(zip(train.tolist(), test.tolist(), strict=True))), True
+        except Exception:
+            pass
+    return [(n_splits - t, t) for t in range(n_splits + 1)], False
+
+
+def _consumes_sample_weight(est: Any) -> bool:
+    """Whether a bagging ensemble fits ``est`` on all rows with weights."""
+    if get_config().get("enable_metadata_routing", False):
+        try:
+            request = est.get_metadata_routing()
+            return "sample_weight" in request.consumes("fit", ("sample_weight",))
+        except Exception:
+            return False
+    return has_fit_parameter(est, "sample_weight")
+
+
+def _search_releases(s: Any, best: Any) -> tuple[int, str]:
+    """How many times a search privatized each record (worst record)."""
+    params = list(s.cv_results_["params"])
+    flags = []
+    for p in params:
+        try:
+            flags.append(_privatizes(clone(s.estimator).set_params(**p)))
+        except Exception:
+            flags.append(_privatizes(s.estimator))
+    n_splits = int(s.n_splits_)
+    pairs, exact = _split_counts(s.cv, n_splits)
+    scorers = len(s.scorer_) if getattr(s, "multimetric_", False) else 1
+    train_scores = bool(getattr(s, "return_train_score", False))
+
+    def per_record(train: int, test: int) -> int:
+        total = 0
+        for in_fit, on_predict in flags:
+            total += in_fit * train
+            total += on_predict * scorers * (test + train_scores * train)
+        return total
+
+    train, test = max(pairs, key=lambda pair: per_record(*pair))
+    refit = int(best is not None and _privatizes(best)[0])
+    count = per_record(train, test) + refit
+    if count == 0:
+        return 0, ""
+    n_fit = sum(f for f, _ in flags)
+    n_predict = sum(p for _, p in flags)
+    parts = [f"{n_fit} candidates x {train} training folds"]
+    if n_predict and test:
+        parts.append(
+            f"{n_predict} candidates x {test * scorers} scorings of the "
+            "held-out fold (transform privatizes it)"
+        )
+    if n_predict and train_scores and train:
+        parts.append(f"{n_predict} candidates x {train * scorers} training scores")
+    if refit:
+        parts.append("1 refit")
+    how = " + ".join(parts)
+    if not exact:
+        how += f"; the worst case over any split of {n_splits} splits"
+    return count, how
+
+
+def _input_cols(est: Any) -> list[_Col]:
+    names = _attr(est, "feature_names_in_")
+    if names is not None:
+        return [_Col(str(c)) for c in names]
+    n = _attr(est, "n_features_in_")
+    if n is None:
+        return [_Col("X")]
+    if isinstance(est, ColumnTransformer):
+        return [_Col(str(i)) for i in range(int(n))]
+    return [_Col(f"x{i}") for i in range(int(n))]

@@ -1,0 +1,451 @@
+"""The walk over a composite estimator that collects the report's rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from sklearn.base import clone, is_classifier
+from sklearn.compose import ColumnTransformer, TransformedTargetRegressor
+from sklearn.ensemble import (
+    BaggingClassifier,
+    BaggingRegressor,
+    StackingClassifier,
+    StackingRegressor,
+)
+from sklearn.linear_model import LinearRegression, LogisticRegression, RidgeCV
+from sklearn.model_selection import (
+    check_cv,
+)
+from sklearn.pipeline import FeatureUnion, Pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+from ..base import PrivatizedInputMixin, PrivatizerMixin
+from ..interval import IterativeIntervalRegressor
+from ._inspect import (
+    _ONE_FIT_PER_MEMBER,
+    _PASSTHROUGH,
+    _STORES_RAW_RESPONSE,
+    _attr,
+    _Col,
+    _consumes_sample_weight,
+    _fitted_members,
+    _is_identity,
+    _is_search,
+    _join,
+    _param_members,
+    _privatizes,
+    _requires_fit,
+    _resolve_columns,
+    _search_releases,
+    _spec_labels,
+    _uses_y,
+)
+from ._rows import _rows_of_privatizer, _scale, _static_rows
+
+
+class _Walker:
+    """Walk a (fitted, or with ``static=True`` unfitted) estimator's structure.
+
+    Privatizer rows go to ``rows``; every column that reaches the output or a
+    fitted state without a privatizer goes to ``raw`` once, keyed by name.
+    """
+
+    def __init__(self, static: bool = False) -> None:
+        self.static = static
+        self.rows: list[dict] = []
+        self.raw: dict[str, dict] = {}
+        self.n_privatizers = 0
+        self.releases: list[tuple[int, str]] = []
+
+    # -- bookkeeping -----------------------------------------------------
+    def sub(self, walk: Callable[[], Any]) -> tuple[list[dict], Any]:
+        saved, self.rows = self.rows, []
+        try:
+            out = walk()
+        finally:
+            rows, self.rows = self.rows, saved
+        return rows, out
+
+    def flag(self, name: str, mechanism: str, note: str) -> None:
+        row = self.raw.get(name)
+        if row is not None:
+            if note not in row["note"]:
+                row["note"] = _join(row["note"], note)
+            return
+        self.raw[name] = {
+            "column": name,
+            "mechanism": mechanism,
+            "notion": "none (raw)",
+            "epsilon": np.inf,
+            "note": note,
+        }
+
+    def flag_col(self, col: _Col, consumer: str | None) -> None:
+        label, how = col.via if col.via else ("", "")
+        if consumer is None:
+            note = _join(how, "released raw")
+        elif how:
+            note = _join(how, f"used raw by {consumer}")
+        else:
+            note = f"used raw by {consumer} (its fitted state is computed from it)"
+        self.flag(col.name, label or consumer or _PASSTHROUGH, note)
+
+    def flag_y(self, est: Any, y: _Col) -> None:
+        name = type(est).__name__
+        stored = (
+            "stored in the fitted model (and its pickle)"
+            if isinstance(est, _STORES_RAW_RESPONSE)
+            else "its fitted state is computed from it"
+        )
+        self.flag(y.name, "raw (response)", f"response used raw by {name}; {stored}")
+
+    # -- the walk --------------------------------------------------------
+    def walk(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        if est is None or (isinstance(est, str) and est == "drop"):
+            return []
+        if isinstance(est, str) and est == "passthrough":
+            return self.passthrough(cols, "passthrough")
+        if not self.static and _is_search(est):
+            return self.search(est, cols, y)
+        if isinstance(est, PrivatizerMixin):
+            return self.privatizer(est, cols, "transform")
+        if isinstance(est, Pipeline):
+            for _, step in est.steps:
+                if step is None or (isinstance(step, str) and step == "passthrough"):
+                    continue
+                cols = self.walk(step, cols, y)
+            return cols
+        if isinstance(est, ColumnTransformer):
+            return self.column_transformer(est, cols, y)
+        if isinstance(est, FeatureUnion):
+            out = []
+            for name, transformer in est.transformer_list:
+                if isinstance(transformer, str) and transformer == "drop":
+                    continue
+                if transformer == "passthrough" or _is_identity(transformer):
+                    out += self.passthrough(
+                        cols, f"passthrough '{name}' of FeatureUnion"
+                    )
+                else:
+                    out += self.walk(transformer, cols, y)
+            return out
+        if isinstance(est, TransformedTargetRegressor):
+            return self.transformed_target(est, cols, y)
+        if isinstance(est, StackingRegressor | StackingClassifier):
+            return self.stacking(est, cols, y)
+        if isinstance(est, BaggingRegressor | BaggingClassifier):
+            return self.bagging(est, cols, y)
+        privatizer = _attr(est, "privatizer" if self.static else "privatizer_")
+        if privatizer is not None and (
+            isinstance(est, PrivatizedInputMixin) or not self.static
+        ):
+            return self.learner(est, privatizer, cols, y)
+        if any(_privatizes(est)):
+            return self.ensemble(est, cols, y)
+        return self.leaf(est, cols, y)
+
+    def passthrough(self, cols: list[_Col], how: str) -> list[_Col]:
+        return [
+            replace(c, via=c.via or (_PASSTHROUGH, how)) if c.raw else c for c in cols
+        ]
+
+    def privatizer(self, p: Any, cols: list[_Col], when: str) -> list[_Col]:
+        self.n_privatizers += 1
+        if self.static:
+            label = ", ".join(c.name for c in cols) or "X"
+            rows = _static_rows(p, label)
+        else:
+            check = getattr(p, "_check_fitted_settings", None)
+            if check is not None:
+                check()  # settings changed since fit: the summary would misstate
+            n = int(_attr(p, "n_features_in_") or 0)
+            if cols and len(cols) == n:
+                names = [c.name for c in cols]
+            elif _attr(p, "feature_names_in_") is not None:
+                names = [str(c) for c in p.feature_names_in_]
+            else:
+                names = [f"x{i}" for i in range(n)]
+            rows = _rows_of_privatizer(p, names)
+            cols = cols if cols and len(cols) == n else [_Col(c) for c in names]
+        for row in rows:
+            row["_when"] = when
+        self.rows += rows
+        return [_Col(c.name, raw=False) for c in cols]
+
+    def column_transformer(
+        self, ct: ColumnTransformer, cols: list[_Col], y: _Col | None
+    ) -> list[_Col]:
+        n_in = _attr(ct, "n_features_in_")
+        names_in = _attr(ct, "feature_names_in_")
+        any_raw = any(c.raw for c in cols) if cols else True
+        if self.static:
+            items = [*ct.transformers, ("remainder", ct.remainder, None)]
+        else:
+            items = ct.transformers_
+        mapped = n_in is not None and len(cols) == n_in
+        if n_in is not None and not mapped:
+            labels = names_in if names_in is not None else range(n_in)
+            cols = [_Col(str(c), raw=any_raw) for c in labels]
+            mapped = True
+        out = []
+        for name, transformer, spec in items:
+            if isinstance(transformer, str) and transformer == "drop":
+                continue
+            index = None
+            if mapped and spec is not None:
+                index = _resolve_columns(spec, n_in, names_in)
+            if index is not None:
+                sub = [cols[i] for i in index]
+            elif spec is None:  # remainder of an unfitted transformer
+                sub = [_Col("remainder columns (if any)", raw=any_raw)]
+            else:
+                sub = [_Col(c, raw=any_raw) for c in _spec_labels(name, spec)]
+            if not sub:
+                continue
+            if transformer == "passthrough" or _is_identity(transformer):
+                how = (
+                    "remainder='passthrough' of ColumnTransformer"
+                    if name == "remainder"
+                    else f"passthrough '{name}' of ColumnTransformer"
+                )
+                out += self.passthrough(sub, how)
+            else:
+                out += self.walk(transformer, sub, y)
+        return out
+
+    def transformed_target(
+        self, est: TransformedTargetRegressor, cols: list[_Col], y: _Col | None
+    ) -> list[_Col]:
+        if self.static:
+            transformer = est.transformer
+            if transformer is None:
+                transformer = FunctionTransformer(est.func, est.inverse_func)
+            regressor = est.regressor
+            if regressor is None:
+                regressor = LinearRegression()
+        else:
+            transformer, regressor = est.transformer_, est.regressor_
+        if y is not None and not _is_identity(transformer):
+            out = self.walk(transformer, [y], None)
+            y = replace(
+                y, raw=any(c.raw for c in out), flagged=all(c.flagged for c in out)
+            )
+        return self.walk(regressor, cols, y)
+
+    def learner(
+        self, est: Any, privatizer: Any, cols: list[_Col], y: _Col | None
+    ) -> list[_Col]:
+        name = type(est).__name__
+        if isinstance(est, IterativeIntervalRegressor):
+            # Its privatizer releases y; X goes to the base regressor as is.
+            if y is not None:
+                y = self.privatizer(privatizer, [y], "fit")[0]
+            base = est.get_params()["estimator"] if self.static else est.estimator_
+            how = (
+                f"raw ({name})",
+                f"features passed unchanged by {name} to its base regressor",
+            )
+            features = [replace(c, via=c.via or how) if c.raw else c for c in cols]
+            base = base if base is not None else LinearRegression()
+            rows, _ = self.sub(lambda: self.walk(base, features, y))
+            for row in rows:
+                row["note"] = _join(
+                    row.get("note"),
+                    f"counted once: {name} refits its base regressor at every "
+                    "iteration, each refit privatizing again",
+                )
+            self.rows += rows
+            return [self.prediction(est, cols)]
+        self.privatizer(privatizer, cols, "fit")
+        if y is not None and y.raw and not y.flagged and _uses_y(est):
+            self.flag_y(est, y)
+        return [self.prediction(est, cols)]
+
+    def prediction(self, est: Any, cols: list[_Col]) -> _Col:
+        raw = [c for c in cols if c.raw]
+        label = ", ".join(c.name for c in raw) or "predictions"
+        how = f"predictions of {type(est).__name__} at the raw inputs"
+        return _Col(
+            label, raw=bool(raw), via=("raw (predictions)", how), prediction=True
+        )
+
+    def leaf(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        name = type(est).__name__
+        transformer = hasattr(est, "transform") and not hasattr(est, "predict")
+        if transformer and not _requires_fit(est):
+            how = (name, f"{name} applies a fixed function to each raw value")
+            return [replace(c, via=c.via or how) if c.raw else c for c in cols]
+        if y is not None and y.raw and not y.flagged and _uses_y(est):
+            self.flag_y(est, y)
+        for c in cols:
+            if c.raw and not c.flagged:
+                if transformer and c.via is None:
+                    self.flag(
+                        c.name,
+                        name,
+                        f"not a privatizer: {name} is fitted on "
+                        "the raw values and passes them on",
+                    )
+                else:
+                    self.flag_col(c, name)
+        if transformer:
+            return [replace(c, flagged=True) if c.raw else c for c in cols]
+        return [self.prediction(est, cols)]
+
+    def ensemble(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        name = type(est).__name__
+        members = _param_members(est) if self.static else _fitted_members(est)
+        if not members:
+            raise ValueError(
+                f"{name} holds a privatizer but none of the fitted members that "
+                "privacy_report reads (estimators_, estimator_, regressor_, "
+                "classifier_, named_estimators_, best_estimator_)."
+            )
+        predictions = []
+        for member in members:
+            rows, out = self.sub(lambda m=member: self.walk(m, cols, y))
+            if not isinstance(est, _ONE_FIT_PER_MEMBER):
+                for row in rows:
+                    row["note"] = _join(
+                        row.get("note"),
+                        f"counted once per member of "
+                        f"{name}: a meta-estimator that refits clones "
+                        "internally privatizes more often",
+                    )
+            self.rows += rows
+            predictions += [c for c in out if c.prediction]
+        if hasattr(est, "transform") and not hasattr(est, "predict"):
+            # a selector (SelectFromModel, ...) outputs columns of its input
+            how = (name, f"{name} outputs raw columns of its input")
+            return [replace(c, via=c.via or how) if c.raw else c for c in cols]
+        raw = [c for c in predictions if c.raw]
+        return [self.prediction(est, raw)] if predictions else []
+
+    def bagging(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        name = type(est).__name__
+        if self.static:
+            base = est.estimator
+            if base is None:
+                base = (
+                    DecisionTreeClassifier()
+                    if is_classifier(est)
+                    else DecisionTreeRegressor()
+                )
+            rows, _ = self.sub(lambda: self.walk(base, cols, y))
+            once = not est.bootstrap or _consumes_sample_weight(base)
+            k = int(est.n_estimators) if once else None
+            self.rows += _scale(rows, lambda r: k, f"{k} members of {name}")
+            return [self.prediction(est, cols)]
+        members = est.estimators_
+        features = est.estimators_features_
+        samples = est.estimators_samples_
+        walked = []
+        for member, feats in zip(members, features, strict=True):
+            sub_cols = [cols[int(j)] for j in feats] if len(cols) > max(feats) else cols
+            walked.append(self.sub(lambda m=member, c=sub_cols: self.walk(m, c, y)))
+        size = 1 + max((int(np.max(s)) for s in samples if len(s)), default=0)
+        counts = np.array(
+            [
+                np.ones(size)
+                if _consumes_sample_weight(m)
+                else np.bincount(np.asarray(s, dtype=int), minlength=size)
+                for m, s in zip(members, samples, strict=True)
+            ]
+        )
+        budget = np.array(
+            [np.nansum([r.get("epsilon", np.nan) for r in rows]) for rows, _ in walked]
+        )
+        weight = (
+            budget
+            if np.any(budget > 0)
+            else np.array([len(rows) for rows, _ in walked], dtype=float)
+        )
+        worst = int(np.argmax(weight @ counts))  # the most exposed record
+        for m, (rows, _) in enumerate(walked):
+            c = int(counts[m, worst])
+            self.rows += _scale(
+                rows,
+                lambda r, c=c: c,
+                f"member {m} of {name} holds the most exposed record {c} times",
+            )
+        return [self.prediction(est, cols)]
+
+    def stacking(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        name = type(est).__name__
+        if self.static:
+            members = [e for _, e in est.estimators if not isinstance(e, str)]
+            final = est.final_estimator
+            if final is None:
+                final = LogisticRegression() if is_classifier(est) else RidgeCV()
+        else:
+            members, final = est.estimators_, est.final_estimator_
+        k: int | None = 1
+        if not (isinstance(est.cv, str) and est.cv == "prefit"):
+            try:
+                k = int(check_cv(est.cv, classifier=is_classifier(est)).get_n_splits())
+            except Exception:
+                k = None
+        predictions = []
+        for member in members:
+            rows, out = self.sub(lambda m=member: self.walk(m, cols, y))
+            # cross_val_predict fits a clone on the k - 1 folds holding the
+            # record, and predicts (privatizing a transform path) its own fold.
+
+            def factor(row: dict, k: int | None = k) -> int | None:
+                if k is None:
+                    return None
+                return k + (row.get("_when") == "transform" and k > 1)
+
+            reason = f"fitted on all records and in cross_val_predict by {name}"
+            self.rows += _scale(rows, factor, reason)
+            predictions += [c for c in out if c.prediction]
+        if est.passthrough:
+            predictions += self.passthrough(cols, f"passthrough=True of {name}")
+        self.walk(final, predictions, y)
+        return [self.prediction(est, cols)]
+
+    # -- searches ------------------------------------------------------------
+    def search(self, s: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        best = _attr(s, "best_estimator_")
+        saved = len(self.releases)
+        if best is not None:
+            out = self.walk(best, cols, y)
+        else:
+            out = self.candidates(s, cols, y)
+        inner = self.releases[saved:]
+        del self.releases[saved:]
+        per_fit = sum(count for count, _ in inner) if inner else 1
+        count, how = _search_releases(s, best)
+        if count:
+            if inner:
+                how = f"{how}, each fit running an inner search ({per_fit} times)"
+            self.releases.append((count * per_fit, how))
+        return out
+
+    def candidates(self, s: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        """Rows of the candidate with the largest epsilon (``refit=False``)."""
+        chosen, largest, chosen_params = None, (False, -np.inf), None
+        for params in s.cv_results_["params"]:
+            walker = _Walker(static=True)
+            candidate = clone(s.estimator).set_params(**params)
+            out = walker.walk(candidate, cols, y)
+            eps = [r.get("epsilon", np.nan) for r in walker.rows]
+            total = (bool(walker.raw), float(np.nansum(eps)))
+            if chosen is None or total > largest:
+                chosen, largest, chosen_params, chosen_out = walker, total, params, out
+        self.n_privatizers += chosen.n_privatizers
+        note = (
+            f"refit=False: no fitted model; rows of the candidate {chosen_params}, "
+            f"the largest epsilon of the {len(s.cv_results_['params'])} candidates, "
+            "read from the parameters"
+        )
+        for row in chosen.rows:
+            row["note"] = _join(row.get("note"), note)
+        self.rows += chosen.rows
+        for name, row in chosen.raw.items():
+            self.flag(name, row["mechanism"], _join(row["note"], note))
+        return chosen_out
