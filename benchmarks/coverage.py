@@ -73,6 +73,8 @@ from skprivate._grid_density._ems import (
     ems_cell_probabilities,
 )
 from skprivate._grid_density._intervals import binomial_filter_matrix, cell_cdf_weights
+from skprivate._uncertainty import DEFAULT_RESAMPLES
+from skprivate.interval._intervals import NPMLE_SUBSAMPLES
 from skprivate.ldp import PerturbedKDEEstimator, SquareWaveEMSEstimator, SquareWaveLDP
 from skprivate.ldp._noise_laws import GeneralizedGaussianNoise
 from skprivate.ldp._transitions import additive_transition, square_wave_transition
@@ -171,14 +173,9 @@ def _npmle_resampling(n, case, rng, pilot):
     seed = int(rng.integers(2**31))
     rows = [
         _row(
-            "mean, bootstrap (100 replicates)",
+            f"mean, bootstrap ({DEFAULT_RESAMPLES} replicates)",
             est.conf_int(
-                "mean",
-                X=Z,
-                level=LEVELS,
-                method="bootstrap",
-                n_resamples=100,
-                random_state=seed,
+                "mean", X=Z, level=LEVELS, method="bootstrap", random_state=seed
             ),
             0.0,
         )
@@ -186,15 +183,8 @@ def _npmle_resampling(n, case, rng, pilot):
     if case == "II":
         rows.append(
             _row(
-                "cdf(0.5), subsampling (100 subsamples)",
-                est.conf_int(
-                    "cdf",
-                    [0.5],
-                    X=Z,
-                    level=LEVELS,
-                    n_resamples=100,
-                    random_state=seed,
-                ),
+                f"cdf(0.5), subsampling ({NPMLE_SUBSAMPLES} subsamples)",
+                est.conf_int("cdf", [0.5], X=Z, level=LEVELS, random_state=seed),
                 stats.norm.cdf(0.5),
             )
         )
@@ -612,14 +602,12 @@ SCENARIOS = [
         ("I",),
         lambda s: "anchor scale 1",
         _npmle_resampling,
-        reps=150,
     ),
     Scenario(
         "IntervalNPMLE, resampling (Case II)",
         ("II",),
         lambda s: "anchor scale 1",
         _npmle_resampling,
-        reps=100,
     ),
     Scenario(
         "IntervalMLE (normal)",
@@ -833,14 +821,15 @@ def _reason(row: pd.Series) -> str:
         )
     if "subsampling" in interval:
         return (
-            f"{side}: subsampling a cube-root estimator with b = n^(2/3) and 100 "
-            "subsamples is inaccurate at moderate n (Politis, Romano & Wolf, "
-            "1999, ch. 9); more subsamples and calibrating b would help"
+            f"{side}: subsampling a cube-root estimator with b = n^(2/3) is "
+            "inaccurate at moderate n (Politis, Romano & Wolf, 1999, ch. 9): "
+            "the subsample statistics are further from their limit law than "
+            "the full-sample one; calibrating b would help"
         )
     if "bootstrap" in interval:
         return (
-            f"{side}: percentile interval from only 100 replicates (the 2.5% and "
-            "97.5% points are themselves noisy)"
+            f"{side}: finite-sample error of the percentile interval (the "
+            "NPMLE's mean has a skewed sampling law at this n)"
         )
     if "linearized EMS" in interval:
         if cov > TARGET[1]:

@@ -127,6 +127,12 @@ LR_CRITICAL_VALUES = {0.90: 1.602, 0.95: 2.269, 0.99: 3.836}
 _CUBE_ROOT = 1.0 / 3.0
 
 
+# Subsamples of the NPMLE's pointwise subsampling interval: its endpoints are
+# order statistics of the rescaled subsample spread, so it needs more draws
+# than a percentile bootstrap of a smooth functional.
+NPMLE_SUBSAMPLES = 400
+
+
 def _lr_critical(level: float) -> float | None:
     for key, value in LR_CRITICAL_VALUES.items():
         if abs(level - key) < 1e-9:
@@ -304,7 +310,7 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
                 clone(self),
                 Z,
                 statistic,
-                n_resamples=request.resamples(400),
+                n_resamples=request.resamples(NPMLE_SUBSAMPLES),
                 random_state=request.random_state,
                 n_jobs=request.n_jobs,
                 size=min(b, n - 1),
