@@ -5,6 +5,7 @@ tables, captions, images that exist; figures never draw a missing answer as 0;
 no printed line is wider than 120 columns.
 """
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -29,6 +30,9 @@ class _Report(HTMLParser):
         self.paragraphs = []
         self.ids = set()
         self.tags = set()
+        self.sections = []  # ids of the enclosing <section> elements
+        self.table_sections = []  # the innermost section id of each table
+        self.caption_sections = []  # the same for each figure caption
         self._text = []
 
     def handle_starttag(self, tag, attrs):
@@ -36,12 +40,16 @@ class _Report(HTMLParser):
         self.tags.add(tag)
         if "id" in attrs:
             self.ids.add(attrs["id"])
+        if tag == "section":
+            self.sections.append(attrs.get("id"))
+        section = self.sections[-1] if self.sections else None
         if tag == "table":
             self.tables.append([])
+            self.table_sections.append(section)
         elif tag == "tr":
             self.tables[-1].append([])
         elif tag == "img":
-            self.images.append(attrs)
+            self.images.append({**attrs, "section": section})
         if tag in ("td", "th", "p", "figcaption", "caption"):
             self._text = []
         self.stack.append(tag)
@@ -54,6 +62,9 @@ class _Report(HTMLParser):
             self.paragraphs.append(text)
         elif tag == "figcaption":
             self.captions.append(text)
+            self.caption_sections.append(self.sections[-1] if self.sections else None)
+        elif tag == "section" and self.sections:
+            self.sections.pop()
         if self.stack and self.stack[-1] == tag:
             self.stack.pop()
 
@@ -241,3 +252,50 @@ def test_full_demo_subset_legend_leaves_the_bars_visible(full_demo):
     bars = [p.get_window_extent(renderer) for p in ax.patches]
     assert len(bars) == 25  # 5 races x (clean + 4 estimators)
     assert not [b for b in bars if legend.overlaps(b)]
+
+
+def test_full_demo_negative_survey_shows_intervals_and_a_band(full_demo):
+    # the report's negative-survey section prints the intervals of the mean
+    # and the median and draws a 95% band whose caption names its target
+    out, _, sections = full_demo
+    report = _parse(out / "report.html")
+    tables = [
+        t
+        for t, where in zip(report.tables, report.table_sections)
+        if where == "negative_survey" and t and "interval" in t[0]
+    ]
+    assert len(tables) == 1
+    header, *rows = tables[0]
+    task, interval = header.index("task"), header.index("interval")
+    cells = {row[task].split(" of ")[0]: row[interval] for row in rows}
+    for name in ("mean", "median"):
+        match = re.fullmatch(r"\[(\d+\.\d\d), (\d+\.\d\d)\]", cells[name])
+        assert match, (name, cells[name])
+        lower, upper = map(float, match.groups())
+        assert 17 < lower < upper < 90, (name, cells[name])
+    captions = [
+        c
+        for c, where in zip(report.captions, report.caption_sections)
+        if where == "negative_survey" and "95%" in c
+    ]
+    assert len(captions) == 1, captions
+    assert "smoothed" in captions[0] and "not the true" in captions[0]
+    assert any(
+        i["section"] == "negative_survey" and i["src"].endswith("_cdf.png")
+        for i in report.images
+    )
+    section = next(s for s in sections if s.family == "negative_survey")
+    figure = section.figures["adult_age_cdf"]
+    band = figure.data
+    assert len(band) >= 50
+    assert (band["lower"] <= band["reconstructed"] + 1e-12).all()
+    assert (band["reconstructed"] <= band["upper"] + 1e-12).all()
+    assert (band["upper"] - band["lower"]).max() > 0.01
+    # the band is drawn: a filled area of the top panel spans the intervals
+    from matplotlib.collections import PolyCollection
+
+    top = figure.figure.axes[0]
+    (fill,) = [c for c in top.collections if isinstance(c, PolyCollection)]
+    heights = np.concatenate([p.vertices[:, 1] for p in fill.get_paths()])
+    assert heights.max() == pytest.approx(band["upper"].max())
+    assert heights.min() == pytest.approx(band["lower"].min())
