@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 import warnings
 
@@ -58,6 +59,14 @@ SETTINGS = [
     ("boosting, 3 fits", {"init": "boosting", "max_iter": 3, "tol": None}),
     ("boosting, 20 fits", {"init": "boosting", "max_iter": 20, "tol": None}),
 ]
+# With LinearRegression also the interval MLE (init="constant" with the
+# default max_iter and tol: Newton's method), the default before the check
+# for misspecification.
+LINEAR_SETTINGS = [*SETTINGS[:1], ("MLE", {"init": "constant"}), *SETTINGS[1:]]
+
+
+def _settings(base: str) -> list:
+    return LINEAR_SETTINGS if base == "LinearRegression" else SETTINGS
 
 
 def _cpu(func) -> float:
@@ -166,7 +175,12 @@ def _table_task(table: str, design: tuple, base: str) -> list[dict]:
     cls = IntervalCaseI if kind == "I" else IntervalCaseII
     rows = []
     folds = KFold(FOLDS, shuffle=True, random_state=0).split(X)
-    with threadpool_limits(1), warnings.catch_warnings(), _timed_selection() as spent:
+    method = "_select_projection" if base == "LinearRegression" else "_select_start"
+    with (
+        threadpool_limits(1),
+        warnings.catch_warnings(),
+        _timed_selection(method) as spent,
+    ):
         warnings.simplefilter("ignore")
         for fold, (train, test) in enumerate(folds):
             mech = cls(
@@ -181,7 +195,7 @@ def _table_task(table: str, design: tuple, base: str) -> list[dict]:
             one = _cpu(lambda clean=clean, Xt=Xt, yt=yt: clean.fit(Xt, yt))
             clean_r2 = r2_score(y[test], clean.predict(X[test]))
             same, default_row = None, {}
-            for name, params in SETTINGS:
+            for name, params in _settings(base):
                 if name == same:
                     # The very fits of the default after its choice (same
                     # start, budget and seeds): its accuracy, and its cost
@@ -206,7 +220,6 @@ def _table_task(table: str, design: tuple, base: str) -> list[dict]:
                 pred = reg.predict(X[test])
                 if name == "default":
                     same = _same_as_default(reg, base, len(train))
-                scores = reg.start_scores_
                 rows.append(
                     {
                         "base": base,
@@ -214,19 +227,16 @@ def _table_task(table: str, design: tuple, base: str) -> list[dict]:
                         "design": label,
                         "fold": fold,
                         "setting": name,
-                        "start": str(reg.init_),
+                        "start": _chosen(reg, base),
                         "information": reg.start_information_,
-                        "held-out LL gain": (
-                            np.nan
-                            if scores is None
-                            else scores["boosting"] - scores["constant"]
-                        ),
+                        "held-out LL gain": _gain(reg.start_scores_, base),
                         "R2": r2_score(y[test], pred),
                         "MSE": float(np.mean((pred - y[test]) ** 2)),
                         "clean R2": clean_r2,
                         "base fits": cost / one,
                         "CPU s": cost,
                         "selection CPU s": float(sum(spent)),
+                        "selection fits": float(sum(spent)) / one,
                         "repeated": True,
                     }
                 )
@@ -235,14 +245,38 @@ def _table_task(table: str, design: tuple, base: str) -> list[dict]:
     return rows
 
 
+def _chosen(reg, base: str) -> str:
+    """The start (LightGBM) or the final model (linear) the fit chose."""
+    if base != "LinearRegression":
+        return str(reg.init_)
+    if reg.solver_ not in ("newton", "projection"):
+        return f"{reg.solver_}, no check"
+    if reg.projection_ is None:
+        return "MLE"
+    return {"constant": "proj. (constant)", "mle": "proj. (MLE)"}[reg.projection_]
+
+
+def _gain(scores, base: str) -> float:
+    """Held-out LL gain per row: boosted minus constant start (LightGBM), or
+    the better boosted model minus the MLE (LinearRegression)."""
+    if scores is None:
+        return np.nan
+    if base == "LinearRegression":
+        return max(scores["boosting"], scores["boosting from MLE"]) - scores["MLE"]
+    return scores["boosting"] - scores["constant"]
+
+
 class _timed_selection:
     """Record the CPU time ``init="auto"`` spends scoring the two starts."""
+
+    def __init__(self, method: str = "_select_start") -> None:
+        self._method = method
 
     def __enter__(self) -> list[float]:
         from skprivate.interval._regression import IterativeIntervalRegressor
 
         self._cls = IterativeIntervalRegressor
-        self._original = original = IterativeIntervalRegressor._select_start
+        self._original = original = getattr(IterativeIntervalRegressor, self._method)
         spent: list[float] = []
 
         def timed(reg, *args, **kwargs):
@@ -252,11 +286,11 @@ class _timed_selection:
             finally:
                 spent.append(time.process_time() - start)
 
-        IterativeIntervalRegressor._select_start = timed
+        setattr(IterativeIntervalRegressor, self._method, timed)
         return spent
 
     def __exit__(self, *exc) -> None:
-        self._cls._select_start = self._original
+        setattr(self._cls, self._method, self._original)
 
 
 def _select_text() -> str:
@@ -286,12 +320,14 @@ def _same_as_default(reg, base: str, n: int) -> str | None:
     return None
 
 
-def _tables_section(quick: bool, n_jobs: int) -> list[Section]:
+def _tables_section(
+    quick: bool, n_jobs: int, bases: tuple = ("LightGBM", "LinearRegression")
+) -> list[Section]:
     tables = list(TABLES)[:2] if quick else list(TABLES)
     designs = DESIGNS[::3] if quick else DESIGNS
     tasks = [
         (table, design, base)
-        for base in ("LightGBM", "LinearRegression")
+        for base in bases
         for table in tables
         for design in designs
     ]
@@ -303,11 +339,12 @@ def _tables_section(quick: bool, n_jobs: int) -> list[Section]:
         R2=("R2", "mean"),
         MSE=("MSE", "mean"),
         fits=("base fits", "median"),
+        check=("selection fits", "median"),
         clean=("clean R2", "mean"),
     )
     sections = []
-    for base in ("LightGBM", "LinearRegression"):
-        settings = [name for name, _ in SETTINGS]
+    for base in bases:
+        settings = [name for name, _ in _settings(base)]
         accuracy, cost = [], []
         misses = []
         for key, g in raw[raw.base == base].groupby(keys, sort=False):
@@ -346,6 +383,11 @@ def _tables_section(quick: bool, n_jobs: int) -> list[Section]:
                     "table": key[1],
                     "design": key[2],
                     **{f"{s} (base fits)": float(m.loc[s, "fits"]) for s in settings},
+                    **(
+                        {"default: check (base fits)": float(m.loc["default", "check"])}
+                        if base == "LinearRegression"
+                        else {}
+                    ),
                 }
             )
         accuracy = pd.DataFrame(accuracy)
@@ -362,24 +404,14 @@ def _tables_section(quick: bool, n_jobs: int) -> list[Section]:
             "anchors': shift 1, spread 0.3), logistic anchor law at the given "
             "standardized scale. 'information': the fraction of the "
             "complete-data information the answers keep at the constant start "
-            "(a diagnostic; no longer the rule). With a LightGBM base, "
-            "init='auto' runs Algorithm 1 from the constant and from the "
-            "boosted start on three quarters of the training rows "
-            f"({_select_text()}) and keeps the start whose fit has the higher "
-            "interval log-likelihood on the held-out quarter; 'held-out LL "
-            "gain': boosted minus constant, per held-out row, mean over folds; "
-            "'default start': the start chosen (folds). The default then runs "
-            "20 fits from that start on all the training rows. Settings: "
-            "'default' (init='auto', max_iter='auto'); 'constant': "
-            "init='constant', 20 fits; 'boosting, 3 fits': init='boosting', "
-            "max_iter=3 (the default before the information rule, without its "
-            "Hessian floor); 'boosting, 20 fits'. With a LightGBM base the "
-            "default's fits after its choice are those of 'constant' or of "
-            "'boosting, 20 fits' (same start, budget and seeds) unless the "
-            "boosted start's Hessian floor is raised; that setting is not "
-            "repeated: its R^2 is the default's, its cost the default's minus "
-            "the CPU time of the scoring runs (timed separately). "
-            f"Target: the default within {R2_GAP} R^2 of the best setting or "
+            "(a diagnostic; no longer the rule)."
+        )
+        if base == "LightGBM":
+            text += _lightgbm_text()
+        else:
+            text += _linear_text()
+        text += (
+            f" Target: the default within {R2_GAP} R^2 of the best setting or "
             f"within {MSE_RATIO - 1:.0%} of its MSE; met on {met} of "
             f"{len(accuracy)}"
             + (f" (missed: {'; '.join(misses)})." if misses else ".")
@@ -405,23 +437,78 @@ def _tables_section(quick: bool, n_jobs: int) -> list[Section]:
     return sections
 
 
+def _lightgbm_text() -> str:
+    return (
+        " With a LightGBM base, "
+        "init='auto' runs Algorithm 1 from the constant and from the "
+        "boosted start on three quarters of the training rows "
+        f"({_select_text()}) and keeps the start whose fit has the higher "
+        "interval log-likelihood on the held-out quarter; 'held-out LL "
+        "gain': boosted minus constant, per held-out row, mean over folds; "
+        "'default start': the start chosen (folds). The default then runs "
+        "20 fits from that start on all the training rows. Settings: "
+        "'default' (init='auto', max_iter='auto'); 'constant': "
+        "init='constant', 20 fits; 'boosting, 3 fits': init='boosting', "
+        "max_iter=3 (the default before the information rule, without its "
+        "Hessian floor); 'boosting, 20 fits'. With a LightGBM base the "
+        "default's fits after its choice are those of 'constant' or of "
+        "'boosting, 20 fits' (same start, budget and seeds) unless the "
+        "boosted start's Hessian floor is raised; that setting is not "
+        "repeated: its R^2 is the default's, its cost the default's minus "
+        "the CPU time of the scoring runs (timed separately)."
+    )
+
+
+def _linear_text() -> str:
+    from skprivate.interval._regression import _PROJECTION_ROWS, _PROJECTION_Z
+
+    return (
+        " With LinearRegression, init='auto' solves the interval MLE (Newton's "
+        "method) and checks it against flexible models, from the answers "
+        f"alone: on three quarters of the training rows (at most "
+        f"{_PROJECTION_ROWS:,}) it fits the MLE and two boosted models of the "
+        "responses (LGBMRegressor(verbose=-1) with the objective of "
+        "init='boosting', one from the constant, one from the MLE) and scores "
+        "them by the interval log-likelihood of the held-out quarter. When a "
+        "boosted model beats the MLE by more than "
+        f"{_PROJECTION_Z:g} standard errors of the paired per-row differences, "
+        "the better of the two is fitted again on all the training rows and "
+        "LinearRegression is fitted by least squares to its E-step imputations "
+        "(a two-stage estimate of the least-squares projection of E[y | x] on "
+        "the linear functions, which R^2 rewards; under misspecification the "
+        "MLE estimates a Kullback-Leibler projection instead); otherwise the "
+        "MLE is kept. 'held-out LL gain': the better boosted model minus the "
+        "MLE, per held-out row, mean over folds; 'default start': what the "
+        "default kept (folds): 'MLE', or the projection of the boosted model "
+        "from the constant ('proj. (constant)') or from the MLE ('proj. "
+        "(MLE)'); 'squarem, no check': Newton's method failed (on these wide "
+        "Case-I cells the noise scale of the MLE tends to 0) and the SQUAREM "
+        "iteration ran instead, without the check. Settings: 'default' "
+        "(init='auto'); 'MLE': init='constant' "
+        "(the interval MLE, the default before this check); 'constant': "
+        "init='constant', 20 iterations of Algorithm 1; 'boosting, 3 fits': "
+        "init='boosting', max_iter=3; 'boosting, 20 fits'. 'default: check "
+        "(base fits)': the CPU time of the check alone (included in the "
+        "default's)."
+    )
+
+
 _LINEAR_NOTE = (
-    " With LinearRegression the default solves the interval-regression MLE "
-    "(Newton's method); the other settings are 20, 3 and 20 iterations of "
-    "Algorithm 1 that stop before that fixed point, the boosted ones from a "
-    "LightGBM fit (hence their cost in linear fits). Where the linear model is "
-    "misspecified, stopping early from the LightGBM start can predict better "
-    "than the MLE; that is not a start that reaches the MLE faster."
+    " 'constant', 'boosting, 3 fits' and 'boosting, 20 fits' are 20, 3 and 20 "
+    "iterations of Algorithm 1 that stop before the MLE, the boosted ones from "
+    "a LightGBM fit (hence their cost in linear fits). Where the linear model "
+    "is misspecified, stopping early from the LightGBM start can predict better "
+    "than the MLE; that is not a start that reaches the MLE faster. This "
+    "section and the next were regenerated on their own (python -m "
+    "benchmarks.interval_auto_init --linear), after the check was added; the "
+    "LightGBM sections are from the full run."
 )
 
 
 def _base_text(base: str) -> str:
     if base == "LightGBM":
         return "LGBMRegressor(n_estimators=200, learning_rate=0.05, n_jobs=1)"
-    return (
-        "LinearRegression() (its default start is the constant one, solved by "
-        "Newton's method)"
-    )
+    return "LinearRegression()"
 
 
 def _small_task(n: int, seed: int, scale: float) -> list[dict]:
@@ -518,18 +605,21 @@ def _linear_section(quick: bool) -> Section:
     y = np.nanmean(np.where(np.isfinite(Y), Y, np.nan), axis=1)
     repeats = 5
     rows = []
-    with threadpool_limits(1):
+    with threadpool_limits(1), _timed_selection("_select_projection") as spent:
         for rep in range(repeats):
             one = _cpu(lambda: LinearRegression().fit(X, y))
             reg = IterativeIntervalRegressor(LinearRegression())
+            spent.clear()
             total = _cpu(lambda reg=reg: reg.fit(X, Y))
             rows.append(
                 {
                     "repeat": rep,
                     "one LinearRegression fit (CPU s)": one,
                     "default fit (CPU s)": total,
+                    "of which the check (CPU s)": float(sum(spent)),
                     "ratio": total / one,
                     "Newton steps": reg.n_iter_,
+                    "kept": "MLE" if reg.projection_ is None else "projection",
                 }
             )
         # Reference: Newton's method on all rows from the constant start
@@ -537,7 +627,9 @@ def _linear_section(quick: bool) -> Section:
         # tol=1e-10 takes many minutes at this n; the tests compare both
         # paths with it on smaller samples.
         with patch.object(_regression, "_NEWTON_SUBSAMPLE_FROM", 10**18):
-            ref = IterativeIntervalRegressor(LinearRegression(), tol=1e-10)
+            ref = IterativeIntervalRegressor(
+                LinearRegression(), init="constant", tol=1e-10
+            )
             ref.fit(X, Y)
     gap = float(np.max(np.abs(reg.predict(X) - ref.predict(X))))
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
@@ -547,7 +639,9 @@ def _linear_section(quick: bool) -> Section:
         " (5 Gaussian features, y = X [1..5] + N(0, 1), IntervalCaseI("
         "random_state=0) reports: the scaling benchmark's workload). Process "
         "CPU time with one BLAS thread; each repeat times one LinearRegression "
-        "fit on the midpoint responses and then the default fit back to back. "
+        "fit on the midpoint responses and then the default fit back to back "
+        "(its check for misspecification runs on 4,000 of the rows and keeps "
+        "the MLE of this linear model). "
         f"Median ratio {np.median(table['ratio']):.2f}, worst "
         f"{np.max(table['ratio']):.2f} (target: at most 10); load average "
         f"{load} after the section. Largest gap of the predictions to "
@@ -558,6 +652,36 @@ def _linear_section(quick: bool) -> Section:
     return Section("LinearRegression base at n = 10^6", text, [table])
 
 
+def run_linear(quick: bool, n_jobs: int) -> list[Section]:
+    """The LinearRegression sections alone."""
+    workers = 2 if n_jobs < 0 else min(n_jobs, 2)
+    return [
+        *_tables_section(quick, workers, bases=("LinearRegression",)),
+        _linear_section(quick),
+    ]
+
+
+def splice(path, sections: list[Section]) -> None:
+    """Replace the sections of a results file that have these titles.
+
+    The other sections, and the file's header, are kept as they are.
+    """
+    from ._common import markdown_table
+
+    text = path.read_text(encoding="utf-8")
+    blocks = re.split(r"(?m)^(?=## )", text)
+    for section in sections:
+        title = f"## {section.title}\n"
+        index = next(i for i, b in enumerate(blocks) if b.startswith(title))
+        old = blocks[index]
+        tail = old[len(old.rstrip("\n")) :]
+        parts = [f"## {section.title}", "", section.text.strip(), ""]
+        for table in section.tables:
+            parts += [markdown_table(table), ""]
+        blocks[index] = "\n".join(parts).rstrip("\n") + tail
+    path.write_text("".join(blocks), encoding="utf-8")
+
+
 def run(quick: bool, n_jobs: int) -> list[Section]:
     workers = 2 if n_jobs < 0 else min(n_jobs, 2)
     return [
@@ -565,3 +689,25 @@ def run(quick: bool, n_jobs: int) -> list[Section]:
         _linear_section(quick),
         _small_section(quick, workers),
     ]
+
+
+if __name__ == "__main__":
+    import argparse
+
+    from ._common import RESULTS_DIR
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.interval_auto_init")
+    parser.add_argument(
+        "--linear",
+        action="store_true",
+        help="rerun only the LinearRegression sections and replace them in the "
+        "results file (the other sections stay as they are)",
+    )
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--n-jobs", type=int, default=1)
+    args = parser.parse_args()
+    if not args.linear:
+        parser.error("use python -m benchmarks interval_auto_init for a full run")
+    name = "interval_auto_init.quick.md" if args.quick else "interval_auto_init.md"
+    splice(RESULTS_DIR / name, run_linear(args.quick, args.n_jobs))
+    print(f"interval_auto_init: replaced the LinearRegression sections of {name}")

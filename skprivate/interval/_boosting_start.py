@@ -22,7 +22,7 @@ refitted on imputed responses as in the paper.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,7 +32,7 @@ from sklearn.pipeline import Pipeline
 from ..utils._threads import ThreadBudget, prepare_base
 from ._refit import FittedValues, lightgbm_step, predict_values
 
-__all__ = ["boosted_start", "starter"]
+__all__ = ["BoostedFit", "boosted_fit", "boosted_start", "starter"]
 
 # Rounds between two updates of the noise scale during the boosted start: the
 # scale estimate follows the in-sample fit, which early trees overfit, so
@@ -124,6 +124,19 @@ class _EStepObjective:
         return grad, hess
 
 
+class BoostedFit(NamedTuple):
+    """A fitted boosted start: training fitted values, noise scale, model.
+
+    The model's predictions exclude the starting values (LightGBM does not
+    add ``init_score`` to them): on new rows the fitted values are the
+    starting values there plus ``predict_values(estimator, X)``.
+    """
+
+    fitted: NDArray
+    sigma: float
+    estimator: Any
+
+
 def boosted_start(
     template: Any,
     X: Any,
@@ -162,6 +175,41 @@ def boosted_start(
     fitted : ndarray of shape (n_samples,)
     sigma : float
     """
+    fit = boosted_fit(
+        template,
+        X,
+        f0,
+        sigma,
+        impute=impute,
+        update_sigma=update_sigma,
+        information=information,
+        fit_params=fit_params,
+    )
+    return fit.fitted, fit.sigma
+
+
+def boosted_fit(
+    template: Any,
+    X: Any,
+    f0: NDArray,
+    sigma: float,
+    *,
+    impute: Callable[[NDArray, float], NDArray],
+    update_sigma: Callable[[NDArray, float], float] | None,
+    information: float,
+    fit_params: dict,
+) -> BoostedFit:
+    """:func:`boosted_start` that also returns the fitted LightGBM model.
+
+    Parameters
+    ----------
+    template, X, f0, sigma, impute, update_sigma, information, fit_params
+        As in :func:`boosted_start`.
+
+    Returns
+    -------
+    BoostedFit
+    """
     model, prefix = lightgbm_step(template)
     rate = float(model.get_params().get("learning_rate", 0.1))
     hessian = float(np.clip(information, min(rate, 1.0), 1.0))
@@ -178,6 +226,6 @@ def boosted_start(
     with threads.limit():
         est.fit(X, impute(f0, sigma), **fit_params)
     if capture.values is not None:
-        return capture.values, objective.sigma
+        return BoostedFit(capture.values, objective.sigma, est)
     # LightGBM does not add init_score to its predictions.
-    return f0 + predict_values(est, X), objective.sigma
+    return BoostedFit(f0 + predict_values(est, X), objective.sigma, est)

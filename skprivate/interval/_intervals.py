@@ -604,7 +604,10 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
     at the fitted model, and the delta method; ``"bootstrap"``: percentile
     bootstrap of the (feature, interval) pairs, each replicate refitting a
     clone (slow: one full fit per replicate).  ``"auto"`` is ``"wald"`` for
-    a ``LinearRegression`` base and ``"bootstrap"`` otherwise.  ``X`` and
+    a ``LinearRegression`` base fitted to the interval MLE and
+    ``"bootstrap"`` otherwise (also after ``init="auto"`` chose the
+    least-squares projection, ``solver_="projection"``: the bootstrap's
+    refits repeat that choice).  ``X`` and
     ``y`` are the features and the interval responses given to ``fit``
     (the released intervals when the regressor was fitted with a
     ``privatizer``).
@@ -625,8 +628,14 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         points = request.points
         estimate = np.asarray(self.predict(points), dtype=float)
         linear = type(self.estimator_) is LinearRegression
+        # After init="auto" replaced the interval MLE by the least-squares
+        # fit to a boosted model's imputations, the information of the
+        # interval likelihood is not the variance of that two-stage estimate.
+        projected = getattr(self, "solver_", None) == "projection"
         method = request.choose(
-            ("wald", "bootstrap"), "wald" if linear else "bootstrap", "predict"
+            ("wald", "bootstrap"),
+            "wald" if linear and not projected else "bootstrap",
+            "predict",
         )
         X = request.data("X")
         y = request.data("y")
@@ -664,6 +673,13 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             raise ValueError(
                 "method='wald' needs a LinearRegression base regressor; use "
                 "method='bootstrap'."
+            )
+        if projected:
+            raise ValueError(
+                "method='wald' is the interval MLE's; this fit is the "
+                "least-squares projection init='auto' chose (solver_="
+                "'projection'), whose variance it does not give. Use "
+                "method='bootstrap', or fit with init='constant' for the MLE."
             )
         se = request.memo(
             "se", lambda: self._ci_linear_se(np.asarray(X, dtype=float), y, rows)
