@@ -294,7 +294,7 @@ class _timed_selection:
 
 
 def _select_text() -> str:
-    from skprivate.interval._regression import _SELECT_MAX_ITER
+    from skprivate.interval._auto_init import _SELECT_MAX_ITER
 
     return f"{_SELECT_MAX_ITER} fits from each"
 
@@ -308,7 +308,7 @@ def _same_as_default(reg, base: str, n: int) -> str | None:
     unless the floor of small samples raises it, the same fits as
     ``constant`` or ``boosting, 20 fits`` with the same seeds.
     """
-    from skprivate.interval._regression import _auto_hessian
+    from skprivate.interval._auto_init import _auto_hessian
 
     if base != "LightGBM":
         return None
@@ -460,7 +460,7 @@ def _lightgbm_text() -> str:
 
 
 def _linear_text() -> str:
-    from skprivate.interval._regression import _PROJECTION_ROWS, _PROJECTION_Z
+    from skprivate.interval._auto_init import _PROJECTION_ROWS, _PROJECTION_Z
 
     return (
         " With LinearRegression, init='auto' solves the interval MLE (Newton's "

@@ -272,16 +272,16 @@ def test_default_lightgbm_fit_is_a_fixed_budget_without_warning(data):
 def _spy_information(monkeypatch):
     # Records the constant Hessian handed to the boosted start, with its
     # starting fitted values and noise scale.
-    from skprivate.interval import _regression
+    from skprivate.interval import _auto_init
 
     seen = []
-    original = _regression.boosted_start
+    original = _auto_init.boosted_start
 
     def spy(*args, **kwargs):
         seen.append((kwargs["information"], args[2], args[3]))
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(_regression, "boosted_start", spy)
+    monkeypatch.setattr(_auto_init, "boosted_start", spy)
     return seen
 
 
@@ -326,7 +326,7 @@ def test_auto_init_boosts_lightgbm_with_a_hessian_floor(monkeypatch, n, scale, r
 
 
 def test_auto_hessian_uses_the_effective_sample_size():
-    from skprivate.interval._regression import _auto_hessian
+    from skprivate.interval._auto_init import _auto_hessian
 
     assert _auto_hessian(0.1, np.ones(1000)) == pytest.approx(0.2)
     # Scaling the weights changes nothing; unequal weights count fewer rows.

@@ -13,7 +13,7 @@ from skprivate.interval import (
     IntervalCaseII,
     IterativeIntervalRegressor,
 )
-from skprivate.interval._regression import _paired_z
+from skprivate.interval._auto_init import _paired_z
 from skprivate.interval._truncated import interval_log_likelihood
 
 lightgbm = pytest.importorskip("lightgbm")
