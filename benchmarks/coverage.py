@@ -229,7 +229,7 @@ def _interval_regression(n, scale, rng, pilot):
     reg = IterativeIntervalRegressor().fit(X, Z)
     return [
         _row(
-            "predict(0.5, -0.5), wald",
+            "predict(0.5, -0.5), default method (wald for the MLE)",
             reg.conf_int("predict", _POINT, X=X, y=Z, level=LEVELS),
             float(1.0 + (_POINT @ _COEF)[0]),
         )
@@ -828,8 +828,9 @@ def _reason(row: pd.Series) -> str:
         )
     if "bootstrap" in interval:
         return (
-            f"{side}: finite-sample error of the percentile interval (the "
-            "NPMLE's mean has a skewed sampling law at this n)"
+            f"{side}: finite-sample error of the percentile interval at this "
+            f"n{bias_text}, so the interval is too short rather than off "
+            "centre"
         )
     if "linearized EMS" in interval:
         if cov > TARGET[1]:
