@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import numbers
-import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -26,9 +25,8 @@ from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
-from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options, check_generator
-from ..utils._warnings import external_stacklevel, warn_once
+from ..utils._warnings import warn_once
 from ..utils.validation import (
     check_interval_array,
     check_magnitude,
@@ -45,6 +43,7 @@ from ._em import (
     squarem,
     squarem_cached,
 )
+from ._input_checks import check_base_features, warn_if_scale_unidentified
 from ._intervals import RegressionIntervalsMixin
 from ._metrics import interval_r2_score
 from ._newton import _MAX_PASSES as _NEWTON_MAX_PASSES
@@ -502,49 +501,6 @@ default="auto"
         check_magnitude(np.where(np.isfinite(Z), Z, 0.0), name="y")
         return check_two_sided(Z, name="y")
 
-    @staticmethod
-    def _check_features(est: Any, X: Any) -> None:
-        """Name a non-numeric column of ``X`` the base regressor cannot take.
-
-        ``X`` goes to the base regressor unchanged (LightGBM takes
-        categorical columns), so a non-numeric column is refused only when
-        a fit of the regressor on a few rows fails; the error then names
-        the column instead of quoting one of its entries.
-        """
-        try:
-            check_numeric_input(X)
-        except TypeError as exc:
-            head = X.iloc[:20] if hasattr(X, "iloc") else X[:20]
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    clone(est).fit(head, np.arange(len(head), dtype=float))
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"{exc} The base regressor {type(est).__name__} cannot fit "
-                    "such a column: encode it first (for example with a "
-                    "Pipeline and OneHotEncoder) or use a regressor that takes "
-                    "it."
-                ) from None
-
-    @staticmethod
-    def _warn_if_scale_unidentified(Z: NDArray, scale: float) -> None:
-        # When every cut point lies in a narrow band (anchors drawn with a
-        # tiny scale), the answers say little more than on which side of the
-        # band y lies: only f/sigma is identified, the marginal scale fit is
-        # arbitrary, and re-estimating sigma drifts along a flat ridge.
-        finite = Z[np.isfinite(Z)]
-        spread = float(np.ptp(finite)) if finite.size else 0.0
-        if spread < 0.5 * scale:
-            warnings.warn(
-                f"The interval endpoints span only {spread:.3g}, much less than "
-                f"the fitted scale of y ({scale:.3g}): the intervals barely "
-                "identify the noise scale, so sigma='auto' can drift to huge "
-                "values. Pass a known sigma, or anchors with a wider spread.",
-                NotIdentifiableWarning,
-                stacklevel=external_stacklevel(),
-            )
-
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Fit the base regressor on interval responses.
 
@@ -580,7 +536,7 @@ default="auto"
                 "the target column."
             )
         w = check_weights(sample_weight, n)
-        self._check_features(est, X)
+        check_base_features(est, X)
         fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
         # The marginal fit only places the start (the fixed point does not
         # depend on it); on large samples every k-th row is enough, where the
@@ -609,7 +565,7 @@ default="auto"
         ).fit(Z[::step], sample_weight=w[::step])
         sigma = marginal.scale_ if self.sigma == "auto" else float(self.sigma)
         if self.sigma == "auto":
-            self._warn_if_scale_unidentified(Z, marginal.scale_)
+            warn_if_scale_unidentified(Z, marginal.scale_)
         self.history_, self.sigma_history_ = [], []
         state = EMState(np.full(n, marginal.loc_), sigma, None, np.inf)
         if self.max_iter == "auto":
