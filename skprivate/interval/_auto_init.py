@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
-from ._boosting_start import BoostedFit, boosted_fit, boosted_start, starter
+from ._boosting_start import BoostedFit, boosted_fit, starter
 from ._em import (
     LOGISTIC_VAR,
     EMState,
@@ -101,6 +101,31 @@ def _paired_z(d: NDArray, w: NDArray) -> float:
         if se > 0:
             return mean / se
     return np.inf if mean > 0 else np.nan
+
+
+def _split_generator(random_state: Any) -> np.random.Generator:
+    """The generator of the held-out splits of init="auto" (seeded, so a
+    refit chooses alike; these splits are not privatization noise)."""
+    seed = int(random_state) if isinstance(random_state, numbers.Integral) else 0
+    return np.random.default_rng(seed)
+
+
+def _held_out_quarter(
+    rows: NDArray, rng: np.random.Generator, w: NDArray
+) -> tuple[NDArray, NDArray] | None:
+    """A random quarter of ``rows`` held out and the rest, both sorted.
+
+    None when either side has fewer than ``_SELECT_MIN_ROWS`` rows or no
+    weight.
+    """
+    n_val = round(_SELECT_FRACTION * rows.size)
+    if n_val < _SELECT_MIN_ROWS or rows.size - n_val < _SELECT_MIN_ROWS:
+        return None
+    perm = rows[rng.permutation(rows.size)]
+    val, part = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+    if not (w[val].sum() > 0 and w[part].sum() > 0):
+        return None
+    return val, part
 
 
 def _projection_starter(est: Any, rows: int) -> Any:
@@ -191,22 +216,14 @@ class AutoInitMixin:
         # model's paired per-row gain over the MLE.  None when the sample
         # is too small to hold rows out or the MLE fails there.
         n = Z.shape[0]
-        seed = (
-            int(self.random_state)
-            if isinstance(self.random_state, numbers.Integral)
-            else 0
-        )
-        rng = np.random.default_rng(seed)
+        rng = _split_generator(self.random_state)
         rows = np.arange(n)
         if n > _PROJECTION_ROWS:
             rows = np.sort(rng.choice(n, _PROJECTION_ROWS, replace=False))
-        n_val = round(_SELECT_FRACTION * rows.size)
-        if n_val < _SELECT_MIN_ROWS or rows.size - n_val < _SELECT_MIN_ROWS:
+        split = _held_out_quarter(rows, rng, w)
+        if split is None:
             return None
-        perm = rows[rng.permutation(rows.size)]
-        val, part = np.sort(perm[:n_val]), np.sort(perm[n_val:])
-        if not (w[val].sum() > 0 and w[part].sum() > 0):
-            return None
+        val, part = split
         X_part, X_val = _safe_indexing(X, part), _safe_indexing(X, val)
         Z_part, w_part = Z[part], w[part]
         params = {} if "sample_weight" not in fit_params else {"sample_weight": w_part}
@@ -278,19 +295,12 @@ class AutoInitMixin:
         # likelihood of the answers needs no clean response, and held out it
         # penalizes a start that fits noise, which the training likelihood
         # rewards.  None when the sample is too small to hold rows out.
-        n = Z.shape[0]
-        n_val = round(_SELECT_FRACTION * n)
-        if n_val < _SELECT_MIN_ROWS or n - n_val < _SELECT_MIN_ROWS:
-            return None
-        seed = (
-            int(self.random_state)
-            if isinstance(self.random_state, numbers.Integral)
-            else 0
+        split = _held_out_quarter(
+            np.arange(Z.shape[0]), _split_generator(self.random_state), w
         )
-        perm = np.random.default_rng(seed).permutation(n)
-        val, part = np.sort(perm[:n_val]), np.sort(perm[n_val:])
-        if not (w[val].sum() > 0 and w[part].sum() > 0):
+        if split is None:
             return None
+        val, part = split
         X_part, X_val = _safe_indexing(X, part), _safe_indexing(X, val)
         Z_part, w_part = Z[part], w[part]
         params = {} if "sample_weight" not in fit_params else {"sample_weight": w_part}
@@ -357,8 +367,7 @@ class AutoInitMixin:
 
         else:
             update = None
-        fit = boosted_fit if keep_model else boosted_start
-        out = fit(
+        fit = boosted_fit(
             starter(est, init),
             X,
             f0,
@@ -368,7 +377,7 @@ class AutoInitMixin:
             information=information,
             fit_params=fit_params,
         )
-        return out if keep_model else BoostedFit(*out, None)
+        return fit if keep_model else fit._replace(estimator=None)
 
     def _boosted_start(
         self, est: Any, X: Any, Z: NDArray, state: EMState, w: NDArray, fit_params: dict

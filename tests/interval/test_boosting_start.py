@@ -275,13 +275,13 @@ def _spy_information(monkeypatch):
     from skprivate.interval import _auto_init
 
     seen = []
-    original = _auto_init.boosted_start
+    original = _auto_init.boosted_fit
 
     def spy(*args, **kwargs):
         seen.append((kwargs["information"], args[2], args[3]))
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(_auto_init, "boosted_start", spy)
+    monkeypatch.setattr(_auto_init, "boosted_fit", spy)
     return seen
 
 
