@@ -123,12 +123,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     est.add_argument(
         "--intervals",
-        nargs="?",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="show a confidence interval (centre, lower, upper, level, method, "
+        "covers) next to each estimate (the default); --no-intervals hides them",
+    )
+    est.add_argument(
+        "--level",
         type=float,
-        const=0.95,
+        default=0.95,
         metavar="LEVEL",
-        help="add confidence intervals (lower, upper, level, method) next to each "
-        "estimate; LEVEL defaults to 0.95",
+        help="confidence level of the intervals, in (0, 1) (default 0.95)",
     )
     est.add_argument("-o", "--output", metavar="OUT.csv", help="also write the table")
 
@@ -182,9 +187,14 @@ def main(argv: list[str] | None = None) -> int:
                 missing=args.missing,
                 delimiter=args.delimiter,
                 settings=args.settings,
-                intervals=args.intervals,
+                intervals=args.level if args.intervals else None,
             )
-            print(table.to_string(index=False))
+            from ._cli.intervals import interval_legend
+
+            shown = table.drop(columns="covers", errors="ignore")
+            print(shown.to_string(index=False))
+            for line in interval_legend(table):  # notes go to stderr, as above
+                print(line, file=sys.stderr)
     except CLIError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

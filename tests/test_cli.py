@@ -270,7 +270,9 @@ def test_estimate_round_trips_through_privatize(survey, tmp_path, capsys):
     )
     assert code == 0 and "mean" in stdout
     table = pd.read_csv(out)
-    assert list(table.columns) == ["column", "statistic", "value"]
+    # the estimates, then their 95% intervals (shown by default)
+    assert list(table.columns)[:3] == ["column", "statistic", "value"]
+    assert {"lower", "upper", "level", "covers"} <= set(table.columns)
     mean = table.loc[table.statistic == "mean", "value"].item()
     assert abs(mean - frame["income"].mean()) < 1.0  # n=200 Case-I data: coarse
 
@@ -1215,7 +1217,7 @@ def readme_example(tmp_path_factory):
 
     Runs ``privatize`` then ``estimate`` exactly as the README does, and
     ``estimate --estimator deconvolution-kde`` on the same release.  Returns
-    the clean ages and the two tables (statistic -> value).
+    the clean ages, the two tables (statistic -> value) and their folder.
     """
     import contextlib
     import io
@@ -1261,7 +1263,20 @@ def readme_example(tmp_path_factory):
         pd.read_csv(folder / name).set_index("statistic")["value"]
         for name in ("table.csv", "kernel.csv")
     ]
-    return ages, *tables
+    return ages, *tables, folder
+
+
+def test_readme_command_line_example_shows_its_intervals(readme_example):
+    # the README's estimate prints 95% intervals by default: the median 35.7
+    # to 38.6 around 37.3 (the file of the fixture holds the same table)
+    ages, _, _, folder = readme_example
+    table = pd.read_csv(folder / "table.csv").set_index("statistic")
+    median = table.loc["q50"]
+    assert median["level"] == 0.95
+    assert median["lower"] < median["value"] < median["upper"]
+    assert abs(median["lower"] - 35.7) < 0.06 and abs(median["upper"] - 38.6) < 0.06
+    mean = table.loc["mean"]
+    assert mean["lower"] < ages.mean() < mean["upper"]
 
 
 def test_readme_command_line_example_on_adult_ages(readme_example):
@@ -1270,7 +1285,7 @@ def test_readme_command_line_example_on_adult_ages(readme_example):
     # KDE (maximum likelihood through the Laplace law on the declared range)
     # gives sd 14.08 and quartiles 27.4 / 37.3 / 48.4; the target is the
     # clean quartiles 28 / 37 / 48 within 3 years and the sd within 15%.
-    ages, stats, _ = readme_example
+    ages, stats, _, _ = readme_example
     assert abs(stats["std"] / ages.std() - 1) < 0.15
     for q, clean in (("q25", 28), ("q50", 37), ("q75", 48)):
         assert abs(stats[q] - clean) < 3, (q, stats[q])
@@ -1281,7 +1296,7 @@ def test_readme_example_kernel_estimate_lives_on_the_declared_range(readme_examp
     # the declared range (it spread over -1460 to 1570 before, sd 68.65), sd
     # 15.4, quartiles 27.9 / 38.7 / 51.4 (noisier than the perturbed KDE at
     # epsilon = 1).
-    ages, _, stats = readme_example
+    ages, _, stats, _ = readme_example
     quantiles = stats[["q10", "q25", "q50", "q75", "q90"]]
     assert (quantiles > 17).all() and (quantiles < 90).all()
     assert abs(stats["std"] / ages.std() - 1) < 0.15

@@ -325,7 +325,7 @@ def estimate(
     if missing not in ("error", "drop"):
         raise CLIError(f"--missing must be error or drop; got {missing!r}")
     if intervals is not None and not 0 < intervals < 1:
-        raise CLIError(f"--intervals takes a level in (0, 1); got {intervals!r}")
+        raise CLIError(f"--level takes a level in (0, 1); got {intervals!r}")
     import skprivate
 
     if estimator_name is not None and estimator_name not in ESTIMATORS:

@@ -9,14 +9,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["add_intervals"]
+__all__ = ["add_intervals", "interval_legend"]
 
 _QUANTILE = re.compile(r"^q(\d\d)$")
 _SHARE = re.compile(r"^P\((.*)\)$")
 
 
 def _interval(est: Any, kind: str, points: Any, values: Any, level: float):
-    """``(lower, upper, method, centre)`` rows of one ``conf_int`` call, or why not."""
+    """``(lower, upper, method, centre, target)`` rows of one ``conf_int`` call.
+
+    When the estimator has no interval for ``kind``, every row gives the
+    reason in place of the method.
+    """
+    # An estimator given the release's description as privatizer= kept the
+    # release it was fitted on, and takes no data.
+    if getattr(est, "privatizer_", None) is not None:
+        values = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -24,16 +32,23 @@ def _interval(est: Any, kind: str, points: Any, values: Any, level: float):
     except (ValueError, TypeError) as exc:
         reason = f"unavailable: {str(exc).splitlines()[0]}"
         size = 1 if points is None else len(points)
-        return [(np.nan, np.nan, reason, np.nan)] * size
+        return [(np.nan, np.nan, reason, np.nan, "")] * size
     return list(
-        zip(ci["lower"], ci["upper"], ci["method"], ci["estimate"], strict=True)
+        zip(
+            ci["lower"],
+            ci["upper"],
+            ci["method"],
+            ci["estimate"],
+            ci["target"],
+            strict=True,
+        )
     )
 
 
 def add_intervals(
     table: pd.DataFrame, est: Any, estimator_name: str, values: Any, level: float
 ) -> pd.DataFrame:
-    """Add ``centre``, ``lower``, ``upper``, ``level`` and ``method`` to ``table``.
+    """Add ``centre``, ``lower``, ``upper``, ``level``, ``method``, ``covers``.
 
     ``centre`` is the estimate the interval is built around, which differs
     from ``value`` when the interval method has its own estimator (the
@@ -43,6 +58,8 @@ def add_intervals(
     ``table`` holds the rows ``statistic, value`` of one column: ``mean``,
     ``std`` and quantiles ``qNN`` of a distribution, ``P(category)`` of the
     subset estimator, or the released statistics of the integral ones.
+    ``covers`` is what the interval covers, as its ``conf_int`` states it
+    (the population quantity, or a smoothed version of it named as such).
     Rows with no interval (the standard deviation, statistics without a
     method) keep NaN bounds with the reason.
     """
@@ -72,10 +89,40 @@ def add_intervals(
             for (i, _), got in zip(quantiles, found, strict=True):
                 bounds[i] = got
     out = table.copy()
-    none = (np.nan, np.nan, "", np.nan)
+    none = (np.nan, np.nan, "", np.nan, "")
     out["centre"] = [bounds.get(i, none)[3] for i in range(len(out))]
     out["lower"] = [bounds.get(i, none)[0] for i in range(len(out))]
     out["upper"] = [bounds.get(i, none)[1] for i in range(len(out))]
     out["level"] = [level if i in bounds else np.nan for i in range(len(out))]
     out["method"] = [bounds.get(i, none)[2] for i in range(len(out))]
+    out["covers"] = [bounds.get(i, none)[4] for i in range(len(out))]
     return out
+
+
+def interval_legend(table: pd.DataFrame) -> list[str]:
+    """Lines telling a reader of the terminal what each interval covers.
+
+    One line per distinct ``(method, covers)`` pair of the rows that have an
+    interval, naming the statistics it applies to, and one line on
+    ``centre``.
+    """
+    if "covers" not in table.columns:
+        return []
+    has = table["level"].notna()
+    if not has.any():
+        return []
+    level = float(table.loc[has, "level"].iloc[0])
+    lines = [
+        f"lower, upper: {100 * level:g}% confidence interval of each statistic, "
+        "from the released data alone; centre: the estimate it is built around"
+    ]
+    groups: dict[tuple[str, str], list[str]] = {}
+    for _, row in table.loc[has].iterrows():
+        key = (str(row["method"]), str(row["covers"]))
+        name = str(row["statistic"])
+        if "column" in table.columns:
+            name = f"{row['column']} {name}"
+        groups.setdefault(key, []).append(name)
+    for (method, covers), names in groups.items():
+        lines.append(f"  {', '.join(names)} ({method}): covers {covers}")
+    return lines
