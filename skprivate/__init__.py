@@ -22,8 +22,9 @@ from . import (
     negative_survey,
     subset,
 )
+from ._audit import audit
 from ._planning import expected_half_width, plan_sample_size
-from ._privacy_report import privacy_report
+from ._privacy_report import RowwiseTransformer, privacy_report
 from .exceptions import (
     InvalidParameterError,
     NotIdentifiableWarning,
@@ -48,7 +49,9 @@ __all__ = [
     "InvalidParameterError",
     "NotIdentifiableWarning",
     "PrivacyLeakWarning",
+    "RowwiseTransformer",
     "__version__",
+    "audit",
     "expected_half_width",
     "plan_sample_size",
     "privacy_report",

@@ -25,12 +25,21 @@ kind is planned by simulation: ``estimator=`` and ``kind=`` simulate
 samples from ``reference``, privatize them, fit and average the
 half-widths of ``conf_int`` (:func:`plan_sample_size` then extrapolates a
 pilot size along the interval's rate, ``rate``, and checks the answer once).
+The intervals are computed from each simulated release alone: an estimator
+set up to take released data is fitted on it and given it again, one with
+``privatizer=`` is given the planned mechanism and keeps its own release.
+
+A plan is published (it sets the survey's size), so everything it reads is
+treated as public: a sample given as ``reference`` (real data, not a
+declared distribution) warns with
+:class:`~skprivate.exceptions.PrivacyLeakWarning`.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -38,7 +47,9 @@ from scipy import integrate
 from sklearn.base import clone
 
 from ._uncertainty import check_level, z_value
+from .exceptions import PrivacyLeakWarning
 from .utils import HasMethods, Interval, check_generator, validate_params
+from .utils._warnings import external_stacklevel
 from .utils.validation import check_float_array
 
 __all__ = ["expected_half_width", "plan_sample_size"]
@@ -212,13 +223,21 @@ def _simulated_half_width(
     mechanism, estimator, kind, points, n, level, reference, n_simulations, seed
 ) -> float:
     rng = check_generator(seed)
+    # An estimator with a privatizer privatizes the simulated values itself
+    # (with the planned mechanism) and keeps its release; one without is
+    # fitted on the release and given it again.
+    privatizes = getattr(estimator, "privatizer", None) is not None
     widths = []
     for _ in range(n_simulations):
         x = _draw(reference, n, rng)
         released = clone(mechanism).set_params(random_state=int(rng.integers(2**31)))
-        Z = released.fit_transform(x)
-        est = clone(estimator).fit(Z)
-        ci = est.conf_int(kind, points, level=level, X=Z)
+        if privatizes:
+            est = clone(estimator).set_params(privatizer=released).fit(x)
+            ci = est.conf_int(kind, points, level=level)
+        else:
+            Z = released.fit_transform(x)
+            est = clone(estimator).fit(Z)
+            ci = est.conf_int(kind, points, level=level, X=Z)
         widths.append(float(np.nanmean(ci["upper"] - ci["lower"])) / 2.0)
     return float(np.nanmean(widths))
 
@@ -271,6 +290,15 @@ def _check_plan(caller: str, params: dict[str, Any], constraints: dict) -> Any:
         reference = check_float_array(reference, name="reference", allow_inf=False)
         if reference.size == 0:
             raise ValueError("reference must hold at least one value; got none.")
+        warnings.warn(
+            f"{caller}: reference is a sample of values, which the plan treats "
+            "as public: its moments (or values) set the planned half-width and "
+            "sample size, which are published with the survey. Use a declared "
+            "distribution (a scipy.stats law, or sd=) when the sample is "
+            "private data.",
+            PrivacyLeakWarning,
+            stacklevel=external_stacklevel(),
+        )
     estimator, kind, points = params["estimator"], params["kind"], params["points"]
     if points is not None:
         check_float_array(points, name="points")
@@ -331,10 +359,15 @@ def expected_half_width(
     reference : scipy distribution, sample or callable, optional
         Guess of the population: moments for the closed forms, the law of
         the values for the Case-I NPMLE and for simulation (a callable is
-        ``reference(n, rng) -> values``).
+        ``reference(n, rng) -> values``).  A sample (an array of values)
+        is treated as public and warns
+        (:class:`~skprivate.exceptions.PrivacyLeakWarning`): pass a
+        declared distribution when the values are private.
     estimator : estimator, optional
         Plan by simulation instead: the learner, set up to take the released
-        data (e.g. ``DeconvolutionKernelDensity(noise_scale=...)``).
+        data (e.g. ``DeconvolutionKernelDensity(noise_scale=...)``), or
+        with a ``privatizer``, which is then replaced by ``mechanism`` (the
+        learner privatizes each simulated sample and keeps its release).
     kind, points : optional
         The ``conf_int`` kind (one the estimator offers; default
         ``statistic``) and numeric points to simulate.  Only with
@@ -350,6 +383,11 @@ def expected_half_width(
         If an argument is of the wrong type or out of range; the message
         names it.  Every argument is checked, also those the closed form
         does not read.
+
+    Warns
+    -----
+    PrivacyLeakWarning
+        When ``reference`` is a sample of values (it is treated as public).
 
     Returns
     -------
@@ -431,6 +469,11 @@ def plan_sample_size(
         :func:`expected_half_width`; ``half_width`` must be positive and
         finite).
 
+    Warns
+    -----
+    PrivacyLeakWarning
+        When ``reference`` is a sample of values (it is treated as public).
+
     Returns
     -------
     int
@@ -460,16 +503,17 @@ def plan_sample_size(
         return math.ceil(z_value(level) ** 2 * unit / half_width**2)
     n = int(pilot_n)
     for _ in range(2):
-        width = expected_half_width(
+        # The arguments are checked (and a sample reference warned about) once.
+        width = _simulated_half_width(
             mechanism,
+            estimator,
+            kind or statistic,
+            points,
             n,
-            level=level,
-            reference=reference,
-            estimator=estimator,
-            kind=kind or statistic,
-            points=points,
-            n_simulations=n_simulations,
-            random_state=random_state,
+            level,
+            reference,
+            int(n_simulations),
+            random_state,
         )
         n = max(2, math.ceil(n * (width / half_width) ** (1.0 / rate)))
     return n

@@ -21,6 +21,14 @@ the privatized rows (each replicate refits a clone of the estimator, made to
 take privatized data, on rows drawn with replacement).  Resampling runs in
 parallel with joblib; the row draws are made up front from ``random_state``,
 so the intervals do not depend on ``n_jobs``.
+
+Intervals are computed from the release alone.  A learner fitted on data
+the user privatized takes that release again as ``X`` (and ``y``).  A
+learner fitted with ``privatizer=`` privatized raw input itself: it keeps
+its release (``released_``, see :class:`~skprivate.base.PrivatizedInputMixin`)
+and ``conf_int`` reads it, refusing data passed in its place, since the
+data at hand are then the raw values (two intervals computed from raw
+samples that differ in one record would give that record away).
 """
 
 from __future__ import annotations
@@ -177,6 +185,8 @@ class IntervalRequest:
     random_state: Any
     n_jobs: int | None
     cache: dict = field(default_factory=dict, compare=False, repr=False)
+    # The estimator privatized its input itself: X/y are its kept release.
+    released: bool = False
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per ``conf_int`` call (shared by its levels)."""
@@ -204,12 +214,27 @@ class IntervalRequest:
         if value is None:
             value = fallback
         if value is None:
-            raise ValueError(
-                f"{self.kind!r} intervals by this method are computed from the "
-                f"privatized data: pass {name}= (the data given to fit, in the "
-                "privatized format)."
-            )
+            raise ValueError(self.missing_data_message(name))
         return value
+
+    def missing_data_message(self, name: str = "X") -> str:
+        """Why the records are missing, and what to do (never "pass the raw data")."""
+        if self.released:
+            return (
+                f"{self.kind!r} intervals by this method are computed from the "
+                "released records, and this estimator privatized a dask "
+                "collection itself (privatizer=), whose release stays lazy and "
+                "is not kept (computing it again would release the raw data a "
+                "second time). Fit it on an in-memory array, or privatize the "
+                "data first and fit an estimator without privatizer= on the "
+                "release."
+            )
+        return (
+            f"{self.kind!r} intervals by this method are computed from the "
+            f"privatized records: pass {name}=, the release the estimator was "
+            "fitted on (an estimator fitted with privatizer= keeps its own "
+            "release and takes none)."
+        )
 
 
 def _seed_sequence(random_state: Any) -> np.random.SeedSequence:
@@ -408,6 +433,21 @@ class ConfidenceIntervalMixin:
         """Whether ``kind`` applies to this (fitted) estimator."""
         return True
 
+    def _ci_kept_release(self) -> dict[str, Any] | None:
+        """The records an estimator fitted with ``privatizer=`` released itself.
+
+        ``None`` for an estimator fitted on data the user privatized: ``X``
+        and ``y`` given to ``conf_int`` are then that release.  Otherwise a
+        dict from the argument names of ``conf_int`` (``"X"``, ``"y"``) to
+        the kept release that stands for them (``None`` when a handler reads
+        the estimator's own records, or when nothing was kept); ``conf_int``
+        refuses a value passed for any of these names.  By default ``X``
+        and ``y`` are both the estimator's, and ``X`` is ``released_``.
+        """
+        if getattr(self, "privatizer_", None) is None:
+            return None
+        return {"X": getattr(self, "released_", None), "y": None}
+
     def conf_int(
         self,
         kind: str = "mean",
@@ -445,7 +485,12 @@ class ConfidenceIntervalMixin:
             The privatized data the estimator was fitted on (``y`` for
             learners with a target), needed by methods that recompute
             per-record terms or resample; learners that keep their records
-            use them when ``X`` is not given.
+            use them when ``X`` is not given.  An estimator fitted with
+            ``privatizer=`` privatized its raw input itself: it uses the
+            release it kept (``released_``) and refuses data here, which
+            would be raw values (the features of
+            :class:`~skprivate.IterativeIntervalRegressor`, which its
+            privatizer does not release, are still passed as ``X``).
         n_resamples : int or None
             Replicates of resampling methods (their default when None).
         random_state : None, int, RandomState or Generator
@@ -458,6 +503,12 @@ class ConfidenceIntervalMixin:
         pandas.DataFrame
             One row per point with columns ``quantity, point, estimate, se,
             lower, upper, level, method, target``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown kind, method or level; for ``X`` or ``y`` given
+            to an estimator fitted with ``privatizer=`` (see above).
 
         Examples
         --------
@@ -494,6 +545,22 @@ class ConfidenceIntervalMixin:
             raise ValueError(
                 f"n_resamples must be an integer >= 2; got {n_resamples!r}."
             )
+        kept = self._ci_kept_release()
+        if kept is not None:
+            given = [n for n, v in (("X", X), ("y", y)) if v is not None and n in kept]
+            if given:
+                names = " and ".join(given)
+                raise ValueError(
+                    f"{type(self).__name__} was fitted with privatizer=, so it "
+                    "privatized its input itself: its intervals are computed "
+                    "from its own release (released_), and data passed as "
+                    f"{names} would be the raw values given to fit, which an "
+                    "interval must not use (two intervals on data that differ "
+                    "in one record reveal that record). Call conf_int without "
+                    f"{names}."
+                )
+            X = kept.get("X", X)
+            y = kept.get("y", y)
         # Several levels share one computation (resampled replicates,
         # information matrices): the requests share a cache.
         cache: dict = {}
@@ -510,6 +577,7 @@ class ConfidenceIntervalMixin:
                     random_state,
                     n_jobs,
                     cache,
+                    kept is not None,
                 )
             )
             for v in levels

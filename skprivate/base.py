@@ -462,6 +462,26 @@ class PrivatizerMixin(
             note = "fresh operating-system entropy on every call"
         return {"reproducible": self._is_seeded(), "random_state_note": note}
 
+    def _exact_law(self, column: int) -> Any:
+        """The exact output law of ``column``, for :func:`skprivate.audit`.
+
+        A family overrides this with a law object of ``skprivate._audit``
+        (``ShiftLaw``, ``BandLaw``, ``MatrixLaw``, ...) describing what its
+        sampler does, or a ``NoExactLaw`` giving the reason none exists.
+
+        Parameters
+        ----------
+        column : int
+            Index of the privatized column.
+
+        Returns
+        -------
+        law : object
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__} does not describe its exact output law"
+        )
+
     def _is_seeded(self) -> bool:
         """Whether releases are reproducible (any ``random_state`` but None)."""
         return getattr(self, "random_state", None) is not None
@@ -568,6 +588,19 @@ class PrivatizedInputMixin:
     mechanism for the learner (noise scale, design, bounds), so a learner
     reads mechanism parameters from it when present.
 
+    **The release is kept; the raw input never is.**  A learner that
+    privatized its input keeps what its privatizer released as
+    ``released_`` (the privatized data, every ``partial_fit`` chunk
+    appended; ``None`` without a privatizer, when the user holds the
+    privatized data, and for a dask collection, whose release stays lazy
+    and is not computed a second time).  Methods called after ``fit`` that
+    read records (``conf_int``, its bootstrap) read ``released_`` and
+    refuse data passed to them: the data a user has at hand are the raw
+    values given to ``fit``, and an interval computed from them would put
+    raw values in its output (one record is the difference of two such
+    intervals).  Keeping the release costs its memory; it leaks nothing
+    that was not already released.
+
     Randomness follows the rule of :class:`PrivatizerMixin`: each ``fit``
     privatizes with a fresh clone of the privatizer, so with
     ``random_state=None`` every fit draws fresh noise, and with an int seed
@@ -604,11 +637,41 @@ class PrivatizedInputMixin:
         """
         if self.privatizer is None:
             self.privatizer_ = None
+            self.released_ = None
             return data
         privatizer = clone(self.privatizer)
         privatized = privatizer.fit_transform(data)
         self.privatizer_ = privatizer
+        self.released_ = None if is_dask_collection(privatized) else privatized
         return privatized
+
+    def _release_chunk(self, data: Any) -> Any:
+        """Release a later ``partial_fit`` chunk with ``privatizer_``.
+
+        The chunk's release is appended to ``released_``, so the learner
+        keeps all it released.
+
+        Parameters
+        ----------
+        data : array-like
+            Raw rows of the chunk.
+
+        Returns
+        -------
+        released : array-like
+            The chunk's release, which the learner fits on.
+        """
+        released = self.privatizer_.transform(data)
+        kept = getattr(self, "released_", None)
+        if kept is None:
+            self.released_ = released
+        elif hasattr(kept, "iloc"):
+            import pandas as pd
+
+            self.released_ = pd.concat([kept, released])
+        else:
+            self.released_ = np.concatenate([np.asarray(kept), np.asarray(released)])
+        return released
 
     def _privatize_numeric(self, X: Any, reset: bool) -> Any:
         """Numeric ``X`` validated, then privatized (or released by ``privatizer_``).
@@ -640,7 +703,7 @@ class PrivatizedInputMixin:
         )
         if reset:
             return self._privatize(X, stream=True)
-        return X if self.privatizer_ is None else self.privatizer_.transform(X)
+        return X if self.privatizer_ is None else self._release_chunk(X)
 
 
 class SufficientStatisticMixin:

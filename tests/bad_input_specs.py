@@ -304,6 +304,7 @@ def frame_kind():
 # vary offline (a live server), each with the reason.
 LABEL = "label"
 NETWORK = "network"
+NODE = "node"
 
 
 def custom(**variants):
@@ -326,6 +327,14 @@ def _draw(rng, n):
 
 
 FUNCTIONS = {
+    "audit": {
+        "valid": lambda: {"privatizer": LaplaceLDP(bounds=(0, 1)).fit(numeric())},
+        "params": {
+            "privatizer": custom(
+                wrong_type=lambda v: object(), unfitted=lambda v: LaplaceLDP()
+            )
+        },
+    },
     "privacy_report": {
         "valid": lambda: {"estimator": LaplaceLDP(bounds=(0, 1)).fit(numeric())},
         "params": {
@@ -1000,6 +1009,7 @@ FUNCTIONS = {
             "batch_size": count(minimum=1),
         },
     },
+    "audit_page": NODE,
     "background_server": NETWORK,
     "serve": NETWORK,
     "fetch_questions": NETWORK,
@@ -1009,6 +1019,11 @@ FUNCTIONS = {
 # Why a function or parameter has no bad variants.
 REASONS = {
     LABEL: "a name used in messages only, or passed through unread",
+    NODE: (
+        "runs the page's samplers under Node.js; its inputs are those of "
+        "mechanism_spec and Questionnaire, checked there, and the run is "
+        "covered by tests/survey/test_page_exact_laws.py"
+    ),
     NETWORK: (
         "needs a live server; its inputs are validated by create_app and "
         "covered by tests/survey/test_server.py"

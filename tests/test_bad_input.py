@@ -68,6 +68,7 @@ from skprivate import (
     LaplaceLDP,
     Microaggregator,
     PerturbedKDEEstimator,
+    RowwiseTransformer,
     RVNSDensityEstimator,
     RVNSPerturber,
     SquareWaveEMSEstimator,
@@ -248,6 +249,9 @@ ESTIMATOR_SPECS = {
         "kind": "privatizer",
         "make": lambda: RVNSPerturber(d=0.2, bounds=(0, 1)),
     },
+    # A declaration around another transformer: the data checks are those of
+    # the transformer it wraps (its default wraps a validating identity).
+    "RowwiseTransformer": {"kind": "wrapper", "make": lambda: RowwiseTransformer()},
     "IntervalCaseI": {"kind": "privatizer", "make": lambda: IntervalCaseI()},
     "IntervalCaseII": {"kind": "privatizer", "make": lambda: IntervalCaseII()},
     "IntervalMechanism": {"kind": "privatizer", "make": lambda: IntervalMechanism()},
@@ -350,6 +354,8 @@ OVERRIDES = {
     # One report's kernel is a (wide) density; only round-off mass is refused.
     ("PerturbedKDEEstimator", "one_row"): VALID,
     ("RVNSDensityEstimator", "one_row"): r"\bX\b has 1 sample",
+    # One interval and 3 coefficients: the interval MLE has no maximum.
+    ("IterativeIntervalRegressor", "one_row"): r"\bX\b has 1 row and 2 features",
     # Duplicate names on a one-column learner: the copy has two columns.
     # These learners take one column, which cannot have a duplicate name.
     ("DeconvolutionKernelDensity", "duplicate_columns"): VALID,
@@ -1403,9 +1409,12 @@ def test_issue_cases(case):
 
 
 def test_wide_deconvolution_density_warns_on_overflow():
-    """1000 features and 5 rows: the density overflows; say so, do not return inf."""
-    X = np.random.default_rng(0).normal(size=(5, 1000))
-    est = DeconvolutionKernelDensity(bandwidth=0.05, noise_scale=0.1).fit(X)
+    """120 features, 121 rows: the density overflows; say so, do not return inf.
+
+    (Fewer rows than features are refused by fit.)
+    """
+    X = np.random.default_rng(0).normal(size=(121, 120))
+    est = DeconvolutionKernelDensity(bandwidth=0.001, noise_scale=0.002).fit(X)
     with pytest.warns(RuntimeWarning, match="overflow"):
         scores = est.score_samples(X)
     assert not np.any(np.isposinf(scores))

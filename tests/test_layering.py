@@ -34,6 +34,7 @@ LAYERS = {
         "skprivate.base",
         "skprivate.distributions",
         "skprivate._grid_density",
+        "skprivate._audit",
         "skprivate._uncertainty",
     ),
     "families": (

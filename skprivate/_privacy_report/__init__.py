@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ._inspect import _COLUMNS, _Col, _input_cols, _join
+from ._rowwise import RowwiseTransformer
+from ._total import _audited_total, _total_row
 from ._walker import _Walker
 
-__all__ = ["privacy_report"]
+__all__ = ["RowwiseTransformer", "privacy_report"]
 
 
 def privacy_report(estimator: Any) -> pd.DataFrame:
@@ -35,6 +36,25 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
     Only :class:`~skprivate.IterativeIntervalRegressor` privatizes ``y``
     (its ``X`` reaches its base regressor raw).
 
+    A privatizer keeps its epsilon only when every step before it computes
+    a record's output from that record alone.  Any other step before a
+    privatizer (an arbitrary ``FunctionTransformer``, an unknown
+    transformer, anything fitted on the raw values such as
+    ``StandardScaler``) gets a row with ``epsilon = inf`` and the note "not
+    certified: this step may let one record change other records' released
+    values".  The steps that keep the epsilon are the identity
+    (``FunctionTransformer()``), ``Normalizer``, ``Binarizer``,
+    ``PolynomialFeatures``, ``SplineTransformer`` with knots given as an
+    array, ``OneHotEncoder`` and ``OrdinalEncoder`` with ``categories``
+    given and no grouping of rare categories (exact classes; their fitted
+    state follows from their parameters and the column count), and any step
+    declared with :class:`~skprivate.RowwiseTransformer` that learned
+    nothing from the records in ``fit`` beyond the column count and names.
+    Steps after a privatizer only see released values (post-processing) and
+    cost nothing; the same rule holds for the response of
+    :class:`~sklearn.compose.TransformedTargetRegressor` before a
+    privatizer of ``y``.
+
     Parameters
     ----------
     estimator : estimator
@@ -48,17 +68,36 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         ``delta``, ``coverage``, ``leakage``, ``bounds``,
         ``bounds_from_data``, ``floating_point_safe``, ``reproducible``
         (True for a seeded privatizer: its releases are for simulation, not
-        for release) and ``note``.  The last row, ``total``, is the
+        for release) and ``note``, then (appended, so the columns above
+        keep their positions) ``coverage_reference``, ``coverage_data``,
+        ``exact_disclosure`` and ``exact_share_data``.
+
+        For a coverage notion, ``coverage`` is an expectation under a
+        reference law, an assumption named in ``coverage_reference`` (for
+        interval privacy ``N(anchor_loc, anchor_scale^2)`` with its
+        values); ``coverage_data`` is the same expectation against the
+        fitted data and ``exact_share_data`` the expected share of the
+        fitted values released exactly (NaN when the privatizer did not
+        keep them: fewer than 200 fitted rows).  ``exact_disclosure`` is
+        True when some values leave exactly: a raw channel, or a design that
+        reports any value as it is (an interval design's
+        ``acceptable_range`` or ``exact_cells``), however small its share,
+        since a record whose value falls there is released raw; such a
+        privatizer row has ``epsilon = inf``.  It is False for a finite
+        epsilon and NaN when the privatizer does not say.
+
+        The last row, ``total``, is the
         guarantee of one record over all its columns by sequential
         composition: the epsilons (and deltas) of
         every privatizer applied to the record add up, including several
         privatizers applied to the same column (feature-union branches, the
         members of an ensemble, each fitted with its own privatizer, and
         repeated releases, which multiply a row's budget and are named in
-        its note).  A raw column makes the total ``inf`` and the note names
-        the raw columns.  Coverage notions (interval or subset privacy) do
-        not compose this way: the total epsilon is then NaN and the note
-        says why (and still names any raw column).  Each further release of
+        its note).  A column without any guarantee (raw, not certified, or
+        released exactly) makes the total ``inf`` whatever the other columns
+        have, and the note names those columns.  Otherwise coverage notions
+        (interval or subset privacy), which do not compose this way, make
+        the total epsilon NaN and the note says why.  Each further release of
         the same record (another ``transform`` call) spends the total again.
 
         For a search, the rows are those of ``best_estimator_``, the model
@@ -130,39 +169,10 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         )
     rows = walker.rows + list(walker.raw.values())
     report = pd.DataFrame(rows).reindex(columns=_COLUMNS)
-    for col in ("epsilon", "delta"):
+    for col in ("epsilon", "delta", "audited_epsilon", "audited_delta"):
         report[col] = report[col].astype(float)
-    eps = np.array([r.get("epsilon", np.nan) for r in walker.rows], dtype=float)
-    raw_names = list(walker.raw)
-    raw_note = (
-        f"raw columns (epsilon = inf): {', '.join(raw_names)}" if raw_names else ""
-    )
-    if np.any(np.isnan(eps)):
-        reasons = dict.fromkeys(
-            r["_nan_reason"] for r in walker.rows if "_nan_reason" in r
-        )
-        total = {
-            "epsilon": np.nan,
-            "delta": np.nan,
-            "note": _join(
-                "no composed epsilon: "
-                + ("; ".join(reasons) or "some columns have no epsilon"),
-                raw_note,
-            ),
-        }
-    elif raw_names:
-        total = {
-            "epsilon": np.inf,
-            "delta": np.nan,
-            "note": _join("no guarantee: some columns leave raw", raw_note),
-        }
-    else:
-        deltas = [r.get("delta", 0.0) for r in walker.rows]
-        total = {
-            "epsilon": float(eps.sum()),
-            "delta": float(np.nansum(np.asarray(deltas, dtype=float))),
-            "note": "sequential composition over the columns of one record",
-        }
+    total = _total_row(walker.rows, walker.raw)
+    total.update(_audited_total(walker.rows, total))
     if walker.releases:
         n = sum(count for count, _ in walker.releases)
         hows = "; ".join(how for _, how in walker.releases)

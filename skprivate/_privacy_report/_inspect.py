@@ -52,6 +52,13 @@ _COLUMNS = [
     "floating_point_safe",
     "reproducible",
     "note",
+    # appended later; existing callers keep the order above
+    "coverage_reference",
+    "coverage_data",
+    "exact_disclosure",
+    "exact_share_data",
+    "audited_epsilon",
+    "audited_delta",
 ]
 
 _PASSTHROUGH = "raw (passthrough)"
@@ -94,6 +101,9 @@ class _Col:
     via: tuple[str, str] | None = None
     flagged: bool = False  # already reported as a raw channel
     prediction: bool = False  # a learner's prediction, not a record column
+    # (step label, reason) of the first step that may have mixed records
+    # into this column: refused when the column reaches a privatizer
+    mixed_by: tuple[str, str] | None = None
 
 
 def _per_column(value: Any, n: int, default: Any = np.nan) -> list:

@@ -8,11 +8,25 @@ from typing import Any
 
 import numpy as np
 
+from .._audit import audited_columns
 from ._inspect import _COVERAGE_REASON, _join, _per_column
+
+# A coverage against the fitted data this far below the assumed one is named
+# in the row's note (the privatizer warns at fit with the same margin).
+_COVERAGE_GAP = 0.1
 
 
 def _rows_of_privatizer(privatizer: Any, names: list[str]) -> list[dict]:
-    rows = _guarantee_rows(privatizer, names)
+    """The rows of one fitted privatizer.
+
+    Built in steps, each filling its own report columns from the summary:
+    the guarantee, then the exact disclosure of coverage notions, then
+    reproducibility.  A new report column gets its own step here.
+    """
+    summary = privatizer.privacy_summary()
+    rows = _guarantee_rows(privatizer, summary, names)
+    _add_exact_disclosure(rows, summary)
+    _add_audit(rows, privatizer, summary)
     # seeded noise is for simulation, not for release
     seeded = getattr(privatizer, "_is_seeded", None)
     for row in rows:
@@ -20,8 +34,83 @@ def _rows_of_privatizer(privatizer: Any, names: list[str]) -> list[dict]:
     return rows
 
 
-def _guarantee_rows(privatizer: Any, names: list[str]) -> list[dict]:
-    summary = privatizer.privacy_summary()
+def _add_exact_disclosure(rows: list[dict], summary: dict) -> None:
+    """Flag the rows whose design releases some values exactly.
+
+    The rule: a column leaves exactly as soon as its design reports any
+    value as it is (an interval design's ``acceptable_range`` or
+    ``exact_cells``: the summary's ``exact_disclosure``), however small the
+    share of such values.  A guarantee is a statement about every record,
+    and a record whose value falls there is released raw, without
+    deniability; ``exact_share_data`` says how many of the fitted values
+    did.  Such a row has ``epsilon = inf``.  A finite epsilon excludes an
+    exact disclosure; a summary that says nothing leaves the flag NaN.
+    """
+    for row in rows:
+        reference_share = row.pop("_exact_share", np.nan)
+        if "exact_disclosure" in summary:
+            row["exact_disclosure"] = bool(summary["exact_disclosure"])
+        elif np.isfinite(row.get("epsilon", np.nan)):
+            row["exact_disclosure"] = False
+        if row.get("exact_disclosure") is not True:
+            continue
+        row["epsilon"] = np.inf
+        row.pop("_nan_reason", None)
+        shares = []
+        if not _missing(row.get("exact_share_data")):
+            shares.append(f"{row['exact_share_data']:.0%} of the fitted values")
+        if not _missing(reference_share):
+            shares.append(f"{reference_share:.0%} under the reference law")
+        expected = f" (expected: {', '.join(shares)})" if shares else ""
+        # epsilon is now inf: drop the "no epsilon" of a coverage row's note
+        kept = [p for p in (row.get("note") or "").split("; ") if p != "no epsilon"]
+        row["note"] = _join(
+            "values leave exactly: the design reports the values in its "
+            f"acceptable_range or exact cells as they are{expected}; no "
+            "guarantee for those records",
+            *kept,
+        )
+
+
+def _add_audit(rows: list[dict], privatizer: Any, summary: dict) -> None:
+    """Fill ``audited_epsilon`` and ``audited_delta`` from the exact output law.
+
+    The figures are :func:`skprivate.audit`'s, from the law the sampler
+    implements.  For a pure-epsilon claim, ``audited_epsilon`` is the exact
+    worst-case loss and ``audited_delta`` is 0.  For an ``(epsilon, delta)``
+    claim the audit computes the exact delta at the claimed epsilon:
+    ``audited_epsilon`` is that epsilon and ``audited_delta`` the exact
+    delta.  For coverage notions the audited loss is shown as computed
+    (often ``inf``: an interval reveals that the value lies in it) beside a
+    NaN claimed epsilon; a law that cannot be audited exactly (a
+    floating-point sampler) leaves both NaN and says so in the note.
+    """
+    if not callable(getattr(privatizer, "_exact_law", None)):
+        return
+    try:
+        audited = audited_columns(privatizer, summary)
+    except NotImplementedError:
+        return
+    if len(audited) != len(rows):
+        return
+    for row, found in zip(rows, audited, strict=True):
+        if not found.get("exact"):
+            row["note"] = _join(row.get("note"), f"audit: {found.get('method')}")
+            continue
+        claimed_delta = found.get("claimed_delta")
+        if found.get("audited_delta") is not None:
+            row["audited_epsilon"] = found["claimed_epsilon"]
+            row["audited_delta"] = found["audited_delta"]
+        else:
+            row["audited_epsilon"] = found["audited_epsilon"]
+            row["audited_delta"] = 0.0 if claimed_delta in (None, 0.0) else np.nan
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and np.isnan(value))
+
+
+def _guarantee_rows(privatizer: Any, summary: dict, names: list[str]) -> list[dict]:
     n = len(names)
     mechanism = type(privatizer).__name__
     notion = summary.get("notion", "")
@@ -69,18 +158,41 @@ def _guarantee_rows(privatizer: Any, names: list[str]) -> list[dict]:
         return rows
     coverage = _per_column(summary.get("coverage"), n)
     leakage = _per_column(summary.get("leakage"), n)
+    reference = _per_column(summary.get("coverage_reference"), n, None)
+    on_data = _per_column(summary.get("coverage_data"), n)
+    share_data = _per_column(summary.get("exact_share_data"), n)
+    share = _per_column(summary.get("exact_share"), n)
     for j, name in enumerate(names):
-        rows.append(
-            {
-                "column": name,
-                "mechanism": mechanism,
-                "notion": notion,
-                "coverage": coverage[j],
-                "leakage": leakage[j],
-                "note": "coverage as in the mechanism's paper; no epsilon",
-                "_nan_reason": _COVERAGE_REASON,
-            }
-        )
+        row = {
+            "column": name,
+            "mechanism": mechanism,
+            "notion": notion,
+            "coverage": coverage[j],
+            "leakage": leakage[j],
+            "note": "coverage as in the mechanism's paper; no epsilon",
+            "_nan_reason": _COVERAGE_REASON,
+            "coverage_data": np.nan if on_data[j] is None else on_data[j],
+            "exact_share_data": np.nan if share_data[j] is None else share_data[j],
+            "_exact_share": np.nan if share[j] is None else share[j],
+        }
+        if reference[j] is not None:
+            row["coverage_reference"] = reference[j]
+            row["note"] = _join(
+                row["note"],
+                f"coverage assumes the reference law {reference[j]} "
+                "(coverage_reference); coverage_data is the same expectation "
+                "against the fitted data",
+            )
+            if _missing(on_data[j]) and summary.get("data_aggregates"):
+                why = summary["data_aggregates"]
+                row["note"] = _join(row["note"], f"no coverage_data: {why}")
+            elif not _missing(on_data[j]) and on_data[j] < coverage[j] - _COVERAGE_GAP:
+                row["note"] = _join(
+                    row["note"],
+                    f"the fitted data are covered less than assumed: "
+                    f"{on_data[j]:.2f} against {coverage[j]:.2f}",
+                )
+        rows.append(row)
     return rows
 
 
@@ -102,6 +214,11 @@ def _static_rows(privatizer: Any, label: str) -> list[dict]:
             note="no epsilon parameter: its guarantee needs the fitted privatizer",
             _nan_reason="some privatizers state their guarantee only once fitted",
         )
+    try:  # designs that report values exactly say so before fit
+        summary = privatizer.privacy_summary()
+    except Exception:
+        summary = {}
+    _add_exact_disclosure([row], summary)
     return [row]
 
 
@@ -113,15 +230,16 @@ def _scale(rows: list[dict], factor: Callable[[dict], Any], reason: str) -> list
         if k == 0:
             continue
         if k is None:
-            row["epsilon"] = np.nan
-            row["delta"] = np.nan
+            for key in ("epsilon", "delta", "audited_epsilon", "audited_delta"):
+                if key in row:
+                    row[key] = np.nan
             row["_nan_reason"] = f"an unknown number of releases ({reason})"
             row["note"] = _join(
                 row.get("note"),
                 f"released an unknown number of times per record: {reason}",
             )
         elif k != 1:
-            for key in ("epsilon", "delta"):
+            for key in ("epsilon", "delta", "audited_epsilon", "audited_delta"):
                 if row.get(key) is not None:
                     row[key] = row[key] * k
             row["note"] = _join(

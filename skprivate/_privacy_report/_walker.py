@@ -25,6 +25,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from ..base import PrivatizedInputMixin, PrivatizerMixin
 from ..interval import IterativeIntervalRegressor
+from ._certify import NOT_CERTIFIED, step_status
 from ._inspect import (
     _ONE_FIT_PER_MEMBER,
     _PASSTHROUGH,
@@ -38,20 +39,22 @@ from ._inspect import (
     _join,
     _param_members,
     _privatizes,
-    _requires_fit,
     _resolve_columns,
     _search_releases,
     _spec_labels,
     _uses_y,
 )
 from ._rows import _rows_of_privatizer, _scale, _static_rows
+from ._rowwise import RowwiseTransformer
 
 
 class _Walker:
     """Walk a (fitted, or with ``static=True`` unfitted) estimator's structure.
 
     Privatizer rows go to ``rows``; every column that reaches the output or a
-    fitted state without a privatizer goes to ``raw`` once, keyed by name.
+    fitted state without a privatizer, or reaches a privatizer through a step
+    that may mix records, goes to ``raw`` once, keyed by name (its ``_kinds``
+    say which: ``"raw"``, ``"uncertified"``).
     """
 
     def __init__(self, static: bool = False) -> None:
@@ -70,19 +73,23 @@ class _Walker:
             rows, self.rows = self.rows, saved
         return rows, out
 
-    def flag(self, name: str, mechanism: str, note: str) -> None:
+    def flag(self, name: str, mechanism: str, note: str, kind: str = "raw") -> None:
         row = self.raw.get(name)
-        if row is not None:
-            if note not in row["note"]:
-                row["note"] = _join(row["note"], note)
-            return
-        self.raw[name] = {
-            "column": name,
-            "mechanism": mechanism,
-            "notion": "none (raw)",
-            "epsilon": np.inf,
-            "note": note,
-        }
+        if row is None:
+            row = self.raw[name] = {
+                "column": name,
+                "mechanism": mechanism,
+                "notion": "none (raw)" if kind == "raw" else "none (not certified)",
+                "epsilon": np.inf,
+                "note": note,
+                "_kinds": [],
+            }
+        elif note not in row["note"]:
+            row["note"] = _join(row["note"], note)
+        if kind not in row["_kinds"]:
+            row["_kinds"].append(kind)
+        # the values themselves leave only through a raw channel
+        row["exact_disclosure"] = "raw" in row["_kinds"]
 
     def flag_col(self, col: _Col, consumer: str | None) -> None:
         label, how = col.via if col.via else ("", "")
@@ -139,6 +146,11 @@ class _Walker:
             return self.stacking(est, cols, y)
         if isinstance(est, BaggingRegressor | BaggingClassifier):
             return self.bagging(est, cols, y)
+        if isinstance(est, RowwiseTransformer):
+            inner = est._inner() if self.static else _attr(est, "transformer_")
+            if inner is not None and any(_privatizes(inner)):
+                return self.walk(inner, cols, y)  # the declaration adds nothing
+            return self.leaf(est, cols, y)
         privatizer = _attr(est, "privatizer" if self.static else "privatizer_")
         if privatizer is not None and (
             isinstance(est, PrivatizedInputMixin) or not self.static
@@ -155,6 +167,10 @@ class _Walker:
 
     def privatizer(self, p: Any, cols: list[_Col], when: str) -> list[_Col]:
         self.n_privatizers += 1
+        for c in cols:
+            if c.raw and c.mixed_by is not None:
+                label, why = c.mixed_by
+                self.flag(c.name, label, _join(NOT_CERTIFIED, why), "uncertified")
         if self.static:
             label = ", ".join(c.name for c in cols) or "X"
             rows = _static_rows(p, label)
@@ -231,8 +247,12 @@ class _Walker:
             transformer, regressor = est.transformer_, est.regressor_
         if y is not None and not _is_identity(transformer):
             out = self.walk(transformer, [y], None)
+            mixed = [c.mixed_by for c in out if c.mixed_by is not None]
             y = replace(
-                y, raw=any(c.raw for c in out), flagged=all(c.flagged for c in out)
+                y,
+                raw=any(c.raw for c in out),
+                flagged=all(c.flagged for c in out),
+                mixed_by=mixed[0] if mixed else y.mixed_by,
             )
         return self.walk(regressor, cols, y)
 
@@ -276,25 +296,37 @@ class _Walker:
     def leaf(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
         name = type(est).__name__
         transformer = hasattr(est, "transform") and not hasattr(est, "predict")
-        if transformer and not _requires_fit(est):
-            how = (name, f"{name} applies a fixed function to each raw value")
-            return [replace(c, via=c.via or how) if c.raw else c for c in cols]
         if y is not None and y.raw and not y.flagged and _uses_y(est):
             self.flag_y(est, y)
+        if transformer:
+            return self.step(est, cols)
         for c in cols:
             if c.raw and not c.flagged:
-                if transformer and c.via is None:
-                    self.flag(
-                        c.name,
-                        name,
-                        f"not a privatizer: {name} is fitted on "
-                        "the raw values and passes them on",
-                    )
-                else:
-                    self.flag_col(c, name)
-        if transformer:
-            return [replace(c, flagged=True) if c.raw else c for c in cols]
+                self.flag_col(c, name)
         return [self.prediction(est, cols)]
+
+    def step(self, est: Any, cols: list[_Col]) -> list[_Col]:
+        """A transformer that is not a privatizer, on (some) raw columns.
+
+        Its output stays raw.  A step that may mix records marks the columns:
+        a privatizer they reach then reports them not certified; a step known
+        or declared row-wise keeps the privatizer's epsilon.
+        """
+        keeps, why = step_status(est, fitted=not self.static)
+        label = type(est).__name__
+        if isinstance(est, RowwiseTransformer):
+            inner = est._inner() if self.static else _attr(est, "transformer_")
+            label = f"{label}({type(inner).__name__})"
+        if keeps:
+            how = (label, f"{why}; not a privatizer")
+            return [replace(c, via=c.via or how) if c.raw else c for c in cols]
+        how = (label, f"not a privatizer: {why}; it passes the values on")
+        return [
+            replace(c, via=c.via or how, mixed_by=c.mixed_by or (label, why))
+            if c.raw
+            else c
+            for c in cols
+        ]
 
     def ensemble(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
         name = type(est).__name__

@@ -240,7 +240,9 @@ class _Moments(RowStatistic):
         self.lo, self.hi, self.clip = lo, hi, clip
 
     def block(self, rows, first_row):
-        x = check_float_array(rows, name="x", first_row=first_row).ravel()
+        x = check_float_array(
+            rows, name="x", allow_inf=False, first_row=first_row
+        ).ravel()
         if self.clip:
             x = np.clip(x, self.lo, self.hi)
         n = x.size
@@ -327,7 +329,7 @@ def laplace_statistic(
     Parameters
     ----------
     x : array-like of shape (n_samples,) or dask collection
-        Values (no NaN: a missing value is refused with its position;
+        Values (no NaN or infinity: either is refused with its position;
         :func:`laplace_describe` drops missing values per column first).  A
         dask array or Series is read block by block on the workers (count,
         sum, mean, var and std with global sensitivity and given
@@ -426,7 +428,7 @@ def laplace_statistic(
         _check_collection_request(statistic, bounds, sensitivity)
         xs = None
     else:
-        xs = np.sort(check_float_array(x, name="x").ravel())
+        xs = np.sort(check_float_array(x, name="x", allow_inf=False).ravel())
         if xs.size == 0:
             raise ValueError("x is empty; a statistic needs at least one value.")
     lo, hi = _check_bounds(xs, bounds)
@@ -542,6 +544,12 @@ def laplace_describe(
     for name in frame.columns:
         col_bounds = bounds.get(name) if isinstance(bounds, dict) else bounds
         values = frame[name].to_numpy(dtype=float, na_value=np.nan)
+        infinite = np.flatnonzero(np.isinf(values))
+        if infinite.size:  # named before missing values are dropped
+            raise ValueError(
+                f"Column {name!r} of df has an infinite value at row "
+                f"{int(infinite[0])}; expected finite numbers."
+            )
         table[name] = [
             laplace_statistic(
                 _non_missing(values, name),

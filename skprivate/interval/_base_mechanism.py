@@ -30,6 +30,7 @@ from ._anchors import (
     in_fixed_set,
 )
 from ._coverage import design_disclosure
+from ._exact_laws import interval_exact_law
 from ._survey import SurveyMixin
 
 __all__ = ["_BaseIntervalMechanism"]
@@ -109,6 +110,11 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
 
     def _anchor_support(self, j: int) -> tuple[float, float]:
         return self._anchor_distribution(j).support()
+
+    def _exact_law(self, column: int) -> Any:
+        """What :func:`skprivate.audit` checks exactly: an infinite loss."""
+        check_is_fitted(self)
+        return interval_exact_law(self, column)
 
     def _validate_design(self) -> None:
         for j in range(self._n_columns_hint()):

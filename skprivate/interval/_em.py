@@ -76,13 +76,18 @@ def _extrapolation(
     """SQUAREM's ``theta0``, ``r``, ``v`` and first step length ``alpha``.
 
     ``alpha = min(-1, -|r| / |v|)`` (scheme S3), or ``-1`` (the plain double
-    step, no extrapolation) when ``v`` vanishes.
+    step, no extrapolation) when ``v`` vanishes.  The norms measure the
+    fitted values in units of the cycle's starting ``sigma``, as the log
+    scale is unitless: the step then does not depend on the unit of y.
     """
     theta0 = _pack(state, with_sigma)
     r = _pack(s1, with_sigma) - theta0
     v = _pack(s2, with_sigma) - _pack(s1, with_sigma) - r
-    nv = float(np.sqrt(np.dot(v, v)))
-    alpha = min(-1.0, -float(np.sqrt(np.dot(r, r))) / nv) if nv > 0 else -1.0
+    unit = np.full(r.size, 1.0 / state.sigma)
+    if with_sigma:
+        unit[-1] = 1.0
+    nv = float(np.linalg.norm(v * unit))
+    alpha = min(-1.0, -float(np.linalg.norm(r * unit)) / nv) if nv > 0 else -1.0
     return theta0, r, v, alpha
 
 

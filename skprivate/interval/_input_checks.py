@@ -3,7 +3,9 @@
 The features go to the base regressor unchanged, so a non-numeric column is
 refused only when the base regressor cannot fit it; and interval answers
 whose cut points all lie in a narrow band identify the response's location
-relative to its scale but not the scale itself.
+relative to its scale but not the scale itself; and a linear base regressor
+with at least as many coefficients as rows interpolates any answers, so its
+interval MLE does not exist.
 """
 
 from __future__ import annotations
@@ -14,12 +16,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.base import clone
+from sklearn.linear_model import LinearRegression
 
 from ..exceptions import NotIdentifiableWarning
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 
-__all__ = ["check_base_features", "warn_if_scale_unidentified"]
+__all__ = [
+    "check_base_features",
+    "check_rows_for_linear_base",
+    "warn_if_scale_unidentified",
+]
 
 
 def check_base_features(est: Any, X: Any) -> None:
@@ -45,6 +52,54 @@ def check_base_features(est: Any, X: Any) -> None:
                 "Pipeline and OneHotEncoder) or use a regressor that takes "
                 "it."
             ) from None
+
+
+def linear_base_coefficients(est: Any, X: Any) -> tuple[int, int, int] | None:
+    """``(rows, features, coefficients)`` of a ``LinearRegression`` base.
+
+    None for any other base regressor (or an ``X`` that is not 2-D).
+    """
+    if type(est) is not LinearRegression:
+        return None
+    shape = getattr(X, "shape", None)
+    if shape is None:
+        shape = np.asarray(X).shape
+    if len(shape) != 2:
+        return None
+    n, p = int(shape[0]), int(shape[1])
+    return n, p, p + int(bool(est.fit_intercept))
+
+
+def check_rows_for_linear_base(est: Any, X: Any, Z: NDArray) -> bool:
+    """Refuse a linear base regressor with as many coefficients as rows.
+
+    With ``p`` features and an intercept, ``LinearRegression`` has ``p + 1``
+    coefficients; on ``n <= p + 1`` rows some coefficients put every fitted
+    value inside its interval and the interval likelihood grows without
+    bound as the noise scale shrinks to zero, so the interval MLE does not
+    exist (with a known ``sigma`` the coefficients are still not
+    identified).  It needs ``n > p + 1`` rows when some answer is an
+    interval.  Exact answers alone are a least-squares fit, which the base
+    regressor solves as it always does: then the return value says whether
+    the fit is underdetermined (no Newton solve over the coefficients).
+    """
+    sizes = linear_base_coefficients(est, X)
+    if sizes is None:
+        return False
+    n, p, coefs = sizes
+    if n > coefs:
+        return False
+    if np.all(Z[:, 0] == Z[:, 1]):
+        return True
+    raise ValueError(
+        f"X has {n} row{'s' * (n != 1)} and {p} features: the interval MLE "
+        "with a "
+        f"LinearRegression base has {coefs} coefficients, which can place "
+        "every fitted value inside its interval, so the noise scale is not "
+        "identified and the likelihood has no maximum. It needs more rows "
+        f"than coefficients (at least {coefs + 1}); reduce the features or "
+        "use a regularized base regressor (e.g. Ridge)."
+    )
 
 
 def warn_if_scale_unidentified(Z: NDArray, scale: float) -> None:

@@ -5,8 +5,9 @@
 :class:`RegressionIntervalsMixin` (for :class:`IterativeIntervalRegressor`)
 add the kinds of ``conf_int`` (see :mod:`skprivate._uncertainty`) with the
 method that is right for each estimator; they read fitted attributes and the
-interval data passed as ``X`` (``y`` for the regressor), and resample by
-refitting clones.
+interval data passed as ``X`` (``y`` for the regressor; a regressor fitted
+with ``privatizer=`` reads the intervals it released and kept instead), and
+resample by refitting clones.
 
 NPMLE at a point.  For Case-I (current status) data the NPMLE of ``F(t)``
 converges at the rate ``n**(-1/3)`` to a non-normal limit (Groeneboom &
@@ -607,14 +608,23 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
     a ``LinearRegression`` base fitted to the interval MLE and
     ``"bootstrap"`` otherwise (also after ``init="auto"`` chose the
     least-squares projection, ``solver_="projection"``: the bootstrap's
-    refits repeat that choice).  ``X`` and
-    ``y`` are the features and the interval responses given to ``fit``
-    (the released intervals when the regressor was fitted with a
-    ``privatizer``).
+    refits repeat that choice).  ``X`` is the features given to ``fit``
+    and ``y`` the interval responses.  A regressor fitted with a
+    ``privatizer`` released the intervals itself and kept them
+    (``released_``): it takes no ``y`` and refuses one (the ``y`` at hand
+    is then the raw responses, from which an interval would be too narrow
+    and would reveal them); ``X`` is still the clean features given to
+    ``fit``, which the privatizer does not release and the regressor does
+    not keep.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
         return kind == "predict"
+
+    def _ci_kept_release(self) -> dict[str, Any] | None:
+        if getattr(self, "privatizer_", None) is None:
+            return None
+        return {"y": getattr(self, "released_", None)}
 
     def _ci_resampling_template(self) -> Any:
         template = clone(self)
@@ -637,7 +647,18 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             "wald" if linear and not projected else "bootstrap",
             "predict",
         )
-        X = request.data("X")
+        if request.X is None:
+            raise ValueError(
+                "conf_int('predict') of IterativeIntervalRegressor needs X=, the "
+                "features given to fit (the model is refitted or its information "
+                "computed on them), with "
+                + (
+                    "no y: the intervals it released are kept (released_)."
+                    if request.released
+                    else "y=, the interval responses given to fit."
+                )
+            )
+        X = request.X
         y = request.data("y")
         rows = (
             np.asarray(points, dtype=float)

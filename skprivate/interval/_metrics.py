@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
+from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import make_scorer
 
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import (
     check_interval_array,
     check_numeric_input,
@@ -105,8 +109,12 @@ def interval_r2_score(
     ``1 - Σ d(ŷ_i, I_i)² / Σ d(c, I_i)²`` where ``d`` is
     :func:`interval_distance` and ``c`` is the best constant prediction
     (minimizing the denominator).  For exact targets this is the usual R².
-    When the best constant already lies in every interval the ratio is
-    undefined: the score is then 1 if the predictions do too, else ``-inf``.
+    When the best constant already lies in every interval (for exact
+    targets: a constant ``y_true``) the ratio is undefined: the score is
+    then 1 if the predictions do too, else 0, as scikit-learn's
+    :func:`~sklearn.metrics.r2_score` scores a constant target.  With
+    fewer than two rows R² is not defined: the score is NaN with an
+    :class:`~sklearn.exceptions.UndefinedMetricWarning`, as there too.
 
     Interval R² is not comparable with ordinary R² computed elsewhere: a
     prediction anywhere inside its interval counts as exact, so the score
@@ -140,6 +148,13 @@ def interval_r2_score(
     if Z.shape[0] == 0:
         raise ValueError("y_true has 0 rows; the score needs at least one.")
     w = check_weights(sample_weight, Z.shape[0])
+    if Z.shape[0] < 2:
+        warnings.warn(
+            "R^2 score is not well-defined with less than two samples.",
+            UndefinedMetricWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return float("nan")
     num = float(np.dot(w, distance**2))
     exact = Z[:, 0] == Z[:, 1]
     if np.all(exact):
@@ -160,7 +175,7 @@ def interval_r2_score(
         )
     den = float(np.dot(w, interval_distance(Z, np.full(Z.shape[0], c)) ** 2))
     if den == 0:
-        return 1.0 if num == 0 else -np.inf
+        return 1.0 if num == 0 else 0.0
     return 1.0 - num / den
 
 

@@ -381,10 +381,15 @@ def _cell_terms(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray, NDArray]:
 def _newton_step(grad: NDArray, hess: NDArray) -> NDArray:
     # Solve (-H) step = g on the eigenvectors of -H; directions without
     # curvature (a rank-deficient design) get no step, as in the
-    # minimum-norm least-squares solution.
-    vals, vecs = np.linalg.eigh(-hess)
+    # minimum-norm least-squares solution.  -H is first scaled to a unit
+    # diagonal: the curvature in theta = 1 / sigma grows as sigma**-2, so
+    # without it a y in large units would have its coefficient directions
+    # taken for flat ones (the rank cut is relative to the largest value).
+    scale = np.sqrt(np.abs(np.diag(hess)))
+    scale[~(scale > 0)] = 1.0
+    vals, vecs = np.linalg.eigh(-hess / np.outer(scale, scale))
     keep = vals > vals.max(initial=0.0) * hess.shape[0] * 1e-13
-    return vecs[:, keep] @ ((vecs[:, keep].T @ grad) / vals[keep])
+    return (vecs[:, keep] @ ((vecs[:, keep].T @ (grad / scale)) / vals[keep])) / scale
 
 
 def newton_interval_mle(

@@ -193,15 +193,19 @@ class IntervalMLE(
         ends = np.concatenate([lo[np.isfinite(lo)], hi[np.isfinite(hi)]])
         if ends.size == 0:
             raise ValueError("X has no finite bound: the family cannot be located.")
-        spread = np.std(ends)
-        theta0 = np.array([np.median(ends), np.log(spread if spread > 0 else 1.0)])
-        result = optimize.minimize(
-            lambda t: -_log_likelihood(t, lo, hi, w, self.family),
-            theta0,
-            method="L-BFGS-B",
-        )
-        self.loc_ = float(result.x[0])
-        self.scale_ = float(np.exp(result.x[1]))
+        centre, spread = float(np.median(ends)), float(np.std(ends))
+        unit = spread if spread > 0 else max(abs(centre), 1.0)
+
+        # L-BFGS-B's tolerances are absolute: it works in the units of the
+        # spread of the cut points (location (loc - centre) / unit, log
+        # scale less log unit), so the fit does not depend on the unit of X.
+        def objective(t):
+            theta = (centre + unit * t[0], np.log(unit) + t[1])
+            return -_log_likelihood(theta, lo, hi, w, self.family)
+
+        result = optimize.minimize(objective, np.zeros(2), method="L-BFGS-B")
+        self.loc_ = centre + unit * float(result.x[0])
+        self.scale_ = unit * float(np.exp(result.x[1]))
         self.log_likelihood_ = float(-result.fun)
         self.n_iter_ = int(result.nit)
 

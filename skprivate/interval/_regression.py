@@ -43,7 +43,11 @@ from ._em import (
     squarem,
     squarem_cached,
 )
-from ._input_checks import check_base_features, warn_if_scale_unidentified
+from ._input_checks import (
+    check_base_features,
+    check_rows_for_linear_base,
+    warn_if_scale_unidentified,
+)
 from ._intervals import RegressionIntervalsMixin
 from ._metrics import interval_r2_score
 from ._newton import _MAX_PASSES as _NEWTON_MAX_PASSES
@@ -300,6 +304,9 @@ default="auto"
         the accelerated or plain iteration of Algorithm 1.
     privatizer_ : transformer or None
         The fitted privatizer (when ``privatizer`` is set).
+    released_ : ndarray of shape (n_samples, 2) or None
+        The intervals ``privatizer`` released, read by ``conf_int`` (which
+        then refuses ``y``: it would be the raw responses); None without it.
     n_features_in_ : int
         Number of features (from the base estimator).
     feature_names_in_ : ndarray of str
@@ -537,6 +544,7 @@ default="auto"
             )
         w = check_weights(sample_weight, n)
         check_base_features(est, X)
+        underdetermined = check_rows_for_linear_base(est, X, Z)
         fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
         # The marginal fit only places the start (the fixed point does not
         # depend on it); on large samples every k-th row is enough, where the
@@ -552,6 +560,7 @@ default="auto"
             linear
             and constant_start
             and type(est) is LinearRegression
+            and not underdetermined
             and self.noise == "gaussian"
             and self.acceleration == "squarem"
             and self.tol is not None

@@ -20,11 +20,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils import Interval
 from ._bounded import CLAMP_LOG_TAIL, GRID_BITS, MAX_GRID_INDEX, _BoundedPrivatizer
+from ._exact_laws import additive_exact_law
 from ._noise_laws import (
     MAX_CELLS_PER_SCALE,
     FlippedHuberNoise,
     GeneralizedGaussianNoise,
     additive_privacy_profile,
+    grid_privacy_profile,
 )
 
 __all__ = [
@@ -45,19 +47,92 @@ def _clamp_distance(law) -> float:
     return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-6)))
 
 
+def _grid_shape(D: float, law) -> tuple[float, float, float]:
+    """Cells ``n``, step and clamp (in steps) of the grid sampler of ``law``.
+
+    ``2**GRID_BITS`` steps per noise scale (at least per range), the clamp
+    where the noise tail has probability ``exp(-CLAMP_LOG_TAIL)``.
+    """
+    per_range = max(1.0, D / law.scale)
+    n = float(np.exp2(np.ceil(np.log2(per_range)) + GRID_BITS))
+    step = D / n
+    return n, step, float(np.ceil(_clamp_distance(law) / step))
+
+
+# Largest shape of the generalized Gaussian noise: beyond, the exact delta
+# at 40 digits (an incomplete gamma of order 1 / power) is too slow.
+MAX_POWER = 30.0
+
+# The exact delta is computed at 40 significant digits; the reported value
+# is rounded up by this much to cover that rounding.
+_EXACT_DELTA_ROUNDING = 1e-12
+
+
+def _released_delta(law, D: float, eps: float, secure: bool) -> float:
+    """Delta at ``eps`` of what is released: the grid law when ``secure``.
+
+    Double precision, used by the calibration; the fitted privatizer then
+    checks its delta at 40 digits (``_settle_delta``).
+    """
+    if secure:
+        n, _, margin = _grid_shape(D, law)
+        if n <= MAX_GRID_INDEX:  # beyond, the grid sampler refuses the budget
+            return grid_privacy_profile(law, D, eps, int(n), int(margin))
+    return additive_privacy_profile(law, D, eps)
+
+
+def _safe_root(gap, lo: float, hi: float, xtol: float) -> float:
+    """A root of the decreasing ``gap`` taken on its safe side (``gap <= 0``).
+
+    ``gap`` is the excess of delta over its target as a function of the
+    log noise level; a root found to ``xtol`` may lie on either side, so
+    it is moved up (more noise) until the excess is not positive.
+    """
+    x = optimize.brentq(gap, lo, hi, xtol=xtol)
+    move = xtol
+    while gap(x) > 0 and x < hi:
+        x = min(x + move, hi)
+        move *= 2.0
+    return float(x)
+
+
+def _epsilon_limit(make_law, D: float, delta: float) -> float | None:
+    """The epsilon at which a fixed noise law has privacy profile ``delta``."""
+
+    def gap(log_eps: float) -> float:
+        value = additive_privacy_profile(make_law(), D, float(np.exp(log_eps)))
+        return float(np.log(max(value, 1e-300)) - np.log(delta))
+
+    lo, hi = np.log(1e-12), np.log(1e12)
+    try:
+        if gap(lo) > 0 > gap(hi):
+            return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-6)))
+    except (ValueError, FloatingPointError):
+        pass
+    return None
+
+
 def _generalized_gaussian_scale(
-    D: float, eps: float, delta: float, power: float, epsilon: float, budget: float
+    D: float,
+    eps: float,
+    delta: float,
+    power: float,
+    epsilon: float,
+    budget: float,
+    secure: bool,
 ) -> float:
     """Smallest scale of power-``power`` noise giving ``(eps, delta)`` at width ``D``.
 
     ``epsilon`` and ``budget`` (the record's epsilon and delta) only word
-    the error.
+    the error.  Scales range from ``e**-10 D / max(eps, 1)`` to
+    ``2**24 D`` (where a noise scale holds ``MAX_CELLS_PER_SCALE`` steps
+    of the finest grid, ``2**20`` per range).
     """
 
     def gap(log_scale: float) -> float:
         law = GeneralizedGaussianNoise(np.exp(log_scale), power)
         try:
-            value = additive_privacy_profile(law, D, eps)
+            value = _released_delta(law, D, eps, secure)
         except (ValueError, FloatingPointError):
             value = np.nan
         if not np.isfinite(value):
@@ -70,36 +145,58 @@ def _generalized_gaussian_scale(
         return value - delta
 
     lo = np.log(D) - np.log(max(eps, 1.0)) - 10.0
-    hi = np.log(D) + 10.0
-    if not (gap(lo) > 0 > gap(hi)):
-        raise ValueError(
-            f"GeneralizedGaussianLDP cannot be calibrated to epsilon="
-            f"{epsilon:g}, delta={budget:g} (per column "
-            f"{eps:g}, {delta:g}): no noise scale in [{np.exp(lo):g}, "
-            f"{np.exp(hi):g}] attains it; choose a moderate epsilon and delta."
+    hi = (
+        np.log(D) + np.log2(MAX_CELLS_PER_SCALE) * np.log(2.0) - GRID_BITS * np.log(2.0)
+    )
+    q = epsilon / eps  # columns sharing the record's budget
+    if not gap(hi) < 0:
+        limit = _epsilon_limit(
+            lambda: GeneralizedGaussianNoise(np.exp(hi), power), D, delta
         )
-    return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-10)))
+        bound = "" if limit is None else f"; the smallest accepted is {limit * q:.4g}"
+        raise ValueError(
+            f"epsilon={epsilon:g} is too small for GeneralizedGaussianLDP at "
+            f"delta={budget:g} and power={power:g}: no noise scale up to "
+            f"{np.exp(hi):g} attains it{bound}."
+        )
+    if not gap(lo) > 0:
+        limit = _epsilon_limit(
+            lambda: GeneralizedGaussianNoise(np.exp(lo), power), D, delta
+        )
+        bound = "" if limit is None else f"; the largest accepted is {limit * q:.4g}"
+        raise ValueError(
+            f"epsilon={epsilon:g} is too large for GeneralizedGaussianLDP at "
+            f"delta={budget:g} and power={power:g}: no noise scale down to "
+            f"{np.exp(lo):g} attains it{bound}."
+        )
+    return float(np.exp(_safe_root(gap, lo, hi, xtol=1e-10)))
 
 
 def _flipped_huber_threshold(
-    D: float, s: float, eps: float, delta: float, epsilon: float, budget: float
+    D: float,
+    s: float,
+    eps: float,
+    delta: float,
+    epsilon: float,
+    budget: float,
+    secure: bool,
 ) -> float:
     """Smallest tail threshold of flipped Huber noise giving ``(eps, delta)``."""
 
     def gap(log_t: float) -> float:
         law = FlippedHuberNoise(s, np.exp(log_t))
-        return delta - additive_privacy_profile(law, D, eps)
+        return _released_delta(law, D, eps, secure) - delta
 
     lo = np.log(s) - 12.0
     hi = np.log(s) + np.log(max(eps, 1.0)) + 6.0
-    if gap(hi) < 0:
+    if gap(hi) > 0:
         raise ValueError(
             f"delta={budget:g} is too small for FlippedHuberLDP at "
             f"epsilon={epsilon:g}; increase delta."
         )
-    if gap(lo) >= 0:
+    if gap(lo) <= 0:
         return float(np.exp(lo))
-    return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-10)))
+    return float(np.exp(_safe_root(gap, lo, hi, xtol=1e-10)))
 
 
 class _AdditivePrivatizer(_BoundedPrivatizer):
@@ -116,47 +213,113 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
                 cells.append(done[key][0])
                 margins.append(done[key][1])
                 continue
-            per_range = max(1.0, D / law.scale)
-            n = np.exp2(np.ceil(np.log2(per_range)) + GRID_BITS)
+            n, step, margin = _grid_shape(D, law)
             if n > MAX_GRID_INDEX:
                 raise ValueError(
                     f"epsilon={self.epsilon:g} is too large for the grid sampler of "
                     f"{type(self).__name__} (noise scale {law.scale:g} against a "
-                    f"range of {D:g}); lower epsilon or pass secure=False."
+                    f"range of {D:g}){self._largest_epsilon_text(D)}; lower "
+                    "epsilon or pass secure=False."
                 )
-            step = D / n
             cells_per_scale = law.scale / step
             if cells_per_scale > MAX_CELLS_PER_SCALE:
                 # a ratio of the noise scale to the range: no raw value in it
                 where = ""
                 if self.bounds is not None:
                     where = f" for a range of {D:g}"
+                limit = self._epsilon_at_scale(D, D * MAX_CELLS_PER_SCALE / n)
+                smallest = ""
+                if limit is not None:
+                    smallest = (
+                        f" (the smallest accepted epsilon is "
+                        f"{limit * self.n_features_in_:.4g})"
+                    )
                 raise ValueError(
                     f"epsilon per column = {self._epsilon_per_feature:g} is below "
                     f"the smallest budget the grid sampler of {type(self).__name__} "
-                    f"supports exactly{where}: a noise scale would hold "
+                    f"supports exactly{where}{smallest}: a noise scale would hold "
                     f"{cells_per_scale:.3g} grid steps, more than the "
                     f"{MAX_CELLS_PER_SCALE:.3g} its tail sampler resolves; raise "
                     "epsilon or pass secure=False."
                 )
             law.set_resolution(cells_per_scale)
-            t = _clamp_distance(law)
             cells.append(n)
-            margins.append(np.ceil(t / step))
+            margins.append(margin)
             done[key] = (cells[-1], margins[-1])
         self.grid_step_ = sensitivity / np.asarray(cells)
         self._n_cells = np.asarray(cells)
         self._margin = np.asarray(margins)
 
+    def _exact_law(self, column: int) -> Any:
+        """Exact output law of ``column`` for :func:`skprivate.audit`."""
+        check_is_fitted(self)
+        return additive_exact_law(self, column)
+
+    def _largest_epsilon_text(self, D: float) -> str:
+        """``"; the largest accepted is ..."`` for the grid's index limit."""
+        # n = 2**(ceil(log2(D / scale)) + GRID_BITS) <= MAX_GRID_INDEX
+        scale = D * 2.0 ** (GRID_BITS - np.log2(MAX_GRID_INDEX))
+        limit = self._epsilon_at_scale(D, scale)
+        if limit is None:
+            return ""
+        return f"; the largest accepted is {limit * self.n_features_in_:.4g}"
+
+    def _settle_delta(self, sensitivity: NDArray, factor: float) -> None:
+        """Check the calibration against the exact delta; tighten it if short.
+
+        The calibration's double-precision profile locates the maximum of
+        the hockey-stick objective on the grid only to within the wavering
+        of a privacy loss that stays within rounding of epsilon over
+        millions of lattice points, and can fall short of the exact delta
+        by about 1e-6 relative.  The exact delta of each column's grid law
+        is computed once here at 40 significant digits (the computation of
+        :func:`skprivate.audit`); when it is above the requested delta, the
+        noise is calibrated again to a target lowered by the shortfall.
+        """
+        if not self.secure:
+            self._delta_exact = None
+            return
+        exact = self._exact_deltas()
+        target = self._delta_per_feature
+        worst = max(exact) * (1.0 + _EXACT_DELTA_ROUNDING)
+        if worst > target and factor > 0.5:
+            self._calibrate(sensitivity, factor * (target / worst) * (1.0 - 1e-9))
+            return
+        self._delta_exact = exact
+
+    def _exact_deltas(self) -> list[float]:
+        """Exact delta per column at the per-column epsilon (40 digits)."""
+        eps = self._epsilon_per_feature
+        cache: dict[tuple[int, float], float] = {}
+        out = []
+        widths = np.asarray(self.bounds_[1]) - np.asarray(self.bounds_[0])
+        for j, law in enumerate(self.noise_):
+            key = (id(law), float(widths[j]))
+            if key not in cache:
+                cache[key] = float(additive_exact_law(self, j).worst_delta(eps).value)
+            out.append(cache[key])
+        return out
+
     def _delta_summary(self) -> dict[str, Any]:
+        # The exact delta of what is released: the grid law (with its clamps)
+        # when secure, the continuous law otherwise.
         low, high = self.bounds_
         eps = self._epsilon_per_feature
         profiles: dict[tuple[int, float], float] = {}
         deltas = []
-        for law, D in zip(self.noise_, high - low, strict=True):
+        exact = getattr(self, "_delta_exact", None)
+        if self.secure and exact is not None:
+            deltas = [value * (1.0 + _EXACT_DELTA_ROUNDING) for value in exact]
+            return {"delta": float(sum(deltas)), "delta_per_feature": deltas}
+        for j, (law, D) in enumerate(zip(self.noise_, high - low, strict=True)):
             key = (id(law), float(D))
             if key not in profiles:
-                profiles[key] = additive_privacy_profile(law, D, eps)
+                if self.secure:
+                    profiles[key] = grid_privacy_profile(
+                        law, D, eps, int(self._n_cells[j]), int(self._margin[j])
+                    )
+                else:
+                    profiles[key] = additive_privacy_profile(law, D, eps)
             deltas.append(profiles[key])
         return {"delta": float(sum(deltas)), "delta_per_feature": deltas}
 
@@ -191,7 +354,7 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
     delta : float, default=1e-5
         Probability slack of one record, in ``(0, 1)``.
     power : float, default=2.0
-        Shape ``p >= 1`` of the noise (log-concave for ``p >= 1``).
+        Shape ``1 <= p <= 30`` of the noise (log-concave for ``p >= 1``).
     bounds : tuple (low, high) or None, default=None
         Domain of each column; ``None`` reads it from the data with a
         :class:`~skprivate.exceptions.PrivacyLeakWarning`.
@@ -220,6 +383,13 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
     delta / q)``, and sequential composition of the ``q`` independent
     releases gives ``(epsilon, delta)`` for the record, the rule of
     :class:`~skprivate.LaplaceLDP`.
+
+    **Reported delta.**  ``privacy_summary()["delta"]`` is the exact
+    ``delta`` at ``epsilon`` of what is released: with ``secure=True`` the
+    grid law with its clamps (see
+    :func:`~skprivate.ldp._noise_laws.grid_privacy_profile`), otherwise the
+    continuous law, computed in log space and rounded up; the noise is
+    calibrated on that same value, so it never exceeds the ``delta`` asked.
 
     **Floating-point safety** (``secure=True``, the default).  Every value
     is mapped to the integer ``k = clip(rint((x - a) / g), 0, n)`` on a grid
@@ -318,9 +488,17 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         self.random_state = random_state
         self.secure = secure
 
-    def _calibrate(self, sensitivity: NDArray) -> None:
-        eps, delta = self._epsilon_per_feature, self._delta_per_feature
+    def _calibrate(self, sensitivity: NDArray, factor: float = 1.0) -> None:
+        eps, delta = self._epsilon_per_feature, self._delta_per_feature * factor
         power = float(self.power)
+        if power > MAX_POWER:
+            raise ValueError(
+                f"power={power:g} is not supported by GeneralizedGaussianLDP: "
+                "noise so close to uniform has no delta that can be computed "
+                f"exactly in reasonable time; choose power <= {MAX_POWER:g} "
+                "(the law is then already within a few percent of uniform on "
+                "its central range)."
+            )
         # One calibration (and one noise law) per distinct setting: columns
         # of equal width share them, so wide data with shared bounds cost
         # one root search, not one per column.
@@ -329,11 +507,21 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         for D in sensitivity:
             key = (float(D), eps, delta, power)
             if key not in laws:
-                scale = _generalized_gaussian_scale(*key, self.epsilon, self.delta)
+                scale = _generalized_gaussian_scale(
+                    *key, self.epsilon, self.delta, bool(self.secure)
+                )
                 laws[key] = GeneralizedGaussianNoise(scale, power)
             self.noise_.append(laws[key])
         self.scale_ = np.array([law.scale for law in self.noise_], dtype=float)
         self._set_grid(sensitivity)
+        self._settle_delta(sensitivity, factor)
+
+    def _epsilon_at_scale(self, D: float, scale: float) -> float | None:
+        """Epsilon per column at which noise of this ``scale`` has our delta."""
+        power = float(self.power)
+        return _epsilon_limit(
+            lambda: GeneralizedGaussianNoise(scale, power), D, self._delta_per_feature
+        )
 
     def privacy_summary(self) -> dict[str, Any]:
         """``(epsilon, delta)``-LDP of the calibrated mechanism.
@@ -404,6 +592,13 @@ class FlippedHuberLDP(_AdditivePrivatizer):
     delta / q)``, and sequential composition of the ``q`` independent
     releases gives ``(epsilon, delta)`` for the record, the rule of
     :class:`~skprivate.LaplaceLDP`.
+
+    **Reported delta.**  ``privacy_summary()["delta"]`` is the exact
+    ``delta`` at ``epsilon`` of what is released: with ``secure=True`` the
+    grid law with its clamps (see
+    :func:`~skprivate.ldp._noise_laws.grid_privacy_profile`), otherwise the
+    continuous law, computed in log space and rounded up; the noise is
+    calibrated on that same value, so it never exceeds the ``delta`` asked.
 
     **Floating-point safety** (``secure=True``, the default).  Every value
     is mapped to the integer ``k = clip(rint((x - a) / g), 0, n)`` on a grid
@@ -502,8 +697,8 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         self.random_state = random_state
         self.secure = secure
 
-    def _calibrate(self, sensitivity: NDArray) -> None:
-        eps, delta = self._epsilon_per_feature, self._delta_per_feature
+    def _calibrate(self, sensitivity: NDArray, factor: float = 1.0) -> None:
+        eps, delta = self._epsilon_per_feature, self._delta_per_feature * factor
         # One calibration (and one noise law) per distinct setting, shared
         # by the columns of equal width.
         laws: dict[tuple[float, float, float], tuple[float, FlippedHuberNoise]] = {}
@@ -513,7 +708,7 @@ class FlippedHuberLDP(_AdditivePrivatizer):
             if key not in laws:
                 s = key[0] / eps
                 t = _flipped_huber_threshold(
-                    key[0], s, eps, delta, self.epsilon, self.delta
+                    key[0], s, eps, delta, self.epsilon, self.delta, bool(self.secure)
                 )
                 laws[key] = (t, FlippedHuberNoise(s, t))
             thresholds.append(laws[key][0])
@@ -521,6 +716,11 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         self.scale_ = np.asarray(sensitivity / eps, dtype=float)
         self.threshold_ = np.asarray(thresholds, dtype=float)
         self._set_grid(sensitivity)
+        self._settle_delta(sensitivity, factor)
+
+    def _epsilon_at_scale(self, D: float, scale: float) -> float | None:
+        """Epsilon per column whose Laplace scale ``D / epsilon`` is ``scale``."""
+        return float(D / scale)
 
     def privacy_summary(self) -> dict[str, Any]:
         """``(epsilon, delta)``-LDP of the calibrated mechanism.

@@ -220,6 +220,13 @@ class DeconvolutionKernelDensity(
         advance (see :meth:`partial_fit`); None when the records are kept.
     privatizer_ : LaplaceLDP or None
         Fitted clone of ``privatizer``.
+    released_ : ndarray of shape (n_samples, n_features) or None
+        The release of ``privatizer`` (the noisy records the estimate is
+        made of), kept so that ``conf_int`` is computed from the release
+        alone and refuses data (which would be the raw values given to
+        ``fit``); the chunks of ``partial_fit`` are appended.  None without
+        ``privatizer`` (the data given to ``fit`` are then the release) and
+        after a fit on a dask collection.
     n_features_in_ : int
         Number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (n_features,)
@@ -344,12 +351,22 @@ class DeconvolutionKernelDensity(
         ----------
         X : array-like of shape (n_samples, n_features)
             Noisy records, or clean records when ``privatizer`` is set.
+            With several features it needs more records than features:
+            ``n`` records span an affine subspace of dimension at most
+            ``n - 1``, and across the directions they leave out the data
+            carry no information on the density.
         y : None
             Ignored.
 
         Returns
         -------
         self : DeconvolutionKernelDensity
+
+        Raises
+        ------
+        ValueError
+            With ``n_samples <= n_features`` for several features, and for
+            non-finite records.
         """
         return self._fit_statistic(X)
 
@@ -362,7 +379,8 @@ class DeconvolutionKernelDensity(
         of all chunks are added, and the estimate is recomputed from them,
         so the result equals :meth:`fit` on all the chunks at once with the
         same settings (up to rounding).  Memory does not grow with the
-        number of records.
+        number of records, except for ``released_``: with a ``privatizer``
+        the records it released are kept, for ``conf_int``.
 
         Streaming needs settings that do not depend on the data: a float
         ``bandwidth`` (cross-validation needs all the records), a ``support``
@@ -511,6 +529,16 @@ class DeconvolutionKernelDensity(
         check_finite(Z, name="X")
         check_magnitude(Z, name="X")
         n, q = Z.shape
+        if q > 1 and n <= q:
+            # n records span an affine subspace of dimension n - 1 < q: the
+            # data say nothing of the density across it.
+            raise ValueError(
+                f"X has n_samples = {n} records for {q} features: a density "
+                f"in {q} dimensions needs more records than features (the "
+                f"records span at most {n - 1} of the {q} directions, so the "
+                "estimate would only repeat the kernel across the others). "
+                "Pass more records or fewer features."
+            )
         noise = resolve_noise_scale(self, q)
         self.noise_scale_ = noise
         self.bandwidth_ = self._select_bandwidth(Z, noise)

@@ -4,8 +4,11 @@ Mixins adding the kinds of ``conf_int`` (see :mod:`skprivate._uncertainty`)
 to :class:`DeconvolutionKernelDensity`, the deconvolution kernel regressor
 and classifier, :class:`PerturbedKDEEstimator` and
 :class:`SquareWaveEMSEstimator`.  They read fitted attributes and the
-released data (``X``, and ``y`` for the learners with a target; the
-deconvolution learners use the records they keep when ``X`` is not given).
+released data: ``X`` (and ``y`` for the learners with a target) for a
+learner fitted on data the user privatized (the deconvolution learners use
+the records they keep when ``X`` is not given), and the release a learner
+fitted with ``privatizer=`` kept (``released_``), which then refuses ``X``
+and ``y``.
 
 Mean under additive noise.  A release ``z = x + e`` with ``e`` drawn from a
 symmetric law (Laplace, generalized Gaussian, flipped Huber) after ``x`` is
@@ -180,6 +183,8 @@ def integrated_kernel(v: NDArray, ratio: float, kernel: str, rbc: bool) -> NDArr
 def _records(request: IntervalRequest, kept: Any) -> NDArray[np.float64]:
     Z = request.X if request.X is not None else kept
     if Z is None:
+        if request.released:
+            raise ValueError(request.missing_data_message("X"))
         raise ValueError(
             "This estimate keeps no records (streamed fit): pass X=, the "
             "released values it was fitted on."
@@ -226,8 +231,10 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
     and ``F(x)``) or ``"smoothed"`` (covers the estimate's expectation at
     its bandwidth), ``"cdf"`` also ``"bootstrap"``.  ``"quantile"``: the
     CDF intervals inverted on a grid.  ``X`` is the released data; by
-    default the records the estimate keeps.  The centre (``estimate``) of
-    an ``"rbc"`` interval is the bias-corrected estimate.
+    default the records the estimate keeps.  Fitted with ``privatizer=``,
+    the estimate uses its kept release (``released_``) and refuses ``X``.
+    The centre (``estimate``) of an ``"rbc"`` interval is the
+    bias-corrected estimate.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
@@ -475,7 +482,9 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     ``D`` is noisy.  Points where the fit falls back to the training mean
     (see ``fallback_mask``) get no interval (NaN).  ``X`` and ``y`` are the
     noisy inputs and the responses; by default the records the learner
-    keeps.
+    keeps.  Fitted with ``privatizer=``, the learner uses the records it
+    keeps (its release of the inputs and the responses) and refuses ``X``
+    and ``y``.
 
     References
     ----------
@@ -493,6 +502,13 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
             noise_scale=np.asarray(self.noise_scale_, dtype=float),
             bandwidth=float(self.bandwidth_),
         )
+
+    def _ci_kept_release(self) -> dict[str, Any] | None:
+        # The learner keeps its records (the release of the inputs, and the
+        # responses): the handlers read them when X and y are None.
+        if getattr(self, "privatizer_", None) is None:
+            return None
+        return {"X": None, "y": None}
 
     def _ci_training(self, request: IntervalRequest) -> tuple[NDArray, NDArray, Any]:
         classifier = hasattr(self, "classes_")
@@ -722,7 +738,9 @@ class PerturbedKDEIntervalsMixin(GridEMSIntervalsMixin):
     ``"cdf"`` and ``"quantile"``: ``"linearized"`` (``method_ == "ml"``,
     the default) or ``"bootstrap"`` (``method_ == "paper"`` only: an
     ``"ml"`` refit needs the noise law, which only a privatizer gives).
-    ``X`` is the released values, one row per respondent.
+    ``X`` is the released values, one row per respondent; fitted with
+    ``privatizer=``, the estimator uses its kept release (``released_``)
+    and refuses ``X``.
     """
 
     def _ci_uses_ems(self) -> bool:
@@ -826,7 +844,8 @@ class SquareWaveIntervalsMixin(GridEMSIntervalsMixin):
     of the Square Wave reports and its standard error), ``"linearized"``
     or ``"bootstrap"``; ``"cdf"`` and ``"quantile"``: ``"linearized"``
     (default) or ``"bootstrap"``.  ``X`` is the reports, one row per
-    respondent.
+    respondent; fitted with ``privatizer=``, the estimator uses its kept
+    release (``released_``) and refuses ``X``.
     """
 
     def _ci_ems_system(self, X: NDArray):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,6 +18,7 @@ from ..utils._bounds import bounds_text, column_label
 from ..utils._row_blocks import in_row_blocks
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
+from ._exact_laws import laplace_exact_law
 from ._noise_laws import standard_exponential
 
 __all__ = ["LaplaceLDP"]
@@ -32,6 +34,21 @@ MAX_GRID_INDEX = 2.0**52
 # Exponential draws above this are extended by memorylessness (see Notes):
 # numpy's own sampler stops at 44.43 and is sparse above about 30.
 EXPONENTIAL_CAP = 24.0
+
+
+def _scale_at_least(width: NDArray, step: NDArray, eps: float) -> NDArray:
+    """``width * step / eps``, rounded up where floating point rounded it down.
+
+    The sampler's scale in grid steps is ``scale / step`` (exact: ``step``
+    is a power of two); its realised loss ``width / (scale / step)`` must
+    not exceed ``eps``, which a downward rounding would break by an ulp.
+    """
+    scale = width * step / eps
+    for j in range(scale.size):
+        steps = Fraction(float(scale[j])) / Fraction(float(step[j]))
+        if Fraction(float(width[j])) > Fraction(eps) * steps:
+            scale[j] = np.nextafter(scale[j], np.inf)
+    return scale
 
 
 class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
@@ -279,7 +296,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
                 )
             self._margin = margin
             self.grid_step_ = step
-            self.scale_ = width * step / eps_j
+            self.scale_ = _scale_at_least(width, step, eps_j)
         else:
             self.grid_step_ = None
             self.scale_ = (high - low) / eps_j
@@ -349,6 +366,11 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         np.clip(k, self._k_low - self._margin, self._k_high + self._margin, out=k)
         k *= step
         return k
+
+    def _exact_law(self, column: int) -> Any:
+        """Exact output law of ``column`` for :func:`skprivate.audit`."""
+        check_is_fitted(self)
+        return laplace_exact_law(self, column)
 
     def privacy_summary(self) -> dict[str, Any]:
         """The guarantee in the paper's terms.

@@ -6,6 +6,11 @@ density ``f`` and sensitivity ``D`` (the width of the domain) is
 ``delta(epsilon) = F(t*) - e^epsilon F(t* - D)``, where ``t*`` solves
 ``log f(t) - log f(t - D) = epsilon`` (the privacy-loss ratio decreases in
 ``t`` for log-concave noise), the "privacy profile" of the mechanism.
+The grid samplers release a rounded, clamped version of it, whose exact
+delta is the same objective maximised over a finite lattice
+(:func:`grid_privacy_profile`).  Both are computed in log space, exact at
+every budget the privatizers accept (``e**1000`` times ``e**-1000`` is no
+underflow there).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ __all__ = [
     "FlippedHuberNoise",
     "GeneralizedGaussianNoise",
     "additive_privacy_profile",
+    "grid_privacy_profile",
     "standard_exponential",
 ]
 
@@ -33,6 +39,9 @@ BULK_RESOLUTION = 2.0**-4
 #: Largest number of grid steps per noise scale the tail sampler resolves
 #: (its values lie at most ``1e-15`` noise scales apart).
 MAX_CELLS_PER_SCALE = 2.0**44
+#: Relative rounding allowed for the logarithms of distribution functions
+#: in the privacy profiles (16 units in the last place).
+LOG_ROUNDING = 16 * 2.0**-52
 #: Bernoulli(exp(-x)) coins are split into coins of probability at least
 #: ``exp(-COIN_LOG)``, which a 53-bit uniform realises to ``6e-8``.
 COIN_LOG = 20.0
@@ -187,7 +196,14 @@ class GeneralizedGaussianNoise(_LogConcaveTail):
         return self._law.logpdf(t)
 
     def logcdf(self, t: NDArray) -> NDArray:
-        return self._law.logcdf(t)
+        # P(Z <= -|t|) = Q(1 / power, |t / scale| ** power) / 2, Q the
+        # regularized upper incomplete gamma, taken in log space: scipy's
+        # gennorm.logcdf is log(cdf) and is -inf once the cdf underflows.
+        t = np.asarray(t, dtype=float)
+        x = (np.abs(t) / self.scale) ** self.power
+        low = np.log(0.5) + _log_upper_gamma(1.0 / self.power, x)
+        with np.errstate(divide="ignore"):
+            return np.where(t <= 0, low, np.log1p(-np.exp(low)))
 
     def sample(self, size: tuple, rng: np.random.Generator) -> NDArray:
         # |Z / scale| ** power ~ Gamma(1 / power), with a random sign.
@@ -252,17 +268,17 @@ class FlippedHuberNoise(_LogConcaveTail):
             + 0.5 * np.log(2 * np.pi * beta)
             + special.log_ndtr(u / np.sqrt(beta))
         )
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mid = np.logaddexp(
-                self._log_tail, np.log(np.maximum(np.exp(u) - np.exp(-beta), 1e-300))
-            )
+        # log(e**u - e**-beta) = u + log(1 - e**-(beta + u)): exact where
+        # e**u underflows (u < -745, epsilon per column in the hundreds).
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            centre = u + np.log(-np.expm1(-(beta + u)))
+            mid = np.logaddexp(self._log_tail, centre)
         return np.where(u <= -beta, tail, mid) - self._log_norm
 
     def logcdf(self, t: NDArray) -> NDArray:
         u = np.asarray(t, dtype=float) / self.scale
         neg = self._logcdf_negative(-np.abs(u))
-        upper = np.log1p(-np.minimum(np.exp(neg), 1.0 - 1e-300))
-        return np.where(u <= 0, neg, upper)
+        return np.where(u <= 0, neg, np.log1p(-np.exp(neg)))
 
     def sample(self, size: tuple, rng: np.random.Generator) -> NDArray:
         beta = self.beta
@@ -279,8 +295,76 @@ class FlippedHuberNoise(_LogConcaveTail):
         return sign * self.scale * mag
 
 
+def _log_upper_gamma(a: float, x: NDArray) -> NDArray:
+    """``log Q(a, x)``, the regularized upper incomplete gamma, for ``0 < a <= 1``.
+
+    ``scipy.special.gammaincc`` where it is above ``1e-280``; beyond, its
+    asymptotic series ``Q(a, x) = x**(a-1) e**-x / Gamma(a) * (1 + (a-1)/x
+    + (a-1)(a-2)/x**2 + ...)``, alternating and taken to 16 terms, whose
+    error is below the first term left out (``16! / x**16 < 1e-30`` for the
+    ``x > 600`` it serves).
+    """
+    x = np.asarray(x, dtype=float)
+    q = special.gammaincc(a, x)
+    far = q < 1e-280
+    if not np.any(far):
+        with np.errstate(divide="ignore"):
+            return np.log(q)
+    xf = np.where(far, x, 1.0e3)
+    term = np.ones_like(xf)
+    series = np.ones_like(xf)
+    for k in range(1, 17):
+        term = term * (a - k) / xf
+        series = series + term
+    tail = (a - 1.0) * np.log(xf) - xf - special.gammaln(a) + np.log(series)
+    with np.errstate(divide="ignore"):
+        return np.where(far, tail, np.log(np.where(far, 1.0, q)))
+
+
+def _loss(noise, D: float, t: NDArray) -> NDArray:
+    """Privacy loss ``log f(t) - log f(t - D)`` of the shift by ``D``."""
+    t = np.asarray(t, dtype=float)
+    return noise.logpdf(t) - noise.logpdf(t - D)
+
+
+def _hockey_stick(noise, D: float, epsilon: float, t: NDArray) -> NDArray:
+    """``F(t) - e**epsilon F(t - D)``, clipped at 0, computed in log space.
+
+    With ``a = log F(t)`` and ``b = epsilon + log F(t - D)`` the value is
+    ``e**a (1 - e**(b - a)) = -e**a expm1(b - a)``: no term underflows (a
+    ``F(t - D)`` of ``e**-1000`` times ``e**1000`` is fine), and the only
+    rounding is that of ``b - a`` (a few units in the last place of
+    ``max(|a|, |b|)`` and of ``t`` times the slopes of ``log F``), relative
+    to ``a - b >= delta / F(t)``; ``b - a`` is lowered by a bound on it,
+    so the value is an upper bound of the exact one (above it by that
+    bound over ``a - b``, ``1e-10`` relative or less at moderate budgets).
+    """
+    t = np.asarray(t, dtype=float)
+    a = noise.logcdf(t)
+    log_q = noise.logcdf(t - D)
+    b = epsilon + log_q
+    # b - a carries the rounding of the two logarithms (a few units in the
+    # last place of their size) and of their arguments (``|t|`` times the
+    # slope ``f / F`` of ``log F``): widen it by LOG_ROUNDING of both, so
+    # that the value returned is never below the exact one.
+    with np.errstate(over="ignore", invalid="ignore"):
+        slopes = np.abs(t) * np.exp(noise.logpdf(t) - a) + np.abs(t - D) * np.exp(
+            noise.logpdf(t - D) - log_q
+        )
+    slack = LOG_ROUNDING * (np.abs(a) + np.abs(b) + 1.0 + np.nan_to_num(slopes))
+    with np.errstate(invalid="ignore", over="ignore"):
+        value = -np.exp(a) * np.expm1(np.minimum(b - a - slack, 0.0))
+    return np.where(np.isfinite(a), value, 0.0)
+
+
 def additive_privacy_profile(noise, sensitivity: float, epsilon: float) -> float:
     """Smallest ``delta`` with ``x + Z`` ``(epsilon, delta)``-DP for ``|x - x'| <= D``.
+
+    The hockey-stick divergence of the continuous mechanism: ``sup_t F(t) -
+    e**epsilon F(t - D)``, reached where the privacy loss ``log f(t) -
+    log f(t - D)`` (non-increasing for log-concave noise) crosses
+    ``epsilon``; the difference is taken in log space (see
+    :func:`grid_privacy_profile` for the law the grid samplers release).
 
     Parameters
     ----------
@@ -294,19 +378,99 @@ def additive_privacy_profile(noise, sensitivity: float, epsilon: float) -> float
     Returns
     -------
     delta : float
+
+    Examples
+    --------
+    >>> law = GeneralizedGaussianNoise(scale=1.0, power=1.0)  # Laplace
+    >>> additive_privacy_profile(law, sensitivity=1.0, epsilon=1.0)
+    0.0
     """
     D = float(sensitivity)
 
-    def loss(t: float) -> float:
-        return float(noise.logpdf(np.array(t)) - noise.logpdf(np.array(t - D)))
+    def gap(t: float) -> float:
+        return float(_loss(noise, D, t)) - epsilon
 
-    # The loss decreases in t, is 0 at t = D / 2 and tends to its sup as t -> -inf.
+    # The loss is 0 at t = D / 2 and tends to its supremum as t -> -inf.
     left = -D
-    while loss(left) <= epsilon:
+    while not gap(left) > 0:
         left *= 2.0
         if left < -1e6 * (D + noise.scale):
-            return 0.0
-    t_star = optimize.brentq(lambda t: loss(t) - epsilon, left, D / 2, xtol=1e-12 * D)
-    log_a = float(noise.logcdf(np.array(t_star)))
-    log_b = float(noise.logcdf(np.array(t_star - D))) + epsilon
-    return float(max(np.exp(log_a) - np.exp(log_b), 0.0))
+            # the loss stays below epsilon this far out: delta <= F(left),
+            # zero in double precision (exactly zero for Laplace noise)
+            return float(np.exp(noise.logcdf(np.array(left))))
+    t_star = optimize.brentq(gap, left, D / 2, xtol=1e-12 * D)
+    return float(_hockey_stick(noise, D, epsilon, np.array(t_star)))
+
+
+def grid_privacy_profile(
+    noise, sensitivity: float, epsilon: float, n_cells: int, margin: int
+) -> float:
+    """Exact ``delta`` at ``epsilon`` of the grid sampler's released law.
+
+    The grid sampler releases ``clip(k + rint(Z / g), -M, n + M)`` for an
+    input index ``k`` in ``0 .. n`` (``g = D / n``).  Its distribution
+    function below ``n + M`` is ``P(k + N <= j) = F((j - k + 1/2) g)`` (the
+    clamps only move mass onto the end atoms), and its likelihood ratio
+    between two inputs is monotone in ``j`` (``N`` is log-concave, and an
+    end atom's ratio is an average of the ratios beyond it), so the
+    hockey-stick divergence of ``k`` against ``k'`` is a maximum over the
+    lower sets ``{j' <= j}``.  The pair of extreme inputs dominates every
+    other, so ::
+
+        delta = max over j in [-M, n + M - 1] of
+                F(t_j) - e**epsilon F(t_j - D),   t_j = (j + 1/2) g,
+
+    the continuous profile's objective restricted to a finite lattice.  The
+    objective rises while the privacy loss at ``t_j`` exceeds ``epsilon``
+    and falls after: a bisection over ``j`` finds the last lattice point
+    where it rises, and the maximum is there or at the next point (at
+    ``j = -M`` when the loss is below ``epsilon`` from the lower clamp on).
+
+    Parameters
+    ----------
+    noise : GeneralizedGaussianNoise or FlippedHuberNoise
+        Symmetric log-concave noise law.
+    sensitivity : float
+        Width ``D`` of the domain; the step is ``D / n_cells``.
+    epsilon : float
+        Privacy-loss level.
+    n_cells : int
+        Grid steps ``n`` across the domain.
+    margin : int
+        Clamp ``M`` in steps beyond either end.
+
+    Returns
+    -------
+    delta : float
+        Never above :func:`additive_privacy_profile` at the same
+        arguments (the grid law is a post-processing of the continuous
+        mechanism).
+
+    Examples
+    --------
+    >>> law = GeneralizedGaussianNoise(scale=2.0, power=2.0)
+    >>> grid = grid_privacy_profile(law, 1.0, 1.0, n_cells=8, margin=64)
+    >>> 0 < grid <= additive_privacy_profile(law, 1.0, 1.0)
+    True
+    """
+    D = float(sensitivity)
+    n, M = int(n_cells), int(margin)
+    step = D / n
+
+    def rises(j: int) -> bool:
+        return bool(_loss(noise, D, (j + 0.5) * step) > epsilon)
+
+    lo, hi = -M, n + M - 1
+    if not rises(lo):
+        candidates = [lo]
+    else:
+        # invariant: rises(lo), not rises(hi) (the loss is <= 0 beyond D / 2)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if rises(mid):
+                lo = mid
+            else:
+                hi = mid
+        candidates = [lo, hi]
+    t = (np.asarray(candidates, dtype=float) + 0.5) * step
+    return float(np.max(_hockey_stick(noise, D, epsilon, t)))

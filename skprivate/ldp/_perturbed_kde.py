@@ -122,6 +122,13 @@ class PerturbedKDEEstimator(
         EM iterations of the final ``"ml"`` fit.
     privatizer_ : estimator or None
         Fitted clone of ``privatizer``.
+    released_ : ndarray of shape (n_samples, n_values) or None
+        The release of ``privatizer`` (the released values), kept so
+        that ``conf_int`` is computed from the release alone and refuses
+        data (which would be the raw values given to ``fit``); the chunks
+        of ``partial_fit`` are appended.  None without ``privatizer`` (the
+        data given to ``fit`` are then the release) and after a fit on a
+        dask collection.
     n_samples_seen_ : int
         Number of rows (respondents) the estimate is made of.
     n_features_in_ : int
@@ -230,7 +237,9 @@ class PerturbedKDEEstimator(
         four power sums; the counts of all chunks are added and the
         estimate is computed again from them, so the result equals
         :meth:`fit` on all the chunks at once with the same settings (up to
-        rounding).  Memory does not grow with the number of releases.
+        rounding).  Memory does not grow with the number of releases, except
+        for ``released_``: with a ``privatizer`` the values it released are
+        kept, for ``conf_int``.
 
         Streaming needs bounds fixed in advance (``bounds``, or a
         ``privatizer`` with ``bounds``) and, for ``"paper"``, a float

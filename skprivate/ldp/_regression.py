@@ -137,6 +137,18 @@ _SHARED_PARAMS_DOC = """
         default (unused otherwise).
 """
 
+# The fitted attributes the regressor and the classifier share.
+_SHARED_FITTED_DOC = """    privatizer_ : LaplaceLDP or None
+        Fitted clone of ``privatizer``.
+    released_ : ndarray of shape (n_samples, n_features) or None
+        The noisy inputs ``privatizer`` released, read by ``conf_int``
+        (which then refuses data: it would be raw); None without it.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    feature_names_in_ : ndarray of shape (n_features,)
+        Names of features seen during ``fit`` (only for string column names).
+"""
+
 
 def _central(X: NDArray) -> NDArray[np.bool_]:
     """Rows of ``X`` inside the central ``1 - 2 * SIMEX_TRIM`` of every column."""
@@ -684,13 +696,9 @@ class DeconvolutionKernelRegressor(RegressorMixin, _DeconvolutionNadarayaWatson)
     loo_fallback_ : int or None
         Number of training points whose leave-one-out prediction fell back
         to the mean (see :meth:`fallback_mask`); None for a fixed bandwidth.
-    privatizer_ : LaplaceLDP or None
-        Fitted clone of ``privatizer``.
-    n_features_in_ : int
-        Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features,)
-        Names of features seen during ``fit`` (only for string column names).
-
+"""
+        + _SHARED_FITTED_DOC
+        + """
     See Also
     --------
     DeconvolutionKernelClassifier : The same estimator for class probabilities.
@@ -825,13 +833,9 @@ class DeconvolutionKernelClassifier(ClassifierMixin, _DeconvolutionNadarayaWatso
         Number of training points whose leave-one-out prediction fell back
         to the class frequencies (see :meth:`fallback_mask`); None for a
         fixed bandwidth.
-    privatizer_ : LaplaceLDP or None
-        Fitted clone of ``privatizer``.
-    n_features_in_ : int
-        Number of features seen during ``fit``.
-    feature_names_in_ : ndarray of shape (n_features,)
-        Names of features seen during ``fit`` (only for string column names).
-
+"""
+        + _SHARED_FITTED_DOC
+        + """
     See Also
     --------
     DeconvolutionKernelRegressor : The same estimator for a numeric response.

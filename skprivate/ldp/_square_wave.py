@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils import Interval
 from ._bounded import GRID_BITS, MAX_GRID_INDEX, _BoundedPrivatizer
+from ._exact_laws import square_wave_exact_law
 
 __all__ = [
     "SquareWaveLDP",
@@ -204,6 +205,11 @@ class SquareWaveLDP(_BoundedPrivatizer):
         out_far = np.where(u < v, -w + u, v + w + (u - v))
         out = np.where(near, out_near, out_far)
         return low + (high - low) * out
+
+    def _exact_law(self, column: int) -> Any:
+        """Exact output law of ``column`` for :func:`skprivate.audit`."""
+        check_is_fitted(self)
+        return square_wave_exact_law(self, column)
 
     def privacy_summary(self) -> dict[str, Any]:
         """Pure epsilon-LDP.

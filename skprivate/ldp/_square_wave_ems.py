@@ -117,6 +117,13 @@ class SquareWaveEMSEstimator(
         Held-out log-likelihood per report of each candidate width.
     privatizer_ : SquareWaveLDP or None
         Fitted clone of ``privatizer``.
+    released_ : ndarray of shape (n_samples, n_values) or None
+        The release of ``privatizer`` (the Square Wave reports), kept so
+        that ``conf_int`` is computed from the release alone and refuses
+        data (which would be the raw values given to ``fit``); the chunks
+        of ``partial_fit`` are appended.  None without ``privatizer`` (the
+        data given to ``fit`` are then the release) and after a fit on a
+        dask collection.
     n_samples_seen_ : int
         Number of rows (respondents) the estimate is made of.
     n_features_in_ : int
@@ -220,7 +227,9 @@ class SquareWaveEMSEstimator(
         by row number), with their first four power sums; the counts of all
         chunks are added and EMS is run again on them, so the result equals
         :meth:`fit` on all the chunks at once with the same settings (up to
-        rounding).  Memory does not grow with the number of reports.
+        rounding).  Memory does not grow with the number of reports, except
+        for ``released_``: with a ``privatizer`` the reports it released are
+        kept, for ``conf_int``.
 
         Streaming needs bounds fixed in advance (``bounds``, or a
         ``privatizer`` with ``bounds``); the settings cannot change between

@@ -17,6 +17,7 @@ from ..utils import Interval, Options, bounds_from_data, check_bounds
 from ..utils._bounds import check_values_in_bounds
 from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
+from ._exact_laws import rvns_exact_law
 from ._transition import (
     PLACEMENTS,
     check_safe_grid,
@@ -593,6 +594,11 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
             D, m = self._grid_window(delta)
             margin = self._grid[0] * (m**2 / (2.0 * D - m) + 1.0)
         return float(margin[0]) if np.all(margin == margin[0]) else margin
+
+    def _exact_law(self, column: int) -> Any:
+        """Pointwise loss of ``column`` for :func:`skprivate.audit`."""
+        check_is_fitted(self)
+        return rvns_exact_law(self, column)
 
     def privacy_summary(self, delta: float | None = None) -> dict[str, Any]:
         """The quantities that define the RVNS guarantee.

@@ -390,6 +390,13 @@ class RVNSDensityEstimator(
         Objective value at the solution.
     privatizer_ : RVNSPerturber or None
         Fitted clone of ``privatizer``.
+    released_ : ndarray of shape (n_samples, k) or None
+        The release of ``privatizer`` (the negative-survey reports), kept so
+        that ``conf_int`` is computed from the release alone and refuses
+        data (which would be the raw values given to ``fit``); the chunks
+        of ``partial_fit`` are appended.  None without ``privatizer`` (the
+        data given to ``fit`` are then the release) and after a fit on a
+        dask collection.
     n_features_in_ : int
         Number of columns of the data passed to ``fit``.
     bin_counts_ : ndarray of shape (n_bins,)
@@ -569,7 +576,9 @@ class RVNSDensityEstimator(
         bandwidth; the counts of all chunks are added and the reconstruction
         is solved again on them, so the result equals :meth:`fit` on all the
         chunks at once with the same settings (up to rounding).  Only the
-        counts are kept: memory does not grow with the number of reports.
+        counts are kept: memory does not grow with the number of reports
+        (except for ``released_``: with a ``privatizer`` the reports it
+        released are kept, for ``conf_int``).
 
         Streaming needs, with ``method="paper"``, a float ``bandwidth`` (the
         ``"ksdensity"`` rule needs all the reports); with ``method="ml"`` the

@@ -435,6 +435,14 @@ class SubsetDistributionEstimator(
         How often each was observed.
     n_samples_seen_ : int
         Number of reports, including the all-zero ones.
+    privatizer_ : SubsetUniform, SubsetMechanism or None
+        Fitted clone of ``privatizer``.
+    released_ : ndarray of shape (n_samples, n_categories) or None
+        The subset reports ``privatizer`` released (0/1 indicators; the
+        chunks of ``partial_fit`` appended): what ``subsets_`` and
+        ``subset_counts_`` count.  None without ``privatizer`` and after a
+        fit on a dask collection.  ``conf_int`` needs no data and, fitted
+        with ``privatizer``, refuses any (it would be the raw categories).
     n_unknown_ : int
         Number of all-zero reports (see Notes), left out of the estimate.
     n_iter_ : int
@@ -551,7 +559,7 @@ class SubsetDistributionEstimator(
         elif self.privatizer is None:
             data = A
         else:
-            data = self.privatizer_.transform(A)
+            data = self._release_chunk(A)
         # values are checked by the statistic, naming their row
         return validate_rows(
             self, data, reset=reset, dtype=None, ensure_all_finite=False

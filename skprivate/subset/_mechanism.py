@@ -15,8 +15,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
+from ..utils._dask import describe_collection, is_dask_collection
+from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
 from ._design import SubsetDesign
+from ._exact_laws import subset_exact_law
 from ._leakage import subset_leakage
 
 __all__ = ["SubsetMechanism", "SubsetUniform"]
@@ -24,6 +27,38 @@ __all__ = ["SubsetMechanism", "SubsetUniform"]
 DUMMY_NAMES = ("<dummy1>", "<dummy2>")
 # Default dummy mass for 2- and 3-category columns (the value of Sec. V-C).
 SMALL_COLUMN_ALPHA = 0.05
+
+
+def _check_present(X: NDArray, names: list[str], first_row: int = 0) -> None:
+    """Refuse a missing or infinite category, naming its column and row."""
+    if X.dtype.kind in "fc" and np.isinf(X).any():
+        row, col = np.argwhere(np.isinf(X))[0]
+        raise ValueError(
+            f"Column {names[col]!r} has an infinite value (inf) at row "
+            f"{first_row + row}; categories must be finite."
+        )
+    missing = pd.isna(X)
+    if missing.any():
+        row, col = np.argwhere(missing)[0]
+        raise ValueError(
+            f"Column {names[col]!r} has a missing value (NaN/None) at "
+            f"row {first_row + row}; subset privacy needs an actual category "
+            "for every respondent."
+        )
+
+
+class _PresentCategories(RowStatistic):
+    """Checks that every category is present, naming the row in the whole data."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def block(self, rows: Any, first_row: int) -> None:
+        X = np.asarray(rows)
+        _check_present(X.reshape(len(X), -1), self.names, first_row)
+
+    def merge(self, values: list) -> None:
+        return None
 
 
 class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
@@ -57,6 +92,12 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         -------
         self : object
         """
+        if is_dask_collection(X) and self._fit_summary() == "distinct":
+            # the distinct values are read by one reduction, which cannot
+            # name the row of a missing value: check the partitions first
+            n_cols, names = describe_collection(X)
+            names = names or [f"x{j}" for j in range(n_cols)]
+            reduce_rows(X, _PresentCategories([str(c) for c in names]))
         return super().fit(X, y)
 
     def _fit(self, X: ArrayLike, y: Any = None):
@@ -132,20 +173,7 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         if X.dtype == np.float16:
             # pandas has no float16 index; float64 holds every value exactly
             X = X.astype(np.float64)
-        if X.dtype.kind in "fc" and np.isinf(X).any():
-            row, col = np.argwhere(np.isinf(X))[0]
-            raise ValueError(
-                f"Column {self._names()[col]!r} has an infinite value (inf) at row "
-                f"{row}; categories must be finite."
-            )
-        missing = pd.isna(X)
-        if missing.any():
-            row, col = np.argwhere(missing)[0]
-            raise ValueError(
-                f"Column {self._names()[col]!r} has a missing value (NaN/None) at "
-                f"row {row}; subset privacy needs an actual category for every "
-                "respondent."
-            )
+        _check_present(X, self._names())
         return X
 
     def _codes(self, X) -> NDArray[np.int64]:
@@ -244,6 +272,11 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             if design.has_dummies:
                 out.extend(f"{name}={d}" for d in DUMMY_NAMES)
         return np.asarray(out, dtype=object)
+
+    def _exact_law(self, column: int) -> Any:
+        """Exact output law of ``column`` for :func:`skprivate.audit`."""
+        check_is_fitted(self)
+        return subset_exact_law(self, column)
 
     def privacy_summary(self, weights: Any = None) -> dict:
         """The privacy level of each column's design.

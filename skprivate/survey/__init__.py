@@ -16,6 +16,7 @@ not.
 
 from ._client import fetch_questions, submit_answers
 from ._collect import issue_tokens, read_responses
+from ._page_audit import audit_page
 from ._questionnaire import GUARANTEE, Question, Questionnaire
 from ._server import background_server, create_app, serve
 from ._spec import AnswerError, mechanism_spec
@@ -25,6 +26,7 @@ __all__ = [
     "AnswerError",
     "Question",
     "Questionnaire",
+    "audit_page",
     "background_server",
     "create_app",
     "fetch_questions",

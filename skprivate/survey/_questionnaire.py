@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import clone
 
 from .._privacy_report import privacy_report as _privacy_rows
-from ._spec import mechanism_spec
+from ._spec import check_declared, mechanism_spec
 
 __all__ = ["GUARANTEE", "Question", "Questionnaire"]
 
@@ -472,4 +472,7 @@ class Questionnaire:
             raise TypeError(
                 f"{path} holds a {type(obj).__name__}, not a Questionnaire."
             )
+        # a file written before bounds and categories had to be declared
+        for q in obj.questions:
+            check_declared(q.privatizer)
         return obj

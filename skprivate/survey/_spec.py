@@ -21,8 +21,15 @@ from ..ldp import LaplaceLDP, SquareWaveLDP
 from ..negative_survey import RVNSPerturber
 from ..subset._design import masks_to_indicators, popcount
 from ..subset._mechanism import _BaseSubsetPrivatizer
+from ..utils import check_bounds
 
-__all__ = ["AnswerError", "admissible_subsets", "check_answer", "mechanism_spec"]
+__all__ = [
+    "AnswerError",
+    "admissible_subsets",
+    "check_answer",
+    "check_declared",
+    "mechanism_spec",
+]
 
 KINDS = ("interval", "laplace", "square_wave", "rvns", "subset")
 # Largest expected number of rounds of the Square Wave's near/far coin on the
@@ -53,6 +60,59 @@ def _single_column(privatizer: Any) -> None:
             f"{type(privatizer).__name__} was fitted on {n} columns; a question "
             "asks for one value: fit one privatizer per question."
         )
+
+
+def check_declared(privatizer: Any) -> None:
+    """Refuse a privatizer whose bounds or categories come from the data.
+
+    A question writes its mechanism's bounds or categories into every
+    respondent's page: read from raw data they would publish a raw minimum,
+    maximum or a category held by one person.  Checked on the parameters
+    (fitted or not) and, once fitted, on the fitted state, which must be the
+    declared one (a ``set_params`` after ``fit`` does not undo a fit on data).
+    """
+    name = type(privatizer).__name__
+    if isinstance(privatizer, LaplaceLDP | SquareWaveLDP | RVNSPerturber):
+        declared = getattr(privatizer, "bounds", None)
+        from_data = declared is None or bool(
+            getattr(privatizer, "bounds_from_data_", False)
+        )
+        fitted = getattr(privatizer, "bounds_", None)
+        if not from_data and fitted is not None:
+            names = getattr(privatizer, "feature_names_in_", None)
+            try:
+                want = check_bounds(declared, len(fitted[0]), feature_names=names)
+                from_data = not (
+                    np.array_equal(want[0], fitted[0])
+                    and np.array_equal(want[1], fitted[1])
+                )
+            except (TypeError, ValueError):
+                from_data = True
+        if from_data:
+            raise ValueError(
+                f"declare `bounds=` on {name}: a survey question publishes its "
+                "bounds in every respondent's page, and bounds read from the data "
+                "(bounds=None, or a fit on data before bounds were set) are a raw "
+                "minimum and maximum. Fit it with bounds=(low, high) fixed before "
+                "seeing the data."
+            )
+    if isinstance(privatizer, _BaseSubsetPrivatizer):
+        declared = getattr(privatizer, "categories", "auto")
+        from_data = isinstance(declared, str)
+        fitted = getattr(privatizer, "categories_", None)
+        if not from_data and fitted is not None:
+            from_data = len(declared) != len(fitted) or any(
+                list(np.asarray(d).tolist()) != list(np.asarray(f).tolist())
+                for d, f in zip(declared, fitted, strict=False)
+            )
+        if from_data:
+            raise ValueError(
+                f"declare `categories=` on {name}: a survey question shows every "
+                "category in every respondent's page, and categories read from "
+                "the data (categories='auto', or a fit on data before categories "
+                "were set) include values held by a single respondent. Fit it "
+                "with categories=[[...]] listed before seeing the data."
+            )
 
 
 def _secure(privatizer: Any) -> None:
@@ -251,7 +311,9 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        For an unfitted or multi-column privatizer, ``secure=False``, an
+        For bounds or categories read from the data (declare ``bounds=`` or
+        ``categories=``), an unfitted or multi-column privatizer,
+        ``secure=False``, an
         interval mechanism with exact disclosure, or a Square Wave budget
         too large for the page's exact sampler.
     TypeError
@@ -266,6 +328,7 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
     >>> spec["kind"], spec["step"], spec["gamma"]
     ('laplace', 6.103515625e-05, '1/1638400')
     """
+    check_declared(privatizer)
     if isinstance(privatizer, _BaseIntervalMechanism):
         _single_column(privatizer)
         return _interval_spec(privatizer)

@@ -169,3 +169,122 @@ def test_microaggregation_with_single_record_clusters_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error", PrivacyLeakWarning)
         Microaggregator(min_cluster_size=2).fit_transform(X)
+
+
+# --- what privacy_report shows of the assumption and the exact releases -------
+
+
+def _report_row(report, column="x0"):
+    return report.loc[report["column"] == column].iloc[0]
+
+
+def test_report_shows_the_reference_law_beside_the_coverage_of_the_data():
+    from skprivate import privacy_report
+
+    X = np.random.default_rng(0).normal(size=(20_000, 1))
+    with pytest.warns(PrivacyLeakWarning, match="far below"):
+        mech = IntervalCaseI(anchor_scale=1e-9, random_state=0).fit(X)
+    report = privacy_report(mech)
+    row = _report_row(report)
+    assert row["coverage"] == pytest.approx(_case_one_coverage(), abs=4 * REF_SE)
+    assert row["coverage_reference"] == "N(0, 1e-09^2)"
+    # every anchor within 4e-8 of 0: coverage p² + (1 - p)² against the data
+    p = np.mean(X <= 0)
+    assert row["coverage_data"] == round(p**2 + (1 - p) ** 2, 2) == 0.5
+    assert "reference law N(0, 1e-09^2)" in row["note"]
+    assert "covered less than assumed: 0.50 against 0.76" in row["note"]
+    # nothing is released exactly: a coverage notion, no composed epsilon
+    assert not row["exact_disclosure"] and row["exact_share_data"] == 0.0
+    assert np.isnan(row["epsilon"]) and np.isnan(report["epsilon"].iloc[-1])
+
+
+def test_report_columns_keep_their_order_and_append_the_new_ones():
+    from skprivate import privacy_report
+
+    X = np.random.default_rng(1).normal(size=(300, 1))
+    report = privacy_report(IntervalCaseII(random_state=0).fit(X))
+    assert list(report.columns) == [
+        "column",
+        "mechanism",
+        "notion",
+        "epsilon",
+        "delta",
+        "coverage",
+        "leakage",
+        "bounds",
+        "bounds_from_data",
+        "floating_point_safe",
+        "reproducible",
+        "note",
+        "coverage_reference",
+        "coverage_data",
+        "exact_disclosure",
+        "exact_share_data",
+        "audited_epsilon",
+        "audited_delta",
+    ]
+
+
+def test_acceptable_range_over_the_data_is_reported_as_an_exact_release():
+    from skprivate import privacy_report
+
+    X = np.random.default_rng(2).uniform(0, 100, size=(1_000, 1))
+    mech = IntervalMechanism(acceptable_range=(-1, 101), random_state=0)
+    with pytest.warns(PrivacyLeakWarning, match="exactly"):
+        mech.fit(X)
+    Z = mech.transform(X)
+    np.testing.assert_array_equal(Z, np.hstack([X, X]))  # every value, raw
+    report = privacy_report(mech)
+    row = _report_row(report)
+    assert row["exact_disclosure"] == True  # noqa: E712 (numpy bool)
+    assert row["epsilon"] == np.inf
+    assert (row["exact_share_data"], row["coverage_data"]) == (1.0, 0.0)
+    assert row["note"].startswith("values leave exactly")
+    assert "100% of the fitted values" in row["note"]
+    assert "no epsilon" not in row["note"]
+    total = report.iloc[-1]
+    assert total["epsilon"] == np.inf
+    assert total["note"] == (
+        "no guarantee: some columns leave exactly; values released exactly: x0"
+    )
+
+
+@pytest.mark.parametrize("n", [5_000, 50])
+def test_exact_cells_flag_the_column_however_many_rows(n):
+    # the window's middle cell holds an expected 1 / 1.6 of these values;
+    # below 200 rows the share is not kept, and the column is flagged all
+    # the same: a design that reports any value exactly is an exact release
+    from skprivate import privacy_report
+
+    X = np.random.default_rng(3).uniform(-0.6, 0.6, size=(n, 1))
+    with pytest.warns(PrivacyLeakWarning, match="exactly"):
+        mech = _uniform_window(1.6).fit(X)
+    row = _report_row(privacy_report(mech))
+    assert row["exact_disclosure"] == True  # noqa: E712 (numpy bool)
+    assert row["epsilon"] == np.inf
+    if n >= 200:
+        assert abs(row["exact_share_data"] - 1 / 1.6) <= DATA_TOL
+    else:
+        assert np.isnan(row["exact_share_data"])
+        assert "no coverage_data: not kept" in row["note"]
+
+
+def test_exact_column_beside_an_ldp_column_names_only_itself():
+    from sklearn.compose import ColumnTransformer
+
+    from skprivate import LaplaceLDP, privacy_report
+
+    rng = np.random.default_rng(4)
+    X = np.column_stack([rng.uniform(0, 100, 400), rng.uniform(0, 100, 400)])
+    ct = ColumnTransformer(
+        [
+            ("a", LaplaceLDP(epsilon=1, bounds=(0, 100), random_state=0), [0]),
+            ("b", IntervalMechanism(acceptable_range=(-1, 101), random_state=0), [1]),
+        ]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyLeakWarning)
+        report = privacy_report(ct.fit(X))
+    assert list(report["exact_disclosure"][:2]) == [False, True]
+    assert report["epsilon"].tolist() == [1.0, np.inf, np.inf]
+    assert report["note"].iloc[-1].endswith("values released exactly: 1")

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from scipy import integrate, stats
+from sklearn.base import clone
 
 from skprivate import (
     DeconvolutionKernelClassifier,
@@ -263,14 +264,16 @@ def test_perturbed_kde_intervals_use_the_releases():
     priv = LaplaceLDP(epsilon=4, bounds=(-4, 4), random_state=2)
     released = LaplaceLDP(epsilon=4, bounds=(-4, 4), random_state=2).fit_transform(x)
     est = PerturbedKDEEstimator(n_points=30, privatizer=priv).fit(x)
-    mean = est.conf_int("mean", X=released).iloc[0]
+    # the estimator keeps its release and reads it: no X is passed
+    np.testing.assert_array_equal(est.released_, released)
+    mean = est.conf_int("mean").iloc[0]
     assert mean["method"] == "noisy-mean"
     assert mean["estimate"] == pytest.approx(released.mean())
-    cdf = est.conf_int("cdf", [0.0], X=released).iloc[0]
+    cdf = est.conf_int("cdf", [0.0]).iloc[0]
     assert cdf["method"].startswith("linearized")
     assert cdf["estimate"] == pytest.approx(float(est.cdf(0.0)))
     with pytest.raises(ValueError, match="linearized"):
-        est.conf_int("cdf", [0.0], X=released, method="bootstrap")
+        est.conf_int("cdf", [0.0], method="bootstrap")
 
 
 def test_perturbed_kde_linearization_follows_the_fits_moment_tilt():
@@ -291,7 +294,7 @@ def test_perturbed_kde_linearization_follows_the_fits_moment_tilt():
     W = cell_cdf_weights(est.edges_, np.array([0.0]))[0]
     chained = W @ ems_covariance(A, tilted, S, bins, tilt) @ W
     plain = W @ ems_covariance(A, tilt.untilted, S, bins) @ W
-    se = est.conf_int("cdf", [0.0], X=released)["se"].iloc[0]
+    se = est.conf_int("cdf", [0.0])["se"].iloc[0]
     assert se == pytest.approx(np.sqrt(chained), rel=1e-9)
     assert abs(se / np.sqrt(plain) - 1) > 0.01
 
@@ -303,9 +306,10 @@ class _DescribedLaplace(LaplaceLDP):
 def test_perturbed_kde_noisy_mean_recognises_a_subclass_of_the_mechanism():
     x = np.random.default_rng(4).normal(size=(300, 1)).clip(-4, 4)
     priv = _DescribedLaplace(epsilon=4, bounds=(-4, 4), random_state=3)
-    released = LaplaceLDP(epsilon=4, bounds=(-4, 4), random_state=3).fit_transform(x)
+    released = clone(priv).fit_transform(x)
     est = PerturbedKDEEstimator(n_points=20, privatizer=priv).fit(x)
-    mean = est.conf_int("mean", X=released).iloc[0]
+    np.testing.assert_array_equal(est.released_, released)
+    mean = est.conf_int("mean").iloc[0]
     assert mean["method"] == "noisy-mean"
     assert mean["se"] == pytest.approx(released.std(ddof=1) / np.sqrt(300))
 

@@ -302,3 +302,89 @@ except ImportError as exc:
     )
     assert out.returncode == 0, out.stderr
     assert "server needs the extra" in out.stdout
+
+
+RAW_MAX = 123456.789
+RAW = np.array([[0.5], [RAW_MAX]])
+RARE = np.array([["a"], ["a"], ["b"], ["c"], ["only-one-person"]], dtype=object)
+
+
+def _fitted_quietly(privatizer, X):
+    with pytest.warns(Warning):  # the PrivacyLeakWarning of a fit on data
+        return privatizer.fit(X)
+
+
+@pytest.mark.parametrize(
+    ("make", "param"),
+    [
+        (lambda: LaplaceLDP(epsilon=1.0), "bounds"),
+        (lambda: _fitted_quietly(LaplaceLDP(epsilon=1.0), RAW), "bounds"),
+        (lambda: SquareWaveLDP(epsilon=1.0), "bounds"),
+        (lambda: _fitted_quietly(SquareWaveLDP(epsilon=1.0), RAW), "bounds"),
+        (lambda: RVNSPerturber(d=1.0), "bounds"),
+        (lambda: _fitted_quietly(RVNSPerturber(d=1.0), RAW), "bounds"),
+        (lambda: SubsetUniform(), "categories"),
+        (lambda: _fitted_quietly(SubsetUniform(), RARE), "categories"),
+        # fitted on data, then given declared settings without a refit
+        (
+            lambda: _fitted_quietly(LaplaceLDP(epsilon=1.0), RAW).set_params(
+                bounds=(0, 1)
+            ),
+            "bounds",
+        ),
+        (
+            lambda: _fitted_quietly(SubsetUniform(), RARE).set_params(
+                categories=[["a", "b", "c", "d"]]
+            ),
+            "categories",
+        ),
+    ],
+    ids=[
+        "laplace",
+        "laplace-fitted",
+        "square-wave",
+        "square-wave-fitted",
+        "rvns",
+        "rvns-fitted",
+        "subset",
+        "subset-fitted",
+        "laplace-set-after-fit",
+        "subset-set-after-fit",
+    ],
+)
+def test_data_derived_bounds_or_categories_are_refused(make, param):
+    privatizer = make()
+    with pytest.raises(ValueError, match=rf"declare `{param}=` on"):
+        Question("q", "A question?", privatizer)
+
+
+def test_declared_bounds_and_categories_are_accepted_and_raw_values_stay_out():
+    cats = [["a", "b", "c", "d"]]
+    survey = Questionnaire(
+        [
+            Question("x", "x?", LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit(RAW[:1])),
+            Question("s", "s?", SubsetUniform(categories=cats).fit(RARE[:4])),
+            Question(
+                "w", "w?", SquareWaveLDP(epsilon=1.0, bounds=(0, 100)).fit(RAW[:1])
+            ),
+        ]
+    )
+    html = survey.render_html()
+    assert "123456" not in html
+    assert "only-one-person" not in html
+    assert survey["x"].spec["high"] == 100.0
+
+
+def test_loading_a_file_with_data_derived_bounds_is_refused(tmp_path):
+    """A questionnaire pickled before the check is refused when loaded."""
+    import pickle
+
+    survey = Questionnaire(
+        [Question("x", "x?", LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit(RAW[:1]))]
+    )
+    # what an older version let through: the bounds read from the data
+    survey.questions[0].privatizer = _fitted_quietly(LaplaceLDP(epsilon=1.0), RAW)
+    path = tmp_path / "old.pkl"
+    path.write_bytes(pickle.dumps(survey))
+    with pytest.raises(ValueError, match=r"declare `bounds=` on LaplaceLDP"):
+        Questionnaire.load(path)

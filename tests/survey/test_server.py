@@ -21,7 +21,7 @@ from skprivate.survey import (
     read_responses,
     submit_answers,
 )
-from skprivate.survey._spec import check_answer
+from skprivate.survey._spec import AnswerError, check_answer
 
 from .conftest import running_server
 
@@ -401,3 +401,39 @@ def test_ten_thousand_concurrent_submissions_none_lost_or_duplicated(survey, tmp
                 answer[entry["name"]],
                 subsets[entry["name"]],
             )
+
+
+# RVNS with a coarse grid: reports on 0 .. 6, band of D + 1 = 3 points.
+RVNS_SPEC = {
+    "kind": "rvns",
+    "k": 4,
+    "step": 1.0,
+    "band": 2,
+    "d": 2.0,
+    "report_low": 0,
+    "report_high": 6,
+}
+
+
+@pytest.mark.parametrize(
+    ("reports", "accepted"),
+    [
+        ([0, 1, 2, 3], True),  # free 4 5 6: exactly one band of D + 1
+        ([0, 4, 5, 6], True),  # free 1 2 3
+        ([0, 1, 5, 6], True),  # free 2 3 4
+        ([0, 1, 2, 2], True),  # free 3 4 5 6: D + 2 points, a repeated report
+        ([3, 3, 3, 3], True),  # two free runs of D + 1: either can be the band
+        ([0, 1, 2, 6], True),  # free 3 4 5
+        ([0, 1, 4, 6], False),  # free 2 3 and 5: D points at most
+        ([1, 2, 4, 5], False),  # free 0, 3, 6: three bands of one point
+        ([0, 2, 4, 6], False),  # free 1, 3, 5
+        ([0, 3, 6, 6], False),  # free 1 2 and 4 5: two bands of D points
+    ],
+)
+def test_rvns_reports_must_leave_one_band_of_d_plus_one_free(reports, accepted):
+    values = [float(r) for r in reports]
+    if accepted:
+        assert check_answer("commute", RVNS_SPEC, values) == values
+    else:
+        with pytest.raises(AnswerError, match="no band of width"):
+            check_answer("commute", RVNS_SPEC, values)
