@@ -53,6 +53,13 @@ interval-regression MLE (Gaussian or logistic noise), and predictions get
 Wald intervals from the observed information in (intercept, slopes,
 ``log sigma``); other base regressors get the percentile bootstrap of the
 (feature, interval) pairs, each replicate refitting the whole algorithm.
+The coefficients get the same Wald interval with Gaussian noise (the
+censored-normal model of R's ``survreg(..., dist="gaussian")``, whose
+``confint`` it reproduces; with logistic noise the fixed point of the
+iteration, which refits least squares to imputed responses, is not the
+logistic MLE, so the bootstrap is the default), and the bootstrap for other
+linear bases.  The scale of :class:`IntervalMLE` gets the Wald interval of
+``log sigma``, mapped back by ``exp`` (as R's ``survreg`` reports it).
 
 References
 ----------
@@ -431,6 +438,11 @@ class _Mean:
         return est.mean()
 
 
+class _Scale:
+    def __call__(self, est: Any) -> float:
+        return est.scale_
+
+
 class _Predict:
     def __init__(self, points: Any) -> None:
         self.points = points
@@ -499,16 +511,18 @@ def _row_loglik(
 class MLEIntervalsMixin(PopulationIntervalMixin):
     """``conf_int`` of :class:`IntervalMLE`: Wald intervals from the information.
 
-    Kinds ``"mean"``, ``"quantile"``, ``"cdf"`` and ``"pdf"``;
-    ``method="wald"`` (default: observed information in ``(mu, log
-    sigma)`` and the delta method; the CDF on the scale of ``(x - mu) /
-    sigma``, the density on the log scale) or ``"bootstrap"``.  ``X`` is the
+    Kinds ``"mean"``, ``"quantile"``, ``"cdf"``, ``"pdf"`` and ``"scale"``
+    (the fitted ``scale_``); ``method="wald"`` (default: observed
+    information in ``(mu, log sigma)`` and the delta method; the CDF on the
+    scale of ``(x - mu) / sigma``, the density and the scale on the log
+    scale, the last as R's ``survreg`` gives it: ``exp(log(scale) -/+ z
+    se(log scale))``) or ``"bootstrap"``.  ``X`` is the
     interval data given to ``fit``.  The intervals assume the family is
     right; under misspecification the bootstrap is the safer choice.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
-        return kind in ("mean", "quantile", "cdf", "pdf")
+        return kind in ("mean", "quantile", "cdf", "pdf", "scale")
 
     def _ci_parameter_covariance(self, X: Any) -> NDArray[np.float64]:
         Z = check_two_sided(check_interval_array(X, name="X"), name="X")
@@ -534,6 +548,7 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
                 "quantile": _QuantileAt(points),
                 "cdf": _CdfAt(points),
                 "pdf": lambda est: est.pdf(points),
+                "scale": _Scale(),
             }[kind]
             return self._ci_bootstrap_population(request, points, stat)
         cov = request.memo(
@@ -590,26 +605,46 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
         gradient = np.column_stack([-score / self.scale_, -score * eta - 1.0])
         return self._ci_wald(request, x, value, gradient, np.exp, "f(x)", "pdf")
 
+    def _conf_int_scale(self, request: IntervalRequest) -> pd.DataFrame:
+        return self._ci_wald(
+            request,
+            None,
+            np.log(self.scale_),
+            [0.0, 1.0],
+            np.exp,
+            "the scale of the family (sigma)",
+            "scale",
+        )
+
 
 def _identity(v):
     return v
 
 
 class RegressionIntervalsMixin(ConfidenceIntervalMixin):
-    """``conf_int`` of :class:`IterativeIntervalRegressor`: ``kind="predict"``.
+    """``conf_int`` of :class:`IterativeIntervalRegressor`: kinds ``"predict"``
+    and ``"coef"``.
 
-    ``points`` are feature rows; the interval bounds the regression function
-    ``f(x)`` (the location of the response given ``x``).  ``method="wald"``
+    ``"predict"``: ``points`` are feature rows; the interval bounds the
+    regression function ``f(x)`` (the location of the response given
+    ``x``).  ``"coef"``: one row per coefficient of a linear base regressor
+    (the intercept first when it is fitted, ``"intercept"``; then the
+    feature names, or indices); ``points`` is ignored.  ``method="wald"``
     (a ``LinearRegression`` base): the observed information of the
     interval-regression likelihood in (intercept, slopes, ``log sigma``)
-    at the fitted model, and the delta method; ``"bootstrap"``: percentile
-    bootstrap of the (feature, interval) pairs, each replicate refitting a
-    clone (slow: one full fit per replicate).  ``"auto"`` is ``"wald"`` for
-    a ``LinearRegression`` base fitted to the interval MLE and
-    ``"bootstrap"`` otherwise (also after ``init="auto"`` chose the
-    least-squares projection, ``solver_="projection"``: the bootstrap's
-    refits repeat that choice).  ``X`` is the features given to ``fit``
-    and ``y`` the interval responses.  A regressor fitted with a
+    at the fitted model, and the delta method (for ``"coef"`` with
+    Gaussian noise this is the model of R's ``survreg(Surv(lower, upper,
+    type="interval2") ~ x, dist="gaussian")`` and the interval of its
+    ``confint``); ``"bootstrap"``: percentile bootstrap of the (feature,
+    interval) pairs, each replicate refitting a clone (slow: one full fit
+    per replicate).  ``"auto"`` is ``"wald"`` for a ``LinearRegression``
+    base fitted to the interval MLE and ``"bootstrap"`` otherwise (also
+    after ``init="auto"`` chose the least-squares projection,
+    ``solver_="projection"``: the bootstrap's refits repeat that choice;
+    for ``"coef"`` also with logistic noise, whose fixed point of the
+    iteration is not the interval MLE).  ``"coef"`` needs a base with
+    coefficients (``coef_``).  ``X`` is the features given to ``fit`` and
+    ``y`` the interval responses.  A regressor fitted with a
     ``privatizer`` released the intervals itself and kept them
     (``released_``): it takes no ``y`` and refuses one (the ``y`` at hand
     is then the raw responses, from which an interval would be too narrow
@@ -619,7 +654,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
-        return kind == "predict"
+        return kind in ("predict", "coef")
 
     def _ci_kept_release(self) -> dict[str, Any] | None:
         if getattr(self, "privatizer_", None) is None:
@@ -632,52 +667,82 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             template.set_params(privatizer=None)
         return template
 
-    def _conf_int_predict(self, request: IntervalRequest) -> pd.DataFrame:
-        if request.points is None:
-            raise ValueError("points= is required: the feature rows to predict at.")
-        points = request.points
-        estimate = np.asarray(self.predict(points), dtype=float)
+    def _ci_regression_method(
+        self, request: IntervalRequest, gaussian_only: bool = False
+    ) -> tuple[str, Any, Any]:
+        """The method of ``request`` and the features and responses it reads.
+
+        Wald needs exactly ``LinearRegression`` fitted to the interval MLE;
+        ``gaussian_only`` also leaves logistic noise to the bootstrap by
+        default (its Wald interval is then the information of a fit that is
+        not the MLE).
+        """
         linear = type(self.estimator_) is LinearRegression
         # After init="auto" replaced the interval MLE by the least-squares
         # fit to a boosted model's imputations, the information of the
         # interval likelihood is not the variance of that two-stage estimate.
         projected = getattr(self, "solver_", None) == "projection"
+        mle = linear and not projected
+        if gaussian_only:
+            mle = mle and self.noise == "gaussian"
         method = request.choose(
-            ("wald", "bootstrap"),
-            "wald" if linear and not projected else "bootstrap",
-            "predict",
+            ("wald", "bootstrap"), "wald" if mle else "bootstrap", request.kind
         )
         if request.X is None:
             raise ValueError(
-                "conf_int('predict') of IterativeIntervalRegressor needs X=, the "
-                "features given to fit (the model is refitted or its information "
-                "computed on them), with "
+                f"conf_int({request.kind!r}) of IterativeIntervalRegressor needs "
+                "X=, the features given to fit (the model is refitted or its "
+                "information computed on them), with "
                 + (
                     "no y: the intervals it released are kept (released_)."
                     if request.released
                     else "y=, the interval responses given to fit."
                 )
             )
-        X = request.X
         y = request.data("y")
+        if method == "wald" and not linear:
+            raise ValueError(
+                "method='wald' needs a LinearRegression base regressor; use "
+                "method='bootstrap'."
+            )
+        if method == "wald" and projected:
+            raise ValueError(
+                "method='wald' is the interval MLE's; this fit is the "
+                "least-squares projection init='auto' chose (solver_="
+                "'projection'), whose variance it does not give. Use "
+                "method='bootstrap', or fit with init='constant' for the MLE."
+            )
+        return method, request.X, y
+
+    def _ci_bootstrap_reps(
+        self, request: IntervalRequest, X: Any, y: Any, statistic: Any
+    ) -> NDArray[np.float64]:
+        return request.memo(
+            "bootstrap",
+            lambda: bootstrap_replicates(
+                self._ci_resampling_template(),
+                X,
+                statistic,
+                y=y,
+                n_resamples=request.resamples(),
+                random_state=request.random_state,
+                n_jobs=request.n_jobs,
+            ),
+        )
+
+    def _conf_int_predict(self, request: IntervalRequest) -> pd.DataFrame:
+        if request.points is None:
+            raise ValueError("points= is required: the feature rows to predict at.")
+        points = request.points
+        estimate = np.asarray(self.predict(points), dtype=float)
+        method, X, y = self._ci_regression_method(request)
         rows = (
             np.asarray(points, dtype=float)
             if not hasattr(points, "iloc")
             else (points.to_numpy(dtype=float))
         )
         if method == "bootstrap":
-            reps = request.memo(
-                "bootstrap",
-                lambda: bootstrap_replicates(
-                    self._ci_resampling_template(),
-                    X,
-                    _Predict(points),
-                    y=y,
-                    n_resamples=request.resamples(),
-                    random_state=request.random_state,
-                    n_jobs=request.n_jobs,
-                ),
-            )
+            reps = self._ci_bootstrap_reps(request, X, y, _Predict(points))
             lower, upper = percentile_interval(reps, request.level)
             return interval_frame(
                 "predict",
@@ -690,21 +755,13 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
                 "E over resamples of the fitted f(x) (the learner's bias not covered)",
                 se=np.nanstd(reps, axis=0, ddof=1),
             )
-        if not linear:
-            raise ValueError(
-                "method='wald' needs a LinearRegression base regressor; use "
-                "method='bootstrap'."
-            )
-        if projected:
-            raise ValueError(
-                "method='wald' is the interval MLE's; this fit is the "
-                "least-squares projection init='auto' chose (solver_="
-                "'projection'), whose variance it does not give. Use "
-                "method='bootstrap', or fit with init='constant' for the MLE."
-            )
-        se = request.memo(
-            "se", lambda: self._ci_linear_se(np.asarray(X, dtype=float), y, rows)
+        info = request.memo(
+            "information",
+            lambda: self._ci_linear_information(np.asarray(X, dtype=float), y),
         )
+        R = (rows - info.mean) / info.scale
+        G = np.column_stack([np.ones(R.shape[0]), R, np.zeros(R.shape[0])])
+        se = info.se(G)
         lower, upper = normal_interval(estimate, se, request.level)
         return interval_frame(
             "predict",
@@ -718,7 +775,85 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             se=se,
         )
 
-    def _ci_linear_se(self, X: NDArray, y: Any, rows: NDArray) -> NDArray[np.float64]:
+    def _ci_coefficients(self, X: Any) -> tuple[list, NDArray[np.float64], bool]:
+        """Names and values of the base's coefficients (intercept first).
+
+        The names are the features': those the fit saw, else the columns
+        of the ``X`` given here (the Newton path fits the base on an
+        array), else their indices.
+        """
+        model = self.estimator_
+        coef = getattr(model, "coef_", None)
+        n_features = getattr(self, "n_features_in_", None)
+        if coef is None or np.size(coef) != n_features:
+            raise ValueError(
+                "conf_int('coef') needs a base regressor with one coefficient "
+                f"per feature (coef_); {type(model).__name__} has none (for a "
+                "pipeline, its last step's coefficients are on the transformed "
+                "features). Use conf_int('predict') for other regressors."
+            )
+        coef = np.ravel(np.asarray(coef, dtype=float))
+        names = getattr(self, "feature_names_in_", None)
+        columns = getattr(X, "columns", None)
+        if (
+            names is None
+            and columns is not None
+            and len(columns) == coef.size
+            and all(isinstance(v, str) for v in columns)
+        ):
+            names = columns
+        names = list(range(coef.size)) if names is None else [str(v) for v in names]
+        has_b = bool(getattr(model, "fit_intercept", hasattr(model, "intercept_")))
+        if has_b:
+            values = np.concatenate([[float(np.ravel(model.intercept_)[0])], coef])
+            return ["intercept", *names], values, True
+        return names, coef, False
+
+    def _conf_int_coef(self, request: IntervalRequest) -> pd.DataFrame:
+        names, estimate, has_b = self._ci_coefficients(request.X)
+        method, X, y = self._ci_regression_method(request, gaussian_only=True)
+        if method == "bootstrap":
+            reps = self._ci_bootstrap_reps(request, X, y, _Coef(has_b))
+            lower, upper = percentile_interval(reps, request.level)
+            return interval_frame(
+                "coef",
+                names,
+                estimate,
+                lower,
+                upper,
+                request.level,
+                "bootstrap-percentile (pairs)",
+                "E over resamples of the fitted coefficients (the learner's "
+                "bias not covered)",
+                se=np.nanstd(reps, axis=0, ddof=1),
+            )
+        info = request.memo(
+            "information",
+            lambda: self._ci_linear_information(np.asarray(X, dtype=float), y),
+        )
+        # The fit's parameters are the intercept at the mean of the features
+        # and the slopes per standard deviation; the coefficients are a
+        # linear map of them, so the delta method is exact.
+        p = info.mean.size
+        G = np.zeros((p + 1, p + 2))
+        G[0, 0] = 1.0
+        G[0, 1 : 1 + p] = -info.mean / info.scale
+        G[1:, 1 : 1 + p] = np.diag(1.0 / info.scale)
+        se = info.se(G if has_b else G[1:])
+        lower, upper = normal_interval(estimate, se, request.level)
+        return interval_frame(
+            "coef",
+            names,
+            estimate,
+            lower,
+            upper,
+            request.level,
+            "wald (observed information)",
+            "coefficients of the linear interval-regression model",
+            se=se,
+        )
+
+    def _ci_linear_information(self, X: NDArray, y: Any) -> _LinearInformation:
         Z = check_two_sided(check_interval_array(y, name="y"), name="y")
         lo, hi = Z[:, 0], Z[:, 1]
         if X.ndim != 2 or X.shape[0] != Z.shape[0]:
@@ -778,6 +913,31 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
 
         H = _hessian(loglik_free, theta0[free], steps_all[free])
         cov = _covariance(H, "IterativeIntervalRegressor")
-        R = (rows - mean) / scale
-        G = np.column_stack([np.ones(R.shape[0]), R, np.zeros(R.shape[0])])[:, free]
-        return np.sqrt(np.einsum("ij,jk,ik->i", G, cov, G))
+        return _LinearInformation(cov, free, mean, scale)
+
+
+class _LinearInformation:
+    """Covariance of the linear interval MLE in (intercept at the mean of the
+    features, slopes per standard deviation, ``log sigma``), free ones only."""
+
+    def __init__(
+        self, cov: NDArray, free: NDArray, mean: NDArray, scale: NDArray
+    ) -> None:
+        self.cov, self.free, self.mean, self.scale = cov, free, mean, scale
+
+    def se(self, G: NDArray) -> NDArray[np.float64]:
+        """Standard errors of ``G @ theta`` (``G`` over all the parameters)."""
+        G = np.atleast_2d(G)[:, self.free]
+        return np.sqrt(np.einsum("ij,jk,ik->i", G, self.cov, G))
+
+
+class _Coef:
+    def __init__(self, intercept: bool) -> None:
+        self.intercept = intercept
+
+    def __call__(self, est: Any) -> NDArray:
+        model = est.estimator_
+        coef = np.ravel(np.asarray(model.coef_, dtype=float))
+        if self.intercept:
+            return np.concatenate([[float(np.ravel(model.intercept_)[0])], coef])
+        return coef

@@ -106,7 +106,11 @@ class IntervalMLE(
 
     Maximizes ``Σ_interval log[F(hi) - F(lo)] + Σ_exact log f(y)`` over
     ``(mu, log sigma)`` with L-BFGS, the log-probabilities computed stably
-    in both tails.
+    in both tails.  ``conf_int`` bounds ``"mean"``, ``"quantile"``,
+    ``"cdf"``, ``"pdf"`` and ``"scale"`` (Wald intervals from the observed
+    information in ``(mu, log sigma)``; the scale's is
+    ``exp(log(scale_) -/+ z se)``, as R's ``survreg`` gives it), or by the
+    bootstrap.
 
     Parameters
     ----------

@@ -305,8 +305,9 @@ default="auto"
     privatizer_ : transformer or None
         The fitted privatizer (when ``privatizer`` is set).
     released_ : ndarray of shape (n_samples, 2) or None
-        The intervals ``privatizer`` released, read by ``conf_int`` (which
-        then refuses ``y``: it would be the raw responses); None without it.
+        The intervals ``privatizer`` released, read by ``conf_int`` (kinds
+        ``"predict"`` and ``"coef"``; it then refuses ``y``: it would be the
+        raw responses); None without it.
     n_features_in_ : int
         Number of features (from the base estimator).
     feature_names_in_ : ndarray of str
@@ -364,8 +365,9 @@ default="auto"
     needs lightgbm; without it ``init="auto"`` keeps the MLE.  It runs on
     the Newton path only: when Newton's method fails and SQUAREM runs
     instead, the result is that iteration's.  After a projection,
-    ``conf_int("predict")`` uses the pairs bootstrap (its refits repeat the
-    check) and refuses ``method="wald"``, the interval MLE's information,
+    ``conf_int("predict")`` and ``conf_int("coef")`` use the pairs
+    bootstrap (its refits repeat the check) and refuse ``method="wald"``,
+    the interval MLE's information,
     which is not the variance of the two-stage estimate.
 
     References

@@ -51,6 +51,18 @@ def _scale_at_least(width: NDArray, step: NDArray, eps: float) -> NDArray:
     return scale
 
 
+def _shown_above(limit: float) -> float:
+    """``limit`` rounded up to 3 significant digits, strictly above it.
+
+    A refused budget names the smallest one accepted; the exact limit itself
+    is refused (the clamp then reaches the last grid index), so the value
+    shown must lie above it, not be rounded to either side.
+    """
+    unit = 10.0 ** (np.floor(np.log10(limit)) - 2)
+    shown = np.ceil(limit / unit) * unit
+    return float(shown if shown > limit else shown + unit)
+
+
 class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
     """Release each record with Laplace noise: epsilon-local differential privacy.
 
@@ -271,8 +283,8 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             if np.any((reach >= MAX_GRID_INDEX) & (ends < MAX_GRID_INDEX / 2)):
                 # The clamp CLAMP_SCALES noise scales out, not the bounds, is
                 # beyond the grid: the budget is too small, not too large.
-                smallest = float(
-                    np.max(CLAMP_SCALES * width / (MAX_GRID_INDEX - ends)) * q
+                smallest = _shown_above(
+                    float(np.max(CLAMP_SCALES * width / (MAX_GRID_INDEX - ends)) * q)
                 )
                 raise ValueError(
                     f"secure=True cannot place its noise grid for epsilon="
