@@ -63,6 +63,9 @@ def _grid_shape(D: float, law) -> tuple[float, float, float]:
 # at 40 digits (an incomplete gamma of order 1 / power) is too slow.
 MAX_POWER = 30.0
 
+# Exact deltas already computed in this process (see _exact_deltas).
+_EXACT_DELTAS: dict[tuple, float] = {}
+
 # The exact delta is computed at 40 significant digits; the reported value
 # is rounded up by this much to cover that rounding.
 _EXACT_DELTA_ROUNDING = 1e-12
@@ -288,16 +291,33 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
         self._delta_exact = exact
 
     def _exact_deltas(self) -> list[float]:
-        """Exact delta per column at the per-column epsilon (40 digits)."""
+        """Exact delta per column at the per-column epsilon (40 digits).
+
+        The value is a function of the law's parameters, the bounds, the
+        grid and epsilon only; it is kept in a small process-wide table so
+        that refits with the same settings (searches, clones, the columns
+        of one fit) compute it once.
+        """
         eps = self._epsilon_per_feature
-        cache: dict[tuple[int, float], float] = {}
         out = []
-        widths = np.asarray(self.bounds_[1]) - np.asarray(self.bounds_[0])
         for j, law in enumerate(self.noise_):
-            key = (id(law), float(widths[j]))
-            if key not in cache:
-                cache[key] = float(additive_exact_law(self, j).worst_delta(eps).value)
-            out.append(cache[key])
+            key = (
+                type(law).__name__,
+                float(law.scale),
+                float(getattr(law, "power", getattr(law, "beta", np.nan))),
+                float(self.bounds_[0][j]),
+                float(self.bounds_[1][j]),
+                float(self.grid_step_[j]),
+                int(self._n_cells[j]),
+                int(self._margin[j]),
+                float(eps),
+            )
+            if key not in _EXACT_DELTAS:
+                if len(_EXACT_DELTAS) >= 512:
+                    _EXACT_DELTAS.clear()
+                law_j = additive_exact_law(self, j)
+                _EXACT_DELTAS[key] = float(law_j.worst_delta(eps).value)
+            out.append(_EXACT_DELTAS[key])
         return out
 
     def _delta_summary(self) -> dict[str, Any]:
