@@ -742,18 +742,8 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             else (points.to_numpy(dtype=float))
         )
         if method == "bootstrap":
-            reps = self._ci_bootstrap_reps(request, X, y, _Predict(points))
-            lower, upper = percentile_interval(reps, request.level)
-            return interval_frame(
-                "predict",
-                rows,
-                estimate,
-                lower,
-                upper,
-                request.level,
-                "bootstrap-percentile (pairs)",
-                "E over resamples of the fitted f(x) (the learner's bias not covered)",
-                se=np.nanstd(reps, axis=0, ddof=1),
+            return self._ci_pairs_bootstrap_frame(
+                request, X, y, _Predict(points), "predict", rows, estimate, "f(x)"
             )
         info = request.memo(
             "information",
@@ -809,23 +799,30 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             return ["intercept", *names], values, True
         return names, coef, False
 
+    def _ci_pairs_bootstrap_frame(
+        self, request, X, y, statistic, quantity: str, points, estimate, what: str
+    ) -> pd.DataFrame:
+        """Percentile interval of ``statistic`` over pairs-bootstrap refits."""
+        reps = self._ci_bootstrap_reps(request, X, y, statistic)
+        lower, upper = percentile_interval(reps, request.level)
+        return interval_frame(
+            quantity,
+            points,
+            estimate,
+            lower,
+            upper,
+            request.level,
+            "bootstrap-percentile (pairs)",
+            f"E over resamples of the fitted {what} (the learner's bias not covered)",
+            se=np.nanstd(reps, axis=0, ddof=1),
+        )
+
     def _conf_int_coef(self, request: IntervalRequest) -> pd.DataFrame:
         names, estimate, has_b = self._ci_coefficients(request.X)
         method, X, y = self._ci_regression_method(request, gaussian_only=True)
         if method == "bootstrap":
-            reps = self._ci_bootstrap_reps(request, X, y, _Coef(has_b))
-            lower, upper = percentile_interval(reps, request.level)
-            return interval_frame(
-                "coef",
-                names,
-                estimate,
-                lower,
-                upper,
-                request.level,
-                "bootstrap-percentile (pairs)",
-                "E over resamples of the fitted coefficients (the learner's "
-                "bias not covered)",
-                se=np.nanstd(reps, axis=0, ddof=1),
+            return self._ci_pairs_bootstrap_frame(
+                request, X, y, _Coef(has_b), "coef", names, estimate, "coefficients"
             )
         info = request.memo(
             "information",
