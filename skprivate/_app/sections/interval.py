@@ -73,7 +73,7 @@ def run(context) -> DemoSection:
                 f"{clean:.2f}",
                 f"{private - clean:+.2f}",
                 "years",
-                interval_text(ci),
+                interval_text(ci, point=private),
             )
         )
 

@@ -112,7 +112,10 @@ def _density_rows(life, seed):
             f"{float(np.median(x)):.2f}",
             f"{deconv.median() - float(np.median(x)):+.2f}",
             "years",
-            interval_text(interval_frame_or_none(deconv, "quantile", [0.5], X=z)),
+            interval_text(
+                interval_frame_or_none(deconv, "quantile", [0.5], X=z),
+                point=deconv.median(),
+            ),
         ),
     ]
     # Pointwise 95% intervals of the density (robust bias correction: they

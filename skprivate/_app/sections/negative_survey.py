@@ -175,9 +175,12 @@ def run(context):
     # the CDF band's from the delta method of the fit (they cover the
     # smoothed reconstruction).  The estimator has none for the others.
     intervals = {
-        "mean": interval_text(interval_frame_or_none(est, "mean", X=reports)),
+        "mean": interval_text(
+            interval_frame_or_none(est, "mean", X=reports), point=private["mean"]
+        ),
         "median": interval_text(
-            interval_frame_or_none(est, "quantile", [0.5], X=reports)
+            interval_frame_or_none(est, "quantile", [0.5], X=reports),
+            point=private["median"],
         ),
     }
     rows = [
