@@ -48,18 +48,18 @@ numerical Hessian of the interval log-likelihood at the estimate) in
 is bounded on the probit/logit scale ``(x - mu) / sigma`` and the density on
 the log scale, so the intervals stay in range.
 
-Regression.  With a ``LinearRegression`` base the fitted model is the
-interval-regression MLE (Gaussian or logistic noise), and predictions get
-Wald intervals from the observed information in (intercept, slopes,
-``log sigma``); other base regressors get the percentile bootstrap of the
-(feature, interval) pairs, each replicate refitting the whole algorithm.
-The coefficients get the same Wald interval with Gaussian noise (the
-censored-normal model of R's ``survreg(..., dist="gaussian")``, whose
-``confint`` it reproduces; with logistic noise the fixed point of the
-iteration, which refits least squares to imputed responses, is not the
-logistic MLE, so the bootstrap is the default), and the bootstrap for other
-linear bases.  The scale of :class:`IntervalMLE` gets the Wald interval of
-``log sigma``, mapped back by ``exp`` (as R's ``survreg`` reports it).
+Regression.  With a ``LinearRegression`` base and Gaussian noise the fitted
+model is the interval-regression MLE (the censored-normal model of R's
+``survreg(..., dist="gaussian")``, whose ``confint`` the coefficients'
+interval reproduces), and predictions and coefficients get Wald intervals
+from the observed information in (intercept, slopes, ``log sigma``).  With
+logistic noise the fixed point of the iteration, which refits least squares
+to imputed responses, is not the logistic MLE, so Wald is refused there;
+logistic noise, other base regressors and the projection of
+``init="auto"`` get the percentile bootstrap of the (feature, interval)
+pairs, each replicate refitting the whole algorithm.  The scale of
+:class:`IntervalMLE` gets the Wald interval of ``log sigma``, mapped back by
+``exp`` (as R's ``survreg`` reports it).
 
 References
 ----------
@@ -667,24 +667,22 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             template.set_params(privatizer=None)
         return template
 
-    def _ci_regression_method(
-        self, request: IntervalRequest, gaussian_only: bool = False
-    ) -> tuple[str, Any, Any]:
+    def _ci_regression_method(self, request: IntervalRequest) -> tuple[str, Any, Any]:
         """The method of ``request`` and the features and responses it reads.
 
-        Wald needs exactly ``LinearRegression`` fitted to the interval MLE;
-        ``gaussian_only`` also leaves logistic noise to the bootstrap by
-        default (its Wald interval is then the information of a fit that is
-        not the MLE).
+        Wald needs exactly ``LinearRegression`` fitted to the interval MLE,
+        which the iteration reaches with Gaussian noise only: with logistic
+        noise its fixed point refits least squares to imputed responses and
+        is not the logistic MLE, whose information would then describe
+        another estimator.
         """
         linear = type(self.estimator_) is LinearRegression
         # After init="auto" replaced the interval MLE by the least-squares
         # fit to a boosted model's imputations, the information of the
         # interval likelihood is not the variance of that two-stage estimate.
         projected = getattr(self, "solver_", None) == "projection"
-        mle = linear and not projected
-        if gaussian_only:
-            mle = mle and self.noise == "gaussian"
+        gaussian = self.noise == "gaussian"
+        mle = linear and not projected and gaussian
         method = request.choose(
             ("wald", "bootstrap"), "wald" if mle else "bootstrap", request.kind
         )
@@ -704,6 +702,12 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             raise ValueError(
                 "method='wald' needs a LinearRegression base regressor; use "
                 "method='bootstrap'."
+            )
+        if method == "wald" and not gaussian:
+            raise ValueError(
+                "method='wald' is the interval MLE's, which the iteration reaches "
+                f"with noise='gaussian' only; with noise={self.noise!r} its fixed "
+                "point is not the MLE. Use method='bootstrap'."
             )
         if method == "wald" and projected:
             raise ValueError(
@@ -819,7 +823,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
 
     def _conf_int_coef(self, request: IntervalRequest) -> pd.DataFrame:
         names, estimate, has_b = self._ci_coefficients(request.X)
-        method, X, y = self._ci_regression_method(request, gaussian_only=True)
+        method, X, y = self._ci_regression_method(request)
         if method == "bootstrap":
             return self._ci_pairs_bootstrap_frame(
                 request, X, y, _Coef(has_b), "coef", names, estimate, "coefficients"

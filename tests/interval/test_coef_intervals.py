@@ -282,3 +282,15 @@ def test_coef_of_a_privatizing_regressor_reads_its_release_and_refuses_y():
         reg.conf_int("coef", X=X, y=y)
     with pytest.raises(ValueError, match=r"needs X=.*no y: the intervals it released"):
         reg.conf_int("coef")
+
+
+def test_predict_with_logistic_noise_defaults_to_the_bootstrap_and_refuses_wald():
+    # The logistic fit is the iteration's fixed point, not the logistic MLE:
+    # the information of the MLE would describe another estimator.
+    X, _, Z = _case_one(100)
+    reg = IterativeIntervalRegressor(noise="logistic", init="constant").fit(X, Z)
+    ci = reg.conf_int("predict", X[:2], X=X, y=Z, n_resamples=10, random_state=0)
+    assert set(ci["method"]) == {"bootstrap-percentile (pairs)"}
+    for kind, points in (("predict", X[:2]), ("coef", None)):
+        with pytest.raises(ValueError, match="noise='gaussian' only.*'logistic'"):
+            reg.conf_int(kind, points, X=X, y=Z, method="wald")
