@@ -119,6 +119,7 @@ from .._uncertainty import (
     values_of,
 )
 from ..utils.validation import check_interval_array, check_two_sided
+from ._identified import mean_interval, widen_pointwise
 from ._truncated import log_interval_prob
 
 __all__ = [
@@ -290,10 +291,16 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
     ``"cdf"`` and ``"quantile"``: ``method="likelihood-ratio"`` (Case-I data,
     levels 0.90, 0.95 and 0.99) or ``"subsampling"`` (any interval data,
     rate ``n**(1/3)``); ``"auto"`` takes the first when it applies.
-    ``"mean"``: ``"influence"`` (Case-I data) or ``"bootstrap"`` (any);
-    ``"auto"`` takes the first when it applies.  The density of an NPMLE is
-    not estimated at any known rate (the estimate is discrete), so there is
-    no ``"pdf"``.  ``X`` is the interval data given to ``fit``.
+    ``"mean"``: ``"identified_set"`` (the Imbens-Manski interval of the
+    set the declared ``bounds`` leave the mean in; see
+    :mod:`skprivate.interval._identified`), ``"influence"`` (Case-I data,
+    assumes the anchors span the values) or ``"bootstrap"`` (any);
+    ``"auto"`` takes the first when ``bounds`` are declared, else the
+    second when it applies.  With ``bounds``, the quantile and CDF
+    intervals also reach the bounds over the unsupported region.  The
+    density of an NPMLE is not estimated at any known rate (the estimate is
+    discrete), so there is no ``"pdf"``.  ``X`` is the interval data given
+    to ``fit``.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
@@ -376,6 +383,10 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
             if quantity == "cdf":
                 lower, upper = np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
             label = "subsampling (rate n^1/3)"
+        if self.bounds is not None:
+            lower, upper, label = widen_pointwise(
+                self, quantity, points, lower, upper, label
+            )
         return interval_frame(
             quantity, points, estimate, lower, upper, request.level, label, target
         )
@@ -390,10 +401,14 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         Z = self._ci_interval_data(request)
         case_one = _is_case_one(Z)
         method = request.choose(
-            ("influence", "bootstrap"),
-            "influence" if case_one else "bootstrap",
+            ("identified_set", "influence", "bootstrap"),
+            "identified_set"
+            if self.bounds is not None
+            else ("influence" if case_one else "bootstrap"),
             type(self).__name__,
         )
+        if method == "identified_set":
+            return mean_interval(self, request, Z)
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, _Mean())
         if not case_one:

@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.isotonic import isotonic_regression
+from sklearn.utils.validation import check_is_fitted
 
 from ..base import ParamsValidationMixin, SufficientStatisticMixin
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
@@ -31,6 +32,7 @@ from ..utils import Interval, Options
 from ..utils._statistic import RowStatistic
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_interval_array, check_weights
+from ._identified import check_value_bounds, mean_set, supported_range
 from ._intervals import NPMLEIntervalsMixin
 from ._npmle_likelihood import IntervalLikelihood
 
@@ -211,6 +213,15 @@ class IntervalNPMLE(
         Maximum number of iterations (EM-ICM: one EM cycle plus one ICM
         step; ICM: one step; Turnbull: one SQUAREM cycle of up to three EM
         steps).
+    bounds : pair of float or None, default=None
+        Declared range ``(low, high)`` of the values, known before the data
+        are seen (``±inf`` for an unbounded side).  The data locate no mass
+        beyond the anchors, so the mean is identified only up to a set
+        whose ends put the unlocated mass at these bounds
+        (:meth:`mean_bounds`); when bounds are declared, ``conf_int("mean")``
+        covers that set (``method="identified_set"``) and the quantile and
+        CDF intervals reach the bounds over the unsupported region.  Data
+        that put mass wholly beyond a bound are refused.
 
     Attributes
     ----------
@@ -225,6 +236,11 @@ class IntervalNPMLE(
         Mass on unbounded innermost intervals: where the data cannot locate
         the distribution (a large value means the anchors did not reach the
         tails; functionals are then biased).
+    supported_range_ : tuple of float
+        ``(t_lo, t_hi)``, the ``k``-th smallest and ``k``-th largest finite
+        row end with ``k = ceil(sqrt(n))``: the range over which the
+        identified sets treat the estimate as located (the NPMLE is biased
+        at the extreme anchors; see :meth:`mean_bounds`).
     method_ : str
         The method used.
     n_iter_ : int
@@ -316,12 +332,20 @@ class IntervalNPMLE(
         "method": [Options({"auto", "pava", "em-icm", "icm", "turnbull"})],
         "tol": [Interval(numbers.Real, 0, None, closed="neither")],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "bounds": ["array-like", None],
     }
 
-    def __init__(self, method: str = "auto", tol: float = 1e-8, max_iter: int = 10000):
+    def __init__(
+        self,
+        method: str = "auto",
+        tol: float = 1e-8,
+        max_iter: int = 10000,
+        bounds: Any = None,
+    ):
         self.method = method
         self.tol = tol
         self.max_iter = max_iter
+        self.bounds = bounds
 
     def fit(self, X: ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None):
         """Estimate the distribution.
@@ -344,6 +368,7 @@ class IntervalNPMLE(
 
     def _statistic_fit(self, statistic, total, added):
         Z, w = total
+        bounds = check_value_bounds(self.bounds)
         informative = ~(np.isneginf(Z[:, 0]) & np.isposinf(Z[:, 1])) & (w > 0)
         if not informative.any():
             raise ValueError(
@@ -385,6 +410,46 @@ class IntervalNPMLE(
             raise ValueError(
                 "X locates no mass on a bounded set; the data are uninformative."
             )
+        self.supported_range_ = supported_range(Z, w)
+        held = self.probabilities_ > 0
+        if np.any(held & ((left >= bounds[1]) | (right < bounds[0]))):
+            raise ValueError(
+                "X puts mass wholly outside the declared bounds: some rows lie "
+                "entirely above bounds[1] or below bounds[0]. "
+                "Declare bounds that contain every value."
+            )
+
+    def mean_bounds(self) -> tuple[float, float]:
+        """Ends of the identified set of the mean under the declared bounds.
+
+        The lower end puts the mass of every innermost interval at its left
+        end and the mass left of the supported range at ``bounds[0]``; the
+        upper end puts it at the right ends and the mass right of the
+        supported range at ``bounds[1]``.  The NPMLE's :meth:`mean` lies
+        between the two.  An infinite bound gives an infinite end.
+
+        Returns
+        -------
+        lower, upper : float
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skprivate.interval import IntervalNPMLE
+        >>> Z = np.array([[-np.inf, 1.0], [1.0, np.inf], [-np.inf, 2.0], [2.0, np.inf]])
+        >>> est = IntervalNPMLE(bounds=(0.0, 4.0)).fit(Z)
+        >>> est.probabilities_.tolist()  # on (-inf, 1], (1, 2], (2, inf)
+        [0.5, 0.0, 0.5]
+        >>> est.mean_bounds()  # 0.5 at 0 or 1, and 0.5 at 2 or 4
+        (1.0, 2.5)
+        """
+        check_is_fitted(self)
+        return mean_set(
+            self.innermost_,
+            self.probabilities_,
+            tuple(self.supported_range_),
+            check_value_bounds(self.bounds),
+        )
 
     def _pava(self, Z: NDArray, w: NDArray):
         delta = np.isneginf(Z[:, 0])
