@@ -48,15 +48,18 @@ from skprivate.survey import (
 # -----------------
 # One fitted privatizer per question, with every parameter (bounds,
 # categories) declared before collection.  The interval question never asks
-# for the age: the collector draws two anchors per respondent and the
-# respondent picks the range that holds their age.
+# for the age: the collector draws two anchors per respondent, inside the
+# declared support of the ages, and the respondent picks the range that
+# holds their age.
 races = ["Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White"]
 survey = Questionnaire(
     [
         Question(
             "age",
             "How old are you?",
-            IntervalCaseII(scale=2.0, anchor_loc=40.0, anchor_scale=12.0).fit([[0.0]]),
+            IntervalCaseII(
+                scale=2.0, anchor_loc=40.0, anchor_scale=12.0, support=(0, 120)
+            ).fit([[0.0]]),
             unit="years",
         ),
         Question(

@@ -143,13 +143,18 @@ def _settings_fingerprint(privatizer: Any) -> int:
     Every parameter but ``random_state`` enters, in the canonical form of
     :func:`skprivate.utils._seeding.canonical`, so the fingerprint is the
     same in every process and differs whenever a setting (say ``epsilon``)
-    does.
+    does.  A parameter a class lists in ``_PARAMETERS_ADDED_LATER`` (name ->
+    default) enters only when it differs from its default, so that adding a
+    parameter leaves the seeded releases of every earlier setting unchanged.
     """
     kind = type(privatizer)
     params = {}
     if hasattr(privatizer, "get_params"):
         params = privatizer.get_params(deep=False)
     params.pop("random_state", None)
+    for name, default in getattr(kind, "_PARAMETERS_ADDED_LATER", {}).items():
+        if name in params and params[name] is default:
+            del params[name]
     text = f"{kind.__module__}.{kind.__qualname__}{canonical(params)}"
     digest = hashlib.sha256(b"skprivate privatizer settings\0" + text.encode())
     return int.from_bytes(digest.digest()[:16], "little")

@@ -2,9 +2,8 @@
 
 Subcommands::
 
-    serve   SURVEY.pkl --database DB    run the collection server
+    serve   SURVEY.pkl --database DB [--workers N]  run the collection server
     issue   SURVEY.pkl --database DB -n N   issue N respondent links
-    page    SURVEY.pkl -o page.html     a standalone page that shows answers
     report  SURVEY.pkl                  the privacy report of the questionnaire
     demo    [--database DB]             a five-question demo survey, served
 
@@ -17,9 +16,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from .io import CLIError
+from . import CLIError
 
 DEFAULT_DATABASE = "survey.db"
+_PAGE_REMOVED = (
+    "'survey page' was removed: its answers had no sound way back to the "
+    "collector (every copy of the file showed the same anchors, and its codes "
+    "could not be checked, nor counted once per respondent, by read_responses). "
+    "Issue one link per respondent with 'survey issue' and collect with "
+    "'survey serve'."
+)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -65,6 +71,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="BYTES",
         help="largest accepted request body (default 65536)",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on one database (default 1); more than one "
+        "needs PostgreSQL (--database postgresql+psycopg://user@host/dbname)",
+    )
 
     issue = cmds.add_parser("issue", help="issue respondent links")
     questionnaire_arg(issue)
@@ -76,11 +90,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="address of the server, printed before each token",
     )
 
-    page = cmds.add_parser(
-        "page", help="write a standalone page that shows the private answers"
-    )
-    questionnaire_arg(page)
-    page.add_argument("-o", "--output", required=True, metavar="PAGE.html")
+    # removed; kept only to say so (see _PAGE_REMOVED)
+    page = cmds.add_parser("page", help="removed: use issue and serve")
+    page.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
     report = cmds.add_parser("report", help="print the privacy report")
     questionnaire_arg(report)
@@ -110,7 +122,9 @@ def demo_questionnaire():
             Question(
                 "age",
                 "How old are you?",
-                IntervalCaseII(anchor_loc=40.0, anchor_scale=12.0).fit([[0.0]]),
+                IntervalCaseII(
+                    anchor_loc=40.0, anchor_scale=12.0, support=(0, 120)
+                ).fit([[0.0]]),
                 unit="years",
             ),
             Question(
@@ -154,7 +168,7 @@ def _load(path: str):
         raise CLIError(f"cannot read questionnaire {path!r}: {exc}") from None
 
 
-def _check_server_packages() -> None:
+def _check_server_packages(database: str) -> None:
     missing = []
     for name in ("starlette", "uvicorn", "sqlalchemy"):
         try:
@@ -165,6 +179,26 @@ def _check_server_packages() -> None:
         raise CLIError(
             f"the survey server needs {', '.join(missing)}: "
             "pip install 'skprivate[survey]'."
+        )
+    from ..survey._store import missing_driver
+
+    reason = missing_driver(database)
+    if reason is not None:
+        raise CLIError(reason)
+
+
+def _check_workers(workers: int, database: str) -> None:
+    from ..survey._store import display_url, is_sqlite
+
+    if workers < 1:
+        raise CLIError(f"--workers must be at least 1; got {workers}.")
+    if workers > 1 and is_sqlite(database):
+        raise CLIError(
+            f"--workers {workers} needs a PostgreSQL database "
+            "(--database postgresql+psycopg://user@host/dbname, with pip install "
+            f"'skprivate[postgresql]'); the database {display_url(database)} is "
+            "an SQLite file, which takes one writer at a time: serve it with "
+            "--workers 1."
         )
 
 
@@ -183,11 +217,8 @@ def run_survey(args: argparse.Namespace) -> int:
         print(report["note"].iloc[-1])
         return 0
     if cmd == "page":
-        html = _load(args.questionnaire).render_html(submit_url=None)
-        Path(args.output).write_text(html, encoding="utf-8")
-        print(f"wrote {args.output} (a page that shows the private answers)")
-        return 0
-    _check_server_packages()
+        raise CLIError(_PAGE_REMOVED)
+    _check_server_packages(args.database)
     if cmd == "issue":
         if args.n < 1:
             raise CLIError("-n must be at least 1.")
@@ -197,10 +228,15 @@ def run_survey(args: argparse.Namespace) -> int:
             print(f"{base}/s/{token}")
         return 0
     if cmd == "serve":
+        from ..survey._store import display_url
+
+        _check_workers(args.workers, args.database)
         survey = _load(args.questionnaire)
+        plural = "s" if args.workers > 1 else ""
         print(
-            f"serving {survey.title!r} on http://{args.host}:{args.port} "
-            f"(database {args.database}); Ctrl-C stops",
+            f"serving {survey.title!r} from the database "
+            f"{display_url(args.database)} with {args.workers} worker{plural} "
+            "(Ctrl-C stops)",
             flush=True,
         )
         serve(
@@ -210,6 +246,7 @@ def run_survey(args: argparse.Namespace) -> int:
             port=args.port,
             open_enrollment=args.open,
             max_body_bytes=args.max_body,
+            workers=args.workers,
         )
         return 0
     survey = demo_questionnaire()  # demo
@@ -232,3 +269,6 @@ def main_survey(args: argparse.Namespace) -> int:
     except (CLIError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except (OSError, RuntimeError) as exc:  # a port in use; a worker that died
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

@@ -7,7 +7,10 @@ loc + scale * Z`` where ``Z`` follows the base family (standard logistic,
 standard normal, uniform on [0, 1]) or any distribution object with ``cdf``
 and ``ppf`` (a frozen :mod:`scipy.stats` distribution, ``rv_histogram``).
 Every draw uses the inverse CDF, so draws truncated to a cell (progressive
-refinement) use the same code.
+refinement) use the same code.  A mechanism's declared ``support`` (the
+range its values can take) truncates the law on the raw scale, so that no
+anchor falls where no value can lie; the CDF, the quantiles and hence the
+coverage and every planning formula then follow the truncated law.
 """
 
 from __future__ import annotations
@@ -22,12 +25,30 @@ from scipy import stats
 from ..utils.validation import check_float_array
 
 _FAMILIES = {"logistic": stats.logistic, "normal": stats.norm, "uniform": stats.uniform}
+# Least probability the untruncated anchor law may give a declared support:
+# below it the truncated quantiles lose their digits to the cancellation
+# F(high) - F(low).
+_MIN_WINDOW_MASS = 1e-9
 
 
 class AnchorDistribution:
-    """The distribution of one anchor on the raw scale of one column."""
+    """The distribution of one anchor on the raw scale of one column.
 
-    def __init__(self, distribution: Any, loc: float, scale: float, a_loc, a_scale):
+    ``window=(low, high)`` truncates the law to ``[low, high]`` (either end
+    may be infinite): the CDF is ``(F(u) - F(low)) / (F(high) - F(low))``
+    inside the window, and every draw, quantile and truncated draw follows
+    the truncated law.
+    """
+
+    def __init__(
+        self,
+        distribution: Any,
+        loc: float,
+        scale: float,
+        a_loc,
+        a_scale,
+        window: tuple[float, float] = (-np.inf, np.inf),
+    ):
         if isinstance(distribution, str):
             self.base = _FAMILIES[distribution]()
             self.name = distribution
@@ -38,16 +59,38 @@ class AnchorDistribution:
             )
         self.shift = a_loc + a_scale * loc
         self.mult = a_scale * scale
+        self.low, self.high = float(window[0]), float(window[1])
+        self.truncated = bool(np.isfinite(self.low) or np.isfinite(self.high))
+        if self.truncated:
+            p_low, p_high = self._base_cdf(np.array([self.low, self.high]))
+            self.p_low, self.mass = float(p_low), float(p_high - p_low)
+            if not self.mass > _MIN_WINDOW_MASS:
+                raise ValueError(
+                    "the anchor law (distribution, loc, scale, anchor_loc, "
+                    "anchor_scale) puts no probability inside the declared "
+                    "support; centre the anchors inside the support."
+                )
 
-    def cdf(self, u: NDArray) -> NDArray:
+    def _base_cdf(self, u: NDArray) -> NDArray:
         return np.asarray(self.base.cdf((np.asarray(u) - self.shift) / self.mult))
 
+    def cdf(self, u: NDArray) -> NDArray:
+        if not self.truncated:
+            return self._base_cdf(u)
+        p = np.clip(self._base_cdf(u), self.p_low, self.p_low + self.mass)
+        return np.clip((p - self.p_low) / self.mass, 0.0, 1.0)
+
     def ppf(self, p: NDArray) -> NDArray:
-        return self.shift + self.mult * np.asarray(self.base.ppf(p), dtype=float)
+        if not self.truncated:
+            return self.shift + self.mult * np.asarray(self.base.ppf(p), dtype=float)
+        q = self.p_low + np.asarray(p, dtype=float) * self.mass
+        out = self.shift + self.mult * np.asarray(self.base.ppf(q), dtype=float)
+        return np.clip(out, self.low, self.high)
 
     def support(self) -> tuple[float, float]:
-        low, high = self.ppf(np.array([0.0, 1.0]))
-        return float(low), float(high)
+        ends = self.shift + self.mult * np.asarray(self.base.ppf([0.0, 1.0]), float)
+        # the window's ends exactly, not their round trip through cdf and ppf
+        return max(float(ends[0]), self.low), min(float(ends[1]), self.high)
 
     def draw(self, rng: np.random.Generator, size, low=None, high=None) -> NDArray:
         """Inverse-CDF draws, optionally truncated to ``(low, high]`` per row."""

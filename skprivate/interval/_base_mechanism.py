@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -42,6 +42,7 @@ _COMMON_CONSTRAINTS: dict[str, list] = {
     "scale": [Interval(numbers.Real, 0, None, closed="neither")],
     "anchor_loc": [Interval(numbers.Real, None, None), "array-like"],
     "anchor_scale": [Interval(numbers.Real, 0, None, closed="neither"), "array-like"],
+    "support": ["array-like", None],
     "random_state": ["random_state"],
 }
 _N_COVERAGE_DRAWS = 200_000
@@ -74,11 +75,18 @@ def _per_column(value: Any, n_features: int, name: str) -> NDArray[np.float64]:
 class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
     """Shared machinery; subclasses define ``_components(rng, n, j)``."""
 
+    # without a declared support, seeded releases are those of the settings
+    # before `support` existed
+    _PARAMETERS_ADDED_LATER: ClassVar[dict[str, Any]] = {"support": None}
+
     # -- design, overridden by subclasses -----------------------------------
     def _n_columns_hint(self) -> int:
         if hasattr(self, "n_features_in_"):
             return self.n_features_in_
         sizes = [np.size(self.anchor_loc), np.size(self.anchor_scale)]
+        declared = getattr(self, "support", None)
+        if declared is not None and np.ndim(declared) == 1 and len(declared) == 2:
+            sizes += [np.size(end) for end in declared if end is not None]
         return max(sizes)
 
     def _standardization(self, j: int) -> tuple[float, float]:
@@ -93,10 +101,50 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             )
         return float(a_loc[j]), float(a_scale[j])
 
+    def _value_support(self, j: int) -> tuple[float, float]:
+        """The declared range ``[low, high]`` of the values of column ``j``."""
+        declared = getattr(self, "support", None)
+        if declared is None:
+            return -np.inf, np.inf
+        if isinstance(declared, str) or np.ndim(declared) != 1 or len(declared) != 2:
+            raise ValueError(
+                "support must be a pair (low, high) of the values' range, each "
+                "end a number, a per-column array or None (unbounded); got "
+                f"{declared!r}."
+            )
+        d = max(self._n_columns_hint(), j + 1)
+        ends = []
+        for end, none in zip(declared, (-np.inf, np.inf), strict=True):
+            value = none if end is None else end
+            try:
+                arr = np.broadcast_to(np.asarray(value, dtype=float), (d,))
+            except (TypeError, ValueError):
+                raise ValueError(
+                    "support ends must be numbers, None or arrays with one entry "
+                    f"per column ({d}); got {declared!r}."
+                ) from None
+            ends.append(float(arr[j]))
+        low, high = ends
+        if np.isnan(low) or np.isnan(high) or not low < high:
+            raise ValueError(
+                f"support of column {j} must have low < high (None or an infinite "
+                f"end for an unbounded side); got {declared!r}."
+            )
+        return low, high
+
+    def _anchor_window(self, j: int) -> tuple[float, float]:
+        """Where the anchor law of column ``j`` is truncated (the support)."""
+        return self._value_support(j)
+
     def _anchor_distribution(self, j: int) -> AnchorDistribution:
         a_loc, a_scale = self._standardization(j)
         return AnchorDistribution(
-            self.distribution, self.loc, self.scale, a_loc, a_scale
+            self.distribution,
+            self.loc,
+            self.scale,
+            a_loc,
+            a_scale,
+            window=self._anchor_window(j),
         )
 
     def _fixed_set(self) -> NDArray:
@@ -119,6 +167,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
     def _validate_design(self) -> None:
         for j in range(self._n_columns_hint()):
             self._standardization(j)
+            self._anchor_distribution(j)
         self._fixed_set()
 
     # -- estimator API --------------------------------------------------------
@@ -161,11 +210,20 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         from scipy import stats
 
         a_loc, a_scale = self._standardization(j)
-        return as_cdf(stats.norm(a_loc, a_scale))
+        low, high = self._value_support(j)
+        if np.isinf(low) and np.isinf(high):
+            return as_cdf(stats.norm(a_loc, a_scale))
+        # no value lies outside the declared support: nor does the reference
+        a, b = (low - a_loc) / a_scale, (high - a_loc) / a_scale
+        return as_cdf(stats.truncnorm(a, b, loc=a_loc, scale=a_scale))
 
     def _reference_text(self, j: int) -> str:
         a_loc, a_scale = self._standardization(j)
-        return f"N({a_loc:g}, {a_scale:g}^2)"
+        text = f"N({a_loc:g}, {a_scale:g}^2)"
+        low, high = self._value_support(j)
+        if np.isinf(low) and np.isinf(high):
+            return text
+        return f"{text} truncated to the support [{low:g}, {high:g}]"
 
     def _column_names(self) -> list[str]:
         names = getattr(self, "feature_names_in_", None)
@@ -341,7 +399,8 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         averaged over respondents and anchors (Monte Carlo over 200,000
         anchor draws with a fixed seed, using the consistent estimator
         ``E[Σ_j P_Y(cell_j \\ A)²]``).  It depends on the population: by
-        default ``N(anchor_loc, anchor_scale²)``, an assumption named in
+        default ``N(anchor_loc, anchor_scale²)`` (truncated to the declared
+        ``support``, if any), an assumption named in
         ``coverage_reference``, not a property of the data.
 
         After ``fit``, two aggregates of the fitted data are reported next
@@ -446,6 +505,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
                 "most 2 / n), kept rounded to 0.01; no raw value is kept"
             )
         exact = bool(fixed.shape[0]) or bool(getattr(self, "exact_cells", None))
+        bounded = any(np.isfinite(self._value_support(j)).any() for j in range(d))
         return {
             "notion": "interval privacy",
             "mechanism": type(self).__name__,
@@ -455,6 +515,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             "leakage": per_column([1 - c for c in coverages]),
             "exact_share": per_column(shares),
             "reference": "N(anchor_loc, anchor_scale^2)"
+            + (" on the support" if bounded else "")
             if reference is None
             else "user-given",
             "coverage_reference": per_column(texts),

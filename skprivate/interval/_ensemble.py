@@ -137,6 +137,11 @@ class IntervalEnsemble(_BaseIntervalMechanism):
         sup = [m._anchor_support(j) for m in self._members()]
         return min(s[0] for s in sup), max(s[1] for s in sup)
 
+    def _value_support(self, j: int) -> tuple[float, float]:
+        # the values lie where every member declares they can
+        sup = [m._value_support(j) for m in self._members()]
+        return max(s[0] for s in sup), min(s[1] for s in sup)
+
     def _anchor_distribution(self, j: int) -> AnchorDistribution:
         return self._members()[0]._anchor_distribution(j)
 

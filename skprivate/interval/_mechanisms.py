@@ -59,6 +59,14 @@ class IntervalMechanism(_BaseIntervalMechanism):
         Public centre of each column, fixed before collection.
     anchor_scale : float or array-like of shape (n_features,), default=1.0
         Public spread of each column, fixed before collection.
+    support : pair (low, high) or None, default=None
+        Declared range of the values (the same for every column, or
+        per-column arrays), fixed before collection; ``None`` or an
+        infinite end leaves a side unbounded.  The anchor law is truncated
+        to it, so that no anchor falls where no value can lie (a commute
+        time is never "at most -3.7 minutes"); coverage, refinement draws
+        and planning follow the truncated law.  A value outside the support
+        is still reported (with a ``NotIdentifiableWarning``).
     offsets : array-like of shape (n_anchors,), optional
         If given, the anchors are ``U + offsets`` for one draw ``U`` (for
         example ``(-1, 1)``: a window of width 2 around a random centre).
@@ -139,6 +147,7 @@ class IntervalMechanism(_BaseIntervalMechanism):
         scale: float = 1.0,
         anchor_loc: Any = 0.0,
         anchor_scale: Any = 1.0,
+        support: Any = None,
         offsets: ArrayLike | None = None,
         acceptable_range: Any = None,
         exact_cells: Any = None,
@@ -150,6 +159,7 @@ class IntervalMechanism(_BaseIntervalMechanism):
         self.scale = scale
         self.anchor_loc = anchor_loc
         self.anchor_scale = anchor_scale
+        self.support = support
         self.offsets = offsets
         self.acceptable_range = acceptable_range
         self.exact_cells = exact_cells
@@ -201,6 +211,22 @@ class IntervalMechanism(_BaseIntervalMechanism):
             q = dist.draw(rng, (n, 1)) + a_scale * off[None, :]
         return [(q, self._exact_cells())]
 
+    def _anchor_window(self, j: int) -> tuple[float, float]:
+        # With offsets the anchors are U + anchor_scale * offsets: U is kept
+        # where every anchor lies in the support.
+        low, high = self._value_support(j)
+        off = self._offsets()
+        if off is None:
+            return low, high
+        _, a_scale = self._standardization(j)
+        low, high = low - a_scale * off[0], high - a_scale * off[-1]
+        if not low < high:
+            raise ValueError(
+                f"support of column {j} is narrower than the span of the offsets "
+                "(times anchor_scale): no window of anchors fits inside it."
+            )
+        return low, high
+
     def _anchor_support(self, j: int) -> tuple[float, float]:
         low, high = super()._anchor_support(j)
         off = self._offsets()
@@ -229,6 +255,14 @@ class IntervalCaseII(IntervalMechanism):
         Public centre of each column, fixed before collection.
     anchor_scale : float or array-like of shape (n_features,), default=1.0
         Public spread of each column, fixed before collection.
+    support : pair (low, high) or None, default=None
+        Declared range of the values (the same for every column, or
+        per-column arrays), fixed before collection; ``None`` or an
+        infinite end leaves a side unbounded.  The anchor law is truncated
+        to it, so that no anchor falls where no value can lie (a commute
+        time is never "at most -3.7 minutes"); coverage, refinement draws
+        and planning follow the truncated law.  A value outside the support
+        is still reported (with a ``NotIdentifiableWarning``).
     random_state : None, int, RandomState or Generator, default=None
         Source of the anchors.
 
@@ -281,6 +315,7 @@ class IntervalCaseII(IntervalMechanism):
         scale: float = 1.0,
         anchor_loc: Any = 0.0,
         anchor_scale: Any = 1.0,
+        support: Any = None,
         random_state: Any = None,
     ) -> None:
         self.distribution = distribution
@@ -288,6 +323,7 @@ class IntervalCaseII(IntervalMechanism):
         self.scale = scale
         self.anchor_loc = anchor_loc
         self.anchor_scale = anchor_scale
+        self.support = support
         self.random_state = random_state
 
     n_anchors = property(lambda self: 2)
@@ -319,6 +355,14 @@ class IntervalCaseI(IntervalCaseII):
         collection; the paper's experiments standardize the response.
     anchor_scale : float or array-like of shape (n_features,), default=1.0
         Public spread of each column, fixed before collection.
+    support : pair (low, high) or None, default=None
+        Declared range of the values (the same for every column, or
+        per-column arrays), fixed before collection; ``None`` or an
+        infinite end leaves a side unbounded.  The anchor law is truncated
+        to it, so that no anchor falls where no value can lie (a commute
+        time is never "at most -3.7 minutes"); coverage, refinement draws
+        and planning follow the truncated law.  A value outside the support
+        is still reported (with a ``NotIdentifiableWarning``).
     random_state : None, int, RandomState or Generator, default=None
         Source of the anchors.
 

@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import clone
 
 from .._privacy_report import privacy_report as _privacy_rows
+from ._anchor_grid import AnchorGrid
 from ._spec import check_declared, mechanism_spec
 
 __all__ = ["GUARANTEE", "Question", "Questionnaire"]
@@ -24,12 +25,15 @@ __all__ = ["GUARANTEE", "Question", "Questionnaire"]
 NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 
 GUARANTEE = (
-    "No raw value can reach the server by construction: an interval question "
-    "never asks for the value (the respondent picks one of the cells cut by "
-    "anchors that the collector drew for that respondent beforehand), every "
-    "other answer is privatized by the page on the respondent's device before "
-    "it is sent, and the server stores an answer only if it lies in the output "
-    "space of its question's mechanism."
+    "The server receives only outputs of each question's mechanism: for an "
+    "interval question, the cell the respondent picks among anchors that the "
+    "collector drew for that respondent beforehand; for every other question, "
+    "an answer the page draws on the respondent's device from the question's "
+    "mechanism. It stores an answer only if it lies in the output space of "
+    "its question's mechanism. An output can still reveal the value: a "
+    "subset report can be the category alone and a noisy value can equal the "
+    "value on its grid, with the probabilities of the mechanism; what each "
+    "output reveals is the guarantee reported on its row."
 )
 
 
@@ -54,9 +58,11 @@ class Question:
         Interval questions only: the anchors drawn for a respondent are
         rounded to this many decimals before they are shown and stored, so
         that the cells the collector records are exactly the ones the
-        respondent read.  ``None`` keeps about three significant digits of
-        the anchors' spread.  Rounding acts on the anchors, which do not
-        depend on the answers, so the privacy argument is unchanged.
+        respondent read, and kept strictly inside the ``support`` declared
+        on the privatizer, so that no range offered is impossible.  ``None``
+        keeps about three significant digits of the anchors' spread.
+        Rounding acts on the anchors, which do not depend on the answers,
+        so the privacy argument is unchanged.
     labels : mapping or None, default=None
         Subset questions only: text shown for each category (by category),
         the category itself otherwise.
@@ -105,6 +111,44 @@ class Question:
             decimals = int(np.clip(2 - math.floor(math.log10(spread)), 0, 10))
         self.decimals = decimals
         self.labels = None if labels is None else dict(labels)
+        if self.kind == "interval":
+            self._check_anchor_support()
+            self.anchor_grid()
+
+    def _check_anchor_support(self) -> None:
+        low, high = self.privatizer._value_support(0)
+        a_low, a_high = self.privatizer._anchor_support(0)
+        if a_low < low or a_high > high:
+            raise ValueError(
+                f"the anchors of question {self.name!r} can fall outside the "
+                "support declared for its values: declare the same support= on "
+                "every mechanism of the ensemble."
+            )
+
+    def anchor_grid(self) -> AnchorGrid:
+        """Interval questions: the numbers its anchors are shown as.
+
+        Anchors are rounded to ``decimals`` decimals and kept strictly
+        inside the ``support`` declared on the privatizer, so that every
+        range a respondent reads can hold a value.
+
+        Returns
+        -------
+        grid : AnchorGrid
+
+        Examples
+        --------
+        >>> from skprivate import IntervalCaseI
+        >>> from skprivate.survey import Question
+        >>> mech = IntervalCaseI(anchor_loc=30, anchor_scale=20, support=(0, 120))
+        >>> q = Question("commute", "Minutes to work?", mech.fit([[0.0]]))
+        >>> q.anchor_grid().snap([-3.71, 42.123, 119.98]).tolist()
+        [0.1, 42.1, 119.9]
+        """
+        if self.kind != "interval":
+            raise ValueError(f"question {self.name!r} is not an interval question.")
+        low, high = self.privatizer._value_support(0)
+        return AnchorGrid(self.decimals, low, high, self.name)
 
     def category_labels(self) -> list[str]:
         """The text shown for each category of a subset question."""
@@ -184,7 +228,7 @@ class Questionnaire:
     >>> anchors = survey.draw_anchors(3)
     >>> len(anchors), len(anchors[0]["age"])
     (3, 1)
-    >>> html = survey.render_html(anchors[0])
+    >>> html = survey.render_html(anchors[0], submit_url="/s/token")
     >>> "Math.random" in html
     False
     """
@@ -249,8 +293,9 @@ class Questionnaire:
         -------
         anchors : list of dict
             One dict per respondent, question name to its sorted anchors
-            (rounded to the question's ``decimals``); empty dicts when there
-            is no interval question.
+            (rounded to the question's ``decimals``, strictly inside the
+            declared support of its values); empty dicts when there is no
+            interval question.
         """
         n = int(n_respondents)
         if n < 0:
@@ -260,7 +305,7 @@ class Questionnaire:
             if q.kind != "interval" or n == 0:
                 continue
             drawn = q.privatizer.draw_anchors(n)
-            drawn = np.sort(np.round(drawn, q.decimals), axis=1)
+            drawn = np.sort(q.anchor_grid().snap(drawn), axis=1)
             for row, values in zip(out, drawn.tolist()):
                 row[q.name] = [float(v) for v in values]
         return out
@@ -277,11 +322,19 @@ class Questionnaire:
             ``None`` draws fresh ones.
         submit_url : str or None
             Where the page posts the privatized answers (relative to the
-            page); ``None`` makes a page that shows them instead.
+            page); ``None`` for a description that is not a page (simulated
+            respondents, :meth:`simulate_answers`).
 
         Returns
         -------
         spec : dict
+
+        Raises
+        ------
+        ValueError
+            For anchors that are missing, of the wrong count, unsorted, not
+            the numbers the page shows (``decimals``) or not strictly inside
+            the declared support of the question's values.
         """
         if anchors is None:
             anchors = self.draw_anchors(1)[0]
@@ -290,7 +343,9 @@ class Questionnaire:
         for entry in spec["questions"]:
             if entry["kind"] == "interval":
                 q = self[entry["name"]]
-                values = [float(v) for v in anchors[q.name]]
+                if q.name not in anchors:
+                    raise ValueError(f"anchors has no entry for question {q.name!r}.")
+                values = q.anchor_grid().check(anchors[q.name])
                 if len(values) != q.spec["n_anchors"]:
                     raise ValueError(
                         f"anchors of {q.name!r} must hold {q.spec['n_anchors']} "
@@ -310,16 +365,21 @@ class Questionnaire:
 
         The page loads nothing from the network; its script privatizes the
         answers on the device (``crypto.getRandomValues``) and posts only
-        the privatized answers to ``submit_url``, or shows them when
-        ``submit_url`` is None (a page that works offline, saved as a file).
+        the privatized answers to ``submit_url``, the respondent's link on
+        the collection server, which binds the answers to the anchors drawn
+        for that respondent.
 
         Parameters
         ----------
         anchors : mapping or None
-            This respondent's anchors (from :meth:`draw_anchors`); ``None``
-            draws fresh ones.
-        submit_url : str or None
-            Where to post the answers, relative to the page.
+            This respondent's anchors (from :meth:`draw_anchors`; the server
+            passes the ones bound to the respondent's token); ``None`` draws
+            fresh ones.
+        submit_url : str
+            Where to post the answers, relative to the page (``/s/<token>``
+            on the server).  Required: there is no page that only shows its
+            answers, since nothing could bring them back into
+            :func:`read_responses` with the server's checks.
         lang : str, default="en"
             Language of the page (the ``lang`` attribute).
 
@@ -329,6 +389,13 @@ class Questionnaire:
         """
         from ._render import render_page
 
+        if not isinstance(submit_url, str) or not submit_url:
+            raise ValueError(
+                "render_html needs submit_url, the respondent's link on the "
+                "collection server (/s/<token>): a page that only shows the "
+                "private answers is not supported. Issue links with issue_tokens "
+                "and collect with serve."
+            )
         return render_page(self.respondent_spec(anchors, submit_url), lang=lang)
 
     def privacy_report(self) -> pd.DataFrame:
@@ -340,8 +407,8 @@ class Questionnaire:
             The columns of :func:`skprivate.privacy_report` with ``column``
             renamed ``question``, plus ``privatized_on`` and ``sent``; the
             last row, ``total``, composes the epsilons when every question has
-            one and states, in ``note``, that no raw value can reach the
-            server by construction (:attr:`guarantee`).
+            one and states, in ``note``, what reaches the server
+            (:attr:`guarantee`).
         """
         rows = []
         for q in self.questions:
@@ -357,7 +424,9 @@ class Questionnaire:
                     "laplace": "value on a grid plus Laplace noise rounded to it",
                     "square_wave": "Square Wave output on its grid",
                     "rvns": f"{q.spec.get('k')} values away from the truth",
-                    "subset": "0/1 indicators of a subset holding the category",
+                    "subset": "0/1 indicators of a random subset of the "
+                    "categories, drawn to hold the category (it can be the "
+                    "category alone, or, with dummy categories, miss it)",
                 }[q.kind]
             rows.append(row)
         frame = pd.DataFrame(rows).rename(columns={"column": "question"})

@@ -5,10 +5,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from fractions import Fraction
 from functools import cache
 from html import escape
 from importlib import resources
 from typing import Any
+
+from ._spec import subset_disclosure
 
 __all__ = ["content_security_policy", "render_page"]
 
@@ -54,8 +57,8 @@ def _json_block(data: Any) -> str:
 
 def _number(value: float, decimals: int | None = None) -> str:
     if decimals is not None:
-        return f"{value:.{decimals}f}"
-    text = repr(float(value))
+        return f"{float(value) + 0.0:.{decimals}f}"
+    text = repr(float(value) + 0.0)
     return text[:-2] if text.endswith(".0") else text
 
 
@@ -70,6 +73,45 @@ def _interval_cells(anchors: list[float], decimals: int, unit: str) -> list[str]
         cells.append(f"more than {shown[i - 1]} and at most {shown[i]}")
     cells.append(f"more than {shown[-1]}")
     return cells
+
+
+def _percent(prob: Fraction) -> str:
+    """A probability as a percentage that never reads 0 or 100 when it is not."""
+    if prob == 0 or prob == 1:
+        return f"{int(prob) * 100}%"
+    if prob < Fraction(1, 1000):
+        return "less than 0.1%"
+    if prob > Fraction(999, 1000):
+        return "more than 99.9%"
+    return f"{float(prob) * 100:.1f}%"
+
+
+def _subset_note(spec: dict) -> str:
+    contains, alone = subset_disclosure(spec)
+    if contains == 1:
+        parts = [
+            "This device sends a group of categories drawn at random among "
+            "those that contain yours: the group tells that your category is "
+            "one of its members."
+        ]
+    else:
+        parts = [
+            "This device sends a group of categories drawn at random: it "
+            f"contains yours with probability {_percent(contains)}"
+            + (" or more" if spec["design"] != "uniform" else "")
+            + "; otherwise your answer was set aside and the group says "
+            "nothing about it."
+        ]
+    if alone > 0:
+        parts.append(
+            "The group can be your category alone, and your answer is then sent "
+            f"as it is: this happens with probability {_percent(alone)}"
+            + (" at most" if spec["design"] != "uniform" else "")
+            + "."
+        )
+    else:
+        parts.append("The group always has at least two categories.")
+    return " ".join(parts)
 
 
 def _privacy_note(entry: dict) -> str:
@@ -98,10 +140,7 @@ def _privacy_note(entry: dict) -> str:
             f"This device sends {what} drawn away from your answer (a negative "
             "survey); your answer itself is never sent."
         )
-    return (
-        "This device sends a random group of categories that contains yours; "
-        "your category itself is never sent."
-    )
+    return _subset_note(spec)
 
 
 def _question_html(i: int, entry: dict) -> str:
@@ -171,9 +210,6 @@ def render_page(spec: dict, lang: str = "en") -> str:
     questions = "\n".join(
         _question_html(i, entry) for i, entry in enumerate(spec["questions"])
     )
-    action = (
-        "Send my private answers" if spec.get("submit") else "Show my private answers"
-    )
     return f"""<!DOCTYPE html>
 <html lang="{escape(lang)}">
 <head>
@@ -190,25 +226,24 @@ def render_page(spec: dict, lang: str = "en") -> str:
 {intro}
 <section class="skp-about" aria-labelledby="skp-about-heading">
 <h2 id="skp-about-heading">How your answers are protected</h2>
-<p>This page makes your answers private on your device before anything
-leaves it: each question below says how.  Your own answers are never sent,
-and they are erased from the page once the private answers are sent.</p>
+<p>This page does not send your answers as you give them.  For a range
+question it sends the range you pick, between limits drawn at random for
+you; for any other question it sends an answer drawn at random on your
+device from yours.  What is sent can still coincide with your answer or
+reveal part of it: each question below says what it sends.  Your answers
+are erased from the page once the private answers are sent.</p>
 </section>
 <noscript><p class="skp-error">This survey needs JavaScript: it makes your
 answers private on your device, and without it nothing is sent.</p></noscript>
 <form id="skp-form" novalidate>
 <div id="skp-errors" class="skp-errors" role="alert" tabindex="-1" hidden></div>
 {questions}
-<button type="submit" id="skp-submit">{action}</button>
+<button type="submit" id="skp-submit">Send my private answers</button>
 </form>
 <p id="skp-status" class="skp-status" role="status" aria-live="polite"></p>
 <section id="skp-sent" class="skp-sent" aria-labelledby="skp-sent-heading" hidden>
 <h2 id="skp-sent-heading" tabindex="-1">What was sent</h2>
 <dl id="skp-sent-list"></dl>
-<div id="skp-code-box" hidden>
-<label for="skp-code">Your private answers (give this text to the survey team)</label>
-<textarea id="skp-code" readonly rows="6"></textarea>
-</div>
 </section>
 </main>
 <script type="application/json" id="skp-spec">{_json_block(spec)}</script>

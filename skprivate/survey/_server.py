@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import numbers
 import threading
 import time
@@ -33,8 +34,8 @@ from ..utils._param_validation import Interval, validate_params
 from ._collect import check_questionnaire
 from ._questionnaire import Questionnaire
 from ._render import content_security_policy
-from ._spec import AnswerError, admissible_subsets, check_answer
-from ._store import SurveyStore, valid_token
+from ._spec import AnswerError, admissible_subsets, check_answer, json_type
+from ._store import SurveyStore, display_url, is_sqlite, valid_token
 
 __all__ = ["background_server", "create_app", "serve"]
 
@@ -53,6 +54,19 @@ class PayloadError(Exception):
 
 def _reject_constant(name: str) -> None:
     raise PayloadError(400, f"malformed JSON: {name} is not a number in JSON.")
+
+
+# Digits of the longest JSON integer parsed as an integer: every longer one
+# lies beyond the largest double (about 1.8e308) and is read as an infinity,
+# which the answer checks refuse with the question's name (Python itself
+# refuses to parse integers of more than 4300 digits).
+_MAX_INT_DIGITS = 400
+
+
+def _parse_int(text: str) -> int | float:
+    if len(text) > _MAX_INT_DIGITS:
+        return -math.inf if text.startswith("-") else math.inf
+    return int(text)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
@@ -78,17 +92,27 @@ class _Checker:
             data = json.loads(
                 body.decode("utf-8"),
                 parse_constant=_reject_constant,
+                parse_int=_parse_int,
                 object_pairs_hook=_unique_keys,
             )
         except PayloadError:
             raise
         except (ValueError, RecursionError, UnicodeDecodeError) as exc:
             raise PayloadError(400, f"malformed JSON: {exc}") from None
-        if not isinstance(data, dict) or set(data) != {"answers"}:
+        shape = 'the body must be a JSON object {"answers": {...}} and nothing else'
+        if not isinstance(data, dict):
+            raise PayloadError(422, f"{shape}; got {json_type(data)}.")
+        extra = sorted(set(data) - {"answers"})
+        if extra:
+            # the field's name only: its value may be anything, a raw value too
             raise PayloadError(
                 422,
-                'the body must be a JSON object {"answers": {...}} and nothing else.',
+                f"unexpected field {extra[0][:64]!r} in the body"
+                + (f" (and {len(extra) - 1} more)" if len(extra) > 1 else "")
+                + f": {shape}.",
             )
+        if "answers" not in data:
+            raise PayloadError(422, f'the field "answers" is missing: {shape}.')
         answers = data["answers"]
         if not isinstance(answers, dict):
             raise PayloadError(422, '"answers" must be an object: question -> answer.')
@@ -376,6 +400,26 @@ def create_app(
     return Starlette(routes=routes, lifespan=lifespan)
 
 
+def _prepare(questionnaire: Questionnaire, database: str | Path) -> None:
+    """Create the tables, or check that they hold this questionnaire, now.
+
+    So that a wrong database is a ``ValueError`` in the caller rather than a
+    server that fails its startup.
+    """
+    from sqlalchemy.exc import OperationalError
+
+    store = SurveyStore(database)
+    try:
+        store.initialize(questionnaire.public_spec(), questionnaire.fingerprint())
+    except OperationalError as exc:  # unreachable, refused, no such database
+        first = str(exc.orig or exc).strip().splitlines()[0]
+        raise RuntimeError(
+            f"cannot use the database {display_url(database)}: {first}"
+        ) from None
+    finally:
+        store.close()
+
+
 def serve(
     questionnaire: Questionnaire,
     database: str | Path,
@@ -385,28 +429,45 @@ def serve(
     open_enrollment: bool = False,
     max_body_bytes: int = MAX_BODY_BYTES,
     log_level: str = "info",
+    workers: int = 1,
 ) -> None:
     """Run the collection server with uvicorn until interrupted.
 
     Access logs are off (they would record which respondent connected
     when); put a TLS-terminating reverse proxy in front of it on a network.
+    Once the server accepts connections it prints one line ``ready:
+    http://host:port`` on standard output (the port actually bound, which
+    is how a script that passed ``port=0`` learns it).
 
     Parameters
     ----------
     questionnaire : Questionnaire
         The survey.
     database : str or Path
-        SQLAlchemy URL or SQLite file.
+        SQLAlchemy URL or SQLite file.  Checked (and its tables created)
+        before the server starts: a database of another questionnaire raises
+        ``ValueError`` here.
     host : str, default="127.0.0.1"
         Interface to listen on.
     port : int, default=8000
-        TCP port.
+        TCP port; 0 picks a free one.
     open_enrollment : bool, default=False
         Give a token to every visitor of ``/`` (see :func:`create_app`).
     max_body_bytes : int, default=65536
         Largest accepted request body.
     log_level : str, default="info"
         uvicorn's log level.
+    workers : int, default=1
+        Server processes sharing the listening socket, each with its own
+        connections to the database.  More than one needs a server database
+        such as PostgreSQL (``postgresql+psycopg://user@host/dbname``, the
+        ``postgresql`` extra); an SQLite file is refused.  A token is still
+        answered at most once: the database itself refuses a second claim.
+        Each worker is a fresh Python process, so a script that calls
+        ``serve(..., workers=2)`` must do it under ``if __name__ ==
+        "__main__":``.  SIGINT or SIGTERM stops every worker; a worker that
+        exits on its own stops the others and ``serve`` raises
+        ``RuntimeError``.
 
     Examples
     --------
@@ -414,23 +475,48 @@ def serve(
     >>> callable(serve)
     True
     """
-    import uvicorn
+    check_questionnaire(questionnaire)
+    validate_params(
+        {
+            "port": [Interval(numbers.Integral, 0, 65535, closed="both")],
+            "workers": [Interval(numbers.Integral, 1, None, closed="left")],
+        },
+        {"port": port, "workers": workers},
+        "serve",
+    )
+    if workers > 1 and is_sqlite(database):
+        raise ValueError(
+            f"workers={workers} needs a server database such as PostgreSQL; "
+            f"{display_url(database)} is an SQLite file, which takes one "
+            "writer at a time: serve it with workers=1."
+        )
+    from functools import partial
 
-    app = create_app(
+    from ._serving import listen, run_many, run_one, url_of
+
+    _prepare(questionnaire, database)
+    make_app = partial(
+        create_app,
         questionnaire,
         database,
         open_enrollment=open_enrollment,
         max_body_bytes=max_body_bytes,
     )
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        access_log=False,
-        log_level=log_level,
-        backlog=4096,
-        server_header=False,
-    )
+    options = {"log_level": log_level}
+    sock = listen(host, port)
+    url = url_of(host, sock)
+    plural = "s" if workers > 1 else ""
+
+    def announce() -> None:
+        print(f"ready: {url} ({workers} worker{plural})", flush=True)
+
+    try:
+        if workers == 1:
+            run_one(make_app, sock, options, announce)
+        else:
+            run_many(make_app, sock, int(workers), options, announce)
+    finally:
+        sock.close()
 
 
 @contextlib.contextmanager
@@ -452,7 +538,8 @@ def background_server(
     questionnaire : Questionnaire
         The survey.
     database : str or Path
-        SQLAlchemy URL or SQLite file.
+        SQLAlchemy URL or SQLite file, checked first: one holding another
+        questionnaire raises ``ValueError``.
     host : str, default="127.0.0.1"
         Interface to listen on.
     port : int, default=0
@@ -483,6 +570,7 @@ def background_server(
     import uvicorn
 
     app = create_app(questionnaire, database, open_enrollment=open_enrollment)
+    _prepare(questionnaire, database)
     config = uvicorn.Config(
         app, host=host, port=port, access_log=False, log_level="warning"
     )
@@ -498,9 +586,16 @@ def background_server(
     thread.start()
     deadline = time.monotonic() + timeout
     while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
+        if not thread.is_alive():
+            raise RuntimeError(
+                "the survey server did not start: its startup failed (uvicorn "
+                "logged why above)."
+            )
+        if time.monotonic() > deadline:
             server.should_exit = True
-            raise RuntimeError("the survey server did not start.")
+            raise RuntimeError(
+                f"the survey server did not start within {timeout} s (timeout)."
+            )
         time.sleep(0.01)
     bound = server.servers[0].sockets[0].getsockname()[1]
     try:

@@ -29,6 +29,7 @@ __all__ = [
     "check_answer",
     "check_declared",
     "mechanism_spec",
+    "subset_disclosure",
 ]
 
 KINDS = ("interval", "laplace", "square_wave", "rvns", "subset")
@@ -257,6 +258,72 @@ def _subset_spec(priv: _BaseSubsetPrivatizer) -> dict[str, Any]:
     return spec
 
 
+def subset_disclosure(spec: dict[str, Any]) -> tuple[Fraction, Fraction]:
+    """What a subset question's report says about the category, exactly.
+
+    Returns ``(contains, alone)``: the smallest probability, over the true
+    categories ``x``, that the report holds ``x``, and the largest
+    probability that the report is ``{x}`` alone (the category sent as it
+    is).  A true respondent draws ``Ã`` from the design and reports ``Ã`` or
+    its complement, whichever holds ``x`` (a conditional design draws among
+    the subsets holding ``x``); with dummy categories the respondent is, with
+    probability ``2 alpha``, a dummy who reports ``Ã`` itself.  Hence
+    ``P(x in A) = 1 - 2 alpha + 2 alpha nu(x in Ã)`` and ``P(A = {x}) =
+    (1 - 2 alpha) (nu({x}) + nu([p] minus x)) + 2 alpha nu({x})``.
+
+    Parameters
+    ----------
+    spec : dict
+        The spec of a subset question (:func:`mechanism_spec`).
+
+    Returns
+    -------
+    contains, alone : Fraction
+
+    Examples
+    --------
+    >>> from skprivate import SubsetUniform
+    >>> from skprivate.survey._spec import mechanism_spec, subset_disclosure
+    >>> sub = SubsetUniform(categories=[["a", "b", "c"]]).fit([["a"]])
+    >>> [round(float(f), 4) for f in subset_disclosure(mechanism_spec(sub))]
+    [0.95, 0.3167]
+    """
+    p = spec["p"]
+    alpha = Fraction(spec["alpha"]) if spec["dummies"] else Fraction(0)
+    full = (1 << p) - 1
+    if spec["design"] == "uniform":
+        low, high = spec["sizes"]
+        n = sum(math.comb(p, k) for k in range(low, high + 1))
+        inside = Fraction(
+            sum(math.comb(p - 1, k - 1) for k in range(max(low, 1), high + 1)), n
+        )
+        single = Fraction(int(low <= 1 <= high), n)
+        co_single = Fraction(int(low <= p - 1 <= high), n)
+        contains = 1 - 2 * alpha + 2 * alpha * inside
+        alone = (1 - 2 * alpha) * (single + co_single) + 2 * alpha * single
+        return contains, alone
+    total = Fraction(int(spec["total"]))
+    weights = {
+        sum(1 << i for i, b in enumerate(bits) if b): Fraction(int(w)) / total
+        for bits, w in zip(spec["subsets"], spec["weights"], strict=True)
+    }
+    contains, alone = Fraction(1), Fraction(0)
+    for x in range(p):
+        one = 1 << x
+        if spec["design"] == "conditional":
+            # every report holds x, dummy or not; weights of the subsets
+            # holding x sum to one
+            held, p_alone = Fraction(1), weights.get(one, Fraction(0))
+        else:
+            inside = sum((w for m, w in weights.items() if m & one), Fraction(0))
+            single = weights.get(one, Fraction(0))
+            co_single = weights.get(full ^ one, Fraction(0))
+            held = 1 - 2 * alpha + 2 * alpha * inside
+            p_alone = (1 - 2 * alpha) * (single + co_single) + 2 * alpha * single
+        contains, alone = min(contains, held), max(alone, p_alone)
+    return contains, alone
+
+
 def _interval_spec(priv: _BaseIntervalMechanism) -> dict[str, Any]:
     priv._check_params()
     priv._validate_design()
@@ -269,13 +336,17 @@ def _interval_spec(priv: _BaseIntervalMechanism) -> dict[str, Any]:
             "or exact_cells); a survey built from it would send raw values. Use "
             "a mechanism without exact disclosure."
         )
-    low, high = priv._anchor_support(0)
+
+    def ends(pair):  # None for an unbounded side (JSON has no infinity)
+        return [float(v) if math.isfinite(v) else None for v in pair]
+
     return {
         "kind": "interval",
         "mechanism": type(priv).__name__,
         "n_anchors": int(priv._n_anchors()),
-        # None for an unbounded side (JSON has no infinity)
-        "anchor_support": [float(v) if math.isfinite(v) else None for v in (low, high)],
+        # the declared range of the values, and where the anchors fall in it
+        "support": ends(priv._value_support(0)),
+        "anchor_support": ends(priv._anchor_support(0)),
     }
 
 
@@ -354,12 +425,38 @@ def _is_integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type (for messages; never the value)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
 def _number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise AnswerError(f"answer to {name!r} must be a number; got {value!r:.60}.")
-    value = float(value)
+        raise AnswerError(
+            f"answer to {name!r} must be a number; got {json_type(value)}."
+        )
+    try:
+        # a JSON integer beyond the largest float overflows here
+        value = float(value)
+    except OverflowError:
+        value = math.inf
     if not math.isfinite(value):
-        raise AnswerError(f"answer to {name!r} must be a finite number.")
+        raise AnswerError(
+            f"answer to {name!r} must be a finite number within the range of a "
+            "double (about 1.8e308 in magnitude)."
+        )
     return value
 
 
@@ -409,7 +506,7 @@ def _rvns_answer(name: str, spec: dict, value: Any) -> list[float]:
         i = v / h
         if not (i.is_integer() and i * h == v and lo <= i <= hi):
             raise AnswerError(
-                f"answer to {name!r} holds {v!r}, which is not a report of its "
+                f"answer to {name!r} holds a number that is not a report of its "
                 f"mechanism: reports are multiples of {h!r} in "
                 f"[{lo * h!r}, {hi * h!r}]."
             )

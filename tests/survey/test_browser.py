@@ -210,30 +210,3 @@ def test_a_used_or_forged_link_shows_no_form(survey, served, tokens, browser_con
     response = page.goto(f"{url}/s/{'B' * 43}")
     assert response.status == 404 and page.locator("form").count() == 0
     page.close()
-
-
-def test_the_standalone_page_shows_the_private_answers_and_sends_nothing(
-    survey, browser_context, tmp_path
-):
-    html = survey.render_html(submit_url=None)
-    path = tmp_path / "page.html"
-    path.write_text(html, encoding="utf-8")
-    page = browser_context.new_page()
-    requests = _record(page)
-    errors = _errors(page)
-    page.goto(path.as_uri())
-    page.locator('input[name="q0"]').first.check()
-    page.locator('input[name="q1"]').first.check()
-    page.get_by_role("radio", name="Asian").check()
-    page.locator("#q3").fill("12.5")
-    page.locator("#q4").fill("8")
-    page.locator("#q5").fill("30")
-    page.get_by_role("button", name="Show my private answers").click()
-    code = page.get_by_label("Your private answers (give this text to the survey team)")
-    code.wait_for()
-    answers = json.loads(code.input_value())["answers"]
-    assert set(answers) == {q.name for q in survey.questions}
-    laws.laplace_index(survey["hours"].spec, [answers["hours"]])
-    assert [r["url"] for r in requests] == [path.as_uri()]
-    assert errors == [], errors
-    page.close()

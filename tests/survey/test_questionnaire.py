@@ -107,7 +107,7 @@ def test_questionnaire_validation_and_privacy_report(survey):
     report = survey.privacy_report()
     assert list(report["question"]) == [q.name for q in survey.questions] + ["total"]
     assert report["note"].iloc[-1] == GUARANTEE
-    assert "No raw value can reach the server" in GUARANTEE
+    assert "The server receives only outputs" in GUARANTEE
     on_device = report.set_index("question")["privatized_on"]
     assert on_device["age"].startswith("collector draws anchors")
     assert on_device["hours"] == "respondent's device"
@@ -130,7 +130,7 @@ def test_anchors_are_rounded_drawn_per_respondent_and_shown_exactly(survey):
     assert decimals == 1  # spread 12: about three significant digits
     assert np.all(np.round(age, decimals) == age)
     assert len({tuple(r) for r in age.tolist()}) > 40  # fresh per respondent
-    html = survey.render_html(anchors[0])
+    html = survey.render_html(anchors[0], submit_url="/s/x")
     for value in anchors[0]["age"]:
         assert f"at most {value:.1f} years" in html
 
@@ -161,7 +161,7 @@ def test_question_text_cannot_break_out_of_the_page():
     ldp = LaplaceLDP(bounds=(0, 1)).fit([[0.0]])
     nasty = '</script><script>alert(1)</script><b onmouseover="x">'
     page = Questionnaire([Question("a", nasty, ldp, help=nasty)], title=nasty)
-    html = page.render_html()
+    html = page.render_html(submit_url="/s/x")
     assert "<script>alert(1)" not in html and "<b onmouseover" not in html
     block = re.search(r'id="skp-spec">(.*?)</script>', html, re.S).group(1)
     assert json.loads(block)["questions"][0]["text"] == nasty
@@ -251,15 +251,12 @@ def _cli(capsys, *args):
     return code, out.out, out.err
 
 
-def test_command_line_report_page_issue(survey, tmp_path, capsys):
+def test_command_line_report_issue(survey, tmp_path, capsys):
     path = tmp_path / "s.pkl"
     survey.save(path)
     code, out, err = _cli(capsys, "report", str(path))
     assert code == 0, err
-    assert "No raw value can reach the server" in out
-    page = tmp_path / "page.html"
-    code, out, err = _cli(capsys, "page", str(path), "-o", str(page))
-    assert code == 0 and "<!DOCTYPE html>" in page.read_text()
+    assert "The server receives only outputs" in out
     database = tmp_path / "cli.db"
     code, out, err = _cli(
         capsys, "issue", str(path), "--database", str(database), "-n", "3"
@@ -291,7 +288,7 @@ import skprivate
 from skprivate.survey import Question, Questionnaire, create_app
 from skprivate import LaplaceLDP
 q = Questionnaire([Question("a", "A?", LaplaceLDP(bounds=(0, 1)).fit([[0.0]]))])
-assert "<form" in q.render_html()
+assert "<form" in q.render_html(submit_url="/s/x")
 try:
     create_app(q, "x.db")
 except ImportError as exc:
@@ -369,7 +366,7 @@ def test_declared_bounds_and_categories_are_accepted_and_raw_values_stay_out():
             ),
         ]
     )
-    html = survey.render_html()
+    html = survey.render_html(submit_url="/s/x")
     assert "123456" not in html
     assert "only-one-person" not in html
     assert survey["x"].spec["high"] == 100.0

@@ -1,6 +1,7 @@
 /*
  * The respondent's page: read the answers, privatize them on this device
- * with the exact samplers, send (or show) only the private answers.
+ * with the exact samplers, send only the private answers to the page's own
+ * server (the respondent's link).
  *
  * Raw answers live only in the form fields: they have no part in any request
  * (the form is never submitted natively, and the page's policy forbids form
@@ -80,7 +81,11 @@
         for (let c = 0; c < entry.spec.p; c++) {
           if (answer[c] === 1) names.push(entry.labels[c]);
         }
-        return "one of: " + names.join(", ");
+        const extra = entry.spec.dummies
+          ? " (and one of two placeholder categories)"
+          : "";
+        if (names.length === 1) return "the single category " + names[0] + extra;
+        return "the group of categories " + names.join(", ") + extra;
       }
     }
   }
@@ -145,7 +150,7 @@
     });
   }
 
-  function showSent(message, withCode) {
+  function showSent(message) {
     const list = document.getElementById("skp-sent-list");
     list.replaceChildren();
     drawn.shown.forEach(function (pair) {
@@ -155,22 +160,16 @@
       value.textContent = pair[1];
       list.append(term, value);
     });
-    if (withCode) {
-      document.getElementById("skp-code").value = JSON.stringify({
-        answers: drawn.answers,
-      });
-      document.getElementById("skp-code-box").hidden = false;
-    }
     const section = document.getElementById("skp-sent");
     section.hidden = false;
     statusBox.textContent = message;
     document.getElementById("skp-sent-heading").focus();
   }
 
-  function finish(message, withCode) {
+  function finish(message) {
     eraseRawAnswers();
     form.hidden = true;
-    showSent(message, withCode);
+    showSent(message);
   }
 
   async function send() {
@@ -190,13 +189,12 @@
       response = null;
     }
     if (response !== null && response.status === 201) {
-      finish("Thank you: your private answers were received.", false);
+      finish("Thank you: your private answers were received.");
       return;
     }
     if (response !== null && response.status === 409) {
       finish(
         "Answers from this link were already received; nothing more was kept.",
-        false,
       );
       return;
     }
@@ -227,13 +225,6 @@
       drawn = result;
       setLocked(true);
     }
-    if (spec.submit) {
-      send();
-    } else {
-      finish(
-        "Your private answers are below.  Nothing was sent from this page.",
-        true,
-      );
-    }
+    send();
   });
 })();
