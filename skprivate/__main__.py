@@ -4,12 +4,68 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
+
+
+class _LazyParser(argparse.ArgumentParser):
+    """An argument parser that adds a command's arguments when it is used.
+
+    ``fill(parser)`` adds the arguments the first time the parser parses or
+    formats its help; ``describe()`` returns the description, built only
+    when the help is shown.  ``python -m skprivate --help`` therefore
+    imports no command's module, and ``privatize`` does not inspect every
+    estimator class for a help text it does not print.
+    """
+
+    def __init__(self, *args: Any, fill: Any = None, describe: Any = None, **kw: Any):
+        super().__init__(*args, **kw)
+        self._fill = fill
+        self._describe = describe
+
+    def _filled(self) -> None:
+        if self._fill is not None:
+            fill, self._fill = self._fill, None
+            fill(self)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self._filled()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._filled()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._filled()
+        if self._describe is not None:
+            describe, self._describe = self._describe, None
+            self.description = describe()
+        return super().format_help()
+
+
+def _privatize_description() -> str:
+    from ._cli.privatize import mechanisms_help
+
+    return (
+        "Apply a privacy mechanism to columns of a CSV file.  Next to\n"
+        "OUT.csv it also writes OUT.csv.skprivate.json: the mechanism and its\n"
+        "declared parameters (no data), which estimate reads.\n\n" + mechanisms_help()
+    )
+
+
+def _estimate_description() -> str:
+    from ._cli.estimate import estimators_help
+
+    return (
+        "Estimate a population distribution or statistics from the\n"
+        "output of a mechanism.  The settings file privatize wrote next to IN.csv\n"
+        "(IN.csv.skprivate.json) supplies the estimator, the columns and the\n"
+        "mechanism's parameters; --param overrides them.\n\n" + estimators_help()
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ._cli.privatize import MECHANISMS, mechanisms_help
-
-    parser = argparse.ArgumentParser(
+    parser = _LazyParser(
         prog="python -m skprivate",
         description="Collect data privately and learn from privatized data.",
     )
@@ -21,16 +77,34 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", metavar="DIR", help="write report.html and figures here")
     demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
-    priv = sub.add_parser(
+    sub.add_parser(
         "privatize",
         help="privatize columns of a CSV file",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Apply a privacy mechanism to columns of a CSV file.  Next to\n"
-        "OUT.csv it also writes OUT.csv.skprivate.json: the mechanism and its\n"
-        "declared parameters (no data), which estimate reads.\n\n" + mechanisms_help(),
+        describe=_privatize_description,
+        fill=_privatize_arguments,
         epilog="example: python -m skprivate privatize --mechanism laplace "
         "--columns age --param epsilon=1 --bounds 17,90 adult.csv -o out.csv",
     )
+    sub.add_parser(
+        "estimate",
+        help="estimate population quantities from privatized columns of a CSV file",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        describe=_estimate_description,
+        fill=_estimate_arguments,
+        epilog="example: python -m skprivate estimate private.csv  (after "
+        "privatize ... -o private.csv)",
+    )
+
+    from ._cli.survey import add_parser as add_survey_parser
+
+    add_survey_parser(sub)
+    return parser
+
+
+def _privatize_arguments(priv: argparse.ArgumentParser) -> None:
+    from ._cli.privatize import MECHANISMS
+
     priv.add_argument("input", metavar="IN.csv")
     priv.add_argument("-o", "--output", metavar="OUT.csv", required=True)
     priv.add_argument("--mechanism", required=True, choices=sorted(MECHANISMS))
@@ -76,19 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
         "settings, so the same file reproduces and another file gets other noise",
     )
 
-    from ._cli.estimate import ESTIMATORS, estimators_help
 
-    est = sub.add_parser(
-        "estimate",
-        help="estimate population quantities from privatized columns of a CSV file",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Estimate a population distribution or statistics from the\n"
-        "output of a mechanism.  The settings file privatize wrote next to IN.csv\n"
-        "(IN.csv.skprivate.json) supplies the estimator, the columns and the\n"
-        "mechanism's parameters; --param overrides them.\n\n" + estimators_help(),
-        epilog="example: python -m skprivate estimate private.csv  (after "
-        "privatize ... -o private.csv)",
-    )
+def _estimate_arguments(est: argparse.ArgumentParser) -> None:
+    from ._cli.estimate import ESTIMATORS
+
     est.add_argument("input", metavar="IN.csv")
     est.add_argument(
         "--estimator",
@@ -136,11 +201,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="confidence level of the intervals, in (0, 1) (default 0.95)",
     )
     est.add_argument("-o", "--output", metavar="OUT.csv", help="also write the table")
-
-    from ._cli.survey import add_parser as add_survey_parser
-
-    add_survey_parser(sub)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,10 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-
-class CLIError(Exception):
-    """An error reported to the user as one line, with a non-zero exit code."""
-
+# Defined in the package (commands that read no CSV import no pandas) and
+# imported from here by the commands that do.
+from . import CLIError
 
 # Field separators a one-column header is checked for (see delimiter_hint).
 _OTHER_DELIMITERS = (";", "\t", "|")

@@ -6,7 +6,6 @@ import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.signal import fftconvolve
 
 from ..utils._row_blocks import ROW_BLOCK
 from ..utils.validation import check_float_array
@@ -196,6 +195,8 @@ def _linear_bin(y: NDArray, lo: float, step: float, n_bins: int) -> NDArray:
 def _smooth(
     counts: NDArray, lo: float, step: float, h: float, z: NDArray, n: float
 ) -> NDArray[np.float64]:
+    from scipy.signal import fftconvolve  # imported late: 0.5 s
+
     half = int(np.ceil(5 * h / step))
     offsets = np.arange(-half, half + 1) * step
     kernel = np.exp(-0.5 * (offsets / h) ** 2) / (np.sqrt(2 * np.pi) * h)

@@ -99,7 +99,6 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 from scipy import optimize, stats
-from scipy.signal import fftconvolve
 from scipy.special import xlogy
 from sklearn.base import clone
 from sklearn.isotonic import isotonic_regression
@@ -262,6 +261,8 @@ def _kde_at(values: NDArray, points: NDArray) -> NDArray[np.float64]:
 
     Linearly binned on 4,096 nodes and convolved, so it costs ``O(n)``.
     """
+    from scipy.signal import fftconvolve  # imported late: 0.5 s
+
     n = values.size
     spread = min(np.std(values), stats.iqr(values) / 1.349) or np.std(values) or 1.0
     h = 0.9 * spread * n ** (-0.2)

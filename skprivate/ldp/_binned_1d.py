@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.signal import fftconvolve
 
 from ._direct_sums import direct_sums
 from ._kernels import deconvolution_kernel
@@ -140,6 +139,8 @@ class BinnedSums:
 
     def set_counts(self, counts: NDArray, absolute: bool = False) -> None:
         """Use binned ``counts`` of shape ``(size, c)`` and convolve them."""
+        from scipy.signal import fftconvolve  # imported late: 0.5 s
+
         self.counts = counts
         kern = self._kern
         values = [fftconvolve(counts, kern[:, None], mode="same", axes=0)]
@@ -189,6 +190,8 @@ class BinnedSums:
         (points very far away) they are summed directly over the binned
         nodes.
         """
+        from scipy.signal import fftconvolve  # imported late: 0.5 s
+
         x = np.asarray(x, dtype=float)
         out = np.empty((x.size, self.values.shape[1]))
         inside = self.inside(x)

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from scipy import fft as sp_fft
-from scipy.signal import fftconvolve
 
 from ..utils._warnings import external_stacklevel
 from ._direct_sums import direct_sums
@@ -229,6 +228,8 @@ class BinnedSumsND:
         With ``absolute`` the first column is also convolved with ``|K_hat|``
         (the product of the absolute 1-D kernels) and appended.
         """
+        from scipy.signal import fftconvolve  # imported late: 0.5 s
+
         c = counts.shape[1]
         grid = counts.reshape((*self.shape, c))
         parts = [(grid, kernels)]

@@ -250,7 +250,10 @@ class DeconvolutionKernelDensity(
     of ``support_`` (see ``boundary``), clipping it at zero on the support
     and renormalizing; ``cdf``, ``quantile``, ``mean``,
     ``sample`` work on that density tabulated on 4,096 equal cells
-    (piecewise constant).  They are available for one feature only.
+    (piecewise constant).  They are available for one feature only.  The
+    table is built by the first of these calls, not by ``fit`` (which then
+    costs only what ``score_samples`` needs), so a bandwidth too narrow for
+    the cells, or moments out of reach (see below), are reported there.
 
     With a float ``bandwidth`` and a ``support`` (or privatizer bounds) fixed
     in advance, one feature and binned sums, ``fit`` bins the records on a
@@ -520,7 +523,7 @@ class DeconvolutionKernelDensity(
             float(np.dot(counts, nodes**3) / counts.sum()),
             float(np.dot(counts, nodes**4) / counts.sum()),
         )
-        self._build_distribution()
+        self._defer_distribution()
 
     def _fit_all_rows(self, Z) -> DeconvolutionKernelDensity:
         """Kernel sums over the stored records (a bandwidth search, several
@@ -567,8 +570,24 @@ class DeconvolutionKernelDensity(
             z = Z[:, 0]
             self._noisy_moments = (n, float(z.mean()), float(np.dot(z, z) / n))
             self._noisy_powers = (float(np.mean(z**3)), float(np.mean(z**4)))
-            self._build_distribution()
+            self._defer_distribution()
         return self
+
+    def _defer_distribution(self) -> None:
+        """Tabulate the proper density on first use, not in ``fit``.
+
+        The tabulation evaluates the estimate at 3 x 4,096 points (with the
+        reflections) and solves the moment tilt: with exact sums that is a
+        dozen times the kernel sums of a typical ``score_samples`` call, paid
+        by every fit that only needs ``raw_density``, ``score_samples`` or
+        ``score`` (a bandwidth grid search).  A support of zero width (one
+        distinct record) has no density whatever the bandwidth, and is
+        refused here, in ``fit``.
+        """
+        self._dist = None
+        low, high = self.support_
+        if not low < high:
+            self._build_distribution()  # raises: no positive mass
 
     def _settings(self) -> dict[str, str]:
         return {k: repr(v) for k, v in self.get_params(deep=False).items()}
@@ -777,6 +796,8 @@ class DeconvolutionKernelDensity(
                 "The population-estimate methods (pdf, cdf, quantile, sample, "
                 f"mean...) need one feature; this estimate has {self.n_features_in_}."
             )
+        if getattr(self, "_dist", None) is None:
+            self._build_distribution()
         return self._dist
 
     def pdf(self, x: ArrayLike) -> NDArray[np.float64]:

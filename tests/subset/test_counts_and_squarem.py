@@ -35,7 +35,11 @@ def _row_path(design, A, method, tol):
     if method == "one-step":
         return fitting.one_step(ind, ones, w_mom, s, t)
     if method == "em":
-        return fitting.em(ind, ones, np.full(p, 1.0 / p), s, t, 10_000, tol)[0]
+        w, n_iter = fitting.em(ind, ones, np.full(p, 1.0 / p), s, t, 10_000, tol)
+        if n_iter == 10_000:  # not converged: the estimator returns EM's answer
+            return w
+        # the estimator finishes EM with Newton steps held to tol / 1000
+        return fitting.mle_newton(ind, ones, w, s, t, 10_000, tol * 1e-3)[0]
     start = 0.9 * fitting.project_simplex(w_mom) + 0.1 / p
     return fitting.mle_newton(ind, ones, start, s, t, 200, tol)[0]
 
@@ -51,7 +55,10 @@ def test_counts_path_equals_row_path(method, min_coverage, monkeypatch):
     ).fit(A)
     assert est.subset_counts_.sum() == 3000
     raw = _row_path(design, A, method, 1e-12)
-    np.testing.assert_allclose(est.distribution_raw_, raw, rtol=0, atol=1e-12)
+    # EM's Newton finish stops where the likelihood's rounding hides the
+    # rest (1e-11 in w here), so the two paths agree to that
+    atol = 5e-11 if method == "em" else 1e-12
+    np.testing.assert_allclose(est.distribution_raw_, raw, rtol=0, atol=atol)
 
 
 def test_counts_are_those_of_numpy_unique(monkeypatch):
