@@ -25,6 +25,7 @@ import pandas as pd
 
 import skprivate
 from skprivate import (
+    FrequencyOracle,
     IntervalCaseI,
     LaplaceLDP,
     SubsetUniform,
@@ -509,6 +510,29 @@ FUNCTIONS = {
             "ratio": {**real(0, None, low_open=False), "wrong_shape": lambda v: [1, 2]},
             "kernel": option(),
             "order": custom(three=lambda v: 3, fractional=lambda v: 0.5),
+        },
+    },
+    "norm_sub": {
+        "valid": lambda: {"values": np.array([0.5, 0.4, 0.2, -0.1])},
+        "params": {"values": array()},
+    },
+    "oracle_variance": {
+        "valid": lambda: {
+            "privatizer": FrequencyOracle(categories=[CATS]).fit(categorical()),
+            "n_samples": 100,
+            "frequencies": np.full(5, 0.2),
+        },
+        "params": {
+            "privatizer": custom(
+                wrong_type=lambda v: object(), unfitted=lambda v: FrequencyOracle()
+            ),
+            "n_samples": count(minimum=1),
+            "frequencies": {
+                **array(nonnegative=True),
+                "above_one": lambda v: np.full(5, 2.0),
+                "short": lambda v: np.asarray(v)[:-1],
+            },
+            "column": {**count(minimum=0), "out_of_range": lambda v: 1},
         },
     },
     "subset_independence_test": {

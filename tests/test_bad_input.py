@@ -52,11 +52,16 @@ import pytest
 import scipy.sparse as sp
 
 from skprivate import (
+    BinaryLocalHashing,
     DeconvolutionKernelClassifier,
     DeconvolutionKernelDensity,
     DeconvolutionKernelRegressor,
     FlippedHuberLDP,
+    FrequencyEstimator,
+    FrequencyOracle,
     GeneralizedGaussianLDP,
+    GeneralizedRandomizedResponse,
+    HadamardResponse,
     IntegralPrivateStatistics,
     IntervalCaseI,
     IntervalCaseII,
@@ -67,6 +72,8 @@ from skprivate import (
     IterativeIntervalRegressor,
     LaplaceLDP,
     Microaggregator,
+    OptimizedLocalHashing,
+    OptimizedUnaryEncoding,
     PerturbedKDEEstimator,
     RowwiseTransformer,
     RVNSDensityEstimator,
@@ -76,6 +83,7 @@ from skprivate import (
     SubsetDistributionEstimator,
     SubsetMechanism,
     SubsetUniform,
+    SymmetricUnaryEncoding,
 )
 from skprivate.exceptions import InvalidParameterError
 from skprivate.utils import Interval, all_estimators
@@ -318,6 +326,29 @@ ESTIMATOR_SPECS = {
     "SubsetDistributionEstimator": {
         "kind": "subset_learner",
         "make": lambda: SubsetDistributionEstimator(),
+    },
+    # Frequency oracles take categories like the subset privatizers; the
+    # estimator reads 0/1 reports, here those of unary encoding.
+    **{
+        cls.__name__: {
+            "kind": "subset_privatizer",
+            "make": lambda cls=cls: cls(categories=[CATS], random_state=0),
+        }
+        for cls in (
+            FrequencyOracle,
+            GeneralizedRandomizedResponse,
+            SymmetricUnaryEncoding,
+            OptimizedUnaryEncoding,
+            OptimizedLocalHashing,
+            BinaryLocalHashing,
+            HadamardResponse,
+        )
+    },
+    "FrequencyEstimator": {
+        "kind": "subset_learner",
+        "make": lambda: FrequencyEstimator(
+            oracle=OptimizedUnaryEncoding(categories=[CATS]), method="norm-sub"
+        ),
     },
 }
 

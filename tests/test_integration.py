@@ -191,6 +191,8 @@ def _learner_cases():
         DeconvolutionKernelClassifier,
         DeconvolutionKernelDensity,
         FlippedHuberLDP,
+        FrequencyEstimator,
+        FrequencyOracle,
         PerturbedKDEEstimator,
         SquareWaveEMSEstimator,
         SquareWaveLDP,
@@ -222,6 +224,11 @@ def _learner_cases():
             DeconvolutionKernelDensity(bandwidth=0.5, privatizer=lap),
             (x,),
             {"privatizer__epsilon": [2.0, 8.0], "bandwidth": [0.4, 0.8]},
+        ),
+        "FrequencyEstimator": (
+            FrequencyEstimator(privatizer=FrequencyOracle(random_state=0)),
+            (cats,),
+            {"privatizer__epsilon": [1.0, 4.0], "method": ["norm-sub", "ibu"]},
         ),
         "SubsetDistributionEstimator": (
             SubsetDistributionEstimator(privatizer=SubsetUniform(random_state=0)),

@@ -7,7 +7,7 @@ body.  The layers, from the ground up (``doc/design.rst`` draws them):
 1. ground: ``utils``, ``exceptions``, ``_doc_link``;
 2. shared: ``base``, ``distributions``, ``_grid_density``, ``_uncertainty``;
 3. families: ``interval``, ``ldp``, ``subset``, ``negative_survey``,
-   ``integral``, and beside them ``datasets`` and ``model_selection``;
+   ``integral``, ``frequency``, and beside them ``datasets`` and ``model_selection``;
 4. across families: ``survey``, ``_privacy_report``, ``_planning``;
 5. the package face: ``skprivate/__init__.py``;
 6. application: ``_app``, ``_cli``, ``__main__``.
@@ -43,6 +43,7 @@ LAYERS = {
         "skprivate.subset",
         "skprivate.negative_survey",
         "skprivate.integral",
+        "skprivate.frequency",
         "skprivate.datasets",
         "skprivate.model_selection",
     ),

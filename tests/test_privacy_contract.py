@@ -39,17 +39,24 @@ import pytest
 from sklearn.base import BaseEstimator, clone
 
 from skprivate import (
+    BinaryLocalHashing,
     FlippedHuberLDP,
+    FrequencyOracle,
     GeneralizedGaussianLDP,
+    GeneralizedRandomizedResponse,
+    HadamardResponse,
     IntervalCaseI,
     IntervalCaseII,
     IntervalEnsemble,
     IntervalMechanism,
     LaplaceLDP,
+    OptimizedLocalHashing,
+    OptimizedUnaryEncoding,
     RVNSPerturber,
     SquareWaveLDP,
     SubsetMechanism,
     SubsetUniform,
+    SymmetricUnaryEncoding,
 )
 from skprivate.base import PrivatizedInputMixin, PrivatizerMixin
 from skprivate.exceptions import PrivacyLeakWarning
@@ -127,6 +134,23 @@ CONFIGS = {
         ),
         "categorical",
     ),
+    **{
+        cls.__name__: (
+            lambda rs, cls=cls: cls(
+                categories=[CATEGORIES], handle_unknown="ignore", random_state=rs
+            ),
+            "categorical",
+        )
+        for cls in (
+            FrequencyOracle,
+            GeneralizedRandomizedResponse,
+            SymmetricUnaryEncoding,
+            OptimizedUnaryEncoding,
+            OptimizedLocalHashing,
+            BinaryLocalHashing,
+            HadamardResponse,
+        )
+    },
 }
 
 # Attributes holding values the user declared, which may equal data values.

@@ -43,6 +43,8 @@ from skprivate import (
     DeconvolutionKernelClassifier,
     DeconvolutionKernelDensity,
     DeconvolutionKernelRegressor,
+    FrequencyEstimator,
+    FrequencyOracle,
     IntervalCaseII,
     IterativeIntervalRegressor,
     LaplaceLDP,
@@ -183,6 +185,17 @@ CASES = {
         ],
         privatizes="y",
         needs_X=True,
+    ),
+    "FrequencyEstimator": Case(
+        learner=lambda p: FrequencyEstimator(privatizer=p, method="norm-sub"),
+        privatizer=lambda: FrequencyOracle(
+            categories=[CATEGORIES], handle_unknown="ignore", random_state=0
+        ),
+        data=_categories,
+        reference=lambda est, _: FrequencyEstimator(
+            oracle=est.privatizer_, method="norm-sub"
+        ),
+        calls=[("pmf", None, {"method": "normal"}), ("pmf", None, BOOT)],
     ),
     "SubsetDistributionEstimator": Case(
         learner=lambda p: SubsetDistributionEstimator(privatizer=p),
@@ -329,7 +342,7 @@ def test_perturbed_kde_ml_mean_is_the_noisy_mean_of_the_release():
 def _with_sentinels(name):
     case = CASES[name]
     X, y = case.data(np.random.default_rng(1))
-    if name == "SubsetDistributionEstimator":
+    if name in ("SubsetDistributionEstimator", "FrequencyEstimator"):
         X[7, 0] = STRING_SENTINEL
     elif case.privatizes == "y":
         y[[3, 11, 17]] = SENTINELS
@@ -343,7 +356,7 @@ def test_fitted_learner_and_its_pickle_hold_no_raw_value(name):
     case, X, y = _with_sentinels(name)
     est = _fit(case.learner(case.privatizer()), X, y)
     blob = pickle.dumps(est)
-    if name == "SubsetDistributionEstimator":
+    if name in ("SubsetDistributionEstimator", "FrequencyEstimator"):
         assert STRING_SENTINEL.encode() not in blob
         return
     raw = X if case.privatizes == "X" else y[:, None]
@@ -397,6 +410,11 @@ STREAMS = {
     "SubsetDistributionEstimator": (
         lambda p: SubsetDistributionEstimator(privatizer=p),
         lambda est: SubsetDistributionEstimator(design=est.privatizer_),
+        ("pmf", None),
+    ),
+    "FrequencyEstimator": (
+        lambda p: FrequencyEstimator(privatizer=p),
+        lambda est: FrequencyEstimator(oracle=est.privatizer_),
         ("pmf", None),
     ),
 }
