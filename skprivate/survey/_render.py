@@ -193,8 +193,9 @@ def _question_html(i: int, entry: dict) -> str:
         for value, label in options
     )
     return (
+        # A fieldset's group role takes no aria-required; a radio group does.
         f'<fieldset class="skp-question" data-index="{i}" data-name="{name}" '
-        f'aria-describedby="{described}" aria-required="true">'
+        f'role="radiogroup" aria-describedby="{described}" aria-required="true">'
         f'<legend class="skp-label">{text}</legend>'
         f'<p id="{qid}-hint" class="skp-hint">{" ".join(hints)}</p>'
         f'<p id="{qid}-privacy" class="skp-privacy">{privacy}</p>'

@@ -113,7 +113,9 @@
           document.getElementById("q" + problem[0]) ||
           form.querySelector('input[name="q' + problem[0] + '"]');
         link.href = "#" + target.id;
-        link.textContent = problem[1].text + ": " + problem[2];
+        const text = problem[1].text;
+        link.textContent =
+          text + (/[?!.:]$/.test(text) ? " " : ": ") + problem[2];
         item.appendChild(link);
         list.appendChild(item);
       });
