@@ -5,6 +5,13 @@ respondent token (a SHA-256 of the token, the respondent's interval anchors
 and whether the token was used) and one row per response (the privatized
 answers, unique per token).  Nothing else is stored: no raw value, no time,
 no address.
+
+A token is answered at most once whatever the number of server processes:
+the transaction that stores an answer locks the token rows (SQLite: the
+database, ``BEGIN IMMEDIATE``; a server database: ``SELECT ... FOR UPDATE``
+in one fixed order, so two batches never deadlock), claims them with one
+``UPDATE ... WHERE used = 0`` and keeps only the answers of the rows that
+update changed; the UNIQUE token column of the responses is a second guard.
 """
 
 from __future__ import annotations
@@ -18,7 +25,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SurveyStore", "database_url", "hash_token", "valid_token"]
+__all__ = [
+    "SurveyStore",
+    "database_url",
+    "display_url",
+    "hash_token",
+    "is_sqlite",
+    "missing_driver",
+    "valid_token",
+]
 
 TOKEN_BYTES = 32  # 256 random bits per respondent
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{43}$")
@@ -38,6 +53,46 @@ def database_url(database: str | Path) -> str:
     return "sqlite:///" + str(Path(text).expanduser().resolve())
 
 
+def is_sqlite(database: str | Path) -> bool:
+    """Whether ``database`` (a URL or a file path) names an SQLite database."""
+    return database_url(database).startswith("sqlite")
+
+
+def display_url(database: str | Path) -> str:
+    """The database as messages may show it: a path as given, a URL with any
+    password masked."""
+    url = database_url(database)
+    if "://" not in str(database) or url.startswith("sqlite"):
+        return str(database)
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: show its scheme only
+        return url.split("://", 1)[0] + "://..."
+
+
+def missing_driver(database: str | Path) -> str | None:
+    """Why the Python driver of ``database`` cannot be loaded, or None."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(database_url(database))
+    try:
+        url.get_dialect().import_dbapi()
+    except ImportError as exc:
+        hint = ""
+        if url.get_backend_name() == "postgresql":
+            hint = (
+                "; for PostgreSQL, pip install 'skprivate[postgresql]' and write "
+                "the URL as postgresql+psycopg://user@host/dbname"
+            )
+        return (
+            f"the database {display_url(database)} needs the Python driver "
+            f"{url.get_driver_name()!r}, which cannot be imported ({exc}){hint}."
+        )
+    return None
+
+
 def valid_token(token: str) -> bool:
     """Whether ``token`` has the form of an issued token (43 URL-safe chars)."""
     return isinstance(token, str) and bool(TOKEN_PATTERN.match(token))
@@ -47,6 +102,10 @@ def hash_token(token: str) -> str:
     """The stored form of a token: its SHA-256, so a copy of the database
     cannot answer in a respondent's name."""
     return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+# Key of the advisory lock that serializes the creation of the tables.
+_LOCK = int.from_bytes(hashlib.sha256(b"skprivate survey").digest()[:4], "big")
 
 
 def _dumps(data: Any) -> str:
@@ -68,6 +127,10 @@ class SurveyStore:
         )
 
         self.url = database_url(database)
+        self.sqlite = self.url.startswith("sqlite")
+        reason = missing_driver(self.url)
+        if reason is not None:
+            raise ImportError(reason)
         self.metadata = MetaData()
         self.meta = Table(
             "skprivate_survey",
@@ -101,8 +164,15 @@ class SurveyStore:
     def _engine(self, immediate: bool):
         from sqlalchemy import create_engine, event
 
-        if not self.url.startswith("sqlite"):
-            return create_engine(self.url, pool_pre_ping=True)
+        if not self.sqlite:
+            # A worker process holds at most 5 writing and 10 reading
+            # connections (answers are written by one task; pages are read
+            # from threads), so several workers fit PostgreSQL's default
+            # max_connections of 100.
+            size = (2, 3) if immediate else (5, 5)
+            return create_engine(
+                self.url, pool_pre_ping=True, pool_size=size[0], max_overflow=size[1]
+            )
         engine = create_engine(
             self.url, connect_args={"timeout": 30.0, "check_same_thread": False}
         )
@@ -134,10 +204,14 @@ class SurveyStore:
     # -- the questionnaire ----------------------------------------------------
     def initialize(self, public_spec: dict, fingerprint: str) -> None:
         """Create the tables, or check that they hold this questionnaire."""
-        from sqlalchemy import insert, select
+        from sqlalchemy import insert, select, text
 
-        self.metadata.create_all(self.writer)
         with self.writer.begin() as conn:
+            # Several server processes may start on one new database at
+            # once: the first creates the tables, the others wait and check.
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
+            self.metadata.create_all(conn)
             rows = dict(conn.execute(select(self.meta.c.key, self.meta.c.value)).all())
             if not rows:
                 conn.execute(
@@ -149,7 +223,8 @@ class SurveyStore:
                 )
             elif rows.get("fingerprint") != fingerprint:
                 raise ValueError(
-                    f"{self.url} holds the responses of another questionnaire "
+                    f"{display_url(self.url)} holds the responses of another "
+                    "questionnaire "
                     f"(fingerprint {rows.get('fingerprint', '?')[:12]}, this one "
                     f"{fingerprint[:12]}); use a new database for a new "
                     "questionnaire."
@@ -160,13 +235,13 @@ class SurveyStore:
         from sqlalchemy import inspect, select
 
         if not inspect(self.reader).has_table("skprivate_survey"):
-            raise ValueError(f"{self.url} holds no skprivate survey.")
+            raise ValueError(f"{display_url(self.url)} holds no skprivate survey.")
         with self.reader.connect() as conn:
             text = conn.execute(
                 select(self.meta.c.value).where(self.meta.c.key == "questionnaire")
             ).scalar_one_or_none()
         if text is None:
-            raise ValueError(f"{self.url} holds no skprivate survey.")
+            raise ValueError(f"{display_url(self.url)} holds no skprivate survey.")
         return json.loads(text)
 
     # -- tokens -----------------------------------------------------------------
@@ -214,18 +289,15 @@ class SurveyStore:
         ``"unknown"`` (no such token), ``"used"`` (already answered) or
         ``"invalid: <message>"``.
         """
-        from sqlalchemy import bindparam, insert, select, update
+        from sqlalchemy import insert, select, update
 
         hashes = [hash_token(t) for t, _ in items]
         outcomes: list[str] = []
-        claims: list[str] = []
         rows = []
-        claim = (
-            update(self.tokens)
-            .where(self.tokens.c.token_hash == bindparam("h"), self.tokens.c.used == 0)
-            .values(used=1)
-        )
         with self.writer.begin() as conn:
+            # Locks the token rows in hash order (FOR UPDATE is a no-op on
+            # SQLite, which holds the database lock since BEGIN IMMEDIATE);
+            # what is read is then current until the commit.
             found = {
                 r.token_hash: r
                 for r in conn.execute(
@@ -233,7 +305,10 @@ class SurveyStore:
                         self.tokens.c.token_hash,
                         self.tokens.c.anchors,
                         self.tokens.c.used,
-                    ).where(self.tokens.c.token_hash.in_(sorted(set(hashes))))
+                    )
+                    .where(self.tokens.c.token_hash.in_(sorted(set(hashes))))
+                    .order_by(self.tokens.c.token_hash)
+                    .with_for_update()
                 )
             }
             taken = {h for h, r in found.items() if r.used}
@@ -251,28 +326,30 @@ class SurveyStore:
                         outcomes.append(f"invalid: {exc}")
                         continue
                 taken.add(h)
-                claims.append(h)
                 rows.append({"token_hash": h, "answers": _dumps(answers)})
                 outcomes.append("stored")
-            if claims:
-                # SQLite holds its write lock since BEGIN IMMEDIATE, so the
-                # read above is current; elsewhere a concurrent writer may
-                # have claimed a token since: claim one by one there.
-                if self.url.startswith("sqlite"):
-                    claimed = conn.execute(claim, [{"h": h} for h in claims]).rowcount
-                    if claimed != len(claims):  # cannot happen under the lock
-                        raise RuntimeError("token states changed in a transaction.")
-                    lost = set()
-                else:
-                    lost = {
-                        h for h in claims if conn.execute(claim, {"h": h}).rowcount != 1
-                    }
-                if lost:
+            if rows:
+                # The claim itself is conditional: only the rows it changes
+                # get a response, whatever was read above.
+                claimed = set(
+                    conn.execute(
+                        update(self.tokens)
+                        .where(
+                            self.tokens.c.token_hash.in_(
+                                [r["token_hash"] for r in rows]
+                            ),
+                            self.tokens.c.used == 0,
+                        )
+                        .values(used=1)
+                        .returning(self.tokens.c.token_hash)
+                    ).scalars()
+                )
+                if len(claimed) != len(rows):
                     outcomes = [
-                        "used" if o == "stored" and h in lost else o
+                        "used" if o == "stored" and h not in claimed else o
                         for h, o in zip(hashes, outcomes)
                     ]
-                    rows = [r for r in rows if r["token_hash"] not in lost]
+                    rows = [r for r in rows if r["token_hash"] in claimed]
             if rows:
                 conn.execute(insert(self.responses), rows)
         return outcomes
