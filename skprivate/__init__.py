@@ -113,6 +113,8 @@ _FAMILY_EXPORTS: dict[str, tuple[str, ...]] = {
         "FrequencyOracle",
         "GeneralizedRandomizedResponse",
         "HadamardResponse",
+        "LongitudinalFrequencyEstimator",
+        "LongitudinalOracle",
         "OptimizedLocalHashing",
         "OptimizedUnaryEncoding",
         "SymmetricUnaryEncoding",

@@ -71,6 +71,8 @@ from skprivate import (
     IntervalNPMLE,
     IterativeIntervalRegressor,
     LaplaceLDP,
+    LongitudinalFrequencyEstimator,
+    LongitudinalOracle,
     Microaggregator,
     OptimizedLocalHashing,
     OptimizedUnaryEncoding,
@@ -348,6 +350,17 @@ ESTIMATOR_SPECS = {
         "kind": "subset_learner",
         "make": lambda: FrequencyEstimator(
             oracle=OptimizedUnaryEncoding(categories=[CATS]), method="norm-sub"
+        ),
+    },
+    "LongitudinalOracle": {
+        "kind": "subset_privatizer",
+        "make": lambda: LongitudinalOracle(waves=2, categories=[CATS], random_state=0),
+    },
+    # one wave of longitudinal OUE: five 0/1 columns, like the subset reports
+    "LongitudinalFrequencyEstimator": {
+        "kind": "subset_learner",
+        "make": lambda: LongitudinalFrequencyEstimator(
+            oracle=LongitudinalOracle(kind="oue", categories=[CATS]), method="norm-sub"
         ),
     },
 }

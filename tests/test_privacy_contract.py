@@ -50,6 +50,7 @@ from skprivate import (
     IntervalEnsemble,
     IntervalMechanism,
     LaplaceLDP,
+    LongitudinalOracle,
     OptimizedLocalHashing,
     OptimizedUnaryEncoding,
     RVNSPerturber,
@@ -151,6 +152,12 @@ CONFIGS = {
             HadamardResponse,
         )
     },
+    "LongitudinalOracle": (
+        lambda rs: LongitudinalOracle(
+            waves=2, categories=[CATEGORIES], handle_unknown="ignore", random_state=rs
+        ),
+        "categorical",
+    ),
 }
 
 # Attributes holding values the user declared, which may equal data values.

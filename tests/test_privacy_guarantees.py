@@ -77,6 +77,11 @@ CONFIGS = {
             "by enumeration in tests/frequency/test_laws.py",
         ),
     ),
+    "LongitudinalOracle": (
+        None,
+        "longitudinal frequency oracle: one wave's composed law is enumerated and "
+        "audited in tests/frequency/test_longitudinal.py",
+    ),
 }
 
 LDP = [name for name, (factory, _) in CONFIGS.items() if factory is not None]

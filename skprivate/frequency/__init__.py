@@ -9,6 +9,7 @@ Bayesian update.
 """
 
 from ._estimator import FrequencyEstimator, norm_sub, oracle_variance
+from ._longitudinal import LongitudinalFrequencyEstimator, LongitudinalOracle
 from ._privatizers import (
     BinaryLocalHashing,
     FrequencyOracle,
@@ -25,6 +26,8 @@ __all__ = [
     "FrequencyOracle",
     "GeneralizedRandomizedResponse",
     "HadamardResponse",
+    "LongitudinalFrequencyEstimator",
+    "LongitudinalOracle",
     "OptimizedLocalHashing",
     "OptimizedUnaryEncoding",
     "SymmetricUnaryEncoding",
