@@ -23,26 +23,51 @@ CDF at a point, the mean) gets a normal interval with a root-n standard
 error; a quantile interval inverts the CDF intervals on a fine grid (the
 values ``t`` whose CDF interval contains ``q``).
 
-The perturbed-KDE and RVNS fits then tilt the fixed point to the reports'
-moments (an I-projection, applied only when the fixed point's moments are
-more than two standard errors from the reports'); the delta method chains
-the derivative of that projection (:class:`MomentTilt`) to the fixed
-point's, with the frequencies and the moments taken jointly over
+The perturbed-KDE, RVNS and Square Wave fits then tilt the fixed point to
+the reports' moments (an I-projection, applied only when the fixed point's
+moments are more than two standard errors from the reports'); the delta
+method chains the derivative of that projection (:class:`MomentTilt`) to
+the fixed point's, with the frequencies and the moments taken jointly over
 respondents.
 
-What this covers: the EMS fixed point at the population law of the reports
-(tilted as the fit tilts), with the smoothing width the fit chose, held
-fixed: the binned and smoothed target, not the true value.  The smoothing
-bias (of the CDF, largest where the density bends sharply; of quantiles in
-the tails; also the bias of stopping EM at its tolerance, before the fixed
-point) is not covered, nor is the variability of the width chosen by
-held-out likelihood: where that width ranges widely between samples (RVNS
-under heavy noise), the interval is too short even for its target; the
-coverage benchmark (``python -m benchmarks coverage``) states by how much.
-The density in a single cell, an ill-posed quantity, is not offered.
-``method="bootstrap"`` refits the estimator on resampled respondents
-instead (it also re-chooses the smoothing) when the estimator can be refitted
-on released data.
+Two intervals follow from this linearization.  ``method="smoothed"``
+(formerly ``"linearized"``) is centred on the fit and covers the EMS fixed
+point at the population law of the reports (tilted as the fit tilts), with
+the smoothing width the fit chose, held fixed: the binned and smoothed
+target, not the true value.  Its smoothing bias (of the CDF, largest where
+the density bends sharply; of quantiles in the tails; also the bias of
+stopping EM at its tolerance, before the fixed point) is not covered.
+
+``method="rbc"`` (the default) covers the true value.  Write ``Phi`` for
+the fit's map from report frequencies to cell probabilities (EMS at the
+chosen width, then the tilt).  Its bias at a law ``theta`` is ``Phi(A
+theta) - theta`` to first order, so the fit applied once more to the
+report frequencies ``A theta_hat`` that the fitted law produces estimates
+it: a bootstrap bias estimate (Efron and Tibshirani, 1993, ch. 10) with the
+expected frequencies in place of resampled ones, which needs one refit and
+no randomness.  The corrected estimate ``theta_bc = 2 theta_hat - Phi(A
+theta_hat)`` is, for a linear smoother ``Phi A = L``, the twicing of Tukey
+(Stuetzle and Mittal, 1979): its bias ``(I - L)**2 theta`` is of the
+square of the order of the fit's.  Its derivative ``(2 I - K) d theta_hat``
+(``K`` the derivative of ``Phi(A .)`` at ``theta_hat``, through both the
+EMS fixed point and the tilt, see :func:`ems_bias_correction`) gives the
+variance of the corrected estimate, by which the interval is studentized:
+the robust bias correction of Calonico, Cattaneo and Farrell (2018), whose
+interval stays valid at the width that balances the fit's own bias and
+variance.  Quantiles invert the corrected CDF intervals; the quantile
+estimate is read from the corrected CDF after its monotone rearrangement
+(Chernozhukov, Fernández-Val and Galichon, 2009), since corrected cells
+may be negative.
+
+Neither interval includes the variability of the width chosen by held-out
+likelihood: where that width ranges widely between samples (RVNS under
+heavy noise) the intervals are too short, and where the chosen width is
+wide against the features of the law, the fitted law is too smooth to show
+all its bias and part of it remains; the coverage benchmark (``python -m
+benchmarks coverage``) states by how much.  The density in a single cell,
+an ill-posed quantity, is not offered.  ``method="bootstrap"`` refits the
+estimator on resampled respondents instead (it also re-chooses the
+smoothing) when the estimator can be refitted on released data.
 
 References
 ----------
@@ -58,17 +83,34 @@ method and Z-estimators, Chapters 3 and 5).
 
 I. Csiszár (1975), "I-divergence geometry of probability distributions and
 minimization problems", Annals of Probability 3, 146-158 (the tilt).
+
+W. Stuetzle and Y. Mittal (1979), "Some comments on the asymptotic behavior
+of robust smoothers", in Smoothing Techniques for Curve Estimation, Lecture
+Notes in Mathematics 757, Springer, 191-195 (twicing).
+
+B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap,
+Chapman & Hall (bias estimation, Chapter 10).
+
+S. Calonico, M. D. Cattaneo and M. H. Farrell (2018), "On the effect of bias
+estimation on coverage accuracy in nonparametric inference", JASA 113,
+767-779.
+
+V. Chernozhukov, I. Fernández-Val and A. Galichon (2009), "Improving point
+and interval estimators of monotone functions by rearrangement",
+Biometrika 96, 559-575.
 """
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
+from threadpoolctl import threadpool_limits
 
 from .._uncertainty import (
     IntervalRequest,
@@ -79,7 +121,7 @@ from .._uncertainty import (
     values_of,
     z_value,
 )
-from ._ems import _smoother
+from ._ems import ML_MAX_ITER, ML_TOL, _smoother, ems_cell_probabilities
 from ._moments import tilt_to_moments
 
 __all__ = [
@@ -87,6 +129,7 @@ __all__ = [
     "MomentTilt",
     "binomial_filter_matrix",
     "cell_cdf_weights",
+    "ems_bias_correction",
     "ems_covariance",
     "ems_gradient",
     "smoothing_matrix",
@@ -332,6 +375,83 @@ class MomentTilt:
         return J_w, J_mu
 
 
+def ems_bias_correction(
+    A: NDArray,
+    theta: NDArray,
+    S: NDArray | None,
+    refit: Callable[[NDArray], NDArray],
+    tilt: MomentTilt | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The fit corrected for its bias at the fitted law, and its derivative.
+
+    Write ``Phi`` for the fit's map from report frequencies to cell
+    probabilities: ``refit`` (the fit's EMS at its smoothing), followed by
+    the moment tilt when the fit applies one (to the report moments
+    ``F^T theta`` expected under ``theta``, within the fit's ellipse).  The
+    bias of the fit at the law ``theta`` is ``Phi(A theta) - theta`` to
+    first order (the bootstrap bias estimate with the expected frequencies
+    ``A theta`` in place of resampled ones), so the corrected estimate is
+    ``theta_bc = 2 theta - Phi(A theta)``.  Its derivative with respect to
+    the fit is ``M = 2 I - K`` with ``K = J_w G A + J_mu F^T`` (``G`` the
+    implicit-function derivative of the EMS fixed point at ``A theta``,
+    :func:`ems_gradient`; ``J_w``, ``J_mu`` those of the tilt, identity and
+    zero without it), so ``Cov(theta_bc) = M Cov(theta) M^T``.
+
+    Parameters
+    ----------
+    A : ndarray of shape (k, m)
+        Report-bin-given-cell probabilities (columns sum to one).
+    theta : ndarray of shape (m,)
+        The fitted cell probabilities (after the tilt, if any).
+    S : ndarray of shape (m, m) or None
+        Smoothing matrix of the EMS step (None: plain EM).
+    refit : callable
+        ``frequencies -> cell probabilities``: the fit's EMS (before any
+        tilt) on report frequencies of shape ``(k,)``.
+    tilt : MomentTilt or None
+        The fit's moment tilt (its features, ellipse covariance and radius
+        are used; its moments and untilted fit are replaced).
+
+    Returns
+    -------
+    theta_bc : ndarray of shape (m,)
+        Corrected cell probabilities (they sum to one; cells may be
+        negative where the correction sharpens a peak).
+    M : ndarray of shape (m, m)
+        ``d theta_bc / d theta``, on the directions that sum to zero (the
+        ones in which cell probabilities can move).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate._grid_density._intervals import ems_bias_correction
+    >>> A = np.eye(3)  # exact reports: the EMS fixed point is S t (twicing)
+    >>> S = np.array([[0.75, 0.25, 0.0], [0.25, 0.5, 0.25], [0.0, 0.25, 0.75]])
+    >>> theta = np.array([0.2, 0.5, 0.3])
+    >>> theta_bc, M = ems_bias_correction(A, theta, S, lambda t: S @ t)
+    >>> np.round(theta_bc, 4)
+    array([0.125, 0.625, 0.25 ])
+    >>> np.round(M @ np.array([1.0, -1.0, 0.0]), 4)  # (2 I - S) on the simplex
+    array([ 1.5 , -1.75,  0.25])
+    """
+    A = np.asarray(A, dtype=float)
+    theta = np.asarray(theta, dtype=float)
+    m = theta.size
+    expected = A @ theta
+    untilted = np.asarray(refit(expected), dtype=float)
+    untilted = untilted / untilted.sum()
+    G = ems_gradient(A, untilted, S, expected)
+    if tilt is None:
+        again, K = untilted, G @ A
+    else:
+        F = np.asarray(tilt.features, dtype=float)
+        stage = replace(tilt, unit_moments=(F.T @ theta)[None, :], untilted=untilted)
+        again = stage.tilted()[0]
+        J_w, J_mu = stage.jacobians()
+        K = J_w @ G @ A + J_mu @ F.T
+    return 2.0 * theta - again, 2.0 * np.eye(m) - K
+
+
 def cell_cdf_weights(edges: NDArray, x: NDArray) -> NDArray[np.float64]:
     """``W[p, i]``: share of cell ``i`` left of ``x[p]`` (the CDF is ``W theta``)."""
     edges = np.asarray(edges, dtype=float)
@@ -371,16 +491,67 @@ def _quantile_inversion(
     return lower, upper
 
 
+def _rearranged_quantiles(
+    edges: NDArray, theta: NDArray, q: NDArray
+) -> NDArray[np.float64]:
+    """Quantiles of the cell masses ``theta`` after rearranging their CDF.
+
+    A bias-corrected ``theta`` may have negative cells, so its CDF may dip;
+    sorting the CDF values at the edges (the monotone rearrangement of
+    Chernozhukov, Fernández-Val and Galichon, 2009) gives a CDF again, no
+    farther from the true one in any norm, whose quantiles are read off by
+    linear interpolation.
+    """
+    cdf = np.concatenate([[0.0], np.cumsum(theta)])
+    cdf = np.sort(np.clip(cdf / cdf[-1], 0.0, 1.0))
+    return np.interp(q, cdf, edges)
+
+
+@dataclass(frozen=True)
+class _LinearizedFit:
+    """The fitted cells, their delta-method covariance and the EM system."""
+
+    edges: NDArray
+    theta: NDArray
+    cov: NDArray
+    A: NDArray
+    S: NDArray | None
+    tilt: MomentTilt | None
+
+
+# What each linearized method covers, and the word for it in ``method``.
+_SMOOTHED_TARGET = (
+    "the EMS-smoothed target at the chosen width, after the fit's moment "
+    "tilt if any (smoothing bias and the variability of the width choice "
+    "not covered)"
+)
+_CORRECTED_NOTE = (
+    "the fit's bias at the fitted law removed to first order; the "
+    "smoothing width held at the fit's choice"
+)
+
+
 class GridEMSIntervalsMixin(PopulationIntervalMixin):
     """``conf_int`` for a density reconstructed on grid cells by EMS.
 
-    Kinds ``"mean"``, ``"quantile"`` and ``"cdf"``.  ``method="linearized"``
-    (the delta method of the EMS fixed point, see the module notes; the
-    default) or ``"bootstrap"`` (percentile bootstrap of the respondents,
-    each replicate refitting the estimator on released data).  ``X`` is the
-    released data given to ``fit`` (one row per respondent).  Subclasses
-    give the EM system with ``_ci_ems_system(X)``: ``(A, unit_bins, S)``, or
-    None when the fit was not EMS (``"auto"`` is then the bootstrap).
+    Kinds ``"mean"``, ``"quantile"`` and ``"cdf"``, by ``method``:
+
+    * ``"rbc"`` (the default): the delta method of the bias-corrected fit
+      (:func:`ems_bias_correction`), studentized by the variance of the
+      corrected estimate; the ``estimate`` column is the corrected
+      estimate and the target the true value (see the module notes);
+    * ``"smoothed"`` (also accepted under its former name
+      ``"linearized"``): the delta method of the fit itself, centred on
+      the fit and covering the EMS-smoothed target;
+    * ``"bootstrap"``: percentile bootstrap of the respondents, each
+      replicate refitting the estimator on released data.
+
+    ``X`` is the released data given to ``fit`` (one row per respondent).
+    Subclasses give the EM system with ``_ci_ems_system(X)``: ``(A,
+    unit_bins, S)``, or None when the fit was not EMS (``"auto"`` is then
+    the bootstrap), and may override ``_ci_ems_refit`` (the fit's EMS on
+    other report frequencies; by default EMS at ``smoothing_width_`` to the
+    fit's tolerance).
     """
 
     def _ci_ems_system(self, X: Any) -> tuple[NDArray, NDArray, Any] | None:
@@ -396,13 +567,28 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         """The moment tilt the fit applied after EMS (None: no tilt)."""
         return None
 
+    def _ci_ems_refit(
+        self, A: NDArray, frequencies: NDArray, start: NDArray | None
+    ) -> NDArray[np.float64]:
+        """The fit's EMS (before any tilt) on report ``frequencies``.
+
+        ``start`` is the first iterate (None: uniform, as the fits start).
+        """
+        return ems_cell_probabilities(
+            A,
+            frequencies,
+            self.smoothing_width_,
+            max_iter=ML_MAX_ITER,
+            tol=ML_TOL,
+            start=start,
+            warn=False,
+        )[0]
+
     def _ci_offers_kind(self, kind: str) -> bool:
         return kind in ("mean", "quantile", "cdf")
 
-    def _ci_linearized(
-        self, request: IntervalRequest
-    ) -> tuple[NDArray, NDArray, NDArray] | None:
-        """``(edges, theta, cov)`` of the fitted grid, or None without EMS."""
+    def _ci_linearized(self, request: IntervalRequest) -> _LinearizedFit | None:
+        """The fitted grid and its delta-method covariance, or None without EMS."""
         X = np.asarray(request.data("X"), dtype=float)
         if X.ndim == 1:
             X = X[:, None]
@@ -414,19 +600,54 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         theta = np.asarray(self.density_, dtype=float) * np.diff(edges)
         theta = theta / theta.sum()
         tilt = self._ci_moment_tilt(X, A, unit_bins, S)
-        return edges, theta, ems_covariance(A, theta, S, unit_bins, tilt)
+        cov = ems_covariance(A, theta, S, unit_bins, tilt)
+        return _LinearizedFit(edges, theta, cov, np.asarray(A, dtype=float), S, tilt)
+
+    def _ci_corrected(self, fit: _LinearizedFit) -> tuple[NDArray, NDArray, NDArray]:
+        """``(edges, theta_bc, cov_bc)``: the bias-corrected cells."""
+        start = fit.theta if fit.tilt is None else np.asarray(fit.tilt.untilted)
+        theta_bc, M = ems_bias_correction(
+            fit.A,
+            fit.theta,
+            fit.S,
+            lambda frequencies: self._ci_ems_refit(fit.A, frequencies, start),
+            fit.tilt,
+        )
+        cov = M @ fit.cov @ M.T
+        return fit.edges, theta_bc, 0.5 * (cov + cov.T)
+
+    def _ci_cells(
+        self, request: IntervalRequest, method: str
+    ) -> tuple[NDArray, NDArray, NDArray]:
+        """``(edges, theta, cov)`` of ``method`` ("rbc" or "smoothed")."""
+        # Small matrix products and solves, for which BLAS threads cost far
+        # more than they save (fivefold on a loaded machine), as in the fits.
+        with threadpool_limits(limits=1, user_api="blas"):
+            fit = request.memo("ems", lambda: self._ci_linearized(request))
+            if fit is None:
+                self._ci_refuse_without_ems()
+            if method == "smoothed":
+                return fit.edges, fit.theta, fit.cov
+            return request.memo("ems-rbc", lambda: self._ci_corrected(fit))
 
     def _ci_grid_method(self, request: IntervalRequest, extra: tuple = ()) -> str:
-        auto = "linearized" if self._ci_uses_ems() else "bootstrap"
-        return request.choose(
-            ("linearized", "bootstrap", *extra), auto, type(self).__name__
+        auto = "rbc" if self._ci_uses_ems() else "bootstrap"
+        method = request.choose(
+            ("rbc", "smoothed", "linearized", "bootstrap", *extra),
+            auto,
+            type(self).__name__,
         )
+        return "smoothed" if method == "linearized" else method
 
-    _CI_TARGET = (
-        "the EMS-smoothed target at the chosen width, after the fit's moment "
-        "tilt if any (smoothing bias and the variability of the width choice "
-        "not covered)"
-    )
+    @staticmethod
+    def _ci_describe(method: str, truth: str, how: str) -> tuple[str, str]:
+        """The ``method`` and ``target`` columns of a linearized interval."""
+        if method == "smoothed":
+            return f"linearized EMS{how}", _SMOOTHED_TARGET
+        return (
+            f"linearized EMS, bias-corrected{how}",
+            f"{truth}, the true value ({_CORRECTED_NOTE})",
+        )
 
     def _ci_refuse_without_ems(self) -> None:
         raise ValueError(
@@ -436,67 +657,55 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
 
     def _conf_int_cdf(self, request: IntervalRequest) -> pd.DataFrame:
         x = values_of(request.points)
-        if self._ci_grid_method(request) == "bootstrap":
+        method = self._ci_grid_method(request)
+        if method == "bootstrap":
             return self._ci_bootstrap_population(request, x, lambda est: est.cdf(x))
-        lin = request.memo("ems", lambda: self._ci_linearized(request))
-        if lin is None:
-            self._ci_refuse_without_ems()
-        edges, theta, cov = lin
+        edges, theta, cov = self._ci_cells(request, method)
         W = cell_cdf_weights(edges, x)
-        estimate = W @ theta
         se = np.sqrt(np.maximum(np.einsum("pi,ij,pj->p", W, cov, W), 0.0))
-        return normal_frame(
-            "cdf",
-            x,
-            estimate,
-            se,
-            request.level,
-            "linearized EMS (delta method)",
-            self._CI_TARGET,
-            clip=(0.0, 1.0),
+        label, target = self._ci_describe(method, "F(x)", " (delta method)")
+        frame = normal_frame(
+            "cdf", x, W @ theta, se, request.level, label, target, clip=(0.0, 1.0)
         )
+        # a corrected CDF may leave [0, 1] near the ends, as its interval does
+        frame["estimate"] = frame["estimate"].clip(0.0, 1.0)
+        return frame
 
     def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
         q = probabilities_of(request.points)
-        if self._ci_grid_method(request) == "bootstrap":
+        method = self._ci_grid_method(request)
+        if method == "bootstrap":
             return self._ci_bootstrap_population(
                 request, q, lambda est: est.quantile(q)
             )
-        lin = request.memo("ems", lambda: self._ci_linearized(request))
-        if lin is None:
-            self._ci_refuse_without_ems()
-        edges, theta, cov = lin
+        edges, theta, cov = self._ci_cells(request, method)
         lower, upper = _quantile_inversion(edges, theta, cov, q, request.level)
+        estimate = (
+            self.quantile(q)
+            if method == "smoothed"
+            else _rearranged_quantiles(edges, theta, q)
+        )
+        label, target = self._ci_describe(
+            method, "the quantile of X", ", CDF test inversion"
+        )
         return interval_frame(
-            "quantile",
-            q,
-            self.quantile(q),
-            lower,
-            upper,
-            request.level,
-            "linearized EMS, CDF test inversion",
-            self._CI_TARGET,
+            "quantile", q, estimate, lower, upper, request.level, label, target
         )
 
-    def _ci_linearized_mean(self, request: IntervalRequest) -> pd.DataFrame:
-        lin = request.memo("ems", lambda: self._ci_linearized(request))
-        if lin is None:
-            self._ci_refuse_without_ems()
-        edges, theta, cov = lin
+    def _ci_linearized_mean(
+        self, request: IntervalRequest, method: str = "rbc"
+    ) -> pd.DataFrame:
+        """The mean of the (corrected, for ``"rbc"``) cells, by the delta method."""
+        method = "smoothed" if method == "linearized" else method
+        edges, theta, cov = self._ci_cells(request, method)
         mids = 0.5 * (edges[:-1] + edges[1:])
         estimate = float(mids @ theta)
         se = float(np.sqrt(max(mids @ cov @ mids, 0.0)))
-        return normal_frame(
-            "mean",
-            None,
-            estimate,
-            se,
-            request.level,
-            "linearized EMS (delta method)",
-            self._CI_TARGET,
-        )
+        label, target = self._ci_describe(method, "E[X]", " (delta method)")
+        return normal_frame("mean", None, estimate, se, request.level, label, target)
 
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
-        if self._ci_grid_method(request) == "bootstrap":
+        method = self._ci_grid_method(request)
+        if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, lambda est: est.mean())
-        return self._ci_linearized_mean(request)
+        return self._ci_linearized_mean(request, method)

@@ -99,6 +99,7 @@ from .._grid_density._moments import (
     additive_features,
     moment_covariance,
     noise_variance,
+    square_wave_features,
 )
 from .._uncertainty import (
     ConfidenceIntervalMixin,
@@ -734,9 +735,11 @@ class PerturbedKDEIntervalsMixin(GridEMSIntervalsMixin):
     """``conf_int`` of :class:`PerturbedKDEEstimator`.
 
     ``"mean"``: ``method="noisy-mean"`` (default when the releases come
-    from a known additive mechanism), ``"linearized"`` or ``"bootstrap"``;
-    ``"cdf"`` and ``"quantile"``: ``"linearized"`` (``method_ == "ml"``,
-    the default) or ``"bootstrap"`` (``method_ == "paper"`` only: an
+    from a known additive mechanism), ``"rbc"``, ``"smoothed"`` or
+    ``"bootstrap"``; ``"cdf"`` and ``"quantile"``: ``"rbc"`` (bias-corrected,
+    covers the true value; the default when ``method_ == "ml"``),
+    ``"smoothed"`` (covers the EMS-smoothed target; ``"linearized"`` is its
+    former name) or ``"bootstrap"`` (``method_ == "paper"`` only: an
     ``"ml"`` refit needs the noise law, which only a privatizer gives).
     ``X`` is the released values, one row per respondent; fitted with
     ``privatizer=``, the estimator uses its kept release (``released_``)
@@ -786,7 +789,7 @@ class PerturbedKDEIntervalsMixin(GridEMSIntervalsMixin):
             raise ValueError(
                 "An 'ml' refit needs the noise law, which only a privatizer gives "
                 "(and a privatizer would release the data again): use "
-                "method='linearized'."
+                "method='rbc' (or 'smoothed', linearized at the fit)."
             )
         return clone(self).set_params(
             privatizer=None, bounds=tuple(self.bounds_), method="paper"
@@ -800,13 +803,15 @@ class PerturbedKDEIntervalsMixin(GridEMSIntervalsMixin):
         auto = (
             "noisy-mean"
             if additive
-            else ("linearized" if self._ci_uses_ems() else "bootstrap")
+            else ("rbc" if self._ci_uses_ems() else "bootstrap")
         )
-        method = request.choose(("noisy-mean", "linearized", "bootstrap"), auto, "mean")
+        method = request.choose(
+            ("noisy-mean", "rbc", "smoothed", "linearized", "bootstrap"), auto, "mean"
+        )
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, lambda est: est.mean())
-        if method == "linearized":
-            return self._ci_linearized_mean(request)
+        if method in ("rbc", "smoothed", "linearized"):
+            return self._ci_linearized_mean(request, method)
         if not additive:
             raise ValueError(
                 "method='noisy-mean' needs releases of a known additive mechanism "
@@ -841,11 +846,15 @@ class SquareWaveIntervalsMixin(GridEMSIntervalsMixin):
     """``conf_int`` of :class:`SquareWaveEMSEstimator`.
 
     ``"mean"``: ``method="moment"`` (default: the unbiased moment estimator
-    of the Square Wave reports and its standard error), ``"linearized"``
-    or ``"bootstrap"``; ``"cdf"`` and ``"quantile"``: ``"linearized"``
-    (default) or ``"bootstrap"``.  ``X`` is the reports, one row per
-    respondent; fitted with ``privatizer=``, the estimator uses its kept
-    release (``released_``) and refuses ``X``.
+    of the Square Wave reports and its standard error), ``"rbc"``,
+    ``"smoothed"`` or ``"bootstrap"``; ``"cdf"`` and ``"quantile"``:
+    ``"rbc"`` (default: bias-corrected, covers the true value),
+    ``"smoothed"`` (covers the EMS-smoothed target; ``"linearized"`` is its
+    former name) or ``"bootstrap"``.  The linearization follows the fit:
+    its EMS (the binomial filter stopped by ``tol``, or the Gaussian
+    smoothing of ``smoothing="auto"``) and its moment tilt.  ``X`` is the
+    reports, one row per respondent; fitted with ``privatizer=``, the
+    estimator uses its kept release (``released_``) and refuses ``X``.
     """
 
     def _ci_ems_system(self, X: NDArray):
@@ -867,17 +876,52 @@ class SquareWaveIntervalsMixin(GridEMSIntervalsMixin):
             S = None
         return A, bins, S
 
+    def _ci_ems_refit(
+        self, A: NDArray, frequencies: NDArray, start: NDArray | None
+    ) -> NDArray[np.float64]:
+        if self.smoothing_width_ is not None:
+            return super()._ci_ems_refit(A, frequencies, start)
+        # the fit's own EMS: from the uniform start, stopped by ``tol``
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return self._ems(A, np.asarray(frequencies, dtype=float))[0]
+
+    def _ci_moment_tilt(self, X: NDArray, A: NDArray, unit_bins: NDArray, S: Any):
+        # The fit tilts its EMS estimate to the reports' mean and mean
+        # square on the unit domain.
+        if not getattr(self, "moment_correction", False):
+            return None
+        k = A.shape[0]
+        counts = np.bincount(np.ravel(unit_bins), minlength=k).astype(float)
+        untilted = self._ci_ems_refit(A, counts / counts.sum(), None)
+        a, b = self.bounds_
+        V = (np.asarray(X, dtype=float) - a) / (b - a)
+        v = V.ravel()
+        m = self.edges_.size - 1
+        return MomentTilt(
+            features=square_wave_features(
+                np.linspace(0.0, 1.0, m + 1), *_square_wave_terms(self.epsilon_)
+            ),
+            unit_moments=np.column_stack([V.mean(axis=1), (V**2).mean(axis=1)]),
+            untilted=untilted,
+            moment_cov=moment_covariance(
+                v.size, v.mean(), np.mean(v**2), np.mean(v**3), np.mean(v**4)
+            ),
+        )
+
     def _ci_resampling_template(self) -> Any:
         return clone(self).set_params(
             privatizer=None, epsilon=float(self.epsilon_), bounds=tuple(self.bounds_)
         )
 
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
-        method = request.choose(("moment", "linearized", "bootstrap"), "moment", "mean")
+        method = request.choose(
+            ("moment", "rbc", "smoothed", "linearized", "bootstrap"), "moment", "mean"
+        )
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, lambda est: est.mean())
-        if method == "linearized":
-            return self._ci_linearized_mean(request)
+        if method in ("rbc", "smoothed", "linearized"):
+            return self._ci_linearized_mean(request, method)
         a, b = self.bounds_
         s, c = square_wave_moment_terms(self.epsilon_)
         v = (_row_means(request.data("X")) - a) / (b - a)

@@ -6,15 +6,17 @@ transition probabilities of the mechanism; its mean, CDF and quantiles get
 the linearized (delta-method) intervals of
 :mod:`skprivate._grid_density._intervals`, with each respondent's ``k``
 reports as one unit (they share the respondent's value), chained to the
-derivative of the fit's moment tilt (``moment_correction=True``).  They
-cover the EMS-smoothed target at the smoothing width the fit chose, not the
-true value: the smoothing bias is not included, nor the variability of the
-width choice, which under heavy noise (small ``d``) ranges over the
-candidates from sample to sample, so the intervals are then too short
-(measured in ``python -m benchmarks coverage``).  ``method="bootstrap"``
-resamples respondents and refits (the smoothing width re-chosen each time,
-which includes that variability at the cost of one fit per replicate), and
-is the only method for ``method="paper"`` fits.
+derivative of the fit's moment tilt (``moment_correction=True``).  By
+default (``method="rbc"``) they are centred on the fit corrected for its
+bias at the fitted law and cover the true value; ``method="smoothed"``
+(formerly ``"linearized"``) is centred on the fit and covers the
+EMS-smoothed target at the smoothing width the fit chose.  Neither includes
+the variability of the width choice, which under heavy noise (small ``d``)
+ranges over the candidates from sample to sample, so the intervals are then
+too short (measured in ``python -m benchmarks coverage``).
+``method="bootstrap"`` resamples respondents and refits (the smoothing
+width re-chosen each time, which includes that variability at the cost of
+one fit per replicate), and is the only method for ``method="paper"`` fits.
 
 The mean.  With the boundary-safe placement (reports on ``[a - d, b + d]``)
 ``E[Y | x] = C - d x / (b - a + d)`` with ``C = ((b + d)**2 - (a - d)**2) /
@@ -58,9 +60,11 @@ __all__ = ["RVNSIntervalsMixin"]
 class RVNSIntervalsMixin(GridEMSIntervalsMixin):
     """``conf_int`` of :class:`RVNSDensityEstimator`: mean, quantiles, CDF.
 
-    ``method="linearized"`` (default for ``method="ml"`` fits) or
-    ``"bootstrap"`` (respondents resampled, the estimator refitted on their
-    reports; the default for ``method="paper"``); the mean also
+    ``method="rbc"`` (bias-corrected, covers the true value; default for
+    ``method="ml"`` fits), ``"smoothed"`` (covers the EMS-smoothed target;
+    ``"linearized"`` is its former name) or ``"bootstrap"`` (respondents
+    resampled, the estimator refitted on their reports; the default for
+    ``method="paper"``); the mean also
     ``"moment"`` (the exact unbiased estimate, the default with the
     boundary-safe placement).  ``X`` is the reports, one row of ``k``
     reports per respondent.
@@ -126,9 +130,9 @@ class RVNSIntervalsMixin(GridEMSIntervalsMixin):
 
     def _conf_int_mean(self, request: IntervalRequest):
         safe = getattr(self, "placement_", "paper") == "boundary_safe"
-        fallback = "linearized" if self._ci_uses_ems() else "bootstrap"
+        fallback = "rbc" if self._ci_uses_ems() else "bootstrap"
         method = request.choose(
-            ("moment", "linearized", "bootstrap"),
+            ("moment", "rbc", "smoothed", "linearized", "bootstrap"),
             "moment" if safe else fallback,
             type(self).__name__,
         )

@@ -270,9 +270,10 @@ def test_perturbed_kde_intervals_use_the_releases():
     assert mean["method"] == "noisy-mean"
     assert mean["estimate"] == pytest.approx(released.mean())
     cdf = est.conf_int("cdf", [0.0]).iloc[0]
-    assert cdf["method"].startswith("linearized")
-    assert cdf["estimate"] == pytest.approx(float(est.cdf(0.0)))
-    with pytest.raises(ValueError, match="linearized"):
+    assert cdf["method"] == "linearized EMS, bias-corrected (delta method)"
+    smoothed = est.conf_int("cdf", [0.0], method="smoothed").iloc[0]
+    assert smoothed["estimate"] == pytest.approx(float(est.cdf(0.0)))
+    with pytest.raises(ValueError, match="method='rbc'"):
         est.conf_int("cdf", [0.0], method="bootstrap")
 
 
@@ -294,7 +295,7 @@ def test_perturbed_kde_linearization_follows_the_fits_moment_tilt():
     W = cell_cdf_weights(est.edges_, np.array([0.0]))[0]
     chained = W @ ems_covariance(A, tilted, S, bins, tilt) @ W
     plain = W @ ems_covariance(A, tilt.untilted, S, bins) @ W
-    se = est.conf_int("cdf", [0.0])["se"].iloc[0]
+    se = est.conf_int("cdf", [0.0], method="smoothed")["se"].iloc[0]
     assert se == pytest.approx(np.sqrt(chained), rel=1e-9)
     assert abs(se / np.sqrt(plain) - 1) > 0.01
 

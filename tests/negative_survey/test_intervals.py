@@ -28,8 +28,15 @@ def test_rvns_intervals_on_reports():
     Y = RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=1).fit_transform(x)
     est = RVNSDensityEstimator(d=2.0, bounds=(0, 10), n_points=40).fit(Y)
     cdf = est.conf_int("cdf", [2.0, 4.0], X=Y, level=[0.9, 0.95])
-    assert cdf["method"].str.startswith("linearized").all()
-    np.testing.assert_allclose(cdf["estimate"].iloc[:2], est.cdf([2.0, 4.0]))
+    assert (cdf["method"] == "linearized EMS, bias-corrected (delta method)").all()
+    assert cdf["target"].str.startswith("F(x), the true value").all()
+    # the smoothed interval is centred on the fit ("linearized": its old name)
+    smoothed = est.conf_int("cdf", [2.0, 4.0], X=Y, method="smoothed")
+    np.testing.assert_allclose(smoothed["estimate"], est.cdf([2.0, 4.0]))
+    assert (smoothed["method"] == "linearized EMS (delta method)").all()
+    old = est.conf_int("cdf", [2.0, 4.0], X=Y, method="linearized")
+    np.testing.assert_allclose(old["upper"], smoothed["upper"])
+    assert (cdf["se"].iloc[:2].to_numpy() > smoothed["se"].to_numpy()).all()
     assert (cdf["se"] > 0).all()
     wide, narrow = cdf.iloc[2], cdf.iloc[0]
     assert wide["lower"] < narrow["lower"] < narrow["upper"] < wide["upper"]
@@ -79,6 +86,6 @@ def test_rvns_linearization_follows_the_fits_moment_tilt():
     W = cell_cdf_weights(est.edges_, np.array([2.0]))[0]
     chained = W @ ems_covariance(A, tilted, S, bins, tilt) @ W
     plain = W @ ems_covariance(A, tilt.untilted, S, bins) @ W
-    se = est.conf_int("cdf", [2.0], X=Y)["se"].iloc[0]
+    se = est.conf_int("cdf", [2.0], X=Y, method="smoothed")["se"].iloc[0]
     assert se == pytest.approx(np.sqrt(chained), rel=1e-9)
     assert abs(se / np.sqrt(plain) - 1) > 0.01
