@@ -114,7 +114,7 @@ def _cdf_figure(plt, band, smoothing_years):
         gridspec_kw={"height_ratios": [2, 1]},
     )
     x = band["age"]
-    label = "95% pointwise intervals (smoothed reconstruction)"
+    label = "95% pointwise intervals (bias-corrected)"
     top.fill_between(
         x, band["lower"], band["upper"], color="C3", alpha=0.3, lw=0, label=label
     )
@@ -141,15 +141,15 @@ def _cdf_figure(plt, band, smoothing_years):
     return DemoFigure(
         fig,
         "The red curve is the cumulative distribution of the reconstructed "
-        "density above; the black points are the clean shares of people at "
-        "or below each age, and the lower panel shows the difference. The "
-        "shaded band holds pointwise 95% confidence intervals computed from "
-        "the reports alone (the delta method of the fit). They cover the "
-        "distribution the fit would reconstruct from unlimited reports, which "
-        "is smoothed (Gaussian, standard deviation "
-        f"{smoothing_years:.2g} years, the width the fit chose), not the true "
-        "distribution: the smoothing's bias and the chance in the choice of "
-        f"width are not included. {_miss_text(band)}",
+        "density above with its smoothing bias removed to first order (the fit "
+        "rerun on the reports its own law predicts measures that bias); the "
+        "black points are the clean shares of people at or below each age, and "
+        "the lower panel shows the difference. The shaded band holds pointwise "
+        "95% confidence intervals of the true distribution computed from the "
+        "reports alone (the delta method of the corrected fit). The smoothing "
+        f"width ({smoothing_years:.2g} years, Gaussian standard deviation) is "
+        "held at the fit's choice: the chance in that choice and the bias left "
+        f"after the correction are not included. {_miss_text(band)}",
         band,
     )
 
@@ -172,8 +172,8 @@ def run(context):
     private = six_indicators(sample, grid)
     # 95% intervals.  The mean's comes from the reports' mean (unbiased: it
     # covers the true mean, centred on its own estimate); the median's and
-    # the CDF band's from the delta method of the fit (they cover the
-    # smoothed reconstruction).  The estimator has none for the others.
+    # the CDF band's from the delta method of the bias-corrected fit (centred
+    # on the corrected estimate).  The estimator has none for the others.
     intervals = {
         "mean": interval_text(
             interval_frame_or_none(est, "mean", X=reports), point=private["mean"]
@@ -229,9 +229,12 @@ def run(context):
         "Intervals: the mean's comes from the reports' mean, an unbiased "
         "estimate of the true mean with its own centre, so it need not "
         "contain 'private'. The median's and the band in the second figure "
-        "come from the delta method of the reconstruction and cover the "
-        "smoothed distribution it estimates, not the true one (see the "
-        "figure). The standard deviation, mode and skewness have none."
+        "come from the delta method of the reconstruction with its smoothing "
+        "bias removed to first order; they are centred on the corrected "
+        "estimate (named after the interval when it differs from 'private') "
+        "and aim at the true distribution, with the smoothing width held at "
+        "the fit's choice (see the figure). The standard deviation, mode and "
+        "skewness have none."
     )
     figures = {}
     plt = pyplot()
