@@ -171,7 +171,10 @@ def _newton(
         size = 1.0
         while True:
             cand = x + size * step * scaling
-            found = problem.derivatives(*cand)
+            # A trial point far out may overflow; its likelihood is then not
+            # finite, not above ll, and the step is halved.
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                found = problem.derivatives(*cand)
             if found[0] >= ll or size < 2.0**-_MAX_HALVINGS:
                 break
             size *= 0.5
