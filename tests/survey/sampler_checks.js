@@ -1,0 +1,355 @@
+/*
+ * Exact checks of the page's samplers: the judge of their mutation testing
+ * (benchmarks/mutation_js.py, one run per mutant) and of
+ * tests/survey/test_mutation_js.py.
+ *
+ *   node sampler_checks.js SAMPLERS.js CHECKS.json
+ *
+ * Two kinds of check, both exact (no sampling):
+ *
+ * - law checks, listed in CHECKS.json: {name, job, tail_bits, max_residual,
+ *   expected, other}.  The job (a release or a building block, as
+ *   exact_law.js takes it) is enumerated by exact_law.js; its law must agree
+ *   with `expected` (output key -> [lo, hi], rationals "p/q" enclosing the
+ *   claimed probability; outputs not listed have a probability in
+ *   [0, other]): every output's enumerated bounds [a, a + residual] must meet
+ *   its claimed enclosure, the residual must stay below max_residual, and the
+ *   laws under both fillers of the unused bits must coincide.
+ * - scripted-word checks, below: samplers.js runs on a fixed sequence of
+ *   random words, and each draw must return exactly the value those words
+ *   determine.  They cover what the enumeration cannot: the word buffer,
+ *   draws wider than 32 bits, rint, and the errors.
+ *
+ * Under Stryker's mutant switching, the active mutant is read from the
+ * environment (__STRYKER_ACTIVE_MUTANT__) and handed to samplers.js, which
+ * runs inside vm contexts that have no `process`.
+ *
+ * CHECKS.json is {laws: [...], scripted: true | false | i}: the scripted
+ * checks run first (true), not at all (false) or before law check i.
+ *
+ * Exit status 0: every check passed; 1: a check failed (its name and the
+ * difference on stdout, as "FAIL <name>: ..."); 2: the checks could not run.
+ */
+"use strict";
+
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const vm = require("vm");
+const Module = require("module");
+
+class Failure extends Error {}
+
+function fail(name, what) {
+  throw new Failure("FAIL " + name + ": " + what);
+}
+
+// -- the samplers' source, with the active mutant (if any) switched on ---------
+function samplersSource(file) {
+  const source = fs.readFileSync(file, "utf8");
+  const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
+  if (mutant === undefined) return source;
+  return "globalThis.__stryker__ = { activeMutant: " + JSON.stringify(mutant) + " };\n" + source;
+}
+
+// exact_law.js's runJobs, without running its command line.
+function loadEnumerator(file) {
+  const source = fs.readFileSync(file, "utf8") + "\nmodule.exports.runJobs = runJobs;\n";
+  const wrapper = vm.runInThisContext(Module.wrap(source), { filename: file });
+  const mod = { exports: {} };
+  wrapper(mod.exports, require, mod, file, path.dirname(file));
+  return mod.exports.runJobs;
+}
+
+// -- exact rationals --------------------------------------------------------------
+function ratio(text) {
+  const parts = String(text).split("/");
+  return [BigInt(parts[0]), BigInt(parts.length > 1 ? parts[1] : "1")];
+}
+
+// a / 2^abits compared with p / q: -1, 0 or 1
+function cmpDyadic(a, abits, pq) {
+  const left = a * pq[1];
+  const right = pq[0] << BigInt(abits);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function dyadicText(num, bits) {
+  return num.toString() + "/2^" + bits;
+}
+
+// Output keys of exact_law.js, canonical: BigInt outputs (given as decimal
+// strings) become numbers, so that the claimed laws can name them plainly.
+function canonical(key) {
+  const norm = (v) =>
+    Array.isArray(v) ? v.map(norm) : typeof v === "string" && /^-?[0-9]+$/.test(v) ? Number(v) : v;
+  return JSON.stringify(norm(JSON.parse(key)));
+}
+
+function sameEnumeration(x, y) {
+  return JSON.stringify(x) === JSON.stringify(y);
+}
+
+function checkLaw(runJobs, samplersFile, check) {
+  const job = Object.assign({}, check.job, {
+    tail_bits: check.tail_bits,
+    max_leaves: check.max_leaves || 2000000,
+  });
+  let result;
+  try {
+    result = runJobs(samplersFile, [job])[0];
+  } catch (err) {
+    fail(check.name, "the enumeration stopped: " + (err && err.message ? err.message : err));
+  }
+  if (!sameEnumeration(result.zeros, result.ones)) {
+    fail(check.name, "the law depends on bits the enumeration treats as unused");
+  }
+  const r = result.zeros;
+  const residual = BigInt(r.residual[0]);
+  const rbits = r.residual[1];
+  // every probability as a numerator over 2^bits
+  let bits = rbits;
+  for (const k of Object.keys(r.law)) bits = Math.max(bits, r.law[k][1]);
+  const scaled = (pair) => BigInt(pair[0]) << BigInt(bits - pair[1]);
+  const res = residual << BigInt(bits - rbits);
+  const law = {};
+  let total = res;
+  for (const k of Object.keys(r.law)) {
+    const key = canonical(k);
+    law[key] = (law[key] || 0n) + scaled(r.law[k]);
+    total += scaled(r.law[k]);
+  }
+  if (total !== 1n << BigInt(bits)) fail(check.name, "the enumerated probabilities do not add to 1");
+  if (cmpDyadic(res, bits, ratio(check.max_residual)) > 0) {
+    fail(check.name, "residual " + dyadicText(res, bits) + " above " + check.max_residual);
+  }
+  const keys = new Set(Object.keys(law).concat(Object.keys(check.expected)));
+  for (const key of keys) {
+    const a = law[key] || 0n;
+    const claim = check.expected[key] || ["0", check.other || "0"];
+    const lo = ratio(claim[0]);
+    const hi = ratio(claim[1]);
+    if (cmpDyadic(a, bits, hi) > 0 || cmpDyadic(a + res, bits, lo) < 0) {
+      fail(
+        check.name,
+        "output " + key + " has probability in [" + dyadicText(a, bits) + ", " +
+          dyadicText(a + res, bits) + "], claimed [" + claim[0] + ", " + claim[1] + "]"
+      );
+    }
+  }
+}
+
+// -- scripted words ---------------------------------------------------------------
+// samplers.js in a fresh context whose crypto.getRandomValues fills each
+// request from `words` in order (then from a counter, to see the refills).
+function scripted(source, words) {
+  const state = { next: 0, calls: [] };
+  const context = vm.createContext({
+    Uint32Array: Uint32Array,
+    BigInt: BigInt,
+    module: { exports: {} },
+    crypto: {
+      getRandomValues: function (a) {
+        if (!(a instanceof Uint32Array)) throw new TypeError("getRandomValues wants a Uint32Array");
+        state.calls.push(a.length);
+        // a draw that never ends (a broken rejection loop) fails, not hangs
+        if (state.next > 1 << 20) throw new Failure("FAIL scripted words: over 2^20 words drawn");
+        for (let i = 0; i < a.length; i++) {
+          const w = state.next < words.length ? words[state.next] : (state.next * 2654435761) >>> 0;
+          a[i] = w >>> 0;
+          state.next += 1;
+        }
+        return a;
+      },
+    },
+  });
+  vm.runInContext(source, context, { filename: "samplers.js" });
+  return { S: context.module.exports, state: state };
+}
+
+function expectEqual(name, got, want) {
+  const g = JSON.stringify(got, (k, v) => (typeof v === "bigint" ? v.toString() + "n" : v));
+  const w = JSON.stringify(want, (k, v) => (typeof v === "bigint" ? v.toString() + "n" : v));
+  if (g !== w) fail(name, "got " + g + ", expected " + w);
+}
+
+function expectThrow(name, fn, type, message) {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof Failure) throw err;
+    const got = (err && err.constructor && err.constructor.name) + ": " + (err && err.message);
+    if (got !== type + ": " + message) fail(name, "threw " + got + ", expected " + type + ": " + message);
+    return;
+  }
+  fail(name, "returned instead of throwing " + type);
+}
+
+const TWO32 = 4294967296;
+
+// Each case: [name, words, draw(S, state) -> value, expected value].
+const SCRIPTED = [
+  [
+    // 2^32 values: each draw is one whole word; the buffer holds 16,384
+    // words, is filled only when used up, and never serves a word twice
+    "buffer: whole words, refilled every 16,384 reads",
+    [],
+    function (S, state) {
+      const out = [];
+      for (let i = 0; i < 2 * 16384 + 3; i++) out.push(S.uniformNumber(TWO32));
+      const expected = out.map((_, i) => (i * 2654435761) >>> 0);
+      return [JSON.stringify(out) === JSON.stringify(expected), state.calls];
+    },
+    [true, [16384, 16384, 16384]],
+  ],
+  ["buffer: nothing drawn before the first use", [], (S, state) => state.calls.length, 0],
+  ["uniformNumber(1) reads no word", [], (S, state) => [S.uniformNumber(1), state.next], [0, 0]],
+  // m = 6: the top 3 bits of each word; 6 and 7 are rejected
+  ["uniformNumber(6) top bits", [0xbfffffff], (S) => S.uniformNumber(6), 5],
+  ["uniformNumber(6) rejects 6 and 7", [0xc0000000, 0xe0000000, 0x3fffffff], (S) => S.uniformNumber(6), 1],
+  ["uniformNumber(2^32) keeps the whole word", [0xffffffff], (S) => S.uniformNumber(TWO32), TWO32 - 1],
+  // m = 2^32 + 3: high = 1, one top bit of a first word, then a whole word
+  ["uniformNumber(2^32+3) high value", [0x80000000, 2], (S) => S.uniformNumber(TWO32 + 3), TWO32 + 2],
+  ["uniformNumber(2^32+3) ignores the low bits of the first word", [0x7fffffff, 0xffffffff], (S) => S.uniformNumber(TWO32 + 3), TWO32 - 1],
+  ["uniformNumber(2^32+3) rejects m", [0xffffffff, 3, 0, 7], (S) => S.uniformNumber(TWO32 + 3), 7],
+  ["uniformNumber(2^32+4) accepts m - 1", [0x80000000, 3], (S) => S.uniformNumber(TWO32 + 4), TWO32 + 3],
+  // m = 2^53: 21 top bits of a first word, then a whole word; never rejects
+  ["uniformNumber(2^53) largest", [0xffffffff, 0xffffffff], (S) => S.uniformNumber(2 ** 53), 2 ** 53 - 1],
+  ["uniformNumber(2^53) first word's bit 11", [0x00000800, 5], (S) => S.uniformNumber(2 ** 53), TWO32 + 5],
+  // m = 3 * 2^70: 72 bits, three words, 8 top bits of the first
+  ["uniformBig(3*2^70) largest", [0xbfffffff, 0xffffffff, 0xffffffff], (S) => S.uniformBig(3n << 70n), (3n << 70n) - 1n],
+  ["uniformBig(3*2^70) rejects m", [0xc0000000, 0, 0, 0x01ffffff, 1, 2], (S) => S.uniformBig(3n << 70n), (1n << 64n) + (1n << 32n) + 2n],
+  // m = 2^53 + 1: 54 bits, two words, 22 top bits of the first
+  ["uniformBig(2^53+1) largest", [0x80000000, 0], (S) => S.uniformBig((1n << 53n) + 1n), 1n << 53n],
+  ["uniformBig(2^53+1) rejects m", [0x80000000, 1, 0x000003ff, 9], (S) => S.uniformBig((1n << 53n) + 1n), 9n],
+  ["uniformBig(3) small", [0x80000000], (S) => S.uniformBig(3n), 2n],
+  ["bernoulli(2, 3)", [0x40000000, 0x80000000], (S) => [S.bernoulli(2n, 3n), S.bernoulli(2n, 3n)], [true, false]],
+  // releaseMany: n releases; a one-subset conditional design draws no word
+  [
+    "releaseMany(3)",
+    [],
+    (S) => S.releaseMany({ kind: "subset", p: 2, design: "conditional", subsets: [[1, 1]], weights: ["1"], total: "1", dummies: false }, 1, 3),
+    [[1, 1], [1, 1], [1, 1]],
+  ],
+  ["rint rounds half to even", [], (S) => [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4, 2.6, -2.6, 7].map((v) => S.rint(v) + 0), [0, 2, 2, 0, -2, -2, 2, 3, -3, 7]],
+];
+
+const ERRORS = [
+  ["uniformNumber(0)", (S) => S.uniformNumber(0), "RangeError", "uniformNumber needs an integer 1 <= m <= 2**53"],
+  ["uniformNumber(2^53 + 2)", (S) => S.uniformNumber(2 ** 53 + 2), "RangeError", "uniformNumber needs an integer 1 <= m <= 2**53"],
+  ["uniformNumber(2.5)", (S) => S.uniformNumber(2.5), "RangeError", "uniformNumber needs an integer 1 <= m <= 2**53"],
+  ["release of an unknown kind", (S) => S.release({ kind: "oracle" }, 1), "Error", "no on-device sampler for oracle"],
+  [
+    "rvns with an unknown placement",
+    (S) => S.release({ kind: "rvns", ja: 0, jb: 4, band: 1, k: 1, step: 1, placement: "middle" }, 1),
+    "Error",
+    "unknown band placement middle",
+  ],
+  [
+    "subset category out of range",
+    (S) => S.release({ kind: "subset", p: 3, design: "uniform", sizes: [1, 2], dummies: false }, 3),
+    "RangeError",
+    "category index out of range",
+  ],
+  [
+    "subset category not an integer",
+    (S) => S.release({ kind: "subset", p: 3, design: "uniform", sizes: [1, 2], dummies: false }, 0.5),
+    "RangeError",
+    "category index out of range",
+  ],
+  [
+    "subset category negative",
+    (S) => S.release({ kind: "subset", p: 3, design: "uniform", sizes: [1, 2], dummies: false }, -1),
+    "RangeError",
+    "category index out of range",
+  ],
+];
+
+// In a page (no module system) the samplers are a global.
+function checkGlobal(source) {
+  const context = vm.createContext({ crypto: { getRandomValues: (a) => a } });
+  try {
+    vm.runInContext(source, context, { filename: "samplers.js" });
+  } catch (err) {
+    fail("loads without a module system", "threw " + (err && err.message));
+  }
+  const S = context.SKPrivateSamplers;
+  expectEqual("loads without a module system", S && typeof S.release, "function");
+}
+
+function checkScripted(source) {
+  checkGlobal(source);
+  for (const [name, words, draw, want] of SCRIPTED) {
+    const { S, state } = scripted(source, words);
+    let got;
+    try {
+      got = draw(S, state);
+    } catch (err) {
+      if (err instanceof Failure) fail(name, err.message);
+      fail(name, "threw " + (err && err.message));
+    }
+    expectEqual(name, got, want);
+  }
+  for (const [name, call, type, message] of ERRORS) {
+    const { S } = scripted(source, []);
+    expectThrow(name, () => call(S), type, message);
+  }
+  // weights whose total is too large: uniform{0..2} draws 2 (top 2 bits 10)
+  const { S } = scripted(source, [0x80000000]);
+  const spec = {
+    kind: "subset",
+    p: 2,
+    design: "independent",
+    dummies: false,
+    subsets: [
+      [1, 0],
+      [0, 1],
+    ],
+    weights: ["1", "1"],
+    total: "3",
+  };
+  expectThrow("weights above their sum", () => S.release(spec, 0), "Error", "weights do not add up to their total");
+}
+
+function main() {
+  const samplers = path.resolve(process.argv[2]);
+  const checks = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+  const source = samplersSource(samplers);
+  const runJobs = loadEnumerator(path.join(__dirname, "..", "..", "skprivate", "survey", "static", "exact_law.js"));
+  // exact_law.js reads the samplers from a file: the source with the mutant on
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sampler-checks-"));
+  const file = path.join(dir, "samplers.js");
+  fs.writeFileSync(file, source);
+  // the scripted checks run before the law check of this index (true: first)
+  const at = checks.scripted === false ? -1 : checks.scripted === true || checks.scripted === undefined ? 0 : checks.scripted;
+  let passed = 0;
+  try {
+    for (let i = 0; i <= checks.laws.length; i++) {
+      if (i === Math.min(at, checks.laws.length)) {
+        checkScripted(source);
+        passed += SCRIPTED.length + ERRORS.length + 2;
+      }
+      if (i < checks.laws.length) {
+        checkLaw(runJobs, file, checks.laws[i]);
+        passed += 1;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof Failure)) throw err;
+    process.stdout.write(err.message + "\n");
+    process.exitCode = 1;
+    return;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  process.stdout.write("ok: " + passed + " exact checks passed\n");
+}
+
+if (require.main === module) {
+  try {
+    main();
+  } catch (err) {
+    process.stdout.write("ERROR " + (err && err.stack ? err.stack : err) + "\n");
+    process.exitCode = 2;
+  }
+}
