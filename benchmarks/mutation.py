@@ -3,8 +3,8 @@
 mutmut (https://mutmut.readthedocs.io, mutmut 3) plants one small change at
 a time in a module (an operator, a constant, an argument, a returned value)
 and runs the tests that reach the changed function; a change no test
-notices "survives".  For each guarantee module below, in priority order,
-this benchmark:
+notices "survives".  For each guarantee module listed in
+``_mutation_modules.py``, in priority order, this benchmark:
 
 1. copies ``skprivate/``, ``tests/`` and ``setup.cfg`` into
    ``<tmp>/skprivate-mutation/<module>/`` (mutmut writes its mutants under
@@ -13,10 +13,12 @@ this benchmark:
    module's listed tests;
 2. runs ``nice -n 5 mutmut run --max-children 1`` (one worker: the machine
    is shared);
-3. for every survivor, runs the module's ``tests/test_mutation_<area>.py``
-   file with that mutant switched on (``MUTANT_UNDER_TEST``), and records
-   the first test that fails, which is the test that now kills it;
-4. compares the remaining survivors with the equivalent mutants listed here
+3. for every survivor (and every mutant of a function that none of the
+   selected tests reaches), runs the module's
+   ``tests/test_mutation_<area>.py`` file with that mutant switched on
+   (``MUTANT_UNDER_TEST``), and records the first test that fails, which
+   is the test that now kills it;
+4. compares the remaining survivors with the equivalent mutants listed there
    (each with its reason, and the changed line it was judged on: a listed
    mutant whose changed line no longer matches is counted as a survivor),
    and with the few excluded ones (real changes that no test can observe
@@ -46,12 +48,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from ._common import RESULTS_DIR, Section, write_results
+from ._mutation_modules import MODULES, NOT_YET, ModuleSpec
 
 TITLE = "Mutation testing of the guarantee modules (mutmut)"
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,319 +76,6 @@ STATUS = {
     37: "caught by type check",
     None: "not checked",
 }
-
-
-@dataclass
-class ModuleSpec:
-    """One guarantee module: what is mutated and which tests check it."""
-
-    path: str
-    tests: list[str]
-    new_tests: list[str]
-    #: mutant name -> (text of the changed line, reason it is equivalent)
-    equivalent: dict[str, tuple[str, str]] = field(default_factory=dict)
-    #: not equivalent, but no test can see it under mutmut (same form)
-    excluded: dict[str, tuple[str, str]] = field(default_factory=dict)
-
-
-_LAPLACE = "skprivate.ldp._laplace.xǁLaplaceLDPǁ"
-_NL = "skprivate.ldp._noise_laws."
-_HUBER = _NL + "xǁFlippedHuberNoiseǁ"
-_GG = _NL + "xǁGeneralizedGaussianNoiseǁ"
-_SEED = "skprivate.utils._seeding."
-
-MODULES: dict[str, ModuleSpec] = {
-    "laplace": ModuleSpec(
-        path="skprivate/ldp/_laplace.py",
-        tests=[
-            "tests/ldp/test_laplace.py",
-            "tests/ldp/test_sampler_support.py",
-            "tests/test_grid_sampler_laws.py",
-        ],
-        new_tests=["tests/test_mutation_ldp.py"],
-        equivalent={
-            f"{_LAPLACE}fit__mutmut_2": (
-                "return super().fit(X, None)",
-                "y is ignored by LaplaceLDP.fit (documented: 'y : None, Ignored')",
-            ),
-            f"{_LAPLACE}fit__mutmut_4": (
-                "return super().fit(X, )",
-                "y defaults to None and is ignored",
-            ),
-            f"{_LAPLACE}_fit__mutmut_4": (
-                "dtype=None)",
-                "fit reads X only for its shape and, with bounds=None, through "
-                "bounds_from_data, which returns float64 bounds for any input "
-                "dtype",
-            ),
-            f"{_LAPLACE}_fit__mutmut_7": (
-                "finite=True), )",
-                "as _fit__mutmut_4 (float64 is validate_data's only cast here)",
-            ),
-            f"{_LAPLACE}_transform__mutmut_2": (
-                "check_is_fitted(self, None)",
-                "without attribute names check_is_fitted asks "
-                "PrivatizerMixin.__sklearn_is_fitted__, false before fit: the "
-                "same NotFittedError",
-            ),
-            f"{_LAPLACE}_transform__mutmut_4": (
-                "check_is_fitted(self, )",
-                "as _transform__mutmut_2",
-            ),
-            f"{_LAPLACE}privacy_summary__mutmut_2": (
-                "check_is_fitted(self, None)",
-                "as _transform__mutmut_2",
-            ),
-            f"{_LAPLACE}privacy_summary__mutmut_4": (
-                "check_is_fitted(self, )",
-                "as _transform__mutmut_2",
-            ),
-            f"{_LAPLACE}_transform__mutmut_17": (
-                "reset=None",
-                "validate_data tests reset for truth: None acts as False",
-            ),
-            f"{_LAPLACE}_transform__mutmut_40": (
-                "X -= rng.laplace(0.0, 1.0, size=X.shape) * self.scale_",
-                "the Laplace law is symmetric: x - b L has the law of x + b L "
-                "(only the seeded stream's values change, and no seeded value is "
-                "documented)",
-            ),
-            f"{_LAPLACE}_transform__mutmut_46": (
-                "rng.laplace(0.0, size=X.shape)",
-                "numpy's default Laplace scale is 1.0",
-            ),
-            f"{_LAPLACE}_enforce_bounds__mutmut_45": (
-                "None,",
-                "warnings.warn with category None issues a UserWarning",
-            ),
-            f"{_LAPLACE}_enforce_bounds__mutmut_48": (
-                "",
-                "warnings.warn without a category issues a UserWarning",
-            ),
-            f"{_LAPLACE}_secure_noise__mutmut_4": (
-                "k = np.clip(np.rint(X / step), None, self._k_high)",
-                "X is already clipped into the bounds, so rint(X / step) >= "
-                "rint(low / step) >= floor(low / step) = k_low: the lower clip "
-                "never acts",
-            ),
-            f"{_LAPLACE}_secure_noise__mutmut_5": (
-                "k = np.clip(np.rint(X / step), self._k_low, None)",
-                "likewise rint(X / step) <= rint(high / step) <= "
-                "ceil(high / step) = k_high: the upper clip never acts",
-            ),
-        },
-        excluded={
-            f"{_LAPLACE}_enforce_bounds__mutmut_49": (
-                ")",
-                "the clipping warning loses its stacklevel; under mutmut a "
-                "trampoline frame is the caller, so the location check of "
-                "test_clip_message_names_row_column_and_declared_bounds (and "
-                "tests/test_warning_location.py) only runs outside mutmut",
-            ),
-        },
-    ),
-    "noise_laws": ModuleSpec(
-        path="skprivate/ldp/_noise_laws.py",
-        tests=[
-            "tests/ldp/test_additive.py",
-            "tests/ldp/test_sampler_support.py",
-            "tests/test_grid_sampler_laws.py",
-        ],
-        new_tests=["tests/test_mutation_ldp.py"],
-        equivalent={
-            f"{_NL}x__bernoulli_exp__mutmut_7": (
-                "dtype=None), 0.0)",
-                "every caller passes float64 excesses; np.maximum with 0.0 "
-                "turns integers into floats anyway",
-            ),
-            f"{_NL}x__bernoulli_exp__mutmut_9": (
-                "np.asarray(x, ), 0.0)",
-                "as x__bernoulli_exp__mutmut_7",
-            ),
-            f"{_NL}x__bernoulli_exp__mutmut_18": (
-                "rest >= 0",
-                "an x = 0 coin then takes one extra draw, U < exp(0) = 1, "
-                "which always accepts: the same law",
-            ),
-            f"{_NL}x__bernoulli_exp__mutmut_27": (
-                "<= np.exp(-chunk)",
-                "U = exp(-c) exactly has probability 2**-53 at most",
-            ),
-            f"{_HUBER}_rho__mutmut_9": (
-                "au < self.beta",
-                "both pieces of rho equal beta at |u| = beta (rho is continuous)",
-            ),
-            f"{_HUBER}_fine_limit__mutmut_36": (
-                "max(z2, 1.0)",
-                "z2 > 2 log_fine >= 2 log(2**5) for every resolution "
-                "set_resolution accepts (<= 2**44 cells), so the max never binds",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_17": (
-                "divide=None",
-                "np.maximum keeps the log's argument >= 1e-300: no division by "
-                "zero is ever signalled",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_19": (
-                "np.errstate(invalid=",
-                "as _logcdf_negative__mutmut_17",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_18": (
-                "invalid=None",
-                "u = -|t| / scale <= 0 and the guarded expression never forms "
-                "inf - inf or 0 * inf: no invalid operation is signalled",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_20": (
-                'divide="ignore", )',
-                "as _logcdf_negative__mutmut_18",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_47": (
-                "u < -beta",
-                "at u = -beta the Gaussian-tail and centre formulas give the "
-                "same CDF (continuity), equal to rounding",
-            ),
-            f"{_HUBER}logcdf__mutmut_19": (
-                "1.0 + 1e-300",
-                "exp(neg) is a lower-half CDF value, at most 1/2: the minimum "
-                "never binds",
-            ),
-            f"{_HUBER}logcdf__mutmut_20": (
-                "2.0 - 1e-300",
-                "as logcdf__mutmut_19",
-            ),
-            f"{_HUBER}logcdf__mutmut_28": (
-                "u < 0, neg, upper",
-                "at u = 0 both branches are log(1/2) (symmetry), equal to rounding",
-            ),
-            f"{_HUBER}sample__mutmut_9": (
-                "<= p_centre",
-                "U = p_centre exactly has probability 2**-53 at most",
-            ),
-            f"{_HUBER}sample__mutmut_49": (
-                "<= 0.5, -1.0, 1.0)",
-                "U = 0.5 exactly has probability 2**-53",
-            ),
-            f"{_GG}sample__mutmut_19": (
-                "<= 0.5, -1.0, 1.0)",
-                "U = 0.5 exactly has probability 2**-53",
-            ),
-            f"{_NL}x_additive_privacy_profile__mutmut_13": (
-                "while loss(left) < epsilon:",
-                "when loss(left) equals epsilon exactly, left is already the "
-                "root: brentq returns it, and the original loop's wider bracket "
-                "finds the same t* to xtol (Laplace noise: delta = 0 either way)",
-            ),
-            f"{_NL}xǁ_LogConcaveTailǁ_redraw_tail__mutmut_2": (
-                "far = mag >= self.tail_start",
-                "a magnitude exactly at tail_start has probability 2**-53 at "
-                "most, and redrawing it from the tail law keeps the law",
-            ),
-            f"{_NL}xǁ_LogConcaveTailǁ_tail__mutmut_25": (
-                "self._rho(u) + base - slope",
-                "scales every acceptance probability by the constant "
-                "exp(-2 rho(T)): rejection sampling then accepts the same "
-                "conditional law, only after more draws",
-            ),
-            f"{_NL}x_additive_privacy_profile__mutmut_16": (
-                "left *= 3.0",
-                "a wider bracket for the same unique root: the same t* to xtol",
-            ),
-            f"{_NL}x_additive_privacy_profile__mutmut_17": (
-                "if left <= -1e6 * (D + noise.scale):",
-                "moves the give-up point by at most one doubling beyond "
-                "1e6 (D + scale), where both CDF terms are 0 in double "
-                "precision: delta is 0.0 either way",
-            ),
-            f"{_NL}x_additive_privacy_profile__mutmut_20": (
-                "-1000001.0 * (D + noise.scale)",
-                "as x_additive_privacy_profile__mutmut_17",
-            ),
-            f"{_NL}x_additive_privacy_profile__mutmut_31": (
-                "D / 2, )",
-                "brentq's default xtol (2e-12) instead of 1e-12 D: t* maximises "
-                "F(t) - e**eps F(t - D), so an error in t* changes delta only "
-                "to second order, far below double precision",
-            ),
-            f"{_NL}x_additive_privacy_profile__mutmut_35": (
-                "left, D * 2, xtol",
-                "the loss is below epsilon on all of [D / 2, 2 D] (it is 0 at "
-                "D / 2 and decreasing): the same bracketed root",
-            ),
-            f"{_NL}x_standard_exponential__mutmut_6": (
-                "draws.reshape(-2)",
-                "numpy reads a negative size as 'infer', as -1",
-            ),
-            f"{_NL}x_standard_exponential__mutmut_9": (
-                "flat >= cap",
-                "a draw exactly at cap has probability 2**-53 at most; "
-                "replacing it by cap plus a fresh draw keeps the law",
-            ),
-            f"{_NL}x_standard_exponential__mutmut_19": (
-                "again = fresh >= cap",
-                "as x_standard_exponential__mutmut_9",
-            ),
-            f"{_GG}sample__mutmut_6": (
-                "rng.gamma(1.0 / self.power, size=size)",
-                "numpy's default gamma scale is 1.0",
-            ),
-        },
-    ),
-    "seeding": ModuleSpec(
-        path="skprivate/utils/_seeding.py",
-        # the tests of the seeded stream that reach the fingerprints
-        tests=[
-            "tests/test_privacy_contract.py::"
-            "test_settings_fingerprint_is_stable_across_processes",
-            "tests/test_privacy_contract.py::"
-            "test_same_seed_at_two_settings_draws_independent_noise",
-            "tests/test_privacy_contract.py::test_reproducible_sequence_with_an_int_seed",
-            "tests/test_privacy_deployment.py::"
-            "test_same_seed_on_other_data_draws_other_noise",
-        ],
-        new_tests=["tests/test_mutation_seeding.py"],
-        equivalent={
-            f"{_SEED}x_data_fingerprint__mutmut_14": (
-                'cast("b")',
-                "signed or unsigned bytes, the buffer hashlib reads is the same",
-            ),
-            f"{_SEED}x_canonical__mutmut_52": (
-                "get_params(deep=None)",
-                "get_params tests deep for truth: None acts as False",
-            ),
-            f"{_SEED}x_canonical__mutmut_54": (
-                'callable(value) or hasattr(value, "__qualname__")',
-                "every object with a __qualname__ (functions, classes, methods, "
-                "builtins, generic aliases) is callable, and every callable that "
-                "reaches this line without one falls through to 'o:' either way",
-            ),
-            f"{_SEED}x_data_fingerprint__mutmut_37": (
-                "protocol=None",
-                "pickle's default protocol is 4 on Python 3.8-3.13 (this run: "
-                "3.11); on 3.14, whose default is 5, "
-                "test_fingerprint_of_other_data_pickles_or_falls_back_to_canonical "
-                "fails on it",
-            ),
-            f"{_SEED}x_data_fingerprint__mutmut_39": (
-                "pickle.dumps(data, ))",
-                "as x_data_fingerprint__mutmut_37",
-            ),
-        },
-    ),
-}
-
-
-#: The rest of the priority list, not yet configured above (in order).
-NOT_YET = [
-    "skprivate/ldp/_additive.py (sampler parts)",
-    "skprivate/ldp/_square_wave.py (sampler parts)",
-    "skprivate/negative_survey/_perturber.py",
-    "skprivate/subset/_mechanism.py",
-    "skprivate/base.py (noise stream)",
-    "skprivate/_privacy_report/",
-    "the conf_int code of every family",
-    "skprivate/utils/validation.py",
-    "skprivate/survey/_spec.py, skprivate/survey/_server.py",
-    "skprivate/survey/static/samplers.js (needs a JS tool such as Stryker)",
-]
 
 
 def _scratch_config(spec: ModuleSpec) -> str:
@@ -417,6 +106,12 @@ def _mutmut() -> str:
 
 
 def _changed_lines(work: Path, name: str) -> str:
+    # kept beside the mutants: a --reuse run has the same mutants, and one
+    # `mutmut show` costs seconds
+    cache = work / "mutants" / "changed_lines.json"
+    known = json.loads(cache.read_text()) if cache.exists() else {}
+    if name in known:
+        return known[name]
     shown = subprocess.run(
         [_mutmut(), "show", name], cwd=work, capture_output=True, text=True
     ).stdout
@@ -425,7 +120,9 @@ def _changed_lines(work: Path, name: str) -> str:
         for line in shown.splitlines()
         if line.startswith("+") and not line.startswith("+++")
     ]
-    return " / ".join(plus)
+    known[name] = " / ".join(plus)
+    cache.write_text(json.dumps(known, ensure_ascii=False))
+    return known[name]
 
 
 # Runs in the mutants directory: one process, skprivate imported once, each
@@ -547,9 +244,12 @@ def run_module(key: str, reuse: bool = False) -> dict:
     mutmut_seconds = round(time.perf_counter() - start)
     meta = work / "mutants" / (spec.path + ".meta")
     codes = json.loads(meta.read_text())["exit_code_by_key"]
-    # timeouts are rechecked too: a new test that fails says what they break
+    # timeouts are rechecked too: a new test that fails says what they break;
+    # so are mutants of functions that none of the selected tests reaches
     rechecked = [
-        n for n, c in codes.items() if STATUS.get(c) in ("survived", "timeout")
+        n
+        for n, c in codes.items()
+        if STATUS.get(c) in ("survived", "timeout", "no tests")
     ]
     killers = _killers(work, rechecked, spec.new_tests)
     mutants = []
@@ -562,7 +262,7 @@ def run_module(key: str, reuse: bool = False) -> dict:
             entry["reason"] = (
                 f"also fails {found}" if found else "no new test fails on it"
             )
-        if status == "survived":
+        if status in ("survived", "no tests"):
             entry["change"] = _changed_lines(work, name)
             killer = killers.get(name)
             listed = spec.equivalent.get(name)
@@ -688,18 +388,34 @@ def _sections(runs: dict) -> list[Section]:
                 "change (mutated line)": m.get("change", ""),
                 "status": m["status"],
                 "reason / killing test": m["reason"]
-                or (
-                    "not killed: no test checks this yet"
-                    if m["status"] == "survived"
-                    else ""
-                ),
+                or {
+                    "survived": "not killed: no test checks this yet",
+                    "no tests": "not killed: no test reaches this function",
+                }.get(m["status"], ""),
             }
             for m in record["mutants"]
             if m["status"] != "killed"
         ]
         tables = [pd.DataFrame(rows)] if rows else []
         sections.append(Section(f"`{record['module']}`", "\n".join(lines), tables))
-    return sections
+    return sections + _js_sections()
+
+
+def _js_sections() -> list[Section]:
+    """The JavaScript samplers' run (benchmarks/mutation_js.py), summarised."""
+    from . import mutation_js
+
+    record = mutation_js._load()
+    if record is None:
+        return []
+    text = (
+        "`skprivate/survey/static/samplers.js` is mutated by Stryker and judged "
+        "by exact laws (`python -m benchmarks mutation_js`); every mutant not "
+        "killed by the existing checks, with its reason, is listed in "
+        "[mutation_js.md](mutation_js.md)."
+    )
+    table = pd.DataFrame([mutation_js.summary(record)])
+    return [Section("JavaScript: `samplers.js` (Stryker)", text, [table])]
 
 
 def run(

@@ -3,7 +3,7 @@
 Each test pins a documented behaviour with an exact small case: the
 refusals at the edge of the secure grid, the exact privacy summary, the
 clipping policy and its messages, integer and named inputs, and the seeded
-release's dependence on the (clipped) data.  ``benchmarks/mutation.py``
+release's dependence on the (clipped) data.  ``benchmarks/_mutation_modules.py``
 lists the mutants of ``skprivate/ldp/_laplace.py`` each test kills.
 """
 

@@ -4,7 +4,7 @@ A seeded privatizer's noise is a function of its seed, the canonical text of
 its settings and the fingerprint of the data, so these forms must be the
 same in every process and must separate what they claim to separate.  The
 expected values are written out from the documented rules (SHA-256 of the
-stated bytes, 128 bits read little-endian).  ``benchmarks/mutation.py``
+stated bytes, 128 bits read little-endian).  ``benchmarks/_mutation_modules.py``
 lists the mutants of ``skprivate/utils/_seeding.py`` these tests kill.
 """
 

@@ -34,7 +34,7 @@ def _square_wave_terms(epsilon: float) -> tuple[float, float]:
     if epsilon < 0.5:
         low = _exp_tail_series(epsilon, -1.0)  # epsilon - 1 + e^-epsilon
         high = _exp_tail_series(epsilon, 1.0)  # e^epsilon - 1 - epsilon
-        numerator = high + epsilon * (high + epsilon)  # eps e^eps - e^eps + 1
+        numerator = epsilon * (high + epsilon) - high  # eps e^eps - e^eps + 1
         return low / (2.0 * high), numerator / high
     low = epsilon + np.expm1(-epsilon)
     with np.errstate(over="ignore"):

@@ -306,6 +306,11 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             flat = np.asarray(weights, dtype=object)
             if flat.ndim == 1 and flat.size == self.designs_[0].n_categories:
                 weights = [np.asarray(weights, dtype=float)]
+        if weights is not None and len(weights) != len(self.designs_):
+            raise ValueError(
+                f"weights must give one distribution per column "
+                f"({len(self.designs_)}); got {len(weights)}."
+            )
         columns = []
         for j, design in enumerate(self.designs_):
             entry = {

@@ -1,0 +1,669 @@
+"""The guarantee modules that ``benchmarks/mutation.py`` mutates.
+
+For each module: the tests selected for mutmut, the module's
+``tests/test_mutation_<area>.py`` file, and the surviving mutants judged
+equivalent (or excluded: real changes that no test can observe under
+mutmut), each with the text of the changed line it was judged on and the
+reason.  Mutant names are mutmut's: ``<module>.x_<function>__mutmut_<n>``,
+``<module>.xǁ<Class>ǁ<method>__mutmut_<n>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class ModuleSpec:
+    """One guarantee module: what is mutated and which tests check it."""
+
+    path: str
+    tests: list[str]
+    new_tests: list[str]
+    #: mutant name -> (text of the changed line, reason it is equivalent)
+    equivalent: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: not equivalent, but no test can see it under mutmut (same form)
+    excluded: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+def _all_but(path: str, *slow: str) -> list[str]:
+    """The test functions of ``path`` except the ``slow`` ones, as node ids."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    names = re.findall(r"^def (test_\w+)", text, flags=re.MULTILINE)
+    return [f"{path}::{name}" for name in names if name not in slow]
+
+
+_LAPLACE = "skprivate.ldp._laplace.xǁLaplaceLDPǁ"
+_NL = "skprivate.ldp._noise_laws."
+_HUBER = _NL + "xǁFlippedHuberNoiseǁ"
+_GG = _NL + "xǁGeneralizedGaussianNoiseǁ"
+_SEED = "skprivate.utils._seeding."
+_SUB = "skprivate.subset._mechanism."
+_SUBB = _SUB + "xǁ_BaseSubsetPrivatizerǁ"
+_RV = "skprivate.negative_survey._perturber."
+_SW = "skprivate.ldp._square_wave."
+_SWL = _SW + "xǁSquareWaveLDPǁ"
+_RVP = _RV + "xǁRVNSPerturberǁ"
+_CUT = (
+    "the first branch (windows cut at 2 delta <= d) is d / (d - delta) <= "
+    "2 d / delta for delta <= d / 2, and this change keeps it below 2 d / "
+    "delta: the maximum is unchanged"
+)
+_GRID_CUT = (
+    "a window cut at the end of the report range binds only for m > 0.83 D "
+    "(2 d / delta < 1 + sqrt(2)), where its best length, root or root + 1, "
+    "lies in (m, 2 m]; the other candidates never decide (the same value for "
+    "every m <= D <= 40 in test_grid_log_ratio_for_one_report_by_enumeration)"
+)
+
+MODULES: dict[str, ModuleSpec] = {
+    "laplace": ModuleSpec(
+        path="skprivate/ldp/_laplace.py",
+        tests=[
+            "tests/ldp/test_laplace.py",
+            "tests/ldp/test_sampler_support.py",
+            "tests/test_grid_sampler_laws.py",
+        ],
+        new_tests=["tests/test_mutation_ldp.py"],
+        equivalent={
+            f"{_LAPLACE}fit__mutmut_2": (
+                "return super().fit(X, None)",
+                "y is ignored by LaplaceLDP.fit (documented: 'y : None, Ignored')",
+            ),
+            f"{_LAPLACE}fit__mutmut_4": (
+                "return super().fit(X, )",
+                "y defaults to None and is ignored",
+            ),
+            f"{_LAPLACE}_fit__mutmut_4": (
+                "dtype=None)",
+                "fit reads X only for its shape and, with bounds=None, through "
+                "bounds_from_data, which returns float64 bounds for any input "
+                "dtype",
+            ),
+            f"{_LAPLACE}_fit__mutmut_7": (
+                "finite=True), )",
+                "as _fit__mutmut_4 (float64 is validate_data's only cast here)",
+            ),
+            f"{_LAPLACE}_transform__mutmut_2": (
+                "check_is_fitted(self, None)",
+                "without attribute names check_is_fitted asks "
+                "PrivatizerMixin.__sklearn_is_fitted__, false before fit: the "
+                "same NotFittedError",
+            ),
+            f"{_LAPLACE}_transform__mutmut_4": (
+                "check_is_fitted(self, )",
+                "as _transform__mutmut_2",
+            ),
+            f"{_LAPLACE}privacy_summary__mutmut_2": (
+                "check_is_fitted(self, None)",
+                "as _transform__mutmut_2",
+            ),
+            f"{_LAPLACE}privacy_summary__mutmut_4": (
+                "check_is_fitted(self, )",
+                "as _transform__mutmut_2",
+            ),
+            f"{_LAPLACE}_transform__mutmut_17": (
+                "reset=None",
+                "validate_data tests reset for truth: None acts as False",
+            ),
+            f"{_LAPLACE}_transform__mutmut_40": (
+                "X -= rng.laplace(0.0, 1.0, size=X.shape) * self.scale_",
+                "the Laplace law is symmetric: x - b L has the law of x + b L "
+                "(only the seeded stream's values change, and no seeded value is "
+                "documented)",
+            ),
+            f"{_LAPLACE}_transform__mutmut_46": (
+                "rng.laplace(0.0, size=X.shape)",
+                "numpy's default Laplace scale is 1.0",
+            ),
+            f"{_LAPLACE}_enforce_bounds__mutmut_45": (
+                "None,",
+                "warnings.warn with category None issues a UserWarning",
+            ),
+            f"{_LAPLACE}_enforce_bounds__mutmut_48": (
+                "",
+                "warnings.warn without a category issues a UserWarning",
+            ),
+            f"{_LAPLACE}_secure_noise__mutmut_4": (
+                "k = np.clip(np.rint(X / step), None, self._k_high)",
+                "X is already clipped into the bounds, so rint(X / step) >= "
+                "rint(low / step) >= floor(low / step) = k_low: the lower clip "
+                "never acts",
+            ),
+            f"{_LAPLACE}_secure_noise__mutmut_5": (
+                "k = np.clip(np.rint(X / step), self._k_low, None)",
+                "likewise rint(X / step) <= rint(high / step) <= "
+                "ceil(high / step) = k_high: the upper clip never acts",
+            ),
+        },
+        excluded={
+            f"{_LAPLACE}_enforce_bounds__mutmut_49": (
+                ")",
+                "the clipping warning loses its stacklevel; under mutmut a "
+                "trampoline frame is the caller, so the location check of "
+                "test_clip_message_names_row_column_and_declared_bounds (and "
+                "tests/test_warning_location.py) only runs outside mutmut",
+            ),
+        },
+    ),
+    "noise_laws": ModuleSpec(
+        path="skprivate/ldp/_noise_laws.py",
+        tests=[
+            "tests/ldp/test_additive.py",
+            "tests/ldp/test_sampler_support.py",
+            "tests/test_grid_sampler_laws.py",
+        ],
+        new_tests=["tests/test_mutation_ldp.py"],
+        equivalent={
+            f"{_NL}x__bernoulli_exp__mutmut_7": (
+                "dtype=None), 0.0)",
+                "every caller passes float64 excesses; np.maximum with 0.0 "
+                "turns integers into floats anyway",
+            ),
+            f"{_NL}x__bernoulli_exp__mutmut_9": (
+                "np.asarray(x, ), 0.0)",
+                "as x__bernoulli_exp__mutmut_7",
+            ),
+            f"{_NL}x__bernoulli_exp__mutmut_18": (
+                "rest >= 0",
+                "an x = 0 coin then takes one extra draw, U < exp(0) = 1, "
+                "which always accepts: the same law",
+            ),
+            f"{_NL}x__bernoulli_exp__mutmut_27": (
+                "<= np.exp(-chunk)",
+                "U = exp(-c) exactly has probability 2**-53 at most",
+            ),
+            f"{_HUBER}_rho__mutmut_9": (
+                "au < self.beta",
+                "both pieces of rho equal beta at |u| = beta (rho is continuous)",
+            ),
+            f"{_HUBER}_fine_limit__mutmut_36": (
+                "max(z2, 1.0)",
+                "z2 > 2 log_fine >= 2 log(2**5) for every resolution "
+                "set_resolution accepts (<= 2**44 cells), so the max never binds",
+            ),
+            f"{_HUBER}_logcdf_negative__mutmut_17": (
+                "divide=None",
+                "np.maximum keeps the log's argument >= 1e-300: no division by "
+                "zero is ever signalled",
+            ),
+            f"{_HUBER}_logcdf_negative__mutmut_19": (
+                "np.errstate(invalid=",
+                "as _logcdf_negative__mutmut_17",
+            ),
+            f"{_HUBER}_logcdf_negative__mutmut_18": (
+                "invalid=None",
+                "u = -|t| / scale <= 0 and the guarded expression never forms "
+                "inf - inf or 0 * inf: no invalid operation is signalled",
+            ),
+            f"{_HUBER}_logcdf_negative__mutmut_20": (
+                'divide="ignore", )',
+                "as _logcdf_negative__mutmut_18",
+            ),
+            f"{_HUBER}_logcdf_negative__mutmut_47": (
+                "u < -beta",
+                "at u = -beta the Gaussian-tail and centre formulas give the "
+                "same CDF (continuity), equal to rounding",
+            ),
+            f"{_HUBER}logcdf__mutmut_19": (
+                "1.0 + 1e-300",
+                "exp(neg) is a lower-half CDF value, at most 1/2: the minimum "
+                "never binds",
+            ),
+            f"{_HUBER}logcdf__mutmut_20": (
+                "2.0 - 1e-300",
+                "as logcdf__mutmut_19",
+            ),
+            f"{_HUBER}logcdf__mutmut_28": (
+                "u < 0, neg, upper",
+                "at u = 0 both branches are log(1/2) (symmetry), equal to rounding",
+            ),
+            f"{_HUBER}sample__mutmut_9": (
+                "<= p_centre",
+                "U = p_centre exactly has probability 2**-53 at most",
+            ),
+            f"{_HUBER}sample__mutmut_49": (
+                "<= 0.5, -1.0, 1.0)",
+                "U = 0.5 exactly has probability 2**-53",
+            ),
+            f"{_GG}sample__mutmut_19": (
+                "<= 0.5, -1.0, 1.0)",
+                "U = 0.5 exactly has probability 2**-53",
+            ),
+            f"{_NL}x_additive_privacy_profile__mutmut_13": (
+                "while loss(left) < epsilon:",
+                "when loss(left) equals epsilon exactly, left is already the "
+                "root: brentq returns it, and the original loop's wider bracket "
+                "finds the same t* to xtol (Laplace noise: delta = 0 either way)",
+            ),
+            f"{_NL}xǁ_LogConcaveTailǁ_redraw_tail__mutmut_2": (
+                "far = mag >= self.tail_start",
+                "a magnitude exactly at tail_start has probability 2**-53 at "
+                "most, and redrawing it from the tail law keeps the law",
+            ),
+            f"{_NL}xǁ_LogConcaveTailǁ_tail__mutmut_25": (
+                "self._rho(u) + base - slope",
+                "scales every acceptance probability by the constant "
+                "exp(-2 rho(T)): rejection sampling then accepts the same "
+                "conditional law, only after more draws",
+            ),
+            f"{_NL}x_additive_privacy_profile__mutmut_16": (
+                "left *= 3.0",
+                "a wider bracket for the same unique root: the same t* to xtol",
+            ),
+            f"{_NL}x_additive_privacy_profile__mutmut_17": (
+                "if left <= -1e6 * (D + noise.scale):",
+                "moves the give-up point by at most one doubling beyond "
+                "1e6 (D + scale), where both CDF terms are 0 in double "
+                "precision: delta is 0.0 either way",
+            ),
+            f"{_NL}x_additive_privacy_profile__mutmut_20": (
+                "-1000001.0 * (D + noise.scale)",
+                "as x_additive_privacy_profile__mutmut_17",
+            ),
+            f"{_NL}x_additive_privacy_profile__mutmut_31": (
+                "D / 2, )",
+                "brentq's default xtol (2e-12) instead of 1e-12 D: t* maximises "
+                "F(t) - e**eps F(t - D), so an error in t* changes delta only "
+                "to second order, far below double precision",
+            ),
+            f"{_NL}x_additive_privacy_profile__mutmut_35": (
+                "left, D * 2, xtol",
+                "the loss is below epsilon on all of [D / 2, 2 D] (it is 0 at "
+                "D / 2 and decreasing): the same bracketed root",
+            ),
+            f"{_NL}x_standard_exponential__mutmut_6": (
+                "draws.reshape(-2)",
+                "numpy reads a negative size as 'infer', as -1",
+            ),
+            f"{_NL}x_standard_exponential__mutmut_9": (
+                "flat >= cap",
+                "a draw exactly at cap has probability 2**-53 at most; "
+                "replacing it by cap plus a fresh draw keeps the law",
+            ),
+            f"{_NL}x_standard_exponential__mutmut_19": (
+                "again = fresh >= cap",
+                "as x_standard_exponential__mutmut_9",
+            ),
+            f"{_GG}sample__mutmut_6": (
+                "rng.gamma(1.0 / self.power, size=size)",
+                "numpy's default gamma scale is 1.0",
+            ),
+        },
+    ),
+    "seeding": ModuleSpec(
+        path="skprivate/utils/_seeding.py",
+        # the tests of the seeded stream that reach the fingerprints
+        tests=[
+            "tests/test_privacy_contract.py::"
+            "test_settings_fingerprint_is_stable_across_processes",
+            "tests/test_privacy_contract.py::"
+            "test_same_seed_at_two_settings_draws_independent_noise",
+            "tests/test_privacy_contract.py::test_reproducible_sequence_with_an_int_seed",
+            "tests/test_privacy_deployment.py::"
+            "test_same_seed_on_other_data_draws_other_noise",
+        ],
+        new_tests=["tests/test_mutation_seeding.py"],
+        equivalent={
+            f"{_SEED}x_data_fingerprint__mutmut_14": (
+                'cast("b")',
+                "signed or unsigned bytes, the buffer hashlib reads is the same",
+            ),
+            f"{_SEED}x_canonical__mutmut_52": (
+                "get_params(deep=None)",
+                "get_params tests deep for truth: None acts as False",
+            ),
+            f"{_SEED}x_canonical__mutmut_54": (
+                'callable(value) or hasattr(value, "__qualname__")',
+                "every object with a __qualname__ (functions, classes, methods, "
+                "builtins, generic aliases) is callable, and every callable that "
+                "reaches this line without one falls through to 'o:' either way",
+            ),
+            f"{_SEED}x_data_fingerprint__mutmut_37": (
+                "protocol=None",
+                "pickle's default protocol is 4 on Python 3.8-3.13 (this run: "
+                "3.11); on 3.14, whose default is 5, "
+                "test_fingerprint_of_other_data_pickles_or_falls_back_to_canonical "
+                "fails on it",
+            ),
+            f"{_SEED}x_data_fingerprint__mutmut_39": (
+                "pickle.dumps(data, ))",
+                "as x_data_fingerprint__mutmut_37",
+            ),
+        },
+    ),
+    "subset_mechanism": ModuleSpec(
+        path="skprivate/subset/_mechanism.py",
+        tests=[
+            "tests/subset/test_design.py",
+            "tests/subset/test_estimator.py",
+            "tests/test_no_raw_in_messages.py",
+            "tests/test_privacy_contract.py",
+            "tests/test_audit.py",
+        ],
+        new_tests=["tests/test_mutation_subset.py"],
+        equivalent={
+            f"{_SUB}x__check_present__mutmut_4": (
+                '"XXfcXX"',
+                "a dtype kind is one character and 'X' is no kind: the same test",
+            ),
+            f"{_SUBB}_codes__mutmut_3": (
+                "np.empty(X.shape, dtype=None)",
+                "float64 holds the codes -1 .. p + 1 exactly; _transform only "
+                "compares them and SubsetDesign.sample casts them to int64",
+            ),
+            f"{_SUBB}_codes__mutmut_5": (
+                "np.empty(X.shape, )",
+                "as _codes__mutmut_3",
+            ),
+            f"{_SUBB}_fit__mutmut_57": (
+                '"XXUSXX"',
+                "as x__check_present__mutmut_4",
+            ),
+            f"{_SUBB}_fit__mutmut_70": (
+                "values.astype(None)",
+                "astype(None) is astype(float64)",
+            ),
+            f"{_SUBB}_fit__mutmut_91": (
+                'given != "auto" or self.handle_unknown == "error"',
+                "only adds a check of X against categories read from X itself "
+                "(no value is unknown), or one with handle_unknown='ignore' "
+                "(which never raises)",
+            ),
+            f"{_SUBB}_fit__mutmut_93": (
+                'given != "XXautoXX"',
+                "as _fit__mutmut_91",
+            ),
+            f"{_SUBB}_fit__mutmut_94": (
+                'given != "AUTO"',
+                "as _fit__mutmut_91",
+            ),
+            f"{_SUBB}_transform__mutmut_4": (
+                "reset=None",
+                "validate_data tests reset for truth: None acts as False",
+            ),
+            f"{_SUBB}_transform__mutmut_29": (
+                "u <= alpha",
+                "U = alpha exactly has probability 2**-53 at most",
+            ),
+            f"{_SUBB}_transform__mutmut_36": (
+                "u <= 2 * alpha",
+                "as _transform__mutmut_29",
+            ),
+            f"{_SUBB}_validate__mutmut_14": (
+                "X.astype(None)",
+                "astype(None) is astype(float64)",
+            ),
+            f"{_SUBB}fit__mutmut_18": (
+                "super().fit(X, None)",
+                "y is ignored (documented: 'y : None, Ignored')",
+            ),
+            f"{_SUBB}fit__mutmut_20": (
+                "super().fit(X, )",
+                "y defaults to None and is ignored",
+            ),
+            f"{_SUBB}_fit_summary__mutmut_1": (
+                'isinstance(self.categories, str) or self.categories == "auto"',
+                "categories is 'auto' or a list (the parameter constraints): a "
+                "list never equals 'auto', so 'or' and 'and' agree",
+            ),
+            f"{_SUB}xǁ_PresentCategoriesǁblock__mutmut_14": (
+                "X.reshape(len(X), -2)",
+                "numpy reads a negative size as 'infer', as -1",
+            ),
+            f"{_SUBB}get_feature_names_out__mutmut_21": (
+                "np.asarray(names, dtype=None)",
+                "a str array and an object array of the same strings compare "
+                "equal element by element: the same array_equal",
+            ),
+            f"{_SUBB}get_feature_names_out__mutmut_23": (
+                "np.asarray(names, )",
+                "as get_feature_names_out__mutmut_21",
+            ),
+            f"{_SUBB}privacy_summary__mutmut_2": (
+                "weights is not None or len(self.designs_) == 1",
+                "with weights=None the one-column branch sees a 0-d array and "
+                "leaves weights None",
+            ),
+            f"{_SUBB}privacy_summary__mutmut_18": (
+                "[np.asarray(weights, dtype=None)]",
+                "subset_leakage reads the weights as floats itself",
+            ),
+            f"{_SUBB}privacy_summary__mutmut_20": (
+                "[np.asarray(weights, )]",
+                "as privacy_summary__mutmut_18",
+            ),
+        },
+        excluded={
+            f"{_SUBB}_fit__mutmut_24": (
+                ")",
+                "the categories='auto' warning loses its stacklevel; under "
+                "mutmut a trampoline frame is the caller, so only "
+                "tests/test_warning_location.py (outside mutmut) sees it",
+            ),
+        },
+    ),
+    "rvns_perturber": ModuleSpec(
+        path="skprivate/negative_survey/_perturber.py",
+        # without the tests of several seconds each (reconstructions, window
+        # audits, privacy_report): every surviving mutant runs all the
+        # selected tests that reach it, which took minutes per mutant on the
+        # shared machine
+        tests=[
+            *_all_but(
+                "tests/negative_survey/test_perturber.py",
+                "test_summary_per_record_is_the_sum_over_columns_and_matches_the_report",
+                "test_theorem_1_bound_holds_for_one_report",
+                "test_default_reports_follow_the_continuous_transition_density",
+            ),
+            *_all_but(
+                "tests/negative_survey/test_boundary_safe.py",
+                "test_two_reports_share_a_band_and_do_not_compose",
+                "test_reconstruction_near_a_bound_is_consistent_and_no_worse_than_paper",
+            ),
+            "tests/test_no_raw_in_messages.py",
+            "tests/test_privacy_contract.py",
+        ],
+        new_tests=["tests/test_mutation_negative_survey.py"],
+        equivalent={
+            f"{_RVP}get_feature_names_out__mutmut_15": (
+                "np.asarray(input_features, dtype=None)",
+                "the names are only read through their count and f-strings, "
+                "the same for a str or object array",
+            ),
+            f"{_RVP}get_feature_names_out__mutmut_17": (
+                "np.asarray(input_features, )",
+                "as get_feature_names_out__mutmut_15",
+            ),
+            f"{_RVP}_validate_X__mutmut_16": (
+                "dtype=np.float64, )",
+                "validate_data's ensure_all_finite defaults to True",
+            ),
+            f"{_RVP}_validate_X__mutmut_17": (
+                "ensure_all_finite=False",
+                "check_numeric_input(finite=True) has already refused every "
+                "NaN and infinity, naming its row and column",
+            ),
+            f"{_RVP}fit__mutmut_2": (
+                "super().fit(X, None)",
+                "y is ignored (documented: 'y : Ignored')",
+            ),
+            f"{_RVP}fit__mutmut_4": (
+                "super().fit(X, )",
+                "y defaults to None and is ignored",
+            ),
+            f"{_RVP}_transform__mutmut_70": (
+                "reshape(B.shape[0], -2)",
+                "numpy reads a negative size as 'infer', as -1",
+            ),
+            f"{_RVP}_transform__mutmut_4": (
+                "reset=None",
+                "validate_data tests reset for truth: None acts as False",
+            ),
+            f"{_RVP}epsilon__mutmut_57": (
+                "strict=None",
+                "D and m have one entry per column each: zip never meets "
+                "unequal lengths",
+            ),
+            f"{_RVP}epsilon__mutmut_60": ("zip(D, m, )", "as epsilon__mutmut_57"),
+            f"{_RVP}epsilon__mutmut_61": ("strict=False", "as epsilon__mutmut_57"),
+            f"{_RVP}_grid_window__mutmut_10": (
+                "D.astype(None)",
+                "astype(None) is astype(float64)",
+            ),
+            f"{_RVP}privacy_summary__mutmut_98": (
+                "np.asarray(every, dtype=None)",
+                "every is already a float array (the epsilons, or np.full of inf)",
+            ),
+            f"{_RVP}privacy_summary__mutmut_100": (
+                "np.asarray(every, )",
+                "as privacy_summary__mutmut_98",
+            ),
+            f"{_RV}x__safe_ratio__mutmut_15": (
+                "np.minimum(3.0 * delta, np.sqrt(2.0) * d)",
+                "the cut-window ratio R(l) <= 1 + sqrt(2) binds only for delta "
+                "> 0.828 d, where 2 delta and 3 delta both exceed sqrt(2) d: "
+                "the same l",
+            ),
+            f"{_RV}x__safe_ratio__mutmut_20": (
+                "None, 2.0 * d / (2.0 * d - ell)",
+                "takes the second form for l = 2 delta <= d too, where it is "
+                "4 d delta / (d**2 + (d - 2 delta)**2) < 2 d / delta: the "
+                "maximum is unchanged",
+            ),
+            f"{_RV}x__safe_ratio__mutmut_26": (
+                "ell < d,",
+                "at l = d both forms give 2 (R is continuous)",
+            ),
+            **{
+                f"{_RV}x__safe_grid_log_ratio__mutmut_{n}": (line, _GRID_CUT)
+                for n, line in [
+                    (26, "for ell in {m - 1, 2 * m,"),
+                    (27, "for ell in {m + 2, 2 * m,"),
+                    (28, "for ell in {m + 1, 2 / m,"),
+                    (29, "for ell in {m + 1, 3 * m,"),
+                    (34, "min(2 / m, D + 1), D + 2"),
+                    (35, "min(3 * m, D + 1), D + 2"),
+                    (36, "min(2 * m, D - 1), D + 2"),
+                    (37, "min(2 * m, D + 2), D + 2"),
+                    (38, "min(2 * m, D + 1), D - 2"),
+                    (39, "min(2 * m, D + 1), D + 3"),
+                    (43, "if not m - 1 <= ell <= 2 * m:"),
+                    (48, "if not m + 1 <= ell <= 3 * m:"),
+                ]
+            },
+            f"{_RV}x__safe_grid_log_ratio__mutmut_50": (
+                "if ell < D + 1:",
+                "the two forms of T(l) agree at l = D and l = D + 1 (both "
+                "D (D + 1) / 2)",
+            ),
+            f"{_RV}x__safe_grid_log_ratio__mutmut_51": (
+                "if ell <= D - 1:",
+                "as x__safe_grid_log_ratio__mutmut_50",
+            ),
+            f"{_RV}x__safe_grid_log_ratio__mutmut_98": (
+                "for j in range(k - 1):",
+                "the minimum over j of Q_k's terms is never at j = k - 1 or k "
+                "(in the limit the term is 1 / ((k + 1) C(k, j) 2**(k - j)), "
+                "smallest where M_k's maximum is, at j <= k - 2; checked "
+                "exactly for k <= 4, D <= 16 by "
+                "test_grid_log_ratio_for_k_reports_by_summation and in floating "
+                "point for k <= 9, m <= 10**5)",
+            ),
+            f"{_RV}x__tuple_factor__mutmut_12": (
+                "for j in range(k + 2)",
+                "the extra term has C(k, k + 1) = 0: the same maximum",
+            ),
+            f"{_RV}x__safe_ratio__mutmut_29": ("3.0 * d / (2.0 * d - ell)", _CUT),
+            f"{_RV}x__safe_ratio__mutmut_30": ("2.0 * d / (2.0 * d + ell)", _CUT),
+            f"{_RV}x__safe_ratio__mutmut_32": ("2.0 * d / (3.0 * d - ell)", _CUT),
+        },
+    ),
+    "square_wave": ModuleSpec(
+        path="skprivate/ldp/_square_wave.py",
+        tests=[
+            # not the EMS reconstructions (seconds each): their estimator
+            # uses the privatizer's law, which the other tests pin exactly
+            *_all_but(
+                "tests/ldp/test_square_wave.py",
+                "test_square_wave_ems_recovers_distribution",
+                "test_square_wave_auto_smoothing_is_an_option",
+            ),
+            "tests/ldp/test_sampler_support.py",
+            "tests/test_grid_sampler_laws.py",
+        ],
+        new_tests=["tests/test_mutation_square_wave.py"],
+        equivalent={
+            f"{_SW}x__exp_tail_series__mutmut_9": (
+                "range(2, 31)",
+                "one more term, below epsilon**30 / 30! < 1e-40 of the sum for "
+                "epsilon < 1/2",
+            ),
+            f"{_SW}x__square_wave_terms__mutmut_3": (
+                "if epsilon <= 0.5:",
+                "at epsilon = 0.5 the series and the expm1 form agree to "
+                "rounding (both accurate there)",
+            ),
+            f"{_SW}x__square_wave_terms__mutmut_4": (
+                "if epsilon < 1.5:",
+                "the series with terms to k = 29 is accurate to double "
+                "precision up to epsilon = 1.5 as well (the last term is "
+                "below 1e-27 of the sum)",
+            ),
+            f"{_SWL}_calibrate__mutmut_9": (
+                "if w <= 2.0**-GRID_BITS:",
+                "differs only when the half-width w is exactly 2**-20, which "
+                "no budget is known to give (w is a transcendental function of "
+                "epsilon)",
+            ),
+            f"{_SWL}_release__mutmut_8": (
+                "np.clip(np.rint(v * n), None, n)",
+                "transform refuses values outside the bounds before _release, "
+                "so v * n >= 0: the lower clip never acts",
+            ),
+            f"{_SWL}_release__mutmut_9": (
+                "np.clip(np.rint(v * n), 0, None)",
+                "likewise v <= 1, so rint(v * n) <= n: the upper clip never acts",
+            ),
+            f"{_SWL}_release__mutmut_18": (
+                "<= self._p_far",
+                "U = p_far exactly has probability 2**-53 at most",
+            ),
+            f"{_SWL}_release__mutmut_34": (
+                "astype(None)",
+                "astype(None) is astype(float64)",
+            ),
+            f"{_SWL}_release__mutmut_66": (
+                "> 1.0 / (1.0 + self._near_odds)",
+                "U equal to the threshold has probability 2**-53 at most",
+            ),
+            f"{_SWL}_release__mutmut_86": (
+                "np.where(u <= v,",
+                "U = v exactly has probability 2**-53 at most",
+            ),
+        },
+    ),
+    "additive": ModuleSpec(
+        path="skprivate/ldp/_additive.py",
+        tests=[
+            "tests/ldp/test_additive.py",
+            "tests/ldp/test_sampler_support.py",
+            "tests/test_grid_sampler_laws.py",
+        ],
+        new_tests=["tests/test_mutation_ldp.py"],
+    ),
+}
+
+
+#: The rest of the priority list, not yet configured above (in order).
+NOT_YET = [
+    "skprivate/base.py (noise stream)",
+    "skprivate/_privacy_report/",
+    "the conf_int code of every family",
+    "skprivate/utils/validation.py",
+    "skprivate/survey/_spec.py, skprivate/survey/_server.py",
+]
