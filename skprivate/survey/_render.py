@@ -157,7 +157,8 @@ def _question_html(i: int, entry: dict) -> str:
     privacy = escape(_privacy_note(entry))
     error = f'<p id="{qid}-error" class="skp-error" hidden></p>'
     if kind in ("laplace", "square_wave", "rvns"):
-        low = _with_unit(_number(spec["low"]), unit)
+        # the unit once, after the range: "from 1 to 16 years"
+        low = _number(spec["low"])
         high = _with_unit(_number(spec["high"]), unit)
         if kind == "laplace" and spec["clip"]:
             hints.append(

@@ -199,7 +199,9 @@ class _Writer:
 
 
 _NOTICE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title></head>
 <body><main><h1>{title}</h1><p>{text}</p></main></body></html>
 """
 

@@ -191,8 +191,11 @@ def test_the_notices_of_used_and_unknown_links_meet_wcag_21_aa(
     page.get_by_role("status").filter(has_text="received").wait_for(timeout=15_000)
     assert page.goto(f"{url}/s/{token}").status == 410
     found = audit(axe, page, "used link")
+    # a phone shows the notice at its own width, not zoomed out
+    assert page.locator('meta[name="viewport"]').count() == 1
     assert page.goto(f"{url}/s/{'B' * 43}").status == 404
     found += audit(axe, page, "unknown link")
+    assert page.locator('meta[name="viewport"]').count() == 1
     page.close()
     report = "\n".join(found)
     assert not found, f"{len(found)} WCAG 2.1 AA violations:\n{report}"

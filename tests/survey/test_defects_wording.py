@@ -162,3 +162,23 @@ def test_no_note_or_heading_promises_that_the_value_never_leaves():
     assert "An output can still reveal the value" in GUARANTEE
     report = _survey().privacy_report().set_index("question")["sent"]
     assert "it can be the category alone" in report["sport"]
+
+
+def test_number_hints_name_the_unit_once_after_the_range():
+    survey = Questionnaire(
+        [
+            Question(
+                "edu",
+                "Years of education?",
+                LaplaceLDP(epsilon=1.0, bounds=(1, 16)).fit([[1.0]]),
+                unit="years",
+            ),
+            Question(
+                "hours", "Hours?", LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0.0]])
+            ),
+        ]
+    )
+    html = survey.render_html(submit_url="/s/x")
+    assert "Enter a number from 1 to 16 years" in html
+    assert "1 years" not in html
+    assert "Enter a number from 0 to 100" in html
