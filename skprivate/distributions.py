@@ -53,6 +53,34 @@ __all__ = [
 ]
 
 
+def mean_log_pmf_of_categories(
+    pmf: Callable[[Any], NDArray[np.float64]], X: ArrayLike
+) -> float:
+    """Mean of ``log pmf(category)`` over one column of clean categories.
+
+    The score of a categorical estimator fitted with a privatizer: the
+    average log-probability its estimate gives to held-out categories
+    (probabilities floored at 1e-12, so that a category estimated at zero
+    costs a finite penalty).
+
+    Examples
+    --------
+    >>> from skprivate.distributions import mean_log_pmf_of_categories
+    >>> pmf = lambda c: np.where(c == "a", 0.5, 0.25)
+    >>> round(mean_log_pmf_of_categories(pmf, [["a"], ["b"]]), 4)
+    -1.0397
+    """
+    cats = np.asarray(X, dtype=object)
+    if cats.ndim == 2:
+        if cats.shape[1] != 1:
+            raise ValueError(
+                "With a privatizer, X must hold one column of categories; "
+                f"got {cats.shape[1]} columns."
+            )
+        cats = cats[:, 0]
+    return float(np.mean(np.log(np.maximum(pmf(cats), 1e-12))))
+
+
 def _check_probabilities(q: ArrayLike) -> NDArray[np.float64]:
     q = np.asarray(q, dtype=float)
     if np.any(~((q >= 0) & (q <= 1))):

@@ -27,7 +27,11 @@ from ..base import (
     PrivatizedInputMixin,
     SufficientStatisticMixin,
 )
-from ..distributions import DiscreteDistribution, PopulationEstimateMixin
+from ..distributions import (
+    DiscreteDistribution,
+    PopulationEstimateMixin,
+    mean_log_pmf_of_categories,
+)
 from ..utils import HasMethods, Interval, Options, check_generator
 from ..utils._statistic import RowStatistic, validate_rows
 from ._privatizers import _FrequencyPrivatizer
@@ -513,15 +517,7 @@ class FrequencyEstimator(
         """
         check_is_fitted(self)
         if self.privatizer_ is not None:
-            cats = np.asarray(X, dtype=object)
-            if cats.ndim == 2:
-                if cats.shape[1] != 1:
-                    raise ValueError(
-                        "With a privatizer, X must hold one column of categories; "
-                        f"got {cats.shape[1]} columns."
-                    )
-                cats = cats[:, 0]
-            return float(np.mean(np.log(np.maximum(self.pmf(cats), 1e-12))))
+            return mean_log_pmf_of_categories(self.pmf, X)
         statistic = _ReportCounts(self.oracle_, self.categories_)
         rows, counts = statistic.block(np.asarray(X), 0)
         w = self._distribution().weights

@@ -18,7 +18,11 @@ from ..base import (
     PrivatizedInputMixin,
     SufficientStatisticMixin,
 )
-from ..distributions import DiscreteDistribution, PopulationEstimateMixin
+from ..distributions import (
+    DiscreteDistribution,
+    PopulationEstimateMixin,
+    mean_log_pmf_of_categories,
+)
 from ..utils import HasMethods, Interval, Options, check_generator, validate_params
 from ..utils._dask import is_dask_collection
 from ..utils._statistic import RowStatistic, validate_rows
@@ -700,15 +704,7 @@ class SubsetDistributionEstimator(
         """
         check_is_fitted(self)
         if self.privatizer_ is not None:
-            cats = np.asarray(X, dtype=object)
-            if cats.ndim == 2:
-                if cats.shape[1] != 1:
-                    raise ValueError(
-                        "With a privatizer, X must hold one column of categories; "
-                        f"got {cats.shape[1]} columns."
-                    )
-                cats = cats[:, 0]
-            return float(np.mean(np.log(np.maximum(self.pmf(cats), 1e-12))))
+            return mean_log_pmf_of_categories(self.pmf, X)
         data = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=True)
         rows, counts = count_reports(data, self.design_, skip_unknown=True).result()
         if counts.sum() == 0:
