@@ -390,13 +390,7 @@ class LongitudinalOracle(_FrequencyPrivatizer):
         -------
         names : ndarray of str
         """
-        check_is_fitted(self)
-        names = self._names() if input_features is None else list(input_features)
-        if len(names) != self.n_features_in_:
-            raise ValueError(
-                f"input_features should have length {self.n_features_in_}; "
-                f"got {len(names)}."
-            )
+        names = self._input_names(input_features)
         out = []
         for name, cats, channel in zip(names, self.categories_, self.oracles_):
             out.extend(

@@ -270,6 +270,17 @@ class _FrequencyPrivatizer(PrivatizerMixin, BaseEstimator):
         ]
         return np.hstack(blocks)
 
+    def _input_names(self, input_features: ArrayLike | None) -> list:
+        """The names of the input columns, checked against ``n_features_in_``."""
+        check_is_fitted(self)
+        names = self._names() if input_features is None else list(input_features)
+        if len(names) != self.n_features_in_:
+            raise ValueError(
+                f"input_features should have length {self.n_features_in_}; "
+                f"got {len(names)}."
+            )
+        return names
+
     def get_feature_names_out(self, input_features: ArrayLike | None = None):
         """Names of the report columns.
 
@@ -287,13 +298,7 @@ class _FrequencyPrivatizer(PrivatizerMixin, BaseEstimator):
         -------
         names : ndarray of str
         """
-        check_is_fitted(self)
-        names = self._names() if input_features is None else list(input_features)
-        if len(names) != self.n_features_in_:
-            raise ValueError(
-                f"input_features should have length {self.n_features_in_}; "
-                f"got {len(names)}."
-            )
+        names = self._input_names(input_features)
         out = []
         for name, cats, oracle in zip(names, self.categories_, self.oracles_):
             out.extend(oracle.output_names(str(name), [str(c) for c in cats]))
