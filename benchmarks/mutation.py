@@ -40,6 +40,7 @@ benchmark, not part of the test suite or CI.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import json
 import re
@@ -235,7 +236,10 @@ def run_module(key: str, reuse: bool = False) -> dict:
         log = work / "mutmut.log"
         with log.open("w") as out:
             subprocess.run(
-                ["nice", "-n", "5", _mutmut(), "run", "--max-children", "1"],
+                [
+                    *("nice", "-n", "5", _mutmut(), "run", "--max-children", "1"),
+                    *spec.functions,
+                ],
                 cwd=work,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -244,6 +248,12 @@ def run_module(key: str, reuse: bool = False) -> dict:
     mutmut_seconds = round(time.perf_counter() - start)
     meta = work / "mutants" / (spec.path + ".meta")
     codes = json.loads(meta.read_text())["exit_code_by_key"]
+    if spec.functions:
+        codes = {
+            n: c
+            for n, c in codes.items()
+            if any(fnmatch.fnmatchcase(n, pattern) for pattern in spec.functions)
+        }
     # timeouts are rechecked too: a new test that fails says what they break;
     # so are mutants of functions that none of the selected tests reaches
     rechecked = [
