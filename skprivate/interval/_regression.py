@@ -162,9 +162,10 @@ default="auto"
         either side of that split, ``"constant"``.  With exactly
         ``LinearRegression`` (Gaussian noise, ``sigma="auto"``), the
         constant start, whose fixed point, the interval MLE, is kept unless
-        a flexible model of the responses predicts held-out answers clearly
-        better, in which case the final model is the least-squares fit to
-        that model's imputations (see Notes).  ``"constant"`` for every
+        a score test at the MLE finds the linear model misspecified and a
+        flexible model of the responses then predicts held-out answers
+        clearly better, in which case the final model is the least-squares
+        fit to that model's imputations (see Notes).  ``"constant"`` for every
         other regressor.  With a LightGBM base ``max_iter="auto"`` runs 20
         fits.  No fixed rule on the design does as well: on real tables
         made from the bundled data (Gapminder, Adult) and on Friedman #1
@@ -272,8 +273,11 @@ default="auto"
         of the boosted models from the constant (``"boosting"``) and from
         the MLE (``"boosting from MLE"``), and the z-statistics of the two
         boosted models' paired gains over the MLE (``"z boosting"``, ``"z
-        boosting from MLE"``), see Notes.  None otherwise, and when the
-        sample is too small to hold rows out.
+        boosting from MLE"``), and the p-value of the score test that
+        screened the check (``"specification p-value"``; the only entry when
+        the test did not reject and no boosted model was fitted), see
+        Notes.  None otherwise, and when the sample is too small to hold
+        rows out.
     projection_ : {"constant", "mle"} or None
         With ``init="auto"`` and exactly ``LinearRegression``: the start of
         the boosted model to whose E-step imputations the final model was
