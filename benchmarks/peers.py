@@ -454,10 +454,12 @@ def _regression_rows(repeat: int) -> list[dict[str, Any]]:
 
             row = _alternate(peer, ours, max(3, repeat // 2))
         gap = float(np.abs(row["_ours"] - row["_peer"]).max())
+        ratio = row["ratio ours / peer (median of pairs)"]
+        met = "" if ratio <= 2 else "; NOT YET MET"
         row.update(
             {
                 "row": f"5. IterativeIntervalRegressor(LinearRegression()), "
-                f"Case I, 5 features, n={n:,} (fit; NOT YET MET)",
+                f"Case I, 5 features, n={n:,} (fit{met})",
                 "peer": "R survival::survreg(y ~ X, dist='gaussian'), fit only",
                 "target": "ratio <= 2",
                 "accuracy (peer)": "max |coef - true| "

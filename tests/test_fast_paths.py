@@ -209,3 +209,40 @@ def test_interval_mle_is_at_the_maximum(family, case):
     est = IntervalMLE(family=family).fit(Z)
     # loc within 1e-8 (data units, sd 2) and log scale within 1e-8
     assert np.all(_newton_distance(Z, est.loc_, est.scale_, family) < 1e-8)
+
+
+# -- row 5: the default linear interval regression skips the boosted check ---
+
+
+@pytest.mark.parametrize("case", ["I", "II"])
+def test_screened_default_equals_the_mle_and_the_checked_default(case, monkeypatch):
+    # Where the score test does not reject, the default is the interval MLE
+    # (init="constant") to the last digit, and it is what the full check
+    # (forced by a level of 1) keeps on a linear model.  The sample is one
+    # where the test does not reject (about 92 % of linear samples do not;
+    # the first assertion checks it).
+    import warnings
+
+    from sklearn.linear_model import LinearRegression
+
+    from skprivate import IntervalCaseI, IntervalCaseII, IterativeIntervalRegressor
+    from skprivate.interval import _auto_init
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(800, 4))
+    y = X @ np.array([1.0, -2.0, 0.5, 0.0]) + rng.normal(size=800)
+    mech = IntervalCaseI if case == "I" else IntervalCaseII
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Z = mech(random_state=2).fit_transform(y[:, None])
+        fast = IterativeIntervalRegressor(LinearRegression(), random_state=0).fit(X, Z)
+        mle = IterativeIntervalRegressor(LinearRegression(), init="constant").fit(X, Z)
+        monkeypatch.setattr(_auto_init, "_SCREEN_LEVEL", 1.0)
+        checked = IterativeIntervalRegressor(LinearRegression(), random_state=0).fit(
+            X, Z
+        )
+    assert set(fast.start_scores_) == {"specification p-value"}
+    assert "z boosting" in checked.start_scores_
+    np.testing.assert_array_equal(fast.predict(X), mle.predict(X))
+    np.testing.assert_array_equal(fast.predict(X), checked.predict(X))
+    assert fast.sigma_ == mle.sigma_ == checked.sigma_
