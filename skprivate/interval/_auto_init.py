@@ -70,6 +70,10 @@ _PROJECTION_Z = 2.0
 # (the test rejects about 8 % of linear Case-I samples at this level; see
 # tests/interval/test_specification_screen.py).
 _SCREEN_LEVEL = 0.05
+# The test runs on a seeded subsample of at most this many rows: five times
+# the rows the check itself scores, and its cost stays a few least-squares
+# solves at any n.
+_SCREEN_ROWS = 20_000
 # The check's boosted models run on one thread up to _START_ROWS rows, where
 # LightGBM's threads cost more than they save (and oversubscribe the cores
 # of parallel workers).
@@ -138,6 +142,14 @@ def _held_out_quarter(
     return val, part
 
 
+def _screen_rows(n: int, random_state: Any) -> NDArray | slice:
+    """The rows of the specification test: all, or a seeded subsample."""
+    if n <= _SCREEN_ROWS:
+        return slice(None)
+    rng = _split_generator(random_state)
+    return np.sort(rng.choice(n, _SCREEN_ROWS, replace=False))
+
+
 def _projection_starter(est: Any, rows: int) -> Any:
     """The LightGBM model of init="auto"'s check for a linear base."""
     model = starter(est, "boosting")
@@ -176,8 +188,14 @@ class AutoInitMixin:
         # unless a boosted model of the responses predicts held-out answers
         # clearly better (_select_projection); then fit the base regressor
         # by least squares to that model's E-step imputations on all rows.
+        rows = _screen_rows(Z.shape[0], self.random_state)
         p_value = linear_specification_pvalue(
-            X, Z, w, mle.f, mle.sigma, getattr(est, "fit_intercept", True)
+            _safe_indexing(X, rows),
+            Z[rows],
+            w[rows],
+            mle.f[rows],
+            mle.sigma,
+            getattr(est, "fit_intercept", True),
         )
         if p_value is not None and p_value >= _SCREEN_LEVEL:
             self.start_scores_ = {"specification p-value": p_value}
