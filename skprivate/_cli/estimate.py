@@ -63,6 +63,15 @@ def _same(frame: pd.DataFrame, name: str) -> list[str]:
     return [name]
 
 
+def _frequency_columns(frame: pd.DataFrame, name: str) -> list[str]:
+    # a category index <col>, unary bits <col>=<category>, a hash seed and
+    # value <col>_seed/<col>_hash, or a Hadamard index <col>_hadamard
+    named = (name, f"{name}_seed", f"{name}_hash", f"{name}_hadamard")
+    return [
+        c for c in frame.columns if c in named or str(c).startswith(f"{name}=")
+    ]
+
+
 ESTIMATORS: dict[str, EstimatorEntry] = {
     "interval-npmle": EstimatorEntry(
         "IntervalNPMLE",
@@ -110,6 +119,14 @@ ESTIMATORS: dict[str, EstimatorEntry] = {
         "category distribution from indicators <col>=<category> (uniform design "
         "by default)",
         _prefixed("="),
+    ),
+    "frequency": EstimatorEntry(
+        "FrequencyEstimator",
+        "category distribution from frequency-oracle reports (the oracle comes "
+        "from the settings file; --param method=norm-sub, base-cut or ibu for "
+        "the consistent estimates)",
+        _frequency_columns,
+        example="--param method=norm-sub",
     ),
     "integral": EstimatorEntry(
         "IntegralPrivateStatistics",
@@ -252,6 +269,15 @@ def settings_params(
         if categories != "auto":
             design["categories"] = [categories[j]]
         return {"design": getattr(skprivate, entry.class_name)(**design)}
+    if estimator_name == "frequency":
+        import skprivate
+
+        # the column's oracle: its declared categories and its share of the
+        # budget per record (FrequencyOracle splits epsilon over the columns)
+        single = {k: v for k, v in params.items() if k != "categories"}
+        single["categories"] = [params["categories"][j]]
+        single["epsilon"] = float(params.get("epsilon", 1.0)) / q
+        return {"oracle": getattr(skprivate, entry.class_name)(**single)}
     mech = _described_mechanism(settings)
     low, high = (float(v[j]) for v in mech.bounds_)
     if estimator_name == "deconvolution-kde":
@@ -384,6 +410,12 @@ def estimate(
         if release is not None:
             derived = settings_params(release, estimator_name, name)
         combined = {**derived, **parsed}
+        if estimator_name == "frequency" and "oracle" not in combined:
+            raise CLIError(
+                "the frequency estimator reads the oracle (its kind, budget and "
+                f"categories) from the settings file that privatize writes next "
+                f"to its output; {path} has none (give it with --settings)"
+            )
         if estimator_name == "subset" and "design" not in combined:
             # the uniform design named by the report columns (<col>=<category>),
             # which tells the dummy categories from the real ones
@@ -440,7 +472,7 @@ def estimate(
                 est = cls(**combined).fit(values)
         except (ValueError, TypeError) as exc:
             raise CLIError(str(exc).splitlines()[0]) from exc
-        if estimator_name == "subset":
+        if estimator_name in ("subset", "frequency"):
             cats = [str(c) for c in est.categories_]
             dist = np.asarray(est.distribution_)[: len(cats)]
             table = pd.DataFrame(

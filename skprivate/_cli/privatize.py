@@ -102,7 +102,17 @@ MECHANISMS: dict[str, MechanismEntry] = {
         "--param epsilon=2 --bounds 0,100",
         ("square-wave",),
     ),
+    "frequency": MechanismEntry(
+        "FrequencyOracle",
+        "pure epsilon-LDP frequency oracle for categories (oracle='auto': k-RR "
+        "or OUE by their variance; also sue, olh, blh, hr)",
+        "--param epsilon=2 --param \"categories=[['A', 'B', 'C']]\"",
+        ("frequency",),
+    ),
 }
+
+# Mechanisms of categories, not numbers.
+CATEGORICAL_MECHANISMS = ("subset", "frequency")
 
 # Mechanisms whose anchors are placed from --bounds.
 INTERVAL_MECHANISMS = ("interval-case1", "interval-case2", "interval")
@@ -202,9 +212,10 @@ def apply_bounds(
             )
         return params
     value = parse_params([f"bounds={bounds}"])["bounds"]
-    if mechanism == "subset":
+    if mechanism in CATEGORICAL_MECHANISMS:
         raise CLIError(
-            "--bounds does not apply to the subset mechanism (categories, not numbers)"
+            f"--bounds does not apply to the {mechanism} mechanism (categories, "
+            "not numbers)"
         )
     if mechanism in INTERVAL_MECHANISMS:
         if anchors:
@@ -324,17 +335,21 @@ def derive_seed(
     return int.from_bytes(digest.digest()[:16], "little")
 
 
+_SUFFIXES = ("lower", "upper", "seed", "hash", "hadamard")
+
+
 def _source_column(output: str, names: list[str]) -> str | None:
     """The privatized input column an output column was derived from.
 
     Output formats: ``<col>``, ``<col>_lower``/``<col>_upper``,
-    ``<col>=<category>`` and ``<col>_s<j>``; the longest matching input name
-    wins (``age_group_lower`` comes from ``age_group``, not ``age``).
+    ``<col>=<category>``, ``<col>_s<j>``, ``<col>_seed``/``<col>_hash`` and
+    ``<col>_hadamard``; the longest matching input name wins
+    (``age_group_lower`` comes from ``age_group``, not ``age``).
     """
     best = None
     for name in names:
         derived = (
-            output in (name, f"{name}_lower", f"{name}_upper")
+            output in (name, *(f"{name}_{s}" for s in _SUFFIXES))
             or output.startswith(f"{name}=")
             or re.fullmatch(re.escape(name) + r"_s\d+", output) is not None
         )
@@ -358,6 +373,11 @@ def _file_rows(message: str, frame: pd.DataFrame, path: str) -> str:
         return where(path, int(frame.index[position]))
 
     return re.sub(r"\brow (\d+)\b", replace, message, count=1)
+
+
+def parsed_categories_auto(params: list[str] | None) -> bool:
+    """Whether ``--param`` leaves the categories to be read from the data."""
+    return parse_params(params).get("categories", "auto") == "auto"
 
 
 def _blank_missing(
@@ -404,7 +424,9 @@ def privatize(
     respondent id), followed by the privatized columns in the format of the
     mechanism (interval bounds ``<col>_lower``/``<col>_upper``, subset
     indicators ``<col>=<category>``, RVNS samples ``<col>_s<j>``, noisy
-    values).  Columns not listed are not written.  Returns the written frame
+    values, frequency-oracle reports: a category index ``<col>``, unary
+    bits ``<col>=<category>``, ``<col>_seed``/``<col>_hash`` or
+    ``<col>_hadamard``).  Columns not listed are not written.  Returns the written frame
     and the mechanism's privacy summary.
 
     A column cannot be both kept and privatized (its raw values would be
@@ -412,7 +434,7 @@ def privatize(
     With ``seed``, the noise is seeded by :func:`derive_seed`, so two
     different files never get the same noise.
 
-    Every mechanism except ``subset`` needs numbers: a non-numeric or
+    Every mechanism except ``subset`` and ``frequency`` needs numbers: a non-numeric or
     infinite cell is refused with its column, row and line.  Missing cells
     in the privatized columns follow ``missing``:
 
@@ -455,7 +477,14 @@ def privatize(
             f"--keep {', '.join(both)} is also in --columns; a privatized column "
             "cannot be kept raw in the output"
         )
-    if mechanism in MECHANISMS and mechanism != "subset":
+    if mechanism == "frequency" and parsed_categories_auto(params):
+        raise CLIError(
+            "the frequency mechanism needs its categories declared before the "
+            "data are seen: --param \"categories=[['A', 'B'], ...]\" (one list "
+            "per column; categories read from the data would publish every "
+            "value present, and estimate could not name the reports' categories)"
+        )
+    if mechanism in MECHANISMS and mechanism not in CATEGORICAL_MECHANISMS:
         needed_by = f"the {mechanism} mechanism"
         data = check_numeric(frame, names, path, needed_by)
         check_finite(data, path, needed_by)
