@@ -47,6 +47,8 @@ from scipy import stats
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
+from .utils._warnings import external_stacklevel
+
 __all__ = [
     "COLUMNS",
     "ConfidenceIntervalMixin",
@@ -54,6 +56,7 @@ __all__ = [
     "PopulationIntervalMixin",
     "bootstrap_replicates",
     "check_level",
+    "conf_int_rows",
     "interval_frame",
     "normal_frame",
     "normal_interval",
@@ -363,7 +366,7 @@ def bootstrap_replicates(
             f"{failed} of {len(outs)} resampled fits failed; the interval uses "
             "the others.",
             RuntimeWarning,
-            stacklevel=3,
+            stacklevel=external_stacklevel(),
         )
     return reps
 
@@ -656,3 +659,35 @@ def values_of(points: Any) -> NDArray[np.float64]:
     if not np.all(np.isfinite(x)):
         raise ValueError(f"points must be finite numbers; got {x.tolist()}.")
     return x
+
+
+def conf_int_rows(
+    estimator: Any, kind: str, points: Any, level: float, X: Any = None
+) -> list[tuple[float, float, str, float, str]]:
+    """``(lower, upper, method, centre, covers)`` per point of one ``conf_int``.
+
+    The call the reports make (``python -m skprivate estimate --level``, the
+    survey's status): ``random_state=0``, so that a report is reproducible.
+    When the estimator has no interval for ``kind`` (or cannot compute it on
+    these data), every row has NaN bounds and the reason in place of the
+    method.  An estimator fitted with ``privatizer=`` reads its own release:
+    ``X`` is then not passed.
+    """
+    if getattr(estimator, "privatizer_", None) is not None:
+        X = None
+    try:
+        ci = estimator.conf_int(kind, points, level=level, X=X, random_state=0)
+    except (ValueError, TypeError, np.linalg.LinAlgError) as exc:
+        reason = f"unavailable: {str(exc).splitlines()[0]}"
+        size = 1 if points is None else len(points)
+        return [(np.nan, np.nan, reason, np.nan, "")] * size
+    return list(
+        zip(
+            ci["lower"],
+            ci["upper"],
+            ci["method"],
+            ci["estimate"],
+            ci["target"],
+            strict=True,
+        )
+    )

@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._uncertainty import conf_int_rows
+
 __all__ = ["add_intervals", "interval_legend"]
 
 _QUANTILE = re.compile(r"^q(\d\d)$")
@@ -21,28 +23,9 @@ def _interval(est: Any, kind: str, points: Any, values: Any, level: float):
     When the estimator has no interval for ``kind``, every row gives the
     reason in place of the method.
     """
-    # An estimator given the release's description as privatizer= kept the
-    # release it was fitted on, and takes no data.
-    if getattr(est, "privatizer_", None) is not None:
-        values = None
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ci = est.conf_int(kind, points, level=level, X=values, random_state=0)
-    except (ValueError, TypeError) as exc:
-        reason = f"unavailable: {str(exc).splitlines()[0]}"
-        size = 1 if points is None else len(points)
-        return [(np.nan, np.nan, reason, np.nan, "")] * size
-    return list(
-        zip(
-            ci["lower"],
-            ci["upper"],
-            ci["method"],
-            ci["estimate"],
-            ci["target"],
-            strict=True,
-        )
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return conf_int_rows(est, kind, points, level, X=values)
 
 
 def add_intervals(
@@ -65,7 +48,7 @@ def add_intervals(
     """
     bounds: dict[int, tuple] = {}
     stats = list(table["statistic"])
-    if estimator_name == "subset":
+    if estimator_name in ("subset", "frequency"):
         rows = [i for i, s in enumerate(stats) if _SHARE.match(str(s))]
         found = _interval(est, "pmf", None, None, level)
         for i, got in zip(rows, found, strict=False):
