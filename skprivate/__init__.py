@@ -125,6 +125,7 @@ _FAMILY_EXPORTS: dict[str, tuple[str, ...]] = {
 
 # Shared public names: name -> module relative to the package.
 _SHARED_EXPORTS = {
+    "CoverageWarning": ".exceptions",
     "InvalidParameterError": ".exceptions",
     "NotIdentifiableWarning": ".exceptions",
     "PrivacyLeakWarning": ".exceptions",
@@ -144,6 +145,7 @@ del _family, _names
 _SUBMODULES = ("datasets", *_FAMILY_NAMES)
 
 __all__ = [
+    "CoverageWarning",
     "FAMILIES",
     "InvalidParameterError",
     "NotIdentifiableWarning",

@@ -1021,6 +1021,15 @@ FUNCTIONS = {
             "database": custom(wrong_type=lambda v: 3),
             "question": custom(unknown=lambda v: "nope", wrong_type=lambda v: 3),
             "as_frame": boolean(),
+            "wave": count(minimum=1),
+        },
+    },
+    "read_waves": {
+        "valid": lambda: {"database": collected_database(), "question": "age"},
+        "params": {
+            "database": custom(wrong_type=lambda v: 3),
+            "question": custom(unknown=lambda v: "nope", wrong_type=lambda v: 3),
+            "waves": count(minimum=1),
         },
     },
     "create_app": {
@@ -1031,6 +1040,22 @@ FUNCTIONS = {
             "open_enrollment": boolean(),
             "max_body_bytes": count(minimum=1),
             "batch_size": count(minimum=1),
+            "wave": count(minimum=1),
+            "operator_token": custom(
+                wrong_type=lambda v: 3, too_short=lambda v: "short"
+            ),
+        },
+    },
+    "survey_status": {
+        "valid": lambda: {
+            "questionnaire": questionnaire(),
+            "database": collected_database(),
+        },
+        "params": {
+            "questionnaire": instance(),
+            "database": custom(wrong_type=lambda v: 3, absent=lambda v: database()),
+            "level": real(0.0, 1.0),
+            "freq": option(),
         },
     },
     "audit_page": NODE,

@@ -2,8 +2,11 @@
 
 Subcommands::
 
-    serve   SURVEY.pkl --database DB [--workers N]  run the collection server
+    serve   SURVEY.pkl --database DB [--workers N] [--operator-token-file PATH]
+            [--wave W]                  run the collection server (wave W)
     issue   SURVEY.pkl --database DB -n N   issue N respondent links
+    status  SURVEY.pkl --database DB [--level 0.95] [--json]
+                                        answers over time, running estimates
     report  SURVEY.pkl                  the privacy report of the questionnaire
     demo    [--database DB]             a five-question demo survey, served
 
@@ -79,6 +82,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="server processes on one database (default 1); more than one "
         "needs PostgreSQL (--database postgresql+psycopg://user@host/dbname)",
     )
+    serve.add_argument(
+        "--wave",
+        type=int,
+        default=1,
+        metavar="W",
+        help="the wave collected (default 1); a survey asked again declares "
+        "lifetime_epsilon, and each link answers each wave once, within that "
+        "budget",
+    )
+    serve.add_argument(
+        "--operator-token-file",
+        metavar="PATH",
+        help="serve the operator's view at /status (what 'survey status' "
+        "prints) to the holder of the token in PATH, given as the password of "
+        "HTTP Basic authentication or as 'Authorization: Bearer TOKEN'; a "
+        "missing file is created with a new random token (readable by you "
+        "only). The token never appears on the command line or in the output",
+    )
 
     issue = cmds.add_parser("issue", help="issue respondent links")
     questionnaire_arg(issue)
@@ -88,6 +109,29 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--base-url",
         default="http://127.0.0.1:8000",
         help="address of the server, printed before each token",
+    )
+
+    status = cmds.add_parser(
+        "status",
+        help="answers over time and the running estimate of every question",
+        description="Print, from the stored private answers only, the responses "
+        "received per hour or per day and the running estimate of every "
+        "question with its confidence interval: the category shares of a "
+        "subset question, the mean and the median of the others, each from the "
+        "estimator of the question's mechanism and its own conf_int (the "
+        "methods of 'estimate --level'). A question with fewer than 5 answers "
+        "gets no estimate.",
+    )
+    questionnaire_arg(status)
+    database_arg(status)
+    status.add_argument(
+        "--level",
+        type=float,
+        default=0.95,
+        help="confidence level of the intervals (default 0.95)",
+    )
+    status.add_argument(
+        "--json", action="store_true", help="print JSON instead of tables"
     )
 
     # removed; kept only to say so (see _PAGE_REMOVED)
@@ -202,6 +246,70 @@ def _check_workers(workers: int, database: str) -> None:
         )
 
 
+def status_text(status) -> str:
+    """The terminal tables of ``survey status``."""
+    from ..survey._status import (
+        format_number,
+        interval_legend,
+        interval_text,
+        statistic_name,
+    )
+
+    lines = [
+        f"{status.title}: {status.responses} responses stored, {status.issued} "
+        "links issued (from the stored private answers only)",
+        "",
+    ]
+    if status.counts.empty:
+        lines.append("no response yet")
+    else:
+        lines.append(f"responses per {status.freq} (UTC)")
+        lines += status.counts.to_string(index=False).splitlines()
+    level = f"{100 * status.level:g}% interval"
+    if status.wave is not None:
+        lines += ["", f"estimates from the responses of wave {status.wave}"]
+    for q in status.questions:
+        answers = f"{q.n_answers} answer{'s' * (q.n_answers != 1)}"
+        estimator = f": {q.estimator}" if q.estimator else ""
+        lines += ["", f"{q.name} ({answers}){estimator}"]
+        if not q.estimates.empty:
+            names = [statistic_name(s) for s in q.estimates["statistic"]]
+            width = max(len("statistic"), *map(len, names))
+            values = [format_number(v) or "-" for v in q.estimates["value"]]
+            vwidth = max(len("estimate"), *map(len, values))
+            lines.append(f"  {'statistic':<{width}}  {'estimate':>{vwidth}}  {level}")
+            for name, value, (_, row) in zip(
+                names, values, q.estimates.iterrows(), strict=True
+            ):
+                lines.append(
+                    f"  {name:<{width}}  {value:>{vwidth}}  {interval_text(row)}"
+                )
+            lines += [f"  {interval_legend(row)}" for _, row in q.estimates.iterrows()]
+        lines += [f"  note: {note}" for note in q.notes]
+    return "\n".join(lines)
+
+
+def _status(args: argparse.Namespace) -> int:
+    import json
+    import warnings
+
+    from ..survey import survey_status
+
+    if not 0 < args.level < 1:
+        raise CLIError(f"--level takes a level in (0, 1); got {args.level!r}")
+    survey = _load(args.questionnaire)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status = survey_status(survey, args.database, level=args.level)
+    if args.json:
+        print(json.dumps(status.to_dict(), indent=2, allow_nan=False))
+    else:
+        print(status_text(status))
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    return 0
+
+
 def run_survey(args: argparse.Namespace) -> int:
     """Run one ``survey`` subcommand; return the exit status."""
     from ..survey import issue_tokens, serve
@@ -227,16 +335,21 @@ def run_survey(args: argparse.Namespace) -> int:
         for token in tokens:
             print(f"{base}/s/{token}")
         return 0
+    if cmd == "status":
+        return _status(args)
     if cmd == "serve":
         from ..survey._store import display_url
 
         _check_workers(args.workers, args.database)
         survey = _load(args.questionnaire)
         plural = "s" if args.workers > 1 else ""
+        if args.wave < 1:
+            raise CLIError(f"--wave takes a wave number >= 1; got {args.wave}.")
+        wave = f", wave {args.wave}" if survey.lifetime_epsilon is not None else ""
         print(
             f"serving {survey.title!r} from the database "
-            f"{display_url(args.database)} with {args.workers} worker{plural} "
-            "(Ctrl-C stops)",
+            f"{display_url(args.database)} with {args.workers} worker{plural}"
+            f"{wave} (Ctrl-C stops)",
             flush=True,
         )
         serve(
@@ -247,6 +360,8 @@ def run_survey(args: argparse.Namespace) -> int:
             open_enrollment=args.open,
             max_body_bytes=args.max_body,
             workers=args.workers,
+            operator_token_file=args.operator_token_file,
+            wave=args.wave,
         )
         return 0
     survey = demo_questionnaire()  # demo

@@ -14,7 +14,7 @@ from ..utils._param_validation import Interval, validate_params
 from ._questionnaire import Questionnaire
 from ._store import SurveyStore
 
-__all__ = ["issue_tokens", "read_responses"]
+__all__ = ["issue_tokens", "read_responses", "read_waves"]
 
 
 class UnknownQuestionError(KeyError, ValueError):
@@ -98,6 +98,9 @@ def _question_array(entry: dict, rows: list[tuple[dict, dict]]) -> np.ndarray:
         return np.asarray(answers, dtype=np.int8).reshape(n, spec["n_outputs"])
     if kind == "rvns":
         return np.asarray(answers, dtype=float).reshape(n, spec["k"])
+    if kind == "frequency":
+        width = 1 if spec["oracle"] == "krr" else spec["k"]
+        return np.asarray(answers, dtype=np.int64).reshape(n, width)
     return np.asarray(answers, dtype=float).reshape(n, 1)
 
 
@@ -112,11 +115,17 @@ def _column_names(entry: dict) -> list[str]:
         return names
     if kind == "rvns":
         return [f"{name}_s{j}" for j in range(spec["k"])]
+    if kind == "frequency" and spec["oracle"] != "krr":
+        return [f"{name}={c}" for c in spec["categories"]]
     return [name]
 
 
 def read_responses(
-    database: str | Path, question: str | None = None, *, as_frame: bool = False
+    database: str | Path,
+    question: str | None = None,
+    *,
+    as_frame: bool = False,
+    wave: int | None = None,
 ) -> Any:
     """The collected answers, in the format the learners take.
 
@@ -130,7 +139,15 @@ def read_responses(
       :class:`~skprivate.DeconvolutionKernelDensity` and
       :class:`~skprivate.ldp.SquareWaveEMSEstimator`;
     * negative-survey question: ``(n, k)`` reports, for
-      :class:`~skprivate.RVNSDensityEstimator`.
+      :class:`~skprivate.RVNSDensityEstimator`;
+    * frequency question: ``(n, 1)`` reported category codes (k-RR) or
+      ``(n, k)`` bits (unary encoding), for
+      :class:`~skprivate.frequency.FrequencyEstimator` with the question's
+      privatizer as ``oracle``; a memoized question
+      (:class:`~skprivate.frequency.LongitudinalOracle`) for
+      :class:`~skprivate.frequency.LongitudinalFrequencyEstimator` with that
+      privatizer (``waves=1``: one wave's estimate), and :func:`read_waves`
+      gives all its waves side by side for the pooled estimate.
 
     Rows are respondents, in the order their answers were received; every
     stored response answers every question, so the rows of different
@@ -145,6 +162,10 @@ def read_responses(
     as_frame : bool, default=False
         Return a DataFrame with the column names of the privatizers'
         ``get_feature_names_out`` (``age_lower``, ``race=White``, ...).
+    wave : int or None, default=None
+        The responses of one wave of a survey asked in waves; ``None``: the
+        responses of every wave, in the order received (a respondent then
+        has one row per wave answered).
 
     Returns
     -------
@@ -168,14 +189,18 @@ def read_responses(
     (0, 2)
     """
     validate_params(
-        {"question": [str, None], "as_frame": ["boolean"]},
-        {"question": question, "as_frame": as_frame},
+        {
+            "question": [str, None],
+            "as_frame": ["boolean"],
+            "wave": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        },
+        {"question": question, "as_frame": as_frame, "wave": wave},
         "read_responses",
     )
     store = SurveyStore(database)
     try:
         spec = store.public_spec()
-        rows = store.rows()
+        rows = [(a, q) for _, _, a, q in store.wave_rows(wave)]
     finally:
         store.close()
     entries = spec["questions"]
@@ -195,3 +220,77 @@ def read_responses(
     if question is not None:
         return arrays[question]
     return arrays
+
+
+def read_waves(
+    database: str | Path, question: str, *, waves: int | None = None
+) -> np.ndarray:
+    """One question's answers of waves 1 to ``waves``, one row per respondent.
+
+    The input of :class:`~skprivate.frequency.LongitudinalFrequencyEstimator`
+    for a memoized frequency question: each row holds the waves' report
+    blocks in order (the layout of
+    :meth:`~skprivate.frequency.LongitudinalOracle.transform` with
+    ``waves`` waves).  Only the respondents who answered every one of these
+    waves are kept, in the order of their first answer.
+
+    Parameters
+    ----------
+    database : str or Path
+        SQLAlchemy URL or SQLite file of the survey.
+    question : str
+        The question's name.
+    waves : int or None, default=None
+        Number of waves; ``None``: the last wave stored.
+
+    Returns
+    -------
+    answers : ndarray of shape (n_respondents, waves * n_wave_columns)
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from skprivate.frequency import LongitudinalOracle
+    >>> from skprivate.survey import Question, Questionnaire, issue_tokens
+    >>> from skprivate.survey import read_waves
+    >>> lo = LongitudinalOracle(categories=[["a", "b"]]).fit([["a"]])
+    >>> survey = Questionnaire([Question("q", "Which?", lo)], lifetime_epsilon=4.0)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     db = os.path.join(tmp, "survey.db")
+    ...     _ = issue_tokens(survey, db, 2)
+    ...     read_waves(db, "q", waves=2).shape
+    (0, 2)
+    """
+    validate_params(
+        {
+            "question": [str],
+            "waves": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        },
+        {"question": question, "waves": waves},
+        "read_waves",
+    )
+    store = SurveyStore(database)
+    try:
+        spec = store.public_spec()
+        rows = store.wave_rows()
+    finally:
+        store.close()
+    entries = {e["name"]: e for e in spec["questions"]}
+    if question not in entries:
+        raise UnknownQuestionError(
+            f"No question named {question!r}; the survey has {list(entries)}."
+        )
+    entry = entries[question]
+    n_waves = (
+        int(waves) if waves is not None else max((w for _, w, _, _ in rows), default=1)
+    )
+    by_token: dict[str, dict[int, tuple[dict, dict]]] = {}
+    for token, w, answers, anchors in rows:
+        by_token.setdefault(token, {})[w] = (answers, anchors)
+    wanted = set(range(1, n_waves + 1))
+    complete = [got for got in by_token.values() if wanted <= got.keys()]
+    blocks = [
+        _question_array(entry, [got[t] for got in complete])
+        for t in range(1, n_waves + 1)
+    ]
+    return np.hstack(blocks)

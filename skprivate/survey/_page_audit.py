@@ -60,6 +60,8 @@ from typing import Any
 
 import pandas as pd
 
+from ._spec_frequency import frequency_law
+
 __all__ = ["PageLaw", "audit_page", "compare_laws", "page_law", "spec_law"]
 
 _ULP = Fraction(1, 2**120)
@@ -89,7 +91,7 @@ class PageLaw:
 
 def _key(value: Any) -> Any:
     if isinstance(value, list):
-        return tuple(float(v) for v in value)
+        return tuple(_key(v) for v in value)
     if isinstance(value, bool):
         return value
     return float(value)
@@ -369,6 +371,14 @@ def _subset_law(spec: dict, code: int) -> dict:
     return {key: _exact(v) for key, v in law.items()}
 
 
+def _frequency_law(spec: dict, code: int) -> dict:
+    law = {}
+    for (report,), p in frequency_law(spec, code).items():
+        key = tuple(float(b) for b in report) if isinstance(report, tuple) else None
+        law[float(report) if key is None else key] = _exact(p)
+    return law
+
+
 def spec_law(spec: dict, value: Any) -> dict[Any, tuple[Fraction, Fraction]]:
     """The law the mechanism claims for one answer, as exact enclosures.
 
@@ -376,7 +386,7 @@ def spec_law(spec: dict, value: Any) -> dict[Any, tuple[Fraction, Fraction]]:
     ----------
     spec : dict
         A mechanism spec of kind ``"square_wave"``, ``"laplace"``,
-        ``"rvns"`` or ``"subset"``.
+        ``"rvns"``, ``"subset"`` or ``"frequency"`` (one wave).
     value : float or int
         The answer (category index for a subset question).
 
@@ -406,6 +416,7 @@ def spec_law(spec: dict, value: Any) -> dict[Any, tuple[Fraction, Fraction]]:
         "laplace": _laplace_law,
         "rvns": _rvns_law,
         "subset": _subset_law,
+        "frequency": _frequency_law,
     }
     if spec.get("kind") not in builders:
         raise ValueError(f"spec['kind'] has no claimed law here: {spec.get('kind')!r}.")
@@ -530,6 +541,19 @@ def _coarse_parts(
             ]
             coarse.update(weights=[str(w) for w in weights], total=str(sum(weights)))
         return [("release", coarse, list(range(coarse["p"])), None, None)]
+    if kind == "frequency":
+        # coins rounded to sixteenths (k-RR) or quarters (unary: k bits of
+        # two coins each), strictly between 0 and 1; three categories
+        den = 16 if spec["oracle"] == "krr" else 4
+        k = min(spec["k"], 3)
+
+        def coin(text: str) -> str:
+            return f"{min(den - 1, max(1, round(den * Fraction(text))))}/{den}"
+
+        stages = [{n: coin(v) for n, v in stage.items()} for stage in spec["stages"]]
+        coarse = {**spec, "k": k, "categories": spec["categories"][:k]}
+        coarse["stages"] = stages
+        return [("release", coarse, list(range(k)), None, None)]
     return []
 
 

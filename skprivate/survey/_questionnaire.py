@@ -64,8 +64,8 @@ class Question:
         Rounding acts on the anchors, which do not depend on the answers,
         so the privacy argument is unchanged.
     labels : mapping or None, default=None
-        Subset questions only: text shown for each category (by category),
-        the category itself otherwise.
+        Subset and frequency questions only: text shown for each category
+        (by category), the category itself otherwise.
 
     Examples
     --------
@@ -169,7 +169,7 @@ class Question:
         }
         if self.kind == "interval":
             entry["decimals"] = self.decimals
-        if self.kind == "subset":
+        if self.kind in ("subset", "frequency"):
             entry["labels"] = self.category_labels()
         return entry
 
@@ -196,6 +196,16 @@ class Questionnaire:
         Title of the page.
     intro : str, default=""
         Paragraph shown under the title.
+    lifetime_epsilon : float or None, default=None
+        Declares a survey asked again of the same respondents, in waves
+        (``serve(..., wave=w)``), and its lifetime budget: the largest total
+        epsilon the server releases per respondent link over all waves.  The
+        server's ledger charges every stored wave what it can add to the
+        link's loss whatever the values (``epsilon_lifetime_any_values`` of
+        :meth:`wave_report`) and refuses a wave that would exceed the
+        budget.  The respondent's page then keeps its private answers on the
+        device between waves (see :mod:`skprivate.survey._waves`).  ``None``:
+        one wave only, and nothing kept on the device.
 
     Attributes
     ----------
@@ -239,6 +249,7 @@ class Questionnaire:
         *,
         title: str = "A private survey",
         intro: str = "",
+        lifetime_epsilon: float | None = None,
     ) -> None:
         questions = list(questions)
         if not questions:
@@ -256,6 +267,29 @@ class Questionnaire:
         self.title = str(title)
         self.intro = str(intro)
         self.guarantee = GUARANTEE
+        self.lifetime_epsilon = None
+        if lifetime_epsilon is not None:
+            self._set_budget(lifetime_epsilon)
+
+    def _set_budget(self, budget: Any) -> None:
+        from ._waves import first_wave_epsilon
+
+        if isinstance(budget, bool) or not isinstance(budget, int | float):
+            raise TypeError(
+                f"lifetime_epsilon must be a number; got {type(budget).__name__}."
+            )
+        if not (math.isfinite(budget) and budget > 0):
+            raise ValueError(
+                f"lifetime_epsilon must be a finite number > 0; got {budget!r}."
+            )
+        one = first_wave_epsilon(self)
+        if one > budget * (1 + 1e-9):
+            raise ValueError(
+                f"lifetime_epsilon={budget:g} is below the epsilon of one wave "
+                f"({one:.6g}, the sum over the questions): no wave could be "
+                "answered."
+            )
+        self.lifetime_epsilon = float(budget)
 
     def __getitem__(self, name: str) -> Question:
         for q in self.questions:
@@ -270,11 +304,15 @@ class Questionnaire:
     # -- descriptions ---------------------------------------------------------
     def public_spec(self) -> dict[str, Any]:
         """The public description of the whole questionnaire (JSON-ready)."""
-        return {
+        spec = {
             "title": self.title,
             "intro": self.intro,
             "questions": [q.public() for q in self.questions],
         }
+        # only when declared: the fingerprint of a one-wave survey is unchanged
+        if getattr(self, "lifetime_epsilon", None) is not None:
+            spec["lifetime_epsilon"] = self.lifetime_epsilon
+        return spec
 
     def fingerprint(self) -> str:
         """SHA-256 of :meth:`public_spec`, to tell questionnaires apart."""
@@ -311,7 +349,11 @@ class Questionnaire:
         return out
 
     def respondent_spec(
-        self, anchors: Mapping[str, Any] | None = None, submit_url: str | None = None
+        self,
+        anchors: Mapping[str, Any] | None = None,
+        submit_url: str | None = None,
+        *,
+        wave: int = 1,
     ) -> dict[str, Any]:
         """What one respondent's page holds: questions, mechanisms, anchors.
 
@@ -324,6 +366,10 @@ class Questionnaire:
             Where the page posts the privatized answers (relative to the
             page); ``None`` for a description that is not a page (simulated
             respondents, :meth:`simulate_answers`).
+        wave : int, default=1
+            The wave this page collects (a survey with ``lifetime_epsilon``;
+            the page then also carries ``survey``, the :meth:`fingerprint`
+            that keys what the device keeps between waves).
 
         Returns
         -------
@@ -340,6 +386,9 @@ class Questionnaire:
             anchors = self.draw_anchors(1)[0]
         spec = self.public_spec()
         spec["submit"] = submit_url
+        if self.lifetime_epsilon is not None:
+            spec["wave"] = int(wave)
+            spec["survey"] = self.fingerprint()
         for entry in spec["questions"]:
             if entry["kind"] == "interval":
                 q = self[entry["name"]]
@@ -360,6 +409,7 @@ class Questionnaire:
         submit_url: str | None = None,
         *,
         lang: str = "en",
+        wave: int = 1,
     ) -> str:
         """One respondent's page: a self-contained HTML document.
 
@@ -382,6 +432,8 @@ class Questionnaire:
             :func:`read_responses` with the server's checks.
         lang : str, default="en"
             Language of the page (the ``lang`` attribute).
+        wave : int, default=1
+            The wave the page collects (see :meth:`respondent_spec`).
 
         Returns
         -------
@@ -396,7 +448,8 @@ class Questionnaire:
                 "private answers is not supported. Issue links with issue_tokens "
                 "and collect with serve."
             )
-        return render_page(self.respondent_spec(anchors, submit_url), lang=lang)
+        spec = self.respondent_spec(anchors, submit_url, wave=wave)
+        return render_page(spec, lang=lang)
 
     def privacy_report(self) -> pd.DataFrame:
         """The guarantee of every question, and where each answer is privatized.
@@ -427,6 +480,11 @@ class Questionnaire:
                     "subset": "0/1 indicators of a random subset of the "
                     "categories, drawn to hold the category (it can be the "
                     "category alone, or, with dummy categories, miss it)",
+                    "frequency": "a category drawn at random, the respondent's "
+                    "with the probability of its oracle"
+                    if q.spec.get("oracle") == "krr"
+                    else "one random 0/1 flag per category, the respondent's "
+                    "set with the probability of its oracle",
                 }[q.kind]
             rows.append(row)
         frame = pd.DataFrame(rows).rename(columns={"column": "question"})
@@ -439,6 +497,36 @@ class Questionnaire:
             "note": self.guarantee,
         }
         return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
+
+    def wave_report(self, waves: int):
+        """Per-wave and lifetime epsilon of every question after ``waves`` waves.
+
+        See :func:`skprivate.survey._waves.wave_report`: the exact loss of
+        the joint law of the waves' reports of an unchanged value (a), and
+        the bound against any other sequence of values (b), which the
+        server's ledger charges against :attr:`lifetime_epsilon`.
+
+        Parameters
+        ----------
+        waves : int
+            Number of waves, ``>= 1``.
+
+        Returns
+        -------
+        report : pandas.DataFrame
+
+        Examples
+        --------
+        >>> from skprivate.frequency import LongitudinalOracle
+        >>> from skprivate.survey import Question, Questionnaire
+        >>> lo = LongitudinalOracle(categories=[["a", "b"]]).fit([["a"]])
+        >>> survey = Questionnaire([Question("q", "Which?", lo)], lifetime_epsilon=3.0)
+        >>> list(survey.wave_report(2)["question"])
+        ['q', 'total']
+        """
+        from ._waves import wave_report
+
+        return wave_report(self, waves)
 
     # -- simulation of respondents -------------------------------------------
     def simulate_answers(
@@ -496,6 +584,8 @@ class Questionnaire:
             for row, r in zip(out, released):
                 if q.kind in ("laplace", "square_wave"):
                     row[q.name] = float(r[0])
+                elif q.kind == "frequency" and q.spec["oracle"] == "krr":
+                    row[q.name] = int(r[0])
                 elif q.kind == "rvns":
                     row[q.name] = [float(v) for v in r]
                 else:
@@ -504,7 +594,7 @@ class Questionnaire:
 
     @staticmethod
     def _one_row(q: Question) -> Any:
-        if q.kind == "subset":
+        if q.kind in ("subset", "frequency"):
             return np.asarray(q.privatizer.categories_[0][:1], dtype=object)[:, None]
         return np.array([[q.spec["low"]]])
 
@@ -541,6 +631,8 @@ class Questionnaire:
             raise TypeError(
                 f"{path} holds a {type(obj).__name__}, not a Questionnaire."
             )
+        if not hasattr(obj, "lifetime_epsilon"):  # written before waves
+            obj.lifetime_epsilon = None
         # a file written before bounds and categories had to be declared
         for q in obj.questions:
             check_declared(q.privatizer)

@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any
 
 from ._spec import subset_disclosure
+from ._spec_frequency import frequency_disclosure
 
 __all__ = ["content_security_policy", "render_page"]
 
@@ -114,9 +115,38 @@ def _subset_note(spec: dict) -> str:
     return " ".join(parts)
 
 
-def _privacy_note(entry: dict) -> str:
+def _frequency_note(spec: dict, repeated: bool) -> str:
+    own, other, alone = frequency_disclosure(spec)
+    if spec["oracle"] == "krr":
+        text = (
+            "This device sends one category drawn at random: yours with "
+            f"probability {_percent(own)} (your answer is then sent as it is), "
+            f"each other category with probability {_percent(other)}."
+        )
+    else:
+        text = (
+            "This device sends one mark per category, each set at random: the "
+            f"mark of your category with probability {_percent(own)}, the mark "
+            f"of each other category with probability {_percent(other)}. The "
+            "marks can single out your category alone: this happens with "
+            f"probability {_percent(alone)}."
+        )
+    if repeated and spec["memoized"]:
+        text += (
+            " This device keeps the first random draw for your answer, and "
+            "every wave of the survey sends a new random version of it: the "
+            "probabilities above are those of one wave."
+        )
+    elif repeated:
+        text += " Every wave of the survey sends the same draw for the same answer."
+    return text
+
+
+def _privacy_note(entry: dict, repeated: bool = False) -> str:
     spec = entry["spec"]
     kind = entry["kind"]
+    if kind == "frequency":
+        return _frequency_note(spec, repeated)
     if kind == "interval":
         return (
             "Your value itself is never asked: only the range you pick is sent, "
@@ -143,7 +173,7 @@ def _privacy_note(entry: dict) -> str:
     return _subset_note(spec)
 
 
-def _question_html(i: int, entry: dict) -> str:
+def _question_html(i: int, entry: dict, repeated: bool = False) -> str:
     qid = f"q{i}"
     kind = entry["kind"]
     spec = entry["spec"]
@@ -154,7 +184,7 @@ def _question_html(i: int, entry: dict) -> str:
     if entry.get("help"):
         hints.append(escape(entry["help"]))
     described = f"{qid}-hint {qid}-privacy {qid}-error"
-    privacy = escape(_privacy_note(entry))
+    privacy = escape(_privacy_note(entry, repeated))
     error = f'<p id="{qid}-error" class="skp-error" hidden></p>'
     if kind in ("laplace", "square_wave", "rvns"):
         # the unit once, after the range: "from 1 to 16 years"
@@ -176,7 +206,7 @@ def _question_html(i: int, entry: dict) -> str:
             f'spellcheck="false" aria-describedby="{described}" '
             f'aria-required="true">{error}</div>'
         )
-    if kind == "subset":
+    if kind in ("subset", "frequency"):
         options = list(enumerate(entry["labels"]))
         hints.append("Choose one.")
     else:
@@ -209,9 +239,21 @@ def render_page(spec: dict, lang: str = "en") -> str:
     script, style, policy = _assets()
     title = escape(spec["title"])
     intro = f'<p class="skp-intro">{escape(spec["intro"])}</p>' if spec["intro"] else ""
+    repeated = "wave" in spec
     questions = "\n".join(
-        _question_html(i, entry) for i, entry in enumerate(spec["questions"])
+        _question_html(i, entry, repeated) for i, entry in enumerate(spec["questions"])
     )
+    waves = ""
+    if repeated:
+        waves = f"""<p>This survey is asked again in waves; this page collects
+wave {int(spec["wave"])}.  For every question but the range questions, this
+device keeps, in this browser's storage for this site, the private answer it
+drew for each of your answers, so that a later wave sends that private answer
+again, or a new random version of it, and not a new draw: asking again then
+reveals little more about an answer that did not change, but a resent answer
+can show that it did change.  Anyone who uses this browser can read from that
+storage which answers were given on it.</p>
+"""
     return f"""<!DOCTYPE html>
 <html lang="{escape(lang)}">
 <head>
@@ -234,7 +276,7 @@ you; for any other question it sends an answer drawn at random on your
 device from yours.  What is sent can still coincide with your answer or
 reveal part of it: each question below says what it sends.  Your answers
 are erased from the page once the private answers are sent.</p>
-</section>
+{waves}</section>
 <noscript><p class="skp-error">This survey needs JavaScript: it makes your
 answers private on your device, and without it nothing is sent.</p></noscript>
 <form id="skp-form" novalidate>

@@ -10,17 +10,23 @@ Routes::
     GET  /s/<token>/questions.json  the same questions as JSON
     POST /s/<token>             {"answers": {...}}: privatized answers only
     GET  /healthz               "ok"
+    GET  /status, /status.json  the operator's view (with an operator token)
 
 Every POST is checked against the output space of each question's mechanism
 before it is queued; one writer task stores the queued answers in batches,
 one transaction per batch, claiming each token with
-``UPDATE ... WHERE used = 0`` so that a token is answered at most once.
+``UPDATE ... WHERE used < wave`` so that a token is answered at most once per
+wave.  A survey with a ``lifetime_epsilon`` is collected in waves, one
+server per wave (``wave=``); each stored wave is charged to the token's
+ledger, and a wave that would take the token past the budget is refused
+(403) and not stored (see :mod:`skprivate.survey._waves`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import math
 import numbers
@@ -164,10 +170,13 @@ async def _run_db(store: SurveyStore, func, *args):
 class _Writer:
     """Queue of checked answers, stored in batches by one task."""
 
-    def __init__(self, store: SurveyStore, check, batch_size: int) -> None:
+    def __init__(
+        self, store: SurveyStore, check, batch_size: int, **options: Any
+    ) -> None:
         self.store = store
         self.check = check
         self.batch_size = batch_size
+        self.options = options  # wave, charges, budget of store_batch
         self.queue: asyncio.Queue = asyncio.Queue()
 
     async def submit(self, token: str, answers: dict) -> str:
@@ -186,7 +195,10 @@ class _Writer:
             items = [(token, answers) for token, answers, _ in batch]
             try:
                 outcomes = await _run_db(
-                    self.store, self.store.store_batch, items, self.check
+                    self.store,
+                    functools.partial(self.store.store_batch, **self.options),
+                    items,
+                    self.check,
                 )
             except Exception as exc:  # the transaction rolled back: nothing kept
                 for _, _, future in batch:
@@ -213,6 +225,8 @@ def create_app(
     open_enrollment: bool = False,
     max_body_bytes: int = MAX_BODY_BYTES,
     batch_size: int = BATCH_SIZE,
+    operator_token: str | None = None,
+    wave: int = 1,
 ):
     """The ASGI application that collects a questionnaire's private answers.
 
@@ -231,6 +245,17 @@ def create_app(
         Larger request bodies are refused with status 413.
     batch_size : int, default=512
         Most answers stored in one transaction.
+    wave : int, default=1
+        The wave collected: each token answers it at most once.  Waves after
+        the first need a questionnaire with ``lifetime_epsilon``; every
+        stored wave is charged to the token's ledger, and a submission that
+        would take the token past the budget is refused (403, not stored).
+    operator_token : str or None, default=None
+        Serve the operator's view at ``/status`` (HTML) and ``/status.json``
+        (:func:`survey_status` of the stored answers) to requests carrying
+        this token, as the password of HTTP Basic authentication or as
+        ``Authorization: Bearer <token>``; 401 without a token, 403 with
+        another.  ``None``: no such pages (404).
 
     Returns
     -------
@@ -256,14 +281,25 @@ def create_app(
             "open_enrollment": ["boolean"],
             "max_body_bytes": [Interval(numbers.Integral, 1, None, closed="left")],
             "batch_size": [Interval(numbers.Integral, 1, None, closed="left")],
+            "operator_token": [str, None],
+            "wave": [Interval(numbers.Integral, 1, None, closed="left")],
         },
         {
             "open_enrollment": open_enrollment,
             "max_body_bytes": max_body_bytes,
             "batch_size": batch_size,
+            "operator_token": operator_token,
+            "wave": wave,
         },
         "create_app",
     )
+    budget, charges = _wave_terms(questionnaire, wave)
+    from ._status_page import MIN_TOKEN_CHARS
+
+    if operator_token is not None and len(operator_token) < MIN_TOKEN_CHARS:
+        raise ValueError(
+            f"operator_token must have at least {MIN_TOKEN_CHARS} characters."
+        )
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import (
@@ -299,7 +335,14 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await _run_db(store, store.initialize, spec, fingerprint)
-        writer = _Writer(store, checker.check_anchors, batch_size)
+        writer = _Writer(
+            store,
+            checker.check_anchors,
+            batch_size,
+            wave=wave,
+            charges=charges,
+            budget=budget,
+        )
         task = asyncio.create_task(writer.run())
         app.state.writer = writer
         try:
@@ -315,10 +358,21 @@ def create_app(
         found = await _run_db(store, store.lookup, token)
         if found is None:
             return None, notice(404, "Unknown link", "This survey link is not valid.")
-        if found["used"]:
+        if found["last_wave"] >= wave:
             return None, notice(
                 410, "Already answered", "Answers from this link were already received."
             )
+        if budget is not None:
+            later = int(found["charged"])  # the first charged wave costs c[0]
+            cost = sum(c[later] for c in charges.values() if c is not None)
+            if found["spent"] + cost > budget * (1 + 1e-9):
+                return None, notice(
+                    403,
+                    "Privacy budget reached",
+                    "Answering this wave would release more than the lifetime "
+                    f"privacy budget of this survey (epsilon {budget:g}) allows "
+                    "for this link: nothing more is asked.",
+                )
         return found["anchors"], None
 
     async def page(request: Request):
@@ -326,15 +380,21 @@ def create_app(
         if failure is not None:
             return failure
         token = request.path_params["token"]
-        html = questionnaire.render_html(anchors, submit_url=f"/s/{token}")
+        html = questionnaire.render_html(anchors, submit_url=f"/s/{token}", wave=wave)
         return HTMLResponse(html, headers=page_headers)
 
     async def questions(request: Request):
         anchors, failure = await respondent(request)
         if failure is not None:
+            if failure.status_code == 403:
+                return refusal(
+                    403, "the lifetime privacy budget of this link is reached."
+                )
             return refusal(failure.status_code, "unknown or used link")
         token = request.path_params["token"]
-        data = questionnaire.respondent_spec(anchors, submit_url=f"/s/{token}")
+        data = questionnaire.respondent_spec(
+            anchors, submit_url=f"/s/{token}", wave=wave
+        )
         return JSONResponse(data, headers=json_headers)
 
     async def submit(request: Request):
@@ -373,6 +433,8 @@ def create_app(
             return refusal(404, "unknown link: no respondent has this token.")
         if outcome == "used":
             return refusal(409, "answers from this link were already received.")
+        if outcome.startswith("budget: "):
+            return refusal(403, outcome.removeprefix("budget: "))
         return refusal(422, outcome.removeprefix("invalid: "))
 
     async def index(request: Request):
@@ -392,6 +454,28 @@ def create_app(
     async def health(request: Request):
         return PlainTextResponse("ok")
 
+    from ._status_page import HEADERS, StatusView, check_operator, render_status
+
+    view = StatusView(questionnaire, store)
+
+    async def status(request: Request):
+        # the same refusal whatever the page: nothing but the status code
+        code = check_operator(request.headers.get("authorization"), operator_token)
+        if code == 401:
+            return PlainTextResponse(
+                "operator token required",
+                status_code=401,
+                headers={**json_headers, "WWW-Authenticate": 'Basic realm="status"'},
+            )
+        if code != 200:
+            return PlainTextResponse("forbidden", 403, headers=json_headers)
+        import anyio
+
+        current = await anyio.to_thread.run_sync(view.current)
+        if request.url.path.endswith(".json"):
+            return JSONResponse(current.to_dict(), headers=json_headers)
+        return HTMLResponse(render_status(current), headers=HEADERS)
+
     routes = [
         Route("/", index, methods=["GET"]),
         Route("/healthz", health, methods=["GET"]),
@@ -399,7 +483,29 @@ def create_app(
         Route("/s/{token}", submit, methods=["POST"]),
         Route("/s/{token}/questions.json", questions, methods=["GET"]),
     ]
+    if operator_token is not None:
+        routes += [
+            Route("/status", status, methods=["GET"]),
+            Route("/status.json", status, methods=["GET"]),
+        ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _wave_terms(
+    questionnaire: Questionnaire, wave: int
+) -> tuple[float | None, dict[str, tuple[float, float] | None] | None]:
+    """The budget and the ledger's charges per question (None, None: one wave)."""
+    budget = questionnaire.lifetime_epsilon
+    if budget is None:
+        if wave != 1:
+            raise ValueError(
+                f"wave={wave}: a survey asked again in waves must declare its "
+                "lifetime budget, Questionnaire(..., lifetime_epsilon=...)."
+            )
+        return None, None
+    from ._waves import wave_charges
+
+    return budget, wave_charges(questionnaire)
 
 
 def _prepare(questionnaire: Questionnaire, database: str | Path) -> None:
@@ -432,6 +538,8 @@ def serve(
     max_body_bytes: int = MAX_BODY_BYTES,
     log_level: str = "info",
     workers: int = 1,
+    operator_token_file: str | Path | None = None,
+    wave: int = 1,
 ) -> None:
     """Run the collection server with uvicorn until interrupted.
 
@@ -470,6 +578,13 @@ def serve(
         "__main__":``.  SIGINT or SIGTERM stops every worker; a worker that
         exits on its own stops the others and ``serve`` raises
         ``RuntimeError``.
+    operator_token_file : str, Path or None, default=None
+        Serve the operator's view at ``/status`` to the holder of the token
+        in this file (see :func:`create_app`); a missing file is created
+        with a new random token, readable by its owner only.  Where the
+        token is, never the token, is printed.
+    wave : int, default=1
+        The wave collected (see :func:`create_app`).
 
     Examples
     --------
@@ -496,13 +611,28 @@ def serve(
 
     from ._serving import listen, run_many, run_one, url_of
 
+    if isinstance(wave, bool) or not isinstance(wave, numbers.Integral) or wave < 1:
+        raise ValueError(f"wave must be an integer >= 1; got {wave!r}.")
+    _wave_terms(questionnaire, wave)  # a wave after the first needs a budget
     _prepare(questionnaire, database)
+    operator_token = None
+    if operator_token_file is not None:
+        from ._status_page import read_operator_token
+
+        operator_token, created = read_operator_token(operator_token_file)
+        where = "written to" if created else "read from"
+        print(
+            f"operator view: /status, with the token {where} {operator_token_file}",
+            flush=True,
+        )
     make_app = partial(
         create_app,
         questionnaire,
         database,
         open_enrollment=open_enrollment,
         max_body_bytes=max_body_bytes,
+        operator_token=operator_token,
+        wave=wave,
     )
     options = {"log_level": log_level}
     sock = listen(host, port)
@@ -530,6 +660,8 @@ def background_server(
     port: int = 0,
     open_enrollment: bool = False,
     timeout: float = 30.0,
+    operator_token: str | None = None,
+    wave: int = 1,
 ) -> Iterator[str]:
     """Run the collection server in a thread while a ``with`` block runs.
 
@@ -550,6 +682,10 @@ def background_server(
         See :func:`create_app`.
     timeout : float, default=30.0
         Seconds to wait for the server to start and to stop.
+    operator_token : str or None, default=None
+        Serve the operator's view to this token (see :func:`create_app`).
+    wave : int, default=1
+        The wave collected (see :func:`create_app`).
 
     Yields
     ------
@@ -571,7 +707,13 @@ def background_server(
     """
     import uvicorn
 
-    app = create_app(questionnaire, database, open_enrollment=open_enrollment)
+    app = create_app(
+        questionnaire,
+        database,
+        open_enrollment=open_enrollment,
+        operator_token=operator_token,
+        wave=wave,
+    )
     _prepare(questionnaire, database)
     config = uvicorn.Config(
         app, host=host, port=port, access_log=False, log_level="warning"

@@ -22,6 +22,12 @@ from ..negative_survey import RVNSPerturber
 from ..subset._design import masks_to_indicators, popcount
 from ..subset._mechanism import _BaseSubsetPrivatizer
 from ..utils import check_bounds
+from ._spec_frequency import (
+    check_declared_categories,
+    check_frequency_answer,
+    frequency_spec,
+    is_frequency,
+)
 
 __all__ = [
     "AnswerError",
@@ -32,7 +38,7 @@ __all__ = [
     "subset_disclosure",
 ]
 
-KINDS = ("interval", "laplace", "square_wave", "rvns", "subset")
+KINDS = ("interval", "laplace", "square_wave", "rvns", "subset", "frequency")
 # Largest expected number of rounds of the Square Wave's near/far coin on the
 # page (see mechanism_spec); beyond it the page would take seconds per answer.
 MAX_SQUARE_WAVE_ROUNDS = 2.0**20
@@ -73,6 +79,8 @@ def check_declared(privatizer: Any) -> None:
     declared one (a ``set_params`` after ``fit`` does not undo a fit on data).
     """
     name = type(privatizer).__name__
+    if is_frequency(privatizer):
+        check_declared_categories(privatizer)
     if isinstance(privatizer, LaplaceLDP | SquareWaveLDP | RVNSPerturber):
         declared = getattr(privatizer, "bounds", None)
         from_data = declared is None or bool(
@@ -367,8 +375,12 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
         :class:`~skprivate.ldp.SquareWaveLDP`,
         :class:`~skprivate.RVNSPerturber` (all with ``secure=True``),
         :class:`~skprivate.SubsetUniform` or
-        :class:`~skprivate.subset.SubsetMechanism`, fitted on one column; or
-        an interval mechanism (:class:`~skprivate.IntervalCaseI`,
+        :class:`~skprivate.subset.SubsetMechanism`, a k-RR or unary-encoding
+        frequency privatizer
+        (:class:`~skprivate.frequency.GeneralizedRandomizedResponse`,
+        :class:`~skprivate.frequency.OptimizedUnaryEncoding`,
+        :class:`~skprivate.frequency.LongitudinalOracle`, ...), fitted on one
+        column; or an interval mechanism (:class:`~skprivate.IntervalCaseI`,
         :class:`~skprivate.interval.IntervalCaseII`,
         :class:`~skprivate.interval.IntervalMechanism`) without exact
         disclosure.
@@ -377,7 +389,8 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
     -------
     spec : dict
         JSON-ready; ``spec["kind"]`` is one of ``"interval"``,
-        ``"laplace"``, ``"square_wave"``, ``"rvns"``, ``"subset"``.
+        ``"laplace"``, ``"square_wave"``, ``"rvns"``, ``"subset"``,
+        ``"frequency"`` (see :mod:`skprivate.survey._spec_frequency`).
 
     Raises
     ------
@@ -409,13 +422,16 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
         (RVNSPerturber, _rvns_spec),
         (_BaseSubsetPrivatizer, _subset_spec),
     ]
+    if is_frequency(privatizer):
+        builders = [(type(privatizer), frequency_spec)]
     for cls, build in builders:
         if isinstance(privatizer, cls):
             _single_column(privatizer)
             return build(privatizer)
     raise TypeError(
         "A survey question needs an interval mechanism, LaplaceLDP, SquareWaveLDP, "
-        f"RVNSPerturber, SubsetUniform or SubsetMechanism as its privatizer; got "
+        "RVNSPerturber, SubsetUniform, SubsetMechanism or a k-RR or unary-encoding "
+        f"frequency privatizer as its privatizer; got "
         f"{type(privatizer).__name__}."
     )
 
@@ -596,4 +612,6 @@ def check_answer(
         return _subset_answer(name, spec, value, subsets)
     if kind == "interval":
         return _interval_answer(name, spec, value)
+    if kind == "frequency":
+        return check_frequency_answer(name, spec, value, AnswerError)
     raise AnswerError(f"question {name!r} has an unknown kind {kind!r}.")

@@ -3,15 +3,23 @@
 Three tables: the public description of the questionnaire, one row per
 respondent token (a SHA-256 of the token, the respondent's interval anchors
 and whether the token was used) and one row per response (the privatized
-answers, unique per token).  Nothing else is stored: no raw value, no time,
-no address.
+answers, unique per token, and the hour it was received, for the operator's
+counts over time).  Nothing else is stored: no raw value, no finer time, no
+address.  A database created before responses had an hour gets the column
+at the next :meth:`SurveyStore.initialize`, empty for its older responses.
 
-A token is answered at most once whatever the number of server processes:
-the transaction that stores an answer locks the token rows (SQLite: the
-database, ``BEGIN IMMEDIATE``; a server database: ``SELECT ... FOR UPDATE``
-in one fixed order, so two batches never deadlock), claims them with one
-``UPDATE ... WHERE used = 0`` and keeps only the answers of the rows that
-update changed; the UNIQUE token column of the responses is a second guard.
+A survey asked in waves stores the wave of each response, and a fourth
+table, the ledger, the epsilon each stored wave cost the token per question
+(see :mod:`skprivate.survey._waves`).
+
+A token is answered at most once per wave whatever the number of server
+processes: the transaction that stores an answer locks the token rows
+(SQLite: the database, ``BEGIN IMMEDIATE``; a server database: ``SELECT ...
+FOR UPDATE`` in one fixed order, so two batches never deadlock), checks the
+ledger against the budget, claims them with one ``UPDATE ... SET used =
+wave WHERE used < wave`` (``used`` holds the last wave answered) and keeps
+only the answers of the rows that update changed; the UNIQUE (token, wave)
+pair of the responses is a second guard.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ import json
 import os
 import re
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -112,18 +121,35 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True, allow_nan=False)
 
 
+def _add_missing_columns(conn, table) -> None:
+    """Add to an existing ``table`` the nullable columns it lacks (a database
+    created by an older version); its rows get NULL there."""
+    from sqlalchemy import inspect
+
+    have = {c["name"] for c in inspect(conn).get_columns(table.name)}
+    for col in table.columns:
+        if col.name not in have and col.nullable:
+            kind = col.type.compile(dialect=conn.dialect)
+            conn.exec_driver_sql(
+                f"ALTER TABLE {table.name} ADD COLUMN {col.name} {kind}"
+            )
+
+
 class SurveyStore:
     """Tables and transactions of one survey database (any SQLAlchemy URL)."""
 
     def __init__(self, database: str | Path) -> None:
         from sqlalchemy import (
+            BigInteger,
             Column,
+            Float,
             ForeignKey,
             Integer,
             MetaData,
             String,
             Table,
             Text,
+            UniqueConstraint,
         )
 
         self.url = database_url(database)
@@ -154,9 +180,34 @@ class SurveyStore:
                 String(64),
                 ForeignKey("skprivate_tokens.token_hash"),
                 nullable=False,
-                unique=True,
             ),
             Column("answers", Text, nullable=False),
+            # Unix time of the start of the hour (UTC) it was received; the
+            # hour only, so that the time links an answer to no finer event.
+            Column("received", BigInteger, nullable=True),
+            # The wave the response answers (1, 2, ...).  Nullable only so
+            # that an older database gets the column: its rows are wave 1.
+            Column("wave", Integer, nullable=True),
+            # One response per token and wave, enforced by the database.
+            UniqueConstraint("token_hash", "wave", name="skprivate_token_wave"),
+        )
+        # Per token, the privacy loss each released wave cost per question
+        # (NULL for a question whose guarantee is not an epsilon).
+        self.ledger = Table(
+            "skprivate_ledger",
+            self.metadata,
+            Column(
+                "token_hash",
+                String(64),
+                ForeignKey("skprivate_tokens.token_hash"),
+                nullable=False,
+            ),
+            Column("wave", Integer, nullable=False),
+            Column("question", String(64), nullable=False),
+            Column("epsilon", Float, nullable=True),
+            UniqueConstraint(
+                "token_hash", "wave", "question", name="skprivate_ledger_once"
+            ),
         )
         self.writer = self._engine(immediate=True)
         self.reader = self._engine(immediate=False)
@@ -212,6 +263,7 @@ class SurveyStore:
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK})
             self.metadata.create_all(conn)
+            _add_missing_columns(conn, self.responses)
             rows = dict(conn.execute(select(self.meta.c.key, self.meta.c.value)).all())
             if not rows:
                 conn.execute(
@@ -260,40 +312,77 @@ class SurveyStore:
         return tokens
 
     def lookup(self, token: str) -> dict | None:
-        """``{"anchors": ..., "used": bool}`` of a token, or None if unknown."""
+        """``{"anchors", "used", "last_wave", "spent"}`` of a token, or None.
+
+        ``used``: whether any wave was answered; ``last_wave``: the last
+        wave answered (0: none); ``spent``: the epsilon its ledger holds;
+        ``charged``: whether it has a ledger row."""
         from sqlalchemy import select
 
         if not valid_token(token):
             return None
+        digest = hash_token(token)
         with self.reader.connect() as conn:
             row = conn.execute(
                 select(self.tokens.c.anchors, self.tokens.c.used).where(
-                    self.tokens.c.token_hash == hash_token(token)
+                    self.tokens.c.token_hash == digest
                 )
             ).one_or_none()
+            charged = self._spent(conn, [digest])
+            spent = charged.get(digest, 0.0)
         if row is None:
             return None
-        return {"anchors": json.loads(row.anchors), "used": bool(row.used)}
+        return {
+            "anchors": json.loads(row.anchors),
+            "used": bool(row.used),
+            # the tokens' used column holds the last wave answered (0: none)
+            "last_wave": int(row.used),
+            "spent": spent,
+            "charged": digest in charged,
+        }
+
+    def _spent(self, conn, hashes: Sequence[str]) -> dict[str, float]:
+        """Epsilon charged so far to each token in ``hashes`` that has a
+        ledger row (absent: never charged)."""
+        from sqlalchemy import func, select
+
+        query = (
+            select(self.ledger.c.token_hash, func.sum(self.ledger.c.epsilon))
+            .where(self.ledger.c.token_hash.in_(list(hashes)))
+            .group_by(self.ledger.c.token_hash)
+        )
+        return {h: float(total or 0.0) for h, total in conn.execute(query).all()}
 
     # -- responses ----------------------------------------------------------------
     def store_batch(
         self,
         items: Sequence[tuple[str, dict]],
         check: Callable[[dict, dict], None] | None = None,
+        *,
+        wave: int = 1,
+        charges: dict[str, tuple[float, float] | None] | None = None,
+        budget: float | None = None,
     ) -> list[str]:
-        """Store answers, one response per token, in one transaction.
+        """Store answers of one wave, one response per token, in one transaction.
 
         ``items`` holds ``(token, answers)`` pairs; ``check(answers,
         anchors)`` may raise ``ValueError`` to refuse an answer that does not
-        fit the token's anchors.  Returns one outcome per item: ``"stored"``,
-        ``"unknown"`` (no such token), ``"used"`` (already answered) or
-        ``"invalid: <message>"``.
+        fit the token's anchors.  ``charges`` (question -> epsilon of a
+        token's first stored wave and of each later one, None for a question
+        without one) is written to the ledger for every stored response;
+        with a ``budget``, a token whose ledger total plus this wave's charge
+        exceeds it is refused (within a relative 1e-9, the rounding of a sum
+        of floats).  Returns one
+        outcome per item: ``"stored"``, ``"unknown"`` (no such token),
+        ``"used"`` (already answered in this wave or a later one),
+        ``"budget: <message>"`` or ``"invalid: <message>"``.
         """
         from sqlalchemy import insert, select, update
 
         hashes = [hash_token(t) for t, _ in items]
         outcomes: list[str] = []
         rows = []
+        hour = int(time.time()) // 3600 * 3600
         with self.writer.begin() as conn:
             # Locks the token rows in hash order (FOR UPDATE is a no-op on
             # SQLite, which holds the database lock since BEGIN IMMEDIATE);
@@ -311,13 +400,26 @@ class SurveyStore:
                     .with_for_update()
                 )
             }
-            taken = {h for h, r in found.items() if r.used}
+            taken = {h for h, r in found.items() if r.used >= wave}
+            costs = [c for c in (charges or {}).values() if c is not None]
+            spent = self._spent(conn, sorted(found)) if charges else {}
             for h, (_, answers) in zip(hashes, items):
                 if h not in found:
                     outcomes.append("unknown")
                     continue
                 if h in taken:
                     outcomes.append("used")
+                    continue
+                # a token's first charged wave costs c[0], the later ones c[1]
+                later = int(h in spent)
+                total = spent.get(h, 0.0) + sum(c[later] for c in costs)
+                if budget is not None and total > budget * (1 + 1e-9):
+                    outcomes.append(
+                        f"budget: wave {wave} would take the privacy loss released "
+                        f"by this link to epsilon {total:.6g}, past the survey's "
+                        f"lifetime budget lifetime_epsilon={budget:g}; nothing "
+                        "was stored."
+                    )
                     continue
                 if check is not None:
                     try:
@@ -326,7 +428,14 @@ class SurveyStore:
                         outcomes.append(f"invalid: {exc}")
                         continue
                 taken.add(h)
-                rows.append({"token_hash": h, "answers": _dumps(answers)})
+                rows.append(
+                    {
+                        "token_hash": h,
+                        "answers": _dumps(answers),
+                        "received": hour,
+                        "wave": wave,
+                    }
+                )
                 outcomes.append("stored")
             if rows:
                 # The claim itself is conditional: only the rows it changes
@@ -338,9 +447,9 @@ class SurveyStore:
                             self.tokens.c.token_hash.in_(
                                 [r["token_hash"] for r in rows]
                             ),
-                            self.tokens.c.used == 0,
+                            self.tokens.c.used < wave,
                         )
-                        .values(used=1)
+                        .values(used=wave)
                         .returning(self.tokens.c.token_hash)
                     ).scalars()
                 )
@@ -352,7 +461,58 @@ class SurveyStore:
                     rows = [r for r in rows if r["token_hash"] in claimed]
             if rows:
                 conn.execute(insert(self.responses), rows)
+                ledger = [
+                    {
+                        "token_hash": r["token_hash"],
+                        "wave": wave,
+                        "question": q,
+                        "epsilon": None
+                        if c is None
+                        else c[int(r["token_hash"] in spent)],
+                    }
+                    for r in rows
+                    for q, c in (charges or {}).items()
+                ]
+                if ledger:
+                    conn.execute(insert(self.ledger), ledger)
         return outcomes
+
+    def wave_rows(self, wave: int | None = None) -> list[tuple[str, int, dict, dict]]:
+        """Responses as ``(token_hash, wave, answers, anchors)``, in the order
+        received; only those of ``wave`` unless it is None."""
+        from sqlalchemy import func, select
+
+        wave_col = func.coalesce(self.responses.c.wave, 1)
+        query = (
+            select(
+                self.responses.c.token_hash,
+                wave_col,
+                self.responses.c.answers,
+                self.tokens.c.anchors,
+            )
+            .join(self.tokens, self.tokens.c.token_hash == self.responses.c.token_hash)
+            .order_by(self.responses.c.id)
+        )
+        if wave is not None:
+            query = query.where(wave_col == int(wave))
+        with self.reader.connect() as conn:
+            return [
+                (h, int(w), json.loads(a), json.loads(q))
+                for h, w, a, q in conn.execute(query).all()
+            ]
+
+    def ledger_rows(self) -> list[tuple[str, int, str, float | None]]:
+        """The ledger: ``(token_hash, wave, question, epsilon)`` per release."""
+        from sqlalchemy import select
+
+        query = select(
+            self.ledger.c.token_hash,
+            self.ledger.c.wave,
+            self.ledger.c.question,
+            self.ledger.c.epsilon,
+        ).order_by(self.ledger.c.token_hash, self.ledger.c.wave, self.ledger.c.question)
+        with self.reader.connect() as conn:
+            return [tuple(r) for r in conn.execute(query).all()]
 
     def rows(self) -> list[tuple[dict, dict]]:
         """Every response as ``(answers, anchors)``, in the order received."""
@@ -378,7 +538,7 @@ class SurveyStore:
             used = conn.execute(
                 select(func.count())
                 .select_from(self.tokens)
-                .where(self.tokens.c.used == 1)
+                .where(self.tokens.c.used >= 1)
             ).scalar_one()
             stored = conn.execute(
                 select(func.count()).select_from(self.responses)

@@ -199,3 +199,42 @@ def test_the_notices_of_used_and_unknown_links_meet_wcag_21_aa(
     page.close()
     report = "\n".join(found)
     assert not found, f"{len(found)} WCAG 2.1 AA violations:\n{report}"
+
+
+@pytest.fixture(scope="module")
+def status_server(tmp_path_factory):
+    """A server with the operator's view, on a store with answers to every
+    question: (url, operator token)."""
+    from skprivate.survey import background_server
+
+    from .test_status import OPERATOR, _store_answers, small_survey
+
+    survey = small_survey()
+    database = tmp_path_factory.mktemp("status") / "responses.db"
+    _store_answers(survey, database, 40)
+    with background_server(survey, database, operator_token=OPERATOR) as url:
+        yield url, OPERATOR
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_operators_status_page_meets_wcag_21_aa(
+    axe, status_server, browser_context, viewport, scheme
+):
+    url, token = status_server
+    width, height = VIEWPORTS[viewport]
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)
+    page.set_extra_http_headers({"Authorization": f"Bearer {token}"})
+    assert page.goto(f"{url}/status", timeout=600_000).status == 200
+    # every question's estimates are on the page, as tables
+    assert page.get_by_role("table").count() == 6
+    found = audit(axe, page, "status")
+    unchecked = contrast_unchecked(axe, page)
+    wider = overflow(page)
+    page.close()
+    report = "\n".join(found)
+    assert not found, f"{len(found)} WCAG 2.1 AA violations:\n{report}"
+    assert not unchecked, f"colour contrast undecided at {unchecked}"
+    assert wider == 0, f"wider than the viewport by {wider} px"

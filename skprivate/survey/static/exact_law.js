@@ -27,7 +27,9 @@
  * power of two.
  *
  * Node: node exact_law.js SAMPLERS.js < jobs.json > laws.json; a job is
- * {spec, value, tail_bits, max_leaves} (a release), or {op, num, den,
+ * {spec, value, tail_bits, max_leaves} (a release), {op: "waves", spec,
+ * value, waves, ...} (the reports of several waves from one kept answer,
+ * samplers.js's releaseWaves), or {op, num, den,
  * tail_bits, max_leaves} with op one of bernoulliExp, roundedLaplace,
  * discreteLaplace, geometricExp.
  */
@@ -143,6 +145,8 @@ function run(S, job) {
   switch (job.op || "release") {
     case "release":
       return S.release(job.spec, job.value);
+    case "waves":
+      return S.releaseWaves(job.spec, job.value, job.waves);
     case "bernoulliExp":
     case "roundedLaplace":
     case "discreteLaplace":

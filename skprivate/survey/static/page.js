@@ -8,6 +8,14 @@
  * submission and every connection but to its own server), and they are
  * erased once the private answers are sent.  The private answers are drawn
  * once; a failed send is retried with the same draw.
+ *
+ * A survey asked again in waves (its spec has a wave) keeps, in this
+ * browser's localStorage, the private answer drawn for each survey, question
+ * and value: a later wave sends a fresh randomization of it (a memoized
+ * frequency question: the instantaneous stage of its permanent answer) or
+ * the same answer (every other question), never a new draw.  Interval
+ * questions keep nothing: their cell among the link's anchors is the same
+ * at every wave.
  */
 (function () {
   "use strict";
@@ -18,6 +26,45 @@
   const errorBox = document.getElementById("skp-errors");
   const statusBox = document.getElementById("skp-status");
   let drawn = null;
+  const repeated = typeof spec.wave === "number";
+
+  function storage() {
+    try {
+      return globalThis.localStorage || null;
+    } catch (err) {
+      return null; // storage disabled: every wave draws afresh
+    }
+  }
+
+  // The answer this device keeps for a value: read back, or drawn once.
+  function keptAnswer(entry, value) {
+    const store = storage();
+    const key =
+      "skprivate:" + spec.survey + ":" + entry.name + ":" + JSON.stringify(value);
+    if (store !== null) {
+      try {
+        const text = store.getItem(key);
+        if (text !== null) return JSON.parse(text);
+      } catch (err) {
+        // unreadable: drawn afresh below
+      }
+    }
+    const kept = samplers.permanent(entry.spec, value);
+    if (store !== null) {
+      try {
+        store.setItem(key, JSON.stringify(kept));
+      } catch (err) {
+        // full or refused: this wave's draw is still sent
+      }
+    }
+    return kept;
+  }
+
+  function privateAnswer(entry, value) {
+    if (entry.kind === "interval") return value;
+    if (repeated) return samplers.instant(entry.spec, keptAnswer(entry, value));
+    return samplers.release(entry.spec, value);
+  }
 
   const NUMBER = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/;
 
@@ -39,7 +86,7 @@
 
   function readValue(i, entry) {
     const kind = entry.kind;
-    if (kind === "interval" || kind === "subset") {
+    if (kind === "interval" || kind === "subset" || kind === "frequency") {
       const radio = checked(i);
       if (radio === null) return { error: "Please choose one answer." };
       const label = form.querySelector('label[for="' + radio.id + '"]');
@@ -76,6 +123,18 @@
         return String(answer) + unit;
       case "rvns":
         return answer.map(String).join(", ") + unit;
+      case "frequency": {
+        if (entry.spec.oracle === "krr") {
+          return "the category " + entry.labels[answer] + ", drawn at random";
+        }
+        const marked = [];
+        answer.forEach(function (b, c) {
+          if (b === 1) marked.push(entry.labels[c]);
+        });
+        return marked.length === 0
+          ? "no category marked (marks drawn at random)"
+          : "marks on " + marked.join(", ") + " (drawn at random)";
+      }
       default: {
         const names = [];
         for (let c = 0; c < entry.spec.p; c++) {
@@ -129,10 +188,7 @@
     const shown = [];
     spec.questions.forEach(function (entry, i) {
       const read = reads[i];
-      const answer =
-        entry.kind === "interval"
-          ? read.value
-          : samplers.release(entry.spec, read.value);
+      const answer = privateAnswer(entry, read.value);
       answers[entry.name] = answer;
       shown.push([entry.text, describe(entry, answer, read)]);
     });

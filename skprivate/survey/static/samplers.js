@@ -308,8 +308,69 @@
     return a;
   }
 
+  // Frequency questions (skprivate.frequency): one stage of k-RR or unary
+  // encoding.  A k-RR stage keeps its input category with probability keep,
+  // else reports one of the k - 1 others uniformly; a unary stage sets every
+  // output bit to 1 with probability one (input bit 1) or zero (input bit 0).
+  // The first stage's input is the category (k-RR) or its one-hot bits.
+  function frequencyStage(spec, stage, input) {
+    if (spec.oracle === "krr") {
+      const [kNum, kDen] = rational(stage.keep);
+      if (bernoulli(kNum, kDen)) return input;
+      const other = uniformNumber(spec.k - 1);
+      return other < input ? other : other + 1;
+    }
+    const [oNum, oDen] = rational(stage.one);
+    const [zNum, zDen] = rational(stage.zero);
+    return input.map(function (b) {
+      const hit = b === 1 ? bernoulli(oNum, oDen) : bernoulli(zNum, zDen);
+      return hit ? 1 : 0;
+    });
+  }
+
+  function frequencyFirst(spec, code) {
+    if (!(Number.isInteger(code) && code >= 0 && code < spec.k)) {
+      throw new RangeError("frequency question: category index out of range");
+    }
+    let input = code;
+    if (spec.oracle !== "krr") {
+      input = [];
+      for (let j = 0; j < spec.k; j++) input.push(j === code ? 1 : 0);
+    }
+    return frequencyStage(spec, spec.stages[0], input);
+  }
+
+  // The answer a device keeps for a value across waves: a memoized frequency
+  // question's permanent answer, any other question's release itself.
+  function permanent(spec, value) {
+    if (spec.kind === "frequency") return frequencyFirst(spec, value);
+    return release(spec, value);
+  }
+
+  // What one wave sends from the kept answer: a fresh randomization of a
+  // memoized frequency question's permanent answer, the kept answer itself
+  // otherwise (a copy).
+  function instant(spec, kept) {
+    if (spec.kind === "frequency" && spec.memoized) {
+      return frequencyStage(spec, spec.stages[1], kept);
+    }
+    return Array.isArray(kept) ? kept.slice() : kept;
+  }
+
+  // The reports of `waves` waves of one value sent from one kept answer.
+  function releaseWaves(spec, value, waves) {
+    const kept = permanent(spec, value);
+    const out = [];
+    for (let t = 0; t < waves; t++) out.push(instant(spec, kept));
+    return out;
+  }
+
   function release(spec, value) {
     switch (spec.kind) {
+      case "frequency":
+        return spec.memoized
+          ? instant(spec, frequencyFirst(spec, value))
+          : frequencyFirst(spec, value);
       case "laplace":
         return laplace(spec, value);
       case "square_wave":
@@ -341,6 +402,9 @@
     rint: rint,
     release: release,
     releaseMany: releaseMany,
+    permanent: permanent,
+    instant: instant,
+    releaseWaves: releaseWaves,
   };
   if (typeof module !== "undefined" && module.exports) {
     module.exports = api;
