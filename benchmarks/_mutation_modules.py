@@ -68,10 +68,19 @@ _GRID_CUT = (
 MODULES: dict[str, ModuleSpec] = {
     "laplace": ModuleSpec(
         path="skprivate/ldp/_laplace.py",
+        # the Laplace tests of the two sampler files only, without the clamp
+        # check at epsilon = 1e6 (about 15 s per mutant of the release; the
+        # five other budgets check the same clamps)
         tests=[
             "tests/ldp/test_laplace.py",
-            "tests/ldp/test_sampler_support.py",
-            "tests/test_grid_sampler_laws.py",
+            *(
+                "tests/ldp/test_sampler_support.py::"
+                f"test_laplace_clamps_are_reached_from_both_bounds[{e}]"
+                for e in (18, 25, 30, 40, 1000)
+            ),
+            "tests/ldp/test_sampler_support.py::"
+            "test_laplace_every_output_is_reachable_from_both_bounds",
+            "tests/test_grid_sampler_laws.py::test_laplace_grid_law",
         ],
         new_tests=["tests/test_mutation_ldp.py"],
         equivalent={
@@ -654,10 +663,34 @@ MODULES: dict[str, ModuleSpec] = {
     ),
     "additive": ModuleSpec(
         path="skprivate/ldp/_additive.py",
+        # nearly every test fits a privatizer, so every mutant of the
+        # calibration runs all of them: one or a few cases of each
+        # parametrized test (a whole sweep took about a minute per mutant on
+        # the shared machine), and the grid laws of these two families only
         tests=[
-            "tests/ldp/test_additive.py",
-            "tests/ldp/test_sampler_support.py",
-            "tests/test_grid_sampler_laws.py",
+            "tests/ldp/test_additive.py::test_calibration_reaches_delta",
+            "tests/ldp/test_additive.py::test_baseline_bad_input",
+            "tests/ldp/test_additive.py::test_reported_delta_is_the_grid_laws",
+            *(
+                "tests/ldp/test_additive.py::"
+                f"test_flipped_huber_meets_delta_at_every_epsilon[{p}]"
+                for p in ("1e-05-1.0", "1e-09-1000.0", "0.001-0.01")
+            ),
+            *(
+                "tests/ldp/test_additive.py::"
+                f"test_generalized_gaussian_meets_delta_at_every_epsilon[{p}]"
+                for p in ("1.0-1.0", "2.0-100.0", "5.0-0.01")
+            ),
+            "tests/ldp/test_additive.py::"
+            "test_refusals_name_epsilon_and_the_accepted_limit",
+            "tests/ldp/test_sampler_support.py::"
+            "test_generalized_gaussian_every_output_is_reachable[18-2.0]",
+            "tests/ldp/test_sampler_support.py::"
+            "test_flipped_huber_every_output_is_reachable[18]",
+            "tests/ldp/test_sampler_support.py::"
+            "test_flipped_huber_refuses_budgets_below_its_resolution",
+            "tests/test_grid_sampler_laws.py::test_generalized_gaussian_grid_law",
+            "tests/test_grid_sampler_laws.py::test_flipped_huber_grid_law",
         ],
         new_tests=["tests/test_mutation_ldp.py"],
     ),

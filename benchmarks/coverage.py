@@ -37,9 +37,21 @@ benchmarks coverage`` runs the sections whose names contain one of the
 given parts and rewrites the report with the other sections' cells kept from
 their last run (``results/coverage_cells.csv``); the ``run`` column and the
 summary say when each section was run.  ``SKPRIVATE_COVERAGE_SECTIONS=none``
-runs nothing and rewrites the report from the stored cells.
-``SKPRIVATE_COVERAGE_REPS=n`` caps the replications per cell of the
-sections run (the ``reps`` column records them).
+runs nothing and rewrites the report from the stored cells (and their
+reasons and status in ``results/coverage_cells.csv`` by the current rules).
+``SKPRIVATE_COVERAGE_REPS=n`` sets the replications per cell of the
+sections run, in place of their defaults (the ``reps`` column records
+them).
+
+Warnings and status.  The ``conf_int`` calls of the learners that check
+their setting (the grid EMS width choice, the deconvolution bandwidth, the
+NPMLE's cube-root intervals) record the
+:class:`~skprivate.exceptions.CoverageWarning` they raise; the column
+``warned`` is the share of the samples in which the call warned.  The
+``status`` of a cell is ``meets`` (95% coverage in [0.93, 0.97]),
+``warns: <reason>`` (outside, and the learner warned in most samples,
+with its message), ``refuses: <reason>`` (the learner raised an error in
+most samples) or ``misses: <reason>`` (outside with neither).
 Bandwidths of the deconvolution learners are fixed per design to the
 data-driven choice (cross-validation, SIMEX) on an independent pilot
 sample, so a fit costs milliseconds; the intervals treat the bandwidth as
@@ -83,6 +95,7 @@ from skprivate._grid_density._ems import (
 )
 from skprivate._grid_density._intervals import binomial_filter_matrix, cell_cdf_weights
 from skprivate._uncertainty import DEFAULT_RESAMPLES
+from skprivate.exceptions import CoverageWarning
 from skprivate.interval._intervals import NPMLE_SUBSAMPLES
 from skprivate.ldp import PerturbedKDEEstimator, SquareWaveEMSEstimator, SquareWaveLDP
 from skprivate.ldp._noise_laws import GeneralizedGaussianNoise
@@ -106,8 +119,9 @@ FULL_REPS = 500
 CELLS_FILE = Path(__file__).resolve().parent / "results" / "coverage_cells.csv"
 TIMES_FILE = Path(__file__).resolve().parent / "results" / "coverage_times.csv"
 SECTIONS_VARIABLE = "SKPRIVATE_COVERAGE_SECTIONS"
-# Caps the replications per cell of the sections run (a shorter run on a busy
-# host; each cell's ``reps`` column records what was run).
+# Sets the replications per cell of the sections run (a shorter run on a busy
+# host, or a longer one for cells near the band's ends; each cell's ``reps``
+# column records what was run).
 REPS_VARIABLE = "SKPRIVATE_COVERAGE_REPS"
 
 
@@ -131,9 +145,20 @@ def _both(ci: pd.DataFrame) -> tuple[float, float, float, float, float]:
     return float(b["estimate"]), a["lower"], a["upper"], b["lower"], b["upper"]
 
 
+def _ci(est, *args, **kwargs):
+    """``est.conf_int(...)``, with the CoverageWarning it raised in ``attrs``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CoverageWarning)
+        ci = est.conf_int(*args, **kwargs)
+    messages = [str(w.message) for w in caught if w.category is CoverageWarning]
+    ci.attrs["warning"] = messages[0] if messages else None
+    return ci
+
+
 def _row(name, ci, truth, target=None):
     estimate, l90, u90, l95, u95 = _both(ci)
     return {
+        "warning": ci.attrs.get("warning"),
         "interval": name,
         "estimate": estimate,
         "truth": truth,
@@ -165,15 +190,15 @@ def _npmle_case_one(n, scale, rng, pilot):
     return [
         _row(
             "cdf(0.5), likelihood ratio",
-            est.conf_int("cdf", [0.5], X=Z, level=LEVELS),
+            _ci(est, "cdf", [0.5], X=Z, level=LEVELS),
             stats.norm.cdf(0.5),
         ),
         _row(
             "quantile(0.5), likelihood ratio",
-            est.conf_int("quantile", [0.5], X=Z, level=LEVELS),
+            _ci(est, "quantile", [0.5], X=Z, level=LEVELS),
             0.0,
         ),
-        _row("mean, influence", est.conf_int("mean", X=Z, level=LEVELS), 0.0),
+        _row("mean, influence", _ci(est, "mean", X=Z, level=LEVELS), 0.0),
     ]
 
 
@@ -186,9 +211,7 @@ def _npmle_resampling(n, case, rng, pilot):
     rows = [
         _row(
             f"mean, bootstrap ({DEFAULT_RESAMPLES} replicates)",
-            est.conf_int(
-                "mean", X=Z, level=LEVELS, method="bootstrap", random_state=seed
-            ),
+            _ci(est, "mean", X=Z, level=LEVELS, method="bootstrap", random_state=seed),
             0.0,
         )
     ]
@@ -196,7 +219,7 @@ def _npmle_resampling(n, case, rng, pilot):
         rows.append(
             _row(
                 f"cdf(0.5), subsampling ({NPMLE_SUBSAMPLES} subsamples)",
-                est.conf_int("cdf", [0.5], X=Z, level=LEVELS, random_state=seed),
+                _ci(est, "cdf", [0.5], X=Z, level=LEVELS, random_state=seed),
                 stats.norm.cdf(0.5),
             )
         )
@@ -320,26 +343,26 @@ def _dkde(n, epsilon, rng, pilot):
     ).fit(z)
     smoothed_f0 = stats.norm.pdf(0.0, scale=np.sqrt(1.0 + h * h))
     return [
-        _row("mean, noisy mean", kde.conf_int("mean", X=z, level=LEVELS), 0.0),
+        _row("mean, noisy mean", _ci(kde, "mean", X=z, level=LEVELS), 0.0),
         _row(
             "pdf(0), rbc",
-            kde.conf_int("pdf", [0.0], X=z, level=LEVELS),
+            _ci(kde, "pdf", [0.0], X=z, level=LEVELS),
             stats.norm.pdf(0.0),
         ),
         _row(
             "pdf(0), smoothed",
-            kde.conf_int("pdf", [0.0], X=z, level=LEVELS, method="smoothed"),
+            _ci(kde, "pdf", [0.0], X=z, level=LEVELS, method="smoothed"),
             stats.norm.pdf(0.0),
             smoothed_f0,
         ),
         _row(
             "cdf(0.5), rbc",
-            kde.conf_int("cdf", [0.5], X=z, level=LEVELS),
+            _ci(kde, "cdf", [0.5], X=z, level=LEVELS),
             stats.norm.cdf(0.5),
         ),
         _row(
             "quantile(0.5), rbc",
-            kde.conf_int("quantile", [0.5], X=z, level=LEVELS),
+            _ci(kde, "quantile", [0.5], X=z, level=LEVELS),
             0.0,
         ),
     ]
@@ -430,7 +453,7 @@ def _ems_rows(est, X, quantity, truth, smoothed_target=None):
     kind, point = quantity[:-1].split("(")
     rows = []
     for method, label in (("rbc", "bias-corrected"), ("smoothed", "smoothed")):
-        ci = est.conf_int(kind, [float(point)], X=X, level=LEVELS, method=method)
+        ci = _ci(est, kind, [float(point)], X=X, level=LEVELS, method=method)
         target = smoothed_target if method == "smoothed" else None
         rows.append(_row(f"{quantity}, linearized EMS, {label}", ci, truth, target))
     return rows
@@ -800,9 +823,13 @@ def _summarize(rows: list[dict]) -> pd.DataFrame:
             if ok.any()
             else np.nan
         )
+        warned = done["warning"].notna() if "warning" in done else pd.Series(False)
+        messages = done["warning"][warned] if warned.any() else pd.Series([], dtype=str)
         cells.append(
             {
                 "interval": name,
+                "warned": float(warned.mean()) if r else np.nan,
+                "warning": messages.mode().iloc[0] if len(messages) else "",
                 "reps": r,
                 "no interval": int(group.shape[0] - r),
                 "cov 90%": float(np.mean((l90 <= truth) & (truth <= u90))),
@@ -996,6 +1023,37 @@ def _miss_reason(row: pd.Series) -> str:
     return f"{side} the target by more than 2 Monte Carlo SE"
 
 
+# Learners whose default interval checks its setting at conf_int.
+_CHECKED = (
+    "PerturbedKDEEstimator",
+    "RVNSDensityEstimator",
+    "DeconvolutionKernelDensity",
+)
+
+
+def _status(row: pd.Series) -> str:
+    """``meets``, ``warns: ...``, ``refuses: ...`` or ``misses: ...``."""
+    if row["meets target"] == "yes":
+        return "meets"
+    warned = pd.to_numeric(pd.Series([row.get("warned")]), errors="coerce")[0]
+    reps = pd.to_numeric(pd.Series([row.get("reps")]), errors="coerce")[0]
+    failed = pd.to_numeric(pd.Series([row.get("failed fits")]), errors="coerce")[0]
+    if np.isfinite(warned) and warned >= 0.5:
+        message = str(row.get("warning", "")).split(". ")[0]
+        return f"warns: {message} (CoverageWarning in {warned:.0%} of the samples)"
+    if np.isfinite(failed) and np.isfinite(reps) and failed > reps:
+        return f"refuses: {row['reason']}"
+    share = f"; it warned in {warned:.0%} of the samples" if warned > 0 else ""
+    if not np.isfinite(warned) and any(
+        name in str(row["learner"]) for name in _CHECKED
+    ):
+        share = (
+            "; this cell was run before conf_int checked its setting "
+            "(CoverageWarning) and has not been run since"
+        )
+    return f"misses: {row['reason']}{share}"
+
+
 def _chosen_scenarios() -> list[Scenario]:
     """The scenarios named in ``SKPRIVATE_COVERAGE_SECTIONS`` (all if unset)."""
     wanted = os.environ.get(SECTIONS_VARIABLE, "").strip()
@@ -1051,7 +1109,7 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
     for scenario in chosen:
         reps = max(20, scenario.reps // 10) if quick else scenario.reps
         cap = os.environ.get(REPS_VARIABLE, "").strip()
-        reps = min(reps, int(cap)) if cap else reps
+        reps = int(cap) if cap else reps
         t0 = time.perf_counter()
         cpu = 0.0
         for n in SIZES:
@@ -1093,6 +1151,7 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
         table["reason"] = [
             _reason(r) if r["meets target"] == "no" else "" for _, r in table.iterrows()
         ]
+        table["status"] = [_status(r) for _, r in table.iterrows()]
     else:
         table = pd.DataFrame(columns=["learner"])
     partial = len(chosen) < len(SCENARIOS)
@@ -1105,11 +1164,15 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
             table.loc[fresh, "reason"] = [
                 _reason(r) for _, r in table[fresh].iterrows()
             ]
+        table["status"] = [_status(r) for _, r in table.iterrows()]
     else:
         times = pd.DataFrame(timings, columns=["learner", "reps", "CPU s", "wall s"])
     if not quick and chosen:
         table.to_csv(CELLS_FILE, index=False)
         times.to_csv(TIMES_FILE, index=False)
+    elif not quick and partial:
+        # no section run: the stored cells get the current reasons and status
+        table.to_csv(CELLS_FILE, index=False)
     table["reason"] = table["reason"].fillna("")
     misses = table[table["meets target"] == "no"]
     runs = table.groupby("run", sort=True)["learner"].unique()
@@ -1119,9 +1182,12 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
     timings = list(times.itertuples(index=False, name=None))
     cpu = sum(t[2] for t in timings)
     met = int((table["meets target"] == "yes").sum())
+    words = table["status"].fillna("").str.split(":").str[0].value_counts()
     text = (
         f"{met} of {len(table)} cells meet the target 0.93 <= coverage <= 0.97 "
-        f"at 95%. Replications per cell: {FULL_REPS} unless stated in `reps` "
+        "at 95%; status of the cells: "
+        + ", ".join(f"{int(v)} {k}" for k, v in words.items() if k)
+        + f". Replications per cell: {FULL_REPS} unless stated in `reps` "
         "(reduced for the cells whose fit or interval refits the estimator "
         "many times, see the module notes). `cov 95%, declared target`: "
         "coverage of the smoothed quantity the interval declares in its "
@@ -1151,6 +1217,7 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
         "width 95%",
         "bias / SE",
         "cov 95%, declared target",
+        "warned",
         "meets target",
         "run",
     ]
@@ -1166,11 +1233,11 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
     )
     sections.append(
         Section(
-            "Cells outside [0.93, 0.97] at 95%, with the reason",
+            "Cells outside [0.93, 0.97] at 95%, with their status and reason",
             "" if len(misses) else "None.",
             [
                 misses[
-                    ["learner", "privacy", "n", "interval", "cov 95%", "reason"]
+                    ["learner", "privacy", "n", "interval", "cov 95%", "status"]
                 ].reset_index(drop=True)
             ]
             if len(misses)

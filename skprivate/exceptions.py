@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "CoverageWarning",
     "InvalidParameterError",
     "NotIdentifiableWarning",
     "PrivacyLeakWarning",
@@ -25,6 +26,17 @@ class NotIdentifiableWarning(UserWarning):
 
     For example, interval reports whose anchors never reach part of the
     support leave the population distribution unidentified there.
+    """
+
+
+class CoverageWarning(UserWarning):
+    """A confidence interval is likely to cover less often than its level.
+
+    Raised by ``conf_int`` where a documented check on the data says that the
+    interval's approximation does not hold for this setting (for instance,
+    the held-out likelihood cannot tell apart smoothing widths that give
+    different estimates, a variability the linearized interval leaves out).
+    The message names the reason and the method that does not rely on it.
     """
 
 

@@ -32,3 +32,54 @@ def test_rows_group_cells_and_count_the_band():
     assert (mean["coverage"], mean["in_band"]) == ("0.970", "1 of 1")
     assert (mean["declared"], cdf["declared"]) == ("0.950", "")
     assert rows.loc[("B", "mean"), "method"] == ""
+    # without a status column, the band decides
+    assert (cdf["status"], mean["status"]) == ("1 meets, 1 misses", "1 meets")
+
+
+def test_status_column_counts_each_cell_by_its_first_word():
+    cells = pd.DataFrame(
+        {
+            "learner": ["A"] * 4,
+            "interval": ["cdf(0.5), rbc", "cdf(2), rbc", "cdf(1), rbc", "cdf(3), rbc"],
+            "reps": [1000] * 4,
+            "cov 95%": [0.95, 0.80, 0.90, 0.91],
+            "status": [
+                "meets",
+                "warns: A: the cdf interval holds the width fixed",
+                "misses: below",
+                "warns: A: too smooth",
+            ],
+        }
+    )
+    assert coverage_rows(cells)["status"].tolist() == ["1 meets, 2 warns, 1 misses"]
+
+
+def test_benchmark_status_of_a_cell():
+    from benchmarks.coverage import _status
+
+    base = {"learner": "RVNSDensityEstimator (ml, 50 cells)", "reps": 1000}
+    met = pd.Series({**base, "meets target": "yes", "warned": 0.9})
+    assert _status(met) == "meets"
+    warned = pd.Series(
+        {
+            **base,
+            "meets target": "no",
+            "warned": 0.75,
+            "warning": "A: the cdf interval holds the width fixed. Use bootstrap.",
+            "reason": "below",
+            "failed fits": 0,
+        }
+    )
+    assert _status(warned) == (
+        "warns: A: the cdf interval holds the width fixed "
+        "(CoverageWarning in 75% of the samples)"
+    )
+    rarely = warned.copy()
+    rarely["warned"] = 0.25
+    assert _status(rarely) == "misses: below; it warned in 25% of the samples"
+    refused = rarely.copy()
+    refused["warned"], refused["failed fits"] = 0.0, 1001
+    assert _status(refused) == "refuses: below"
+    # a stored cell of a checked learner, run before the check existed
+    old = pd.Series({**base, "meets target": "no", "reason": "below"})
+    assert _status(old).startswith("misses: below; this cell was run before")

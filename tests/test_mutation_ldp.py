@@ -19,6 +19,7 @@ from sklearn.base import clone
 
 from skprivate import LaplaceLDP
 from skprivate.exceptions import PrivacyLeakWarning
+from skprivate.ldp import FlippedHuberLDP, GeneralizedGaussianLDP
 from skprivate.ldp._noise_laws import (
     FlippedHuberNoise,
     GeneralizedGaussianNoise,
@@ -239,6 +240,40 @@ def test_seeded_noise_depends_on_the_data(secure):
     assert not np.allclose(noise1[1:], noise2[1:])
 
 
+@pytest.mark.parametrize("epsilon", [0.7, 1 / 3, 1.3, 3.0, 0.5, 2.0, 7.0])
+def test_grid_scale_is_the_smallest_double_keeping_the_loss_within_epsilon(epsilon):
+    # the realised loss of the grid sampler is width / (scale / step) in grid
+    # steps (step a power of two): it must not exceed epsilon, and the scale
+    # is the smallest double for which it does not (1 / 0.7 rounds down)
+    from fractions import Fraction
+
+    ldp = LaplaceLDP(epsilon=epsilon, bounds=(0, 1)).fit(np.zeros((1, 1)))
+    scale, step = float(ldp.scale_[0]), float(ldp.grid_step_[0])
+    width = Fraction(math.ceil(1.0 / step))
+
+    def loss(s):
+        return width / (Fraction(s) / Fraction(step))
+
+    assert loss(scale) <= Fraction(epsilon)
+    assert loss(float(np.nextafter(scale, 0.0))) > Fraction(epsilon)
+
+
+def test_exact_law_of_a_laplace_column_has_its_epsilon():
+    from sklearn.exceptions import NotFittedError
+
+    ldp = LaplaceLDP(epsilon=2.0, bounds=([0, 0], [1, 4]))
+    with pytest.raises(NotFittedError):
+        ldp._exact_law(0)
+    ldp.fit(np.zeros((1, 2)))
+    for j, high in enumerate([1.0, 4.0]):
+        worst = ldp._exact_law(j).worst_epsilon()
+        assert worst.value == pytest.approx(1.0, rel=1e-12)
+        assert worst.inputs == (0.0, high)
+    assert "secure=False" in LaplaceLDP(bounds=(0, 1), secure=False).fit(
+        np.zeros((1, 1))
+    )._exact_law(0).reason
+
+
 # --- skprivate/ldp/_noise_laws.py -------------------------------------------
 
 
@@ -387,3 +422,300 @@ def test_privacy_profile_is_the_largest_hockey_stick_gap(scale):
     )
     got = additive_privacy_profile(noise, D, epsilon)
     assert got == pytest.approx(-best.fun, rel=1e-8)
+
+
+# --- skprivate/ldp/_additive.py ---------------------------------------------
+
+
+def _laplace_epsilon_at(scale, D, delta):
+    """Epsilon where Laplace noise of ``scale`` has privacy profile ``delta``.
+
+    The profile of Laplace noise at sensitivity ``D`` is
+    ``1 - exp((epsilon - D / scale) / 2)`` below ``D / scale``, 0 beyond.
+    """
+    return D / scale + 2.0 * math.log1p(-delta)
+
+
+def _gaussian_epsilon_at(scale, D, delta):
+    """Epsilon where power-2 noise of ``scale`` has the analytic profile ``delta``."""
+    from scipy import optimize
+
+    sigma = scale / math.sqrt(2.0)
+
+    def gap(log_eps):
+        eps = math.exp(log_eps)
+        a, b = D / (2 * sigma), eps * sigma / D
+        value = special.ndtr(a - b) - math.exp(eps) * special.ndtr(-a - b)
+        return math.log(max(value, 1e-300)) - math.log(delta)
+
+    return math.exp(optimize.brentq(gap, math.log(1e-12), math.log(50.0), xtol=1e-12))
+
+
+def test_epsilon_limit_of_a_fixed_noise_is_where_its_profile_is_delta():
+    from skprivate.ldp._additive import _epsilon_limit
+
+    got = _epsilon_limit(lambda: GeneralizedGaussianNoise(0.25, 1.0), 1.0, 1e-3)
+    assert got == pytest.approx(_laplace_epsilon_at(0.25, 1.0, 1e-3), rel=1e-5)
+    got = _epsilon_limit(lambda: GeneralizedGaussianNoise(3.0, 2.0), 2.0, 1e-6)
+    assert got == pytest.approx(_gaussian_epsilon_at(3.0, 2.0, 1e-6), rel=1e-5)
+    # Laplace noise of scale 100 has profile 1 - exp(-1 / 200) = 0.005 even at
+    # epsilon 0: every epsilon meets delta = 0.01, and there is no limit
+    assert _epsilon_limit(lambda: GeneralizedGaussianNoise(100.0, 1.0), 1.0, 0.01) is None
+
+
+@pytest.mark.parametrize("power", [None, 1.0])
+def test_grid_refusal_at_a_large_budget_names_the_largest_accepted(power):
+    # two columns of range 1 at epsilon 3e9 each: the grid would need
+    # 2**(ceil(log2(3e9)) + 20) = 2**52 > 2**50 cells.  The largest accepted
+    # per column is the budget of noise of scale 2**-30 (a grid of 2**50):
+    # 2**30 for the flipped Huber law (epsilon = range / scale), and for
+    # Laplace noise (power 1) where its profile is delta / 2 = 5e-6
+    if power is None:
+        model, name, limit = FlippedHuberLDP(epsilon=6e9, bounds=(0, 1)), "FlippedHuberLDP", 2.0**30
+    else:
+        model = GeneralizedGaussianLDP(epsilon=6e9, power=power, bounds=(0, 1))
+        name, limit = "GeneralizedGaussianLDP", _laplace_epsilon_at(2.0**-30, 1.0, 5e-6)
+    with pytest.raises(ValueError) as info:
+        model.fit(np.zeros((1, 2)))
+    assert str(info.value) == (
+        f"epsilon=6e+09 is too large for the grid sampler of {name} (noise scale "
+        f"{1 / 3e9:g} against a range of 1); the largest accepted is "
+        f"{2 * limit:.4g}; lower epsilon or pass secure=False."
+    )
+
+
+def test_grid_refusal_at_a_small_budget_names_the_smallest_accepted():
+    # epsilon 5e-9 per column: Laplace scale 2e8, and a grid of 2**20 cells
+    # per range would put 2e8 * 2**20 > 2**44 cells in one scale; the
+    # smallest accepted per column has scale 2**44 / 2**20, epsilon 2**-24
+    with pytest.raises(ValueError) as info:
+        FlippedHuberLDP(epsilon=1e-8, bounds=(0, 1)).fit(np.zeros((1, 2)))
+    assert str(info.value) == (
+        "epsilon per column = 5e-09 is below the smallest budget the grid sampler "
+        "of FlippedHuberLDP supports exactly for a range of 1 (the smallest "
+        f"accepted epsilon is {2 * 2.0**-24:.4g}): a noise scale would hold "
+        f"{2e8 * 2**20:.3g} grid steps, more than the {2.0**44:.3g} its tail "
+        "sampler resolves; raise epsilon or pass secure=False."
+    )
+
+
+def test_calibration_refusal_at_a_small_budget_names_the_smallest_accepted():
+    # power-2 noise can be at most 2**24 times the range wide; at that scale
+    # the analytic Gaussian profile reaches delta / 2 = 5e-11 only at the
+    # epsilon per column computed here (times 2 columns)
+    limit = 2 * _gaussian_epsilon_at(2.0**24, 1.0, 5e-11)
+    with pytest.raises(ValueError) as info:
+        GeneralizedGaussianLDP(epsilon=1e-8, delta=1e-10, bounds=(0, 1)).fit(
+            np.zeros((1, 2))
+        )
+    assert str(info.value) == (
+        "epsilon=1e-08 is too small for GeneralizedGaussianLDP at delta=1e-10 and "
+        f"power=2: no noise scale up to {2.0**24:g} attains it; the smallest "
+        f"accepted is {limit:.4g}."
+    )
+
+
+@pytest.mark.parametrize("secure", [True, False])
+def test_additive_summaries_are_exact(secure):
+    fh = FlippedHuberLDP(epsilon=1.0, delta=1e-3, bounds=(0, 10), secure=secure)
+    fh.fit(np.zeros((1, 2)))
+    gg = GeneralizedGaussianLDP(
+        epsilon=2.0, delta=1e-3, power=1.5, bounds=(0, 10), secure=secure
+    ).fit(np.zeros((1, 1)))
+    common = {
+        "epsilon",
+        "epsilon_per_feature",
+        "bounds",
+        "bounds_from_data",
+        "floating_point_safe",
+        "reproducible",
+        "random_state_note",
+        "delta",
+        "delta_per_feature",
+        "scale",
+        *(["output_grid"] if secure else []),
+    }
+    s = fh.privacy_summary()
+    assert set(s) == {*common, "notion", "threshold"}
+    assert s["notion"] == "(epsilon, delta)-LDP (flipped Huber noise)"
+    # the Laplace centre has scale range / epsilon per column
+    assert s["scale"] == [20.0, 20.0]
+    assert s["threshold"] == fh.threshold_.tolist()
+    assert s["threshold"][0] == s["threshold"][1] > 0
+    s = gg.privacy_summary()
+    assert set(s) == {*common, "notion", "power"}
+    assert s["notion"] == "(epsilon, delta)-LDP (generalized Gaussian noise)"
+    assert s["power"] == 1.5
+    assert s["scale"] == gg.scale_.tolist()
+
+
+def test_exact_law_of_a_column_is_its_grid_law():
+    from sklearn.exceptions import NotFittedError
+
+    model = FlippedHuberLDP(epsilon=2.0, delta=1e-3, bounds=([0, 0], [1, 4]))
+    with pytest.raises(NotFittedError):
+        model._exact_law(0)
+    model.fit(np.zeros((1, 2)))
+    summary = model.privacy_summary()
+    # the reported delta of each column is its grid law's exact delta at the
+    # epsilon per column, rounded up by 1e-12 relative
+    deltas = [float(model._exact_law(j).worst_delta(1.0).value) for j in (0, 1)]
+    assert deltas[0] != deltas[1]
+    assert summary["delta_per_feature"] == [d * (1.0 + 1e-12) for d in deltas]
+    assert summary["delta"] == sum(summary["delta_per_feature"])
+
+
+@pytest.mark.parametrize("cls", [FlippedHuberLDP, GeneralizedGaussianLDP])
+def test_insecure_summary_reports_the_continuous_profile_per_column(cls):
+    model = cls(epsilon=2.0, delta=1e-3, bounds=([0, 0, 0], [1, 4, 1]), secure=False)
+    model.fit(np.zeros((1, 3)))
+    eps = 2.0 / 3
+    want = [
+        additive_privacy_profile(model.noise_[j], D, eps)
+        for j, D in enumerate([1.0, 4.0, 1.0])
+    ]
+    summary = model.privacy_summary()
+    assert summary["delta_per_feature"] == want
+    assert summary["delta"] == sum(want)
+    assert want[0] != want[1]
+
+
+@pytest.mark.parametrize(
+    ("cls", "params"),
+    [
+        (FlippedHuberLDP, {"epsilon": 1.0, "delta": 1e-5}),
+        (GeneralizedGaussianLDP, {"epsilon": 1.0, "delta": 1e-5, "power": 2.0}),
+    ],
+)
+def test_additive_defaults_and_parameters_are_kept(cls, params):
+    assert cls().get_params() == {
+        **params,
+        "bounds": None,
+        "random_state": None,
+        "secure": True,
+    }
+    rng = np.random.default_rng(0)
+    given = {"epsilon": 3.0, "delta": 0.25, "bounds": (0, 2), "random_state": rng}
+    given["secure"] = False
+    if "power" in params:
+        given["power"] = 1.5
+    assert cls(**given).get_params() == given
+
+
+def test_flipped_huber_refuses_a_delta_beyond_its_largest_threshold():
+    # the threshold is searched up to e**6 Laplace scales (epsilon <= 1); the
+    # profile there is 6.8e-100 and at e**7 scales 5.5e-250, so delta = 1e-200
+    # is refused (a threshold between the two would attain it)
+    noise = FlippedHuberNoise(1.0, math.exp(6.0))
+    assert additive_privacy_profile(noise, 1.0, 1.0) > 1e-200
+    with pytest.raises(ValueError) as info:
+        FlippedHuberLDP(epsilon=1.0, delta=1e-200, bounds=(0, 1), secure=False).fit(
+            np.zeros((1, 1))
+        )
+    assert str(info.value) == (
+        "delta=1e-200 is too small for FlippedHuberLDP at epsilon=1; increase delta."
+    )
+
+
+@pytest.mark.parametrize(
+    ("cls", "params"),
+    [
+        (FlippedHuberLDP, {"epsilon": 1.0, "delta": 1e-3}),
+        (GeneralizedGaussianLDP, {"epsilon": 1.0, "delta": 1e-3, "power": 1.5}),
+    ],
+)
+def test_secure_noise_is_calibrated_on_the_grid_law(monkeypatch, cls, params):
+    # with 4 grid steps per noise scale the grid law's delta is percents below
+    # the continuous profile's: calibrated on the grid law, the released delta
+    # is the budget itself (to the root search's tolerance), not percents less
+    from skprivate.ldp import _additive
+
+    monkeypatch.setattr(_additive, "GRID_BITS", 2)
+    model = cls(bounds=(0.2, 2.7), **params).fit(np.zeros((1, 1)))
+    assert model.privacy_summary()["delta"] == pytest.approx(1e-3, rel=1e-6)
+    assert model.privacy_summary()["delta"] <= 1e-3
+
+
+@pytest.mark.parametrize(
+    ("cls", "params"),
+    [
+        (FlippedHuberLDP, {"epsilon": 1.0, "delta": 1e-3}),
+        (GeneralizedGaussianLDP, {"epsilon": 1.0, "delta": 1e-3, "power": 1.5}),
+    ],
+)
+def test_a_calibration_short_of_the_exact_delta_is_tightened(
+    monkeypatch, cls, params
+):
+    # the exact delta is reported rounded up by _EXACT_DELTA_ROUNDING; at
+    # 1e-3 every first calibration falls short of the budget, and fit must
+    # calibrate again, to a lower target, until the reported delta fits
+    from skprivate.ldp import _additive
+
+    monkeypatch.setattr(_additive, "GRID_BITS", 2)
+    monkeypatch.setattr(_additive, "_EXACT_DELTA_ROUNDING", 1e-3)
+    monkeypatch.setattr(_additive, "_EXACT_DELTAS", {})
+    model = cls(bounds=(0.2, 2.7), **params).fit(np.zeros((1, 1)))
+    reported = model.privacy_summary()["delta"]
+    assert 1e-3 * (1 - 1e-5) <= reported <= 1e-3
+
+
+@pytest.mark.parametrize(
+    ("cls", "search", "params"),
+    [
+        (FlippedHuberLDP, "_flipped_huber_threshold", {"delta": 1e-3}),
+        (GeneralizedGaussianLDP, "_generalized_gaussian_scale", {"power": 1.5}),
+    ],
+)
+def test_one_root_search_per_distinct_column_when_it_meets_the_exact_delta(
+    monkeypatch, cls, search, params
+):
+    # columns of equal width share one calibration; a calibration that
+    # already meets the exact delta is not repeated
+    from skprivate.ldp import _additive
+
+    monkeypatch.setattr(_additive, "GRID_BITS", 2)
+    calls = []
+    original = getattr(_additive, search)
+
+    def counted(*args):
+        calls.append(args[0])
+        return original(*args)
+
+    monkeypatch.setattr(_additive, search, counted)
+    bounds = ([0.0, 0.0, 0.0], [1.0, 2.0, 1.0])
+    model = cls(epsilon=3.0, bounds=bounds, **params).fit(np.zeros((1, 3)))
+    assert calls == [1.0, 2.0]
+    assert model.noise_[0] is model.noise_[2]
+    assert model.privacy_summary()["delta"] <= model.delta
+
+
+def test_generalized_gaussian_fits_a_very_large_budget():
+    # at epsilon 1e4 the calibrated scale (about range / 100) lies far below
+    # range * epsilon * e**-10: the search must start lower than that
+    model = GeneralizedGaussianLDP(epsilon=1e4, delta=1e-9, power=2.0, bounds=(0, 1))
+    model.fit(np.zeros((1, 1)))
+    assert 1e-9 * (1 - 1e-4) <= model.privacy_summary()["delta"] <= 1e-9
+
+
+@pytest.mark.parametrize("failure", ["nan", "raise"])
+def test_a_profile_that_cannot_be_computed_is_refused_naming_power_and_epsilon(
+    monkeypatch, failure
+):
+    from skprivate.ldp import _additive
+
+    def broken(law, D, eps, secure):
+        if failure == "raise":
+            raise FloatingPointError("overflow")
+        return np.nan
+
+    monkeypatch.setattr(_additive, "_released_delta", broken)
+    with pytest.raises(ValueError) as info:
+        GeneralizedGaussianLDP(epsilon=3.0, power=7.5, bounds=(0, 1)).fit(
+            np.zeros((1, 2))
+        )
+    assert str(info.value) == (
+        "GeneralizedGaussianLDP cannot compute the privacy profile of power=7.5 "
+        "noise at epsilon per column 1.5: noise so close to uniform is beyond "
+        "floating point. Choose a smaller power (up to 30 is supported at every "
+        "epsilon)."
+    )

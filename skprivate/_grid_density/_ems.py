@@ -406,6 +406,7 @@ def select_ems_width(
     return_start: bool = False,
     patience: int | None = None,
     batch: bool = False,
+    diagnostics: dict | None = None,
 ) -> (
     tuple[float, NDArray[np.float64]]
     | tuple[float, NDArray[np.float64], NDArray[np.float64]]
@@ -432,6 +433,12 @@ def select_ems_width(
     own SQUAREM path and stopping test (:func:`_squarem_columns`), so the
     fits are those of the fold-by-fold loop up to rounding, at the cost of
     about one product per evaluation for all the folds.
+
+    A dict passed as ``diagnostics`` receives what judging the choice needs
+    (:mod:`._width_choice`): ``"log_probs"``, the log-probability of each
+    bin under each width's fit of each fold (``widths x folds x bins``,
+    ``nan`` for widths left out), ``"fold_fits"``, the mean of the folds'
+    fits at each width, and ``"counts_by_fold"``.
     """
     op = transition_operator(A)
     folds = np.asarray(counts_by_fold, dtype=float)
@@ -439,6 +446,7 @@ def select_ems_width(
     widths = np.asarray(widths, dtype=float)
     scores = np.zeros(widths.size)
     fits = np.zeros((widths.size, folds.shape[0], op.shape[1]))
+    log_probs = np.full((widths.size, *folds.shape), np.nan)
     previous: list[NDArray | None] = [None] * folds.shape[0]
     capped = []
     best_so_far, worse = -np.inf, 0
@@ -460,6 +468,7 @@ def select_ems_width(
             ] * int((~ok).sum())
             fits[k] = current.T
             fitted = np.log(np.maximum(op.matvec(current), _FLOOR))
+            log_probs[k] = fitted.T
             scores[k] = float(np.einsum("fj,jf->", folds, fitted))
         for f, held in enumerate([] if batch else folds):
             with warnings.catch_warnings(record=True) as caught:
@@ -474,7 +483,8 @@ def select_ems_width(
                 )
             capped += [str(x.message) for x in caught]
             previous[f] = fits[k, f] = w
-            scores[k] += np.dot(held, np.log(np.maximum(op.matvec(w), _FLOOR)))
+            log_probs[k, f] = np.log(np.maximum(op.matvec(w), _FLOOR))
+            scores[k] += np.dot(held, log_probs[k, f])
         # ties count as improvements, as ties go to the larger width below
         if scores[k] > best_so_far - 1e-12 * total.sum():
             best_so_far, worse = max(best_so_far, scores[k]), 0
@@ -490,6 +500,10 @@ def select_ems_width(
         )
     scores /= total.sum()
     best = np.flatnonzero(scores >= scores.max() - 1e-12)[-1]
+    if diagnostics is not None:
+        diagnostics.update(
+            log_probs=log_probs, fold_fits=fits.mean(axis=1), counts_by_fold=folds
+        )
     if return_start:
         return float(widths[best]), scores, fits[best].mean(axis=0)
     return float(widths[best]), scores

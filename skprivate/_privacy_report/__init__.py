@@ -106,8 +106,9 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         each record (``n_candidates x`` training folds per record, plus the
         held-out folds a privatizing transform sees when scoring, plus one
         refit).  With ``refit=False`` there is no fitted model: the rows are
-        those of the candidate with the largest epsilon, read from the
-        ``epsilon`` parameters of its privatizers.
+        those of the candidate with the largest epsilon (among equal ones,
+        the largest delta), read from the ``epsilon`` and ``delta``
+        parameters of its privatizers.
 
     Raises
     ------

@@ -370,7 +370,13 @@ class _Walker:
             rows, _ = self.sub(lambda: self.walk(base, cols, y))
             once = not est.bootstrap or _consumes_sample_weight(base)
             k = int(est.n_estimators) if once else None
-            self.rows += _scale(rows, lambda r: k, f"{k} members of {name}")
+            reason = f"{int(est.n_estimators)} members of {name}"
+            if not once:
+                reason += (
+                    ", each fitted on a bootstrap sample that may hold a record "
+                    "several times"
+                )
+            self.rows += _scale(rows, lambda r: k, reason)
             return [self.prediction(est, cols)]
         members = est.estimators_
         features = est.estimators_features_
@@ -459,14 +465,22 @@ class _Walker:
         return out
 
     def candidates(self, s: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
-        """Rows of the candidate with the largest epsilon (``refit=False``)."""
-        chosen, largest, chosen_params = None, (False, -np.inf), None
+        """Rows of the candidate with the largest epsilon (``refit=False``).
+
+        A raw channel comes first; among equal epsilons, the largest delta.
+        """
+        chosen, largest, chosen_params = None, (False, -np.inf, -np.inf), None
         for params in s.cv_results_["params"]:
             walker = _Walker(static=True)
             candidate = clone(s.estimator).set_params(**params)
             out = walker.walk(candidate, cols, y)
             eps = [r.get("epsilon", np.nan) for r in walker.rows]
-            total = (bool(walker.raw), float(np.nansum(eps)))
+            deltas = [r.get("delta", np.nan) for r in walker.rows]
+            total = (
+                bool(walker.raw),
+                float(np.nansum(eps)),
+                float(np.nansum(deltas)),
+            )
             if chosen is None or total > largest:
                 chosen, largest, chosen_params, chosen_out = walker, total, params, out
         self.n_privatizers += chosen.n_privatizers

@@ -243,6 +243,10 @@ def imbens_manski_critical(width: float, sigma: float, level: float) -> float:
 
     if gap(one_sided) >= 0:
         return one_sided
+    # for a point (ratio 0) the root is the two-sided quantile itself, where
+    # the gap may round to just below 0 and leave brentq no sign change
+    if gap(two_sided) <= 0:
+        return two_sided
     return float(optimize.brentq(gap, one_sided, two_sided, xtol=1e-12))
 
 

@@ -700,7 +700,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         gaussian = self.noise == "gaussian"
         mle = linear and not projected and gaussian
         method = request.choose(
-            ("wald", "bootstrap"), "wald" if mle else "bootstrap", request.kind
+            ("wald", "bootstrap"), "wald" if mle else "bootstrap", type(self).__name__
         )
         if request.X is None:
             raise ValueError(
@@ -881,7 +881,9 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         model = self.estimator_
         coef = np.ravel(model.coef_)
         intercept = float(model.intercept_) if model.fit_intercept else 0.0
-        mean = X.mean(axis=0)
+        # Without an intercept the model is X @ coef itself: centring the
+        # features would move every fitted value by mean @ coef.
+        mean = X.mean(axis=0) if model.fit_intercept else np.zeros(X.shape[1])
         scale = X.std(axis=0)
         scale[~(scale > 0)] = 1.0
         D = (X - mean) / scale

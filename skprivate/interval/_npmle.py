@@ -35,6 +35,7 @@ from ..utils.validation import check_interval_array, check_weights
 from ._identified import check_value_bounds, mean_set, supported_range
 from ._intervals import NPMLEIntervalsMixin
 from ._npmle_likelihood import IntervalLikelihood
+from ._subsampling_check import SubsamplingCheckMixin
 
 __all__ = [
     "IntervalNPMLE",
@@ -179,6 +180,7 @@ def _innermost(Z: NDArray) -> tuple[NDArray, NDArray, NDArray, NDArray]:
 
 class IntervalNPMLE(
     IntervalRowsFitMixin,
+    SubsamplingCheckMixin,
     NPMLEIntervalsMixin,
     PopulationEstimateMixin,
     ParamsValidationMixin,

@@ -50,6 +50,7 @@ from ._common import (
 )
 from ._direct_sums import direct_sums
 from ._intervals import DeconvolutionDensityIntervalsMixin
+from ._rbc_check import BandwidthCheckMixin
 
 __all__ = ["DeconvolutionKernelDensity"]
 
@@ -121,6 +122,7 @@ class _ModerateValues(RowStatistic):
 
 
 class DeconvolutionKernelDensity(
+    BandwidthCheckMixin,
     DeconvolutionDensityIntervalsMixin,
     SufficientStatisticMixin,
     PrivatizedInputMixin,

@@ -23,6 +23,7 @@ from .._grid_density._moments import (
     noise_variance,
     tilt_to_moments,
 )
+from .._grid_density._width_choice import WidthChoiceCheckMixin
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..utils import HasMethods, Interval, Options
 from ..utils._dask import is_dask_collection
@@ -45,6 +46,7 @@ _EMPTY_MASS = 1e-9
 
 
 class PerturbedKDEEstimator(
+    WidthChoiceCheckMixin,
     PerturbedKDEIntervalsMixin,
     _PooledStatisticMixin,
     GridDensityMixin,
@@ -341,9 +343,11 @@ class PerturbedKDEEstimator(
         a, b = _bounds_of(self, self.privatizer_)
         edges = grid_edges((a, b), self.n_points)
         widths = np.diff(edges)
-        bandwidth = width = scores = n_iter = None
+        bandwidth = width = scores = n_iter = choice = None
         if statistic.kind == "folds":
-            theta, n_iter, width, scores = _smoothed_ml(statistic.system, counts)
+            theta, n_iter, width, scores, choice = _smoothed_ml(
+                statistic.system, counts
+            )
             if self.moment_correction:
                 # E[release | x] = x and E[release**2 | x] = x**2 + Var(noise)
                 targets, powers = _moment_targets(n_values, sums)
@@ -381,6 +385,7 @@ class PerturbedKDEEstimator(
         self.bandwidth_ = bandwidth
         self.smoothing_width_ = width
         self.smoothing_scores_ = scores
+        self._width_choice = choice
         self.n_iter_ = n_iter
         self.bounds_ = (a, b)
         self.edges_ = edges

@@ -30,6 +30,7 @@ from .._grid_density._ems import (
     select_ems_width,
 )
 from .._grid_density._kde import _MAX_BINS, _bin_layout, _linear_bin, _smooth
+from .._grid_density._width_choice import WidthChoice, width_choice
 from ..base import SufficientStatisticMixin
 from ..utils import check_bounds
 from ..utils._dask import is_dask_collection
@@ -87,16 +88,26 @@ def _fold_counts(
 
 def _smoothed_ml(
     M: NDArray, folds: NDArray
-) -> tuple[NDArray[np.float64], int, float, NDArray[np.float64]]:
-    """EMS with the smoothing width chosen by held-out likelihood of the reports."""
+) -> tuple[NDArray[np.float64], int, float, NDArray[np.float64], WidthChoice | None]:
+    """EMS with the smoothing width chosen by held-out likelihood of the reports.
+
+    The last item judges the choice (:mod:`skprivate._grid_density._width_choice`).
+    """
+    diagnostics: dict = {}
     with threadpool_limits(limits=1, user_api="blas"):
         width, scores = select_ems_width(
-            M, folds, np.array(ML_WIDTHS), max_iter=ML_MAX_ITER, tol=ML_TOL
+            M,
+            folds,
+            np.array(ML_WIDTHS),
+            max_iter=ML_MAX_ITER,
+            tol=ML_TOL,
+            diagnostics=diagnostics,
         )
         theta, n_iter = ems_cell_probabilities(
             M, folds.sum(axis=0), width, max_iter=ML_MAX_ITER, tol=ML_TOL
         )
-    return theta, n_iter, width, scores
+    choice = width_choice(np.array(ML_WIDTHS), width, diagnostics)
+    return theta, n_iter, width, scores, choice
 
 
 class _KDEGrid:

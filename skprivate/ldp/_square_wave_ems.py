@@ -22,6 +22,7 @@ from .._grid_density._moments import (
     square_wave_features,
     tilt_to_moments,
 )
+from .._grid_density._width_choice import WidthChoiceCheckMixin
 from ..base import ParamsValidationMixin, PrivatizedInputMixin
 from ..utils import HasMethods, Interval, Options
 from ..utils._warnings import external_stacklevel
@@ -40,6 +41,7 @@ __all__ = ["SquareWaveEMSEstimator"]
 
 
 class SquareWaveEMSEstimator(
+    WidthChoiceCheckMixin,
     SquareWaveIntervalsMixin,
     _PooledStatisticMixin,
     GridDensityMixin,
@@ -307,9 +309,9 @@ class SquareWaveEMSEstimator(
         a, b = statistic.unit
         epsilon = self._epsilon()
         M = statistic.system
-        width = scores = None
+        width = scores = choice = None
         if statistic.kind == "folds":
-            theta, n_iter, width, scores = _smoothed_ml(M, counts)
+            theta, n_iter, width, scores, choice = _smoothed_ml(M, counts)
         else:
             with threadpool_limits(limits=1, user_api="blas"):
                 theta, n_iter = self._ems(M, counts.astype(float))
@@ -326,6 +328,7 @@ class SquareWaveEMSEstimator(
             )
         self.smoothing_width_ = width
         self.smoothing_scores_ = scores
+        self._width_choice = choice
         self.epsilon_ = epsilon
         self.bounds_ = (a, b)
         self.edges_ = a + (b - a) * edges

@@ -30,6 +30,7 @@ from .._grid_density._moments import (
     rvns_features,
     tilt_to_moments,
 )
+from .._grid_density._width_choice import WidthChoiceCheckMixin, width_choice
 from ..base import (
     ParamsValidationMixin,
     PrivatizedInputMixin,
@@ -255,6 +256,7 @@ class _ReportCounts(RowStatistic):
 
 
 class RVNSDensityEstimator(
+    WidthChoiceCheckMixin,
     RVNSIntervalsMixin,
     SufficientStatisticMixin,
     GridDensityMixin,
@@ -803,6 +805,7 @@ class RVNSDensityEstimator(
         widths = np.diff(edges)
         A = self._cell_operator(d, edges, cells.edges, self.placement_)
         total = counts.sum(axis=0)
+        diagnostics: dict = {}
         with threadpool_limits(limits=1, user_api="blas"):
             width, scores, start = select_ems_width(
                 A,
@@ -813,6 +816,7 @@ class RVNSDensityEstimator(
                 return_start=True,
                 patience=_WIDTH_PATIENCE,
                 batch=True,
+                diagnostics=diagnostics,
             )
             w, n_iter = ems_cell_probabilities(
                 A, total, width, max_iter=ML_MAX_ITER, tol=ML_TOL, start=start
@@ -843,6 +847,7 @@ class RVNSDensityEstimator(
         self.l2_ = None
         self.smoothing_width_ = width
         self.smoothing_scores_ = scores
+        self._width_choice = width_choice(np.array(ML_WIDTHS), width, diagnostics)
         self.n_iter_ = n_iter
         fitted = np.maximum(A @ w, 1e-300)
         self.objective_ = float(-np.dot(total, np.log(fitted)) / total.sum())
