@@ -32,14 +32,22 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from ..base import ParamsValidationMixin
-from ..utils import HasMethods, Interval, Options
+from .._uncertainty import (
+    ConfidenceIntervalMixin,
+    IntervalRequest,
+    interval_frame,
+    normal_frame,
+)
+from ..base import ParamsValidationMixin, SufficientStatisticMixin
+from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils._statistic import RowStatistic, validate_rows
 from ._coins import COIN_SCALE, MIN_EPSILON, draw_coins, unary_numerators
-from ._estimator import norm_sub
+from ._estimator import _distinct_rows, norm_sub
 from ._laws import oracle_law
 from ._oracles import MAX_LAW_CELLS, make_oracle
 from ._privatizers import _COMMON_CONSTRAINTS, _FrequencyPrivatizer
@@ -480,7 +488,12 @@ class LongitudinalOracle(_FrequencyPrivatizer):
         return max(float(self.oracles_[column].wave_epsilon), audited)
 
 
-class LongitudinalFrequencyEstimator(ParamsValidationMixin, BaseEstimator):
+class LongitudinalFrequencyEstimator(
+    SufficientStatisticMixin,
+    ConfidenceIntervalMixin,
+    ParamsValidationMixin,
+    BaseEstimator,
+):
     """Per-wave and pooled frequency estimates from longitudinal reports.
 
     Each wave ``t`` gives the unbiased estimate
@@ -490,6 +503,13 @@ class LongitudinalFrequencyEstimator(ParamsValidationMixin, BaseEstimator):
     ``V / T + (T - 1) / T * Cov`` includes the covariance of two waves'
     estimates (see :mod:`skprivate.frequency._longitudinal`); it is
     evaluated at the plug-in frequencies ``clip(distribution_raw_, 0, 1)``.
+    ``conf_int("pmf")`` bounds each category's frequency: with the normal
+    law of the pooled unbiased estimate and that variance (``method=
+    "unbiased"``), or by the percentile bootstrap of respondents (all waves
+    of a respondent resampled together, which keeps their dependence;
+    ``method="norm-sub"``).  ``partial_fit`` adds respondents, and a dask
+    collection is fitted partition by partition: the estimate depends on
+    the rows only through the counts of distinct report rows.
 
     Parameters
     ----------
@@ -518,6 +538,9 @@ class LongitudinalFrequencyEstimator(ParamsValidationMixin, BaseEstimator):
         The column's channel.
     n_samples_seen_ : int
         Number of respondents.
+    reports_, report_counts_ : ndarray
+        The distinct report rows (all waves of a respondent) and how often
+        each occurred.
 
     Examples
     --------
@@ -575,7 +598,8 @@ class LongitudinalFrequencyEstimator(ParamsValidationMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, waves * n_wave_columns)
+        X : array-like or dask collection of shape (n_samples, waves * \
+n_wave_columns)
             One row per respondent, the waves' report blocks in order.
         y : None
             Ignored.
@@ -584,38 +608,145 @@ class LongitudinalFrequencyEstimator(ParamsValidationMixin, BaseEstimator):
         -------
         self : object
         """
-        self._check_params()
-        X = validate_data(self, X, reset=True, dtype=None, ensure_all_finite=False)
+        return self._fit_statistic(X)
+
+    def partial_fit(self, X: ArrayLike, y: Any = None):
+        """Add respondents' reports to the estimate.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, waves * n_wave_columns)
+            Reports of more respondents (rows numbered after those seen).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+        """
+        return self._partial_fit_statistic(X)
+
+    # -- the statistic protocol ------------------------------------------
+    def _statistic_input(self, X, reset):
+        return validate_rows(self, X, reset=reset, dtype=None, ensure_all_finite=False)
+
+    def _statistic_plan(self, data, stream):
         channel, cats, waves = self._resolve()
-        width = waves * channel.n_outputs
-        if X.shape[1] != width:
-            raise ValueError(
-                f"X must have {width} columns ({waves} waves of "
-                f"{channel.n_outputs}); got shape {X.shape}."
-            )
-        limit = channel.n_categories if channel.kind == "krr" else 2
-        try:
-            codes = X.astype(np.int64)
-            wrong = (codes != X) | (codes < 0) | (codes >= limit)
-        except (TypeError, ValueError):
-            wrong = np.ones(1, dtype=bool)
-        if wrong.any():
-            raise ValueError(
-                f"X must hold report codes in [0, {limit}) as released by the oracle."
-            )
-        n = codes.shape[0]
-        p, q = channel.p_star, channel.q_star
-        blocks = codes.reshape(n, waves, channel.n_outputs)
-        counts = np.array(
-            [channel.support(blocks[:, t, :]).sum(axis=0) for t in range(waves)]
-        )
-        self.oracle_, self.categories_ = channel, cats
-        self.n_samples_seen_, self.n_waves_ = n, waves
-        self.wave_estimates_ = (counts / n - q) / (p - q)
+        return _WaveReports(channel, cats, waves)
+
+    def _statistic_fit(self, statistic, total, added):
+        rows, counts = total
+        if counts.sum() == 0:
+            raise ValueError("X holds no report; there is nothing to estimate from.")
+        channel, waves = statistic.channel, statistic.waves
+        self.oracle_, self.categories_ = channel, statistic.categories
+        self.reports_, self.report_counts_ = rows, counts
+        self.n_samples_seen_, self.n_waves_ = int(counts.sum()), waves
+        self.wave_estimates_ = _wave_estimates(channel, waves, rows, counts)
         self.distribution_raw_ = self.wave_estimates_.mean(axis=0)
         raw = self.distribution_raw_
         self.distribution_ = raw if self.method == "unbiased" else norm_sub(raw)
         plug_in = np.clip(raw, 0.0, 1.0)
+        n = self.n_samples_seen_
         self.wave_variance_ = channel.variance(plug_in, n)
         self.variance_ = channel.pooled_variance(plug_in, n, waves)
-        return self
+
+    # -- intervals ---------------------------------------------------------
+    def _conf_int_pmf(self, request: IntervalRequest) -> pd.DataFrame:
+        """``"normal"``: the pooled unbiased estimate with its closed-form
+        variance (the waves' covariance included); ``"bootstrap"``:
+        percentile bootstrap of ``distribution_``, respondents resampled with
+        all their waves.  ``"auto"`` is ``"normal"`` for
+        ``method="unbiased"`` and ``"bootstrap"`` otherwise."""
+        auto = "normal" if self.method == "unbiased" else "bootstrap"
+        how = request.choose(("normal", "bootstrap"), auto, type(self).__name__)
+        labels = list(self.categories_.tolist())
+        if how == "normal":
+            return normal_frame(
+                "pmf",
+                labels,
+                self.distribution_raw_,
+                np.sqrt(self.variance_),
+                request.level,
+                "normal (closed-form pooled variance of the waves, plug-in "
+                "frequencies)",
+                "P(X = category)",
+            )
+        reps = request.memo("bootstrap", lambda: self._bootstrap(request))
+        alpha = 1.0 - request.level
+        return interval_frame(
+            "pmf",
+            labels,
+            self.distribution_,
+            np.quantile(reps, alpha / 2, axis=0),
+            np.quantile(reps, 1 - alpha / 2, axis=0),
+            request.level,
+            "bootstrap-percentile (respondents resampled with all their waves)",
+            f"P(X = category), {self.method} estimate",
+            se=reps.std(axis=0, ddof=1),
+        )
+
+    def _bootstrap(self, request: IntervalRequest) -> NDArray[np.float64]:
+        rng = check_generator(request.random_state)
+        counts = self.report_counts_
+        n = int(counts.sum())
+        out = []
+        for _ in range(request.resamples()):
+            drawn = rng.multinomial(n, counts / n)
+            keep = drawn > 0
+            raw = _wave_estimates(
+                self.oracle_, self.n_waves_, self.reports_[keep], drawn[keep]
+            ).mean(axis=0)
+            out.append(raw if self.method == "unbiased" else norm_sub(raw))
+        return np.asarray(out)
+
+
+def _wave_estimates(
+    channel: LongitudinalChannel, waves: int, rows: NDArray, counts: NDArray
+) -> NDArray[np.float64]:
+    """Unbiased estimate of each wave from distinct report rows and counts."""
+    n = float(counts.sum())
+    blocks = rows.reshape(rows.shape[0], waves, channel.n_outputs)
+    support = np.array(
+        [counts @ channel.support(blocks[:, t, :]) for t in range(waves)], dtype=float
+    )
+    return (support / n - channel.q_star) / (channel.p_star - channel.q_star)
+
+
+class _WaveReports(RowStatistic):
+    """Counts of the distinct report rows (all waves) of one column."""
+
+    def __init__(
+        self, channel: LongitudinalChannel, categories: NDArray, waves: int
+    ) -> None:
+        self.channel = channel
+        self.categories = categories
+        self.waves = waves
+        limit = channel.n_categories if channel.kind == "krr" else 2
+        self.limits = np.full(waves * channel.n_outputs, limit, dtype=np.int64)
+
+    def block(self, rows, first_row):
+        R = np.asarray(rows)
+        width = self.limits.size
+        if R.ndim != 2 or R.shape[1] != width:
+            raise ValueError(
+                f"X must have {width} columns ({self.waves} waves of "
+                f"{self.channel.n_outputs}); got shape {R.shape}."
+            )
+        if R.dtype.kind not in "biuf":
+            raise TypeError(f"X must hold integer report codes; got dtype {R.dtype}.")
+        limit = int(self.limits[0])
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(R) & (np.round(R) == R) & (R >= 0) & (limit > R)
+        if not ok.all():
+            row, col = np.argwhere(~ok)[0]
+            raise ValueError(
+                f"X must hold report codes in [0, {limit}) as released by the "
+                f"oracle; row {first_row + row}, column {col} does not."
+            )
+        return _distinct_rows(R.astype(np.int64), self.limits)
+
+    def merge(self, values):
+        rows = np.concatenate([v[0] for v in values])
+        counts = np.concatenate([v[1] for v in values])
+        return _distinct_rows(rows, self.limits, counts)
