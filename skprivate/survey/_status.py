@@ -322,11 +322,14 @@ def _estimator(question: Question) -> tuple[Any, str] | None:
             "placement": spec["placement"],
         }
         cls = RVNSDensityEstimator
-    elif kind == "frequency" and not hasattr(question.privatizer, "epsilon_instant"):
-        # a memoized (two-stage) question's estimator has no conf_int yet
-        from ..frequency import FrequencyEstimator
+    elif kind == "frequency":
+        from ..frequency import FrequencyEstimator, LongitudinalFrequencyEstimator
 
-        params, cls = {"oracle": question.privatizer}, FrequencyEstimator
+        # one wave's reports of a memoized question follow the composed
+        # (two-stage) channel, which the longitudinal estimator knows
+        memoized = hasattr(question.privatizer, "epsilon_instant")
+        cls = LongitudinalFrequencyEstimator if memoized else FrequencyEstimator
+        params = {"oracle": question.privatizer}
     else:
         return None
     text = ", ".join(f"{k}={_shown(v)}" for k, v in params.items())
@@ -360,11 +363,7 @@ def _estimate(
     n = X.shape[0]
     built = _estimator(question)
     if built is None:
-        what = (
-            "a memoized frequency question"
-            if question.kind == "frequency"
-            else f"questions of kind {question.kind!r}"
-        )
+        what = f"questions of kind {question.kind!r}"
         return "", empty, [f"no estimator with intervals for {what}"]
     est, described = built
     if n < MIN_ANSWERS:
@@ -570,10 +569,11 @@ def survey_status(
     * Laplace: :class:`~skprivate.DeconvolutionKernelDensity`; Square Wave:
       :class:`~skprivate.ldp.SquareWaveEMSEstimator`; negative survey:
       :class:`~skprivate.RVNSDensityEstimator`: mean and median;
-    * frequency question (one stage):
-      :class:`~skprivate.frequency.FrequencyEstimator` with the question's
-      oracle: the share of every category.  A memoized question has no
-      estimator with intervals yet, and says so.
+    * frequency question: :class:`~skprivate.frequency.FrequencyEstimator`
+      with the question's oracle (one stage), or
+      :class:`~skprivate.frequency.LongitudinalFrequencyEstimator` (a
+      memoized question, whose one wave follows the two-stage channel): the
+      share of every category.
 
     A question with fewer than five stored answers gets no estimate, and
     says so.  A statistic the answers do not identify (the interval NPMLE

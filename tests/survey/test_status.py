@@ -353,6 +353,33 @@ def test_a_frequency_question_gets_its_estimators_shares(tmp_path):
         assert got.estimates[column].tolist() == ci[own].tolist()
 
 
+def test_a_memoized_frequency_question_gets_the_two_stage_estimate(tmp_path):
+    from skprivate.frequency import LongitudinalFrequencyEstimator, LongitudinalOracle
+
+    oracle = LongitudinalOracle(
+        epsilon_permanent=2.0, epsilon_instant=1.0, categories=[["a", "b", "c"]]
+    ).fit([["a"]])
+    survey = Questionnaire([Question("pet", "Which pet do you have?", oracle)])
+    database = tmp_path / "s.db"
+    tokens = issue_tokens(survey, database, 40)
+    values = {"pet": np.random.default_rng(1).choice(["a", "b", "c"], 40)}
+    answers = survey.simulate_answers([{}] * 40, values, random_state=1)
+    store = SurveyStore(database)
+    try:
+        assert store.store_batch(list(zip(tokens, answers))) == ["stored"] * 40
+    finally:
+        store.close()
+    est = LongitudinalFrequencyEstimator(oracle=oracle).fit(
+        read_responses(database, "pet")
+    )
+    ci = est.conf_int("pmf", random_state=0)
+    got = survey_status(survey, database).questions[0]
+    assert got.estimator.startswith("LongitudinalFrequencyEstimator(")
+    assert got.estimates["value"].tolist() == est.distribution_.tolist()
+    for column in ("lower", "upper", "method"):
+        assert got.estimates[column].tolist() == ci[column].tolist()
+
+
 @pytest.mark.parametrize("n", [0, 4])
 def test_too_few_answers_give_no_number_and_say_so(survey, new_database, n):
     database = new_database()
