@@ -20,16 +20,23 @@ This benchmark:
    checks into ``<tmp>/skprivate-mutation-js/project`` with a Stryker
    configuration (the working tree is never touched);
 2. runs ``nice -n 5 stryker run`` on at most two workers with the *fast*
-   checks: every enumeration cut at ``2**-12`` (a certified comparison at
-   any cut: a failure is a real difference);
+   checks: every enumeration cut at ``2**-10`` (a certified comparison at
+   any cut: a failure is a real difference), or at a check's own
+   ``fast_tail`` (the frequency questions' trees of many coins);
 3. reruns every survivor, with Stryker's own replacement applied to the
    file, against the *full* checks (the cuts of the test suite);
 4. compares the remaining survivors with the equivalent mutants listed here,
    each with its reason and the code it was judged on.
 
+``--lines A-B`` mutates only lines A to B of samplers.js (Stryker's
+``mutate`` pattern ``samplers.js:A-B``), e.g. the functions changed since the
+last whole-file run; the record then keeps that run's summary (its commit
+and counts) beside the new one, and says which lines were mutated.
+
 The kill rate is ``killed / (mutants - equivalent)``; killed counts the
 fast and full checks and Stryker's timeouts; "before" counts the mutants
-killed by the jobs of ``tests/survey/test_page_exact_laws.py`` (run first).
+killed by the jobs of ``tests/survey/test_page_exact_laws.py`` and the page-law
+jobs of ``tests/survey/test_frequency_questions.py`` (run first).
 Run with ``python -m benchmarks mutation_js`` (node and npm needed); a
 development benchmark, not a CI step.
 """
@@ -65,7 +72,7 @@ FAST_LEAVES = 100_000
 FAST_RESIDUAL = Fraction(1, 2)
 
 #: (original code, replacement) -> reason the mutant cannot change the law.
-EQUIVALENT: dict[tuple[str, str], str] = {
+EQUIVALENT: dict[tuple[str, ...], str] = {
     ("v < low", "v <= low"): "clip: at v == low both branches return low",
     ("v > high", "v >= high"): "clip: at v == high both branches return high",
     ("m < lo", "m <= lo"): "Laplace release: at m == lo both branches give lo",
@@ -119,7 +126,26 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "typeof globalThis is never '': root is globalThis as before (the same "
         "mutant of `typeof module` is killed by the page-load check)"
     ),
+    # (original, replacement, text of the mutated line): one occurrence only
+    ('spec.kind === "frequency"', "true", "&& spec.memoized"): (
+        "instant: only frequency specs carry `memoized` (written by "
+        "skprivate/survey/_spec_frequency.py; mechanism_spec of every other kind "
+        "has no such key), so for any other spec `spec.memoized` is undefined and "
+        "the test stays false: the kind check is redundant on the specs the page "
+        "receives"
+    ),
 }
+#: Seconds allowed to the full checks of a mutant Stryker timed out on.
+TIMEOUT_RECHECK = 300
+
+
+def _equivalent(original: str, replacement: str, line: str) -> str | None:
+    """The listed reason a mutant is equivalent (a key with a third item also
+    needs that text on the mutated line), else None."""
+    for key, reason in EQUIVALENT.items():
+        if key[:2] == (original, replacement) and (len(key) == 2 or key[2] in line):
+            return reason
+    return None
 
 
 def _work() -> Path:
@@ -157,13 +183,25 @@ def _fast(check: dict) -> dict:
     limit = max(Fraction(check["max_residual"]), FAST_RESIDUAL)
     return {
         **check,
-        "tail_bits": min(check["tail_bits"], FAST_TAIL),
+        "tail_bits": min(check["tail_bits"], check.get("fast_tail", FAST_TAIL)),
         "max_leaves": FAST_LEAVES,
         "max_residual": f"{limit.numerator}/{limit.denominator}",
     }
 
 
-def _prepare(project: Path, concurrency: int, fresh: bool = True) -> list[dict]:
+def _mutate_pattern(lines: str | None) -> str:
+    """Stryker's ``mutate`` entry: the whole file, or lines ``A-B`` of it."""
+    if lines is None:
+        return SAMPLERS
+    first, _, last = lines.partition("-")
+    if not (first.isdigit() and last.isdigit() and 1 <= int(first) <= int(last)):
+        raise ValueError(f"lines must read A-B with 1 <= A <= B, got {lines!r}")
+    return f"{SAMPLERS}:{int(first)}-{int(last)}"
+
+
+def _prepare(
+    project: Path, concurrency: int, fresh: bool = True, lines: str | None = None
+) -> list[dict]:
     if fresh:
         shutil.rmtree(project, ignore_errors=True)
     for rel in (SAMPLERS, EXACT_LAW, CHECKS_JS):
@@ -180,7 +218,7 @@ def _prepare(project: Path, concurrency: int, fresh: bool = True) -> list[dict]:
         "commandRunner": {
             "command": f"node {CHECKS_JS} {SAMPLERS} checks_fast.json",
         },
-        "mutate": [SAMPLERS],
+        "mutate": [_mutate_pattern(lines)],
         "coverageAnalysis": "off",
         "concurrency": concurrency,
         "reporters": ["json", "progress"],
@@ -201,7 +239,7 @@ def _original(source: str, location: dict) -> tuple[int, int]:
     return offset(location["start"]), offset(location["end"])
 
 
-def _full_check(project: Path, mutated: str) -> str | None:
+def _full_check(project: Path, mutated: str, timeout: int = 600) -> str | None:
     """The first failing full check on a mutated samplers.js (None: all pass)."""
     folder = project / "recheck"
     folder.mkdir(exist_ok=True)
@@ -214,11 +252,11 @@ def _full_check(project: Path, mutated: str) -> str | None:
             cwd=project,
             capture_output=True,
             text=True,
-            timeout=600,
+            timeout=timeout,
             env=env,
         )
     except subprocess.TimeoutExpired:
-        return "FAIL timeout: the full checks ran over 600 s"
+        return f"FAIL timeout: the full checks ran over {timeout} s"
     if proc.returncode == 0:
         return None
     return _fail_line(proc.stdout + proc.stderr) or f"exit {proc.returncode}"
@@ -238,31 +276,43 @@ def _killer_group(line: str | None, groups: dict[str, str]) -> str:
     return groups.get(name, "new")  # scripted checks are all new
 
 
-def _reusable(report: Path) -> bool:
-    """A finished Stryker run of the same samplers.js is in ``report``."""
+def _reusable(report: Path, lines: str | None = None) -> bool:
+    """A finished Stryker run of the same samplers.js and lines is in ``report``."""
     if not report.exists():
+        return False
+    config = report.parent.parent.parent / "stryker.config.json"
+    if json.loads(config.read_text())["mutate"] != [_mutate_pattern(lines)]:
         return False
     entry = json.loads(report.read_text())["files"].get(SAMPLERS, {})
     return entry.get("source") == (ROOT / SAMPLERS).read_text(encoding="utf-8")
 
 
-def run_stryker(concurrency: int = 2, reuse: bool = False) -> dict:
+def run_stryker(
+    concurrency: int = 2,
+    reuse: bool = False,
+    lines: str | None = None,
+    recheck_timeouts: bool = False,
+) -> dict:
     """Run Stryker, recheck the survivors, classify every mutant.
 
-    With ``reuse=True`` a finished Stryker run of the same samplers.js is
-    kept, and only its survivors are checked again against the current
-    checks.
+    With ``reuse=True`` a finished Stryker run of the same samplers.js (and
+    the same ``lines``) is kept, and only its survivors are checked again
+    against the current checks.  ``lines="A-B"`` mutates those lines only.
+    ``recheck_timeouts=True`` also reruns every mutant Stryker timed out on
+    against the full checks, with ``TIMEOUT_RECHECK`` seconds: on a loaded
+    machine a mutant caught only by a late check can run over Stryker's
+    limit without hanging.
     """
     start = time.perf_counter()
     project = _work() / "project"
     report_path = project / "reports" / "mutation" / "mutation.json"
-    if reuse and _reusable(report_path):
-        checks = _prepare(project, concurrency, fresh=False)
+    if reuse and _reusable(report_path, lines):
+        checks = _prepare(project, concurrency, fresh=False, lines=lines)
         previous = _load() or {}
         start -= previous.get("stryker_seconds", 0)
     else:
         stryker = _stryker()
-        checks = _prepare(project, concurrency)
+        checks = _prepare(project, concurrency, lines=lines)
         with (project / "stryker.log").open("w") as log:
             subprocess.run(
                 ["nice", "-n", "5", str(stryker), "run", "stryker.config.json"],
@@ -296,15 +346,27 @@ def run_stryker(concurrency: int = 2, reuse: bool = False) -> dict:
             group = _killer_group(line, groups)
             row["status"] = f"killed ({group} checks)"
             row["reason"] = line or ""
-        elif m["status"] == "Timeout":
+        elif m["status"] == "Timeout" and not recheck_timeouts:
             row["status"] = "timeout"
-        elif m["status"] in ("Survived", "NoCoverage"):
-            found = _full_check(project, source[:a] + row["replacement"] + source[b:])
-            listed = EQUIVALENT.get((row["original"], row["replacement"]))
-            if found is not None:
-                row["status"] = (
-                    f"killed ({_killer_group(found, groups)} checks, full cut)"
-                )
+        elif m["status"] in ("Survived", "NoCoverage", "Timeout"):
+            mutated = source[:a] + row["replacement"] + source[b:]
+            if m["status"] == "Timeout":
+                found = _full_check(project, mutated, TIMEOUT_RECHECK)
+            else:
+                found = _full_check(project, mutated)
+            line_text = source.splitlines()[row["line"] - 1]
+            listed = _equivalent(row["original"], row["replacement"], line_text)
+            if found is not None and found.startswith("FAIL timeout"):
+                row["status"] = "timeout"
+                row["reason"] = found
+            elif m["status"] == "Timeout" and found and not found.startswith("FAIL "):
+                # no check failed: the run crashed (e.g. an endless loop that
+                # fills the memory), a mutant that never finishes
+                row["status"] = "timeout"
+                row["reason"] = f"the full checks stopped without a verdict: {found}"
+            elif found is not None:
+                how = "after a timeout" if m["status"] == "Timeout" else "full cut"
+                row["status"] = f"killed ({_killer_group(found, groups)} checks, {how})"
                 row["reason"] = found
             elif listed is not None:
                 row["status"] = "equivalent"
@@ -317,10 +379,12 @@ def run_stryker(concurrency: int = 2, reuse: bool = False) -> dict:
         mutants.append(row)
     return {
         "file": SAMPLERS,
+        "lines": lines,
         "tool": STRYKER,
         "commit": _commit(),
         "checks": len(checks),
         "concurrency": concurrency,
+        "recheck_timeouts": recheck_timeouts,
         "stryker_seconds": stryker_seconds,
         "seconds": round(time.perf_counter() - start),
         "mutants": mutants,
@@ -352,6 +416,7 @@ def summary(record: dict) -> dict:
     """Counts and kill rates of one record (also shown in mutation.md)."""
     statuses = [m["status"] for m in record["mutants"]]
     total = len(statuses)
+    lines = record.get("lines")
     before = sum(s.startswith("killed (existing") for s in statuses)
     new = sum(s.startswith("killed (new") for s in statuses)
     timeouts = statuses.count("timeout")
@@ -361,7 +426,7 @@ def summary(record: dict) -> dict:
     denominator = total - equivalent
     rate = killed / denominator if denominator else float("nan")
     return {
-        "file": record["file"],
+        "file": record["file"] + (f":{lines}" if lines else ""),
         "mutants": total,
         "killed (existing exact checks)": before,
         "killed (new exact checks)": new,
@@ -375,6 +440,28 @@ def summary(record: dict) -> dict:
     }
 
 
+def summaries(record: dict) -> list[dict]:
+    """The record's summary row, then that of the last whole-file run it keeps."""
+    rows = [summary(record)]
+    whole = record.get("whole_file")
+    if whole is not None:
+        rows.append({**whole["summary"], "file": f"{whole['file']} (whole file)"})
+    return rows
+
+
+def _whole_file(previous: dict | None) -> dict | None:
+    """What a run restricted to some lines keeps of the last whole-file run."""
+    if previous is None:
+        return None
+    if previous.get("lines"):
+        return previous.get("whole_file")
+    return {
+        "file": previous["file"],
+        "commit": previous["commit"],
+        "summary": summary(previous),
+    }
+
+
 def sections(record: dict) -> list[Section]:
     text = (
         f"Stryker ({record['tool']}) mutates `{record['file']}`; the command "
@@ -384,7 +471,8 @@ def sections(record: dict) -> list[Section]:
         "never by sampling. Stryker runs the fast checks (enumerations cut at "
         f"2^-{FAST_TAIL}); survivors are rerun against the full checks of "
         "`tests/survey/test_mutation_js.py` and `test_page_exact_laws.py`. "
-        "'Existing' checks are the jobs of `tests/survey/test_page_exact_laws.py`; "
+        "'Existing' checks are the jobs of `tests/survey/test_page_exact_laws.py` "
+        "and the page-law jobs of `tests/survey/test_frequency_questions.py`; "
         "'new' ones are added by `tests/survey/test_mutation_js.py` and "
         "`tests/survey/sampler_checks.js`. Kill rate = (killed + timeouts) / "
         "(mutants - equivalent); a timeout is a mutant whose checks never finish."
@@ -392,7 +480,26 @@ def sections(record: dict) -> list[Section]:
         f"{record['concurrency']} Stryker worker(s) under `nice -n 5`; Stryker "
         f"{record['stryker_seconds']} s, in all {record['seconds']} s."
     )
-    out = [Section("Summary", text, [pd.DataFrame([summary(record)])])]
+    if record.get("recheck_timeouts"):
+        text += (
+            " Every mutant Stryker timed out on was rerun against the full checks "
+            f"(at most {TIMEOUT_RECHECK} s): 'killed (..., after a timeout)' "
+            "names the check that failed; 'timeout' one that ran over again or "
+            "stopped without a verdict (e.g. out of memory)."
+        )
+    if record.get("lines"):
+        text += (
+            f" Only lines {record['lines']} of samplers.js were mutated (`--lines`)."
+        )
+        whole = record.get("whole_file")
+        text += (
+            " The second row is the last whole-file run (commit "
+            f"{whole['commit']}), whose lines outside that range are unchanged "
+            "since; it is not rerun here."
+            if whole
+            else " No whole-file run is on record."
+        )
+    out = [Section("Summary", text, [pd.DataFrame(summaries(record))])]
     rows = [
         {
             "id": m["id"],
@@ -435,10 +542,17 @@ def run(
     n_jobs: int = 2,
     concurrency: int | None = None,
     reuse: bool = False,
+    lines: str | None = None,
+    recheck_timeouts: bool = False,
 ) -> list[Section]:
     """Mutate samplers.js and return the sections (``quick`` is ignored)."""
     workers = concurrency or (2 if n_jobs is None or n_jobs < 1 else min(n_jobs, 2))
-    record = run_stryker(workers, reuse=reuse)
+    previous = _load()
+    record = run_stryker(
+        workers, reuse=reuse, lines=lines, recheck_timeouts=recheck_timeouts
+    )
+    if lines:
+        record["whole_file"] = _whole_file(previous)
     RECORD_FILE.write_text(
         json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
@@ -459,6 +573,18 @@ def main(argv: list[str] | None = None) -> int:
         "its survivors again against the current checks",
     )
     parser.add_argument(
+        "--lines",
+        metavar="A-B",
+        help="mutate only lines A to B of samplers.js (e.g. the functions changed "
+        "since the last whole-file run, whose summary the record keeps)",
+    )
+    parser.add_argument(
+        "--recheck-timeouts",
+        action="store_true",
+        help=f"rerun the mutants Stryker timed out on against the full checks "
+        f"(up to {TIMEOUT_RECHECK} s each), to tell a hang from a slow kill",
+    )
+    parser.add_argument(
         "--report-only",
         action="store_true",
         help="rewrite results/mutation_js.md from results/mutation_js.json",
@@ -472,7 +598,12 @@ def main(argv: list[str] | None = None) -> int:
         out = sections(record)
         start -= record["seconds"]
     else:
-        out = run(concurrency=args.concurrency, reuse=args.reuse)
+        out = run(
+            concurrency=args.concurrency,
+            reuse=args.reuse,
+            lines=args.lines,
+            recheck_timeouts=args.recheck_timeouts,
+        )
     path = write_results(
         "mutation_js", TITLE, out, quick=False, seconds=time.perf_counter() - start
     )

@@ -18,7 +18,8 @@
  * - scripted-word checks, below: samplers.js runs on a fixed sequence of
  *   random words, and each draw must return exactly the value those words
  *   determine.  They cover what the enumeration cannot: the word buffer,
- *   draws wider than 32 bits, rint, and the errors.
+ *   draws wider than 32 bits (the frequency questions' 62-bit coins, at
+ *   their boundaries), rint, copies of a kept answer, and the errors.
  *
  * Under Stryker's mutant switching, the active mutant is read from the
  * environment (__STRYKER_ACTIVE_MUTANT__) and handed to samplers.js, which
@@ -80,10 +81,16 @@ function dyadicText(num, bits) {
 
 // Output keys of exact_law.js, canonical: BigInt outputs (given as decimal
 // strings) become numbers, so that the claimed laws can name them plainly.
-function canonical(key) {
+function canonical(name, key) {
   const norm = (v) =>
     Array.isArray(v) ? v.map(norm) : typeof v === "string" && /^-?[0-9]+$/.test(v) ? Number(v) : v;
-  return JSON.stringify(norm(JSON.parse(key)));
+  let value;
+  try {
+    value = JSON.parse(key);
+  } catch (err) {
+    fail(name, "an output is not a value (" + key + ")");
+  }
+  return JSON.stringify(norm(value));
 }
 
 function sameEnumeration(x, y) {
@@ -115,7 +122,7 @@ function checkLaw(runJobs, samplersFile, check) {
   const law = {};
   let total = res;
   for (const k of Object.keys(r.law)) {
-    const key = canonical(k);
+    const key = canonical(check.name, k);
     law[key] = (law[key] || 0n) + scaled(r.law[k]);
     total += scaled(r.law[k]);
   }
@@ -187,6 +194,25 @@ function expectThrow(name, fn, type, message) {
 
 const TWO32 = 4294967296;
 
+// Words that make uniformBig(2^62) draw r: 30 top bits of a first word,
+// then a whole word.
+function coinWords(r) {
+  return [Number(r >> 32n) * 4, Number(r & 0xffffffffn)];
+}
+const TWO62 = "4611686018427387904";
+const KEEP62 = (1n << 61n) + 12345n;
+const ONE62 = (1n << 61n) - 7n;
+const ZERO62 = (1n << 60n) + 3n;
+const KRR62 = { kind: "frequency", oracle: "krr", k: 3, memoized: false, stages: [{ keep: KEEP62 + "/" + TWO62 }] };
+const MEMO62 = Object.assign({}, KRR62, { memoized: true, stages: [KRR62.stages[0], { keep: "1/2" }] });
+const OUE62 = {
+  kind: "frequency",
+  oracle: "oue",
+  k: 2,
+  memoized: false,
+  stages: [{ one: ONE62 + "/" + TWO62, zero: ZERO62 + "/" + TWO62 }],
+};
+
 // Each case: [name, words, draw(S, state) -> value, expected value].
 const SCRIPTED = [
   [
@@ -231,6 +257,37 @@ const SCRIPTED = [
     (S) => S.releaseMany({ kind: "subset", p: 2, design: "conditional", subsets: [[1, 1]], weights: ["1"], total: "1", dummies: false }, 1, 3),
     [[1, 1], [1, 1], [1, 1]],
   ],
+  // frequency questions on the privatizers' 62-bit coins, at the coin's
+  // boundary: r = numerator - 1 is a hit, r = numerator a miss
+  ["krr 62-bit coin: r = keep - 1 keeps", coinWords(KEEP62 - 1n), (S) => S.release(KRR62, 0), 0],
+  ["krr 62-bit coin: r = keep draws another", coinWords(KEEP62).concat([0x80000000]), (S) => S.release(KRR62, 0), 2],
+  ["krr 62-bit coin: another below the input", coinWords(KEEP62).concat([0]), (S) => S.release(KRR62, 2), 0],
+  [
+    "unary 62-bit coins at their boundaries",
+    coinWords(ONE62 - 1n).concat(coinWords(ZERO62), coinWords(ONE62), coinWords(ZERO62 - 1n)),
+    (S) => [S.release(OUE62, 0), S.release(OUE62, 0)],
+    [[1, 0], [0, 1]],
+  ],
+  [
+    "memoized krr: the second stage randomizes the kept answer",
+    coinWords(KEEP62).concat([0, 0xffffffff, 0x80000000, 0, 0]),
+    (S) => {
+      const kept = S.permanent(MEMO62, 0);
+      return [kept, S.instant(MEMO62, kept), S.instant(MEMO62, kept)];
+    },
+    // kept: miss, another = 1; instant: keep 1/2 (top bit 1: miss), other 1
+    // of {0, 2} (top bit 1: 2); then keep (top bit 0): 1
+    [1, 2, 1],
+  ],
+  [
+    "waves of a plain unary question: equal copies, not the kept array",
+    coinWords(ONE62).concat(coinWords(ZERO62 - 1n)),
+    (S) => {
+      const out = S.releaseWaves(OUE62, 0, 2);
+      return [out, out[0] !== out[1]];
+    },
+    [[[0, 1], [0, 1]], true],
+  ],
   ["rint rounds half to even", [], (S) => [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4, 2.6, -2.6, 7].map((v) => S.rint(v) + 0), [0, 2, 2, 0, -2, -2, 2, 3, -3, 7]],
 ];
 
@@ -245,6 +302,11 @@ const ERRORS = [
     "Error",
     "unknown band placement middle",
   ],
+  ["krr category k", (S) => S.release(KRR62, 3), "RangeError", "frequency question: category index out of range"],
+  ["krr category negative", (S) => S.release(KRR62, -1), "RangeError", "frequency question: category index out of range"],
+  ["krr category not an integer", (S) => S.release(KRR62, 1.5), "RangeError", "frequency question: category index out of range"],
+  ["unary category k", (S) => S.release(OUE62, 2), "RangeError", "frequency question: category index out of range"],
+  ["kept answer of an unknown kind", (S) => S.permanent({ kind: "oracle" }, 1), "Error", "no on-device sampler for oracle"],
   [
     "subset category out of range",
     (S) => S.release({ kind: "subset", p: 3, design: "uniform", sizes: [1, 2], dummies: false }, 3),

@@ -4,7 +4,8 @@
 and compares it with the law the mechanism claims (computed here, exactly,
 from the spec), and runs the samplers on scripted random words.  The same
 checks judge every mutant of ``benchmarks/mutation_js.py`` (Stryker): the
-``existing`` group repeats the jobs of ``test_page_exact_laws.py``, the
+``existing`` group repeats the jobs of ``test_page_exact_laws.py`` and the
+page-law jobs of ``test_frequency_questions.py``, the
 ``new`` group adds the cases that its surviving mutants showed were missing.
 """
 
@@ -21,6 +22,7 @@ from skprivate import SubsetUniform
 from skprivate.subset import SubsetDesign, SubsetMechanism
 from skprivate.survey import mechanism_spec
 from skprivate.survey._page_audit import exp_neg, spec_law
+from skprivate.survey._spec_frequency import frequency_law
 
 from .conftest import node_path, skip_or_fail
 
@@ -124,9 +126,18 @@ def laplace_release_law(spec: dict, x: float, noise_law: dict) -> dict:
     return law
 
 
+def waves_law(spec: dict, value, waves: int) -> dict:
+    """Claimed law of ``releaseWaves(spec, value, waves)``: a memoized frequency
+    question's joint law (one permanent answer, ``waves`` instantaneous ones),
+    any other question's single release repeated ``waves`` times."""
+    if spec["kind"] == "frequency" and spec["memoized"]:
+        return {r: (p, p) for r, p in frequency_law(spec, value, waves).items()}
+    return {(r,) * waves: p for r, p in spec_law(spec, value).items()}
+
+
 # -- the checks ---------------------------------------------------------------------
 def _check(name, group, job, expected, tail, residual, other=Fraction(0)) -> dict:
-    return {
+    check = {
         "name": name,
         "group": group,
         "job": job,
@@ -135,6 +146,11 @@ def _check(name, group, job, expected, tail, residual, other=Fraction(0)) -> dic
         "expected": _enclosures(expected),
         "other": _text(other),
     }
+    if job.get("spec", {}).get("kind") == "frequency":
+        # exact trees of many coins: a cut at 2**-10 would drop most of
+        # their mass; the mutation benchmark's fast run cuts them at 2**-24
+        check["fast_tail"] = min(tail, 24)
+    return check
 
 
 def _releases(name, group, spec, inputs, tail, residual, law=spec_law) -> list[dict]:
@@ -171,6 +187,195 @@ PAIRS = [
 MILLIONTH = Fraction(1, 10**6)
 
 
+def _waves(name, group, spec, inputs, waves, tail, residual) -> list[dict]:
+    return [
+        _check(
+            f"{name} at {x}",
+            group,
+            {"op": "waves", "spec": spec, "value": x, "waves": waves},
+            waves_law(spec, x, waves),
+            tail,
+            residual,
+        )
+        for x in inputs
+    ]
+
+
+def _krr(k: int, *keeps: str) -> dict:
+    """A k-RR frequency spec with coarse coins (one stage, or two: memoized)."""
+    return {
+        "kind": "frequency",
+        "oracle": "krr",
+        "k": k,
+        "memoized": len(keeps) == 2,
+        "stages": [{"keep": keep} for keep in keeps],
+    }
+
+
+def _unary(oracle: str, k: int, *stages: tuple[str, str]) -> dict:
+    """A unary-encoding spec: per stage, (P(1 | bit 1), P(1 | bit 0))."""
+    return {
+        "kind": "frequency",
+        "oracle": oracle,
+        "k": k,
+        "memoized": len(stages) == 2,
+        "stages": [{"one": one, "zero": zero} for one, zero in stages],
+    }
+
+
+def _existing_frequency_checks() -> list[dict]:
+    """The page-law jobs of test_frequency_questions.py (coins over 8)."""
+    from .test_frequency_questions import COARSE
+
+    checks = []
+    for name, spec in COARSE.items():
+        checks += _releases(
+            f"frequency {name}", "existing", spec, range(spec["k"]), 40, Fraction(0)
+        )
+    for name, k in (("long_krr", 3), ("long_oue", 2)):
+        spec = {**COARSE[name], "k": k}
+        checks += _waves(
+            f"frequency {name} k={k}, 2 waves",
+            "existing",
+            spec,
+            range(k),
+            2,
+            40,
+            Fraction(0),
+        )
+    return checks
+
+
+def frequency_checks(group: str = "new") -> list[dict]:
+    """k-RR, unary encoding and the two-stage draw from a kept answer.
+
+    Dyadic coins are enumerated over their whole bit budget (no cut, no
+    residual: any change of a probability, even by one in 2**b, fails);
+    coins with an odd denominator run a rejection loop and are cut at
+    2**-28 with a residual below one in a million.
+    """
+    checks = []
+    # k-RR: k = 2 (the other category needs no word), 5 (2 bits), 4 with
+    # a rejection both in the coin (5/7) and in the other category (1 of 3),
+    # and the ends of the coin ("0", "1": rationals without "/")
+    for name, spec, inputs in [
+        ("k=2 keep 3/4", _krr(2, "3/4"), [0, 1]),
+        ("k=5 keep 11/16", _krr(5, "11/16"), [0, 2, 4]),
+        ("k=3 keep 0", _krr(3, "0"), [1]),
+        ("k=3 keep 1", _krr(3, "1"), [2]),
+    ]:
+        checks += _releases(f"krr {name}", group, spec, inputs, 40, Fraction(0))
+    checks += _releases(
+        "krr k=4 keep 5/7", group, _krr(4, "5/7"), [0, 3], 28, MILLIONTH
+    )
+    # unary encoding at several (k, epsilon): OUE at ln 3 (zero 1/4), SUE
+    # at 2 ln 7 (7/8, 1/8), OUE at ln 2 (zero 1/3: a rejection loop)
+    checks += _releases(
+        "oue k=4 eps ln 3",
+        group,
+        _unary("oue", 4, ("1/2", "1/4")),
+        [0, 3],
+        40,
+        Fraction(0),
+    )
+    checks += _releases(
+        "sue k=3 eps 2 ln 7",
+        group,
+        _unary("sue", 3, ("7/8", "1/8")),
+        [0, 2],
+        40,
+        Fraction(0),
+    )
+    checks += _releases(
+        "oue k=3 eps ln 2",
+        group,
+        _unary("oue", 3, ("1/2", "1/3")),
+        [1],
+        28,
+        MILLIONTH,
+    )
+    # the two-stage draw: several waves from one kept answer, and one wave
+    # (release) of a memoized question
+    checks += _waves(
+        "memoized krr k=3, 3 waves",
+        group,
+        _krr(3, "5/8", "3/4"),
+        [2],
+        3,
+        40,
+        Fraction(0),
+    )
+    checks += _waves(
+        "memoized krr k=2, 2 waves",
+        group,
+        _krr(2, "3/4", "5/8"),
+        [0, 1],
+        2,
+        40,
+        Fraction(0),
+    )
+    checks += _waves(
+        "memoized krr k=3 instant 2/3, 2 waves",
+        group,
+        _krr(3, "5/8", "2/3"),
+        [0],
+        2,
+        32,
+        MILLIONTH,
+    )
+    checks += _waves(
+        "memoized sue k=2, 2 waves",
+        group,
+        _unary("sue", 2, ("3/4", "1/4"), ("1/2", "1/4")),
+        [1],
+        2,
+        40,
+        Fraction(0),
+    )
+    checks += _releases(
+        "memoized oue k=3, one wave",
+        group,
+        _unary("oue", 3, ("1/2", "1/4"), ("3/4", "1/8")),
+        [2],
+        40,
+        Fraction(0),
+    )
+    # waves of questions that keep their release: the same report each wave
+    checks += _waves(
+        "plain krr k=3, 2 waves", group, _krr(3, "5/8"), [0], 2, 40, Fraction(0)
+    )
+    checks += _waves(
+        "plain oue k=2, 2 waves",
+        group,
+        _unary("oue", 2, ("1/2", "1/4")),
+        [1],
+        2,
+        40,
+        Fraction(0),
+    )
+    conditional = mechanism_spec(
+        SubsetMechanism(
+            SubsetDesign.conditional(
+                [[1, 1, 0], [0, 1, 1], [1, 0, 1], [1, 1, 1]], [0.25, 0.25, 0.25, 0.5]
+            ),
+            categories=[list("abc")],
+        ).fit([["a"]])
+    )
+    checks += _waves(
+        "subset conditional, 2 waves", group, conditional, [1], 2, 40, Fraction(0)
+    )
+    checks += _waves(
+        "square wave, 2 waves",
+        group,
+        SQUARE,
+        [2.0],
+        2,
+        20,
+        Fraction(1, 10**4),
+    )
+    return checks
+
+
 def _rvns(placement, k, band=1, jb=4) -> dict:
     return {
         "kind": "rvns",
@@ -184,8 +389,9 @@ def _rvns(placement, k, band=1, jb=4) -> dict:
 
 
 def existing_checks() -> list[dict]:
-    """The jobs of test_page_exact_laws.py, as exact checks."""
-    checks = _releases(
+    """The jobs of test_frequency_questions.py and test_page_exact_laws.py."""
+    checks = _existing_frequency_checks()
+    checks += _releases(
         "square wave eps 0",
         "existing",
         SQUARE,
@@ -287,7 +493,7 @@ def _laplace_law(noise):
 def new_checks() -> list[dict]:
     """Cases added for the mutants the existing jobs let through."""
     group = "new"
-    checks = []
+    checks = frequency_checks(group)
     # square wave: an off-origin grid, a rational without "/", half-way
     # inputs (rint) and inputs outside the bounds (clip); a positive budget
     square = {**SQUARE, "low": 2.0, "high": 4.5, "step": 0.5, "epsilon": "0"}
@@ -451,7 +657,7 @@ def test_new_exact_checks_pass_on_the_page_samplers(tmp_path):
 def test_existing_group_repeats_the_page_exact_law_tests():
     checks = existing_checks()
     names = {c["name"] for c in checks}
-    assert len(names) == len(checks) == 40
+    assert len(names) == len(checks) == 57
     assert all(c["group"] == "existing" for c in checks)
     assert {c["group"] for c in new_checks()} == {"new"}
 
@@ -542,7 +748,78 @@ PLANTED = [
         ["subset independent, dummies"],
         "subset independent, dummies at 0",
     ),
+    # frequency questions: a coin's `<` as `<=` (one in 16, and at the
+    # boundary of a 62-bit coin), the wrong stage, the wrong one-hot bit,
+    # the kept array sent as it is, a category k let through
+    (
+        (
+            "if (bernoulli(kNum, kDen)) return input;",
+            "if (uniformBig(kDen) <= kNum) return input;",
+        ),
+        ["krr k=5 keep 11/16"],
+        "krr k=5 keep 11/16 at 0",
+    ),
+    (
+        (
+            "const hit = b === 1 ? bernoulli(oNum, oDen)",
+            "const hit = b === 1 ? uniformBig(oDen) <= oNum",
+        ),
+        [],
+        "unary 62-bit coins at their boundaries",
+    ),
+    (
+        (
+            "return frequencyStage(spec, spec.stages[1], kept);",
+            "return frequencyStage(spec, spec.stages[0], kept);",
+        ),
+        ["memoized"],
+        "memoized krr k=3, 3 waves at 2",
+    ),
+    (
+        (
+            "input.push(j === code ? 1 : 0)",
+            "input.push(j !== code ? 1 : 0)",
+        ),
+        ["oue k=4"],
+        "oue k=4 eps ln 3 at 0",
+    ),
+    (
+        ("return Array.isArray(kept) ? kept.slice() : kept;", "return kept;"),
+        [],
+        "waves of a plain unary question",
+    ),
+    (
+        ("code >= 0 && code < spec.k", "code >= 0 && code <= spec.k"),
+        [],
+        "krr category k",
+    ),
 ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "krr k=4 keep 5/7 at 0",
+        "oue k=3 eps ln 2 at 1",
+        "memoized krr k=3, 3 waves at 2",
+        "memoized krr k=3 instant 2/3, 2 waves at 0",
+    ],
+)
+def test_a_claim_off_by_one_in_a_million_fails(name, tmp_path):
+    # the checks pass on the samplers; moving one output's claimed
+    # probability by 10**-6 (the mass moved to the next output) must fail
+    (check,) = [c for c in frequency_checks() if c["name"] == name]
+    code, out = run_checks([check], SAMPLERS, tmp_path, scripted=False)
+    assert code == 0, out
+    first, second = list(check["expected"])[:2]
+    shifted = {k: [Fraction(x) for x in v] for k, v in check["expected"].items()}
+    shifted[first] = [x + MILLIONTH for x in shifted[first]]
+    shifted[second] = [x - MILLIONTH for x in shifted[second]]
+    bad = {**check, "expected": {k: [_text(x) for x in v] for k, v in shifted.items()}}
+    code, out = run_checks([bad], SAMPLERS, tmp_path, scripted=False)
+    assert code == 1, out
+    assert out.startswith(f"FAIL {name}: output "), out
+    assert out.split(": output ")[1].split(" has ")[0] in (first, second), out
 
 
 @pytest.mark.parametrize(
