@@ -1165,6 +1165,10 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
                 _reason(r) for _, r in table[fresh].iterrows()
             ]
         table["status"] = [_status(r) for _, r in table.iterrows()]
+        # counts stay integers through the merge with an empty frame
+        for column in ("n", "reps", "no interval", "failed fits"):
+            if column in table:
+                table[column] = pd.to_numeric(table[column]).astype("Int64")
     else:
         times = pd.DataFrame(timings, columns=["learner", "reps", "CPU s", "wall s"])
     if not quick and chosen:

@@ -1,0 +1,186 @@
+"""The check of the held-out smoothing width behind the grid EMS intervals."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skprivate._grid_density._ems import select_ems_width
+from skprivate._grid_density._width_choice import (
+    TIE_Z,
+    WidthChoice,
+    implied_coverage,
+    width_choice,
+)
+from skprivate.exceptions import CoverageWarning
+from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
+
+
+def test_paired_gain_and_its_standard_error_by_hand():
+    # one fold, two bins with 3 and 1 reports; width 0 predicts bin 0 with
+    # log-probability -1 and bin 1 with -2, width 1 with -1.5 and -1.
+    diagnostics = {
+        "log_probs": np.array([[[-1.0, -2.0]], [[-1.5, -1.0]]]),
+        "fold_fits": np.array([[0.5, 0.5], [0.4, 0.6]]),
+        "counts_by_fold": np.array([[3.0, 1.0]]),
+    }
+    choice = width_choice(np.array([1.0, 2.0]), 1.0, diagnostics)
+    # per report d = lp(chosen) - lp(other): 0.5 (3 reports), -1 (1 report)
+    mean = (3 * 0.5 - 1.0) / 4
+    var = (3 * (0.5 - mean) ** 2 + (-1.0 - mean) ** 2) / 4
+    assert choice.chosen == 0
+    assert choice.gain[1] == pytest.approx(mean, abs=1e-15)
+    assert choice.gain_se[1] == pytest.approx(np.sqrt(var / 4), abs=1e-15)
+    assert choice.gain[0] == 0.0
+    # gain 0.125 < 1.645 * 0.3248: the two widths are tied
+    assert choice.tied.tolist() == [True, True]
+    assert not choice.at_widest
+
+
+def test_a_width_far_worse_than_the_chosen_one_is_not_tied():
+    choice = WidthChoice(
+        widths=np.array([1.0, 2.0, 4.0]),
+        chosen=1,
+        gain=np.array([0.2, 0.0, np.nan]),
+        gain_se=np.array([0.2 / TIE_Z * 1.001, 0.0, np.nan]),
+        fits=np.ones((3, 2)),
+    )
+    assert choice.tied.tolist() == [True, True, False]
+    later = WidthChoice(
+        choice.widths, 1, np.array([0.2, 0.0, 0.0]), np.array([0.1, 0.0, 1.0]), None
+    )
+    assert later.tied.tolist() == [False, True, True]
+
+
+def test_implied_coverage_exact_values():
+    # the spread adds r**2 / 12 to the variance
+    z = stats.norm.ppf(0.975)
+    expected = 2 * stats.norm.cdf(z / np.sqrt(1 + 3.0**2 / 12)) - 1
+    assert implied_coverage(0.95, 1.0, 3.0) == pytest.approx(expected, abs=1e-15)
+    assert implied_coverage(0.95, 2.0, 0.0) == pytest.approx(0.95, abs=1e-15)
+    # the threshold of the band at 95%: a spread of 1.43 standard errors
+    assert implied_coverage(0.95, 1.0, 1.40) > 0.93 > implied_coverage(0.95, 1.0, 1.46)
+
+
+def _rvns_fold_counts(seed=3, n=400, d=2.0, m=20):
+    from skprivate.negative_survey._reconstruction import rvns_grid
+
+    edges, report_edges = rvns_grid((0, 10), m), rvns_grid((-d, 10 + d), m)
+    A = RVNSDensityEstimator._cell_matrix(d, edges, report_edges, "boundary_safe")
+    rng = np.random.default_rng(seed)
+    x = np.clip(rng.normal(4.0, 1.5, size=(n, 1)), 0, 10)
+    Y = RVNSPerturber(d=d, bounds=(0, 10), random_state=seed).fit_transform(x)
+    cell = np.clip(((Y[:, 0] + d) / (10 + 2 * d) * m).astype(int), 0, m - 1)
+    folds = np.zeros((5, m))
+    np.add.at(folds, (np.arange(cell.size) % 5, cell), 1.0)
+    return A, folds
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_diagnostics_leave_the_choice_unchanged_and_match_the_scores(batch):
+    A, folds = _rvns_fold_counts()
+    widths = np.array([0.7, 1.4, 2.8, 5.6])
+    kw = {"max_iter": 3000, "tol": 1e-7, "batch": batch}
+    width, scores = select_ems_width(A, folds, widths, **kw)
+    diagnostics = {}
+    again, again_scores = select_ems_width(
+        A, folds, widths, diagnostics=diagnostics, **kw
+    )
+    assert again == width
+    np.testing.assert_array_equal(again_scores, scores)
+    # the per-bin log-probabilities add up to the held-out scores
+    lp = diagnostics["log_probs"]
+    np.testing.assert_allclose(
+        np.einsum("fj,kfj->k", folds, lp) / folds.sum(), scores, rtol=1e-12
+    )
+    assert diagnostics["fold_fits"].shape == (4, A.shape[1])
+    np.testing.assert_allclose(diagnostics["fold_fits"].sum(axis=1), 1.0)
+
+
+def _fitted(seed=2, d=4.0, n=300):
+    x = stats.beta(2, 5, scale=10.0).rvs(size=(n, 1), random_state=seed)
+    r = RVNSPerturber(d=d, k=1, bounds=(0, 10), random_state=seed).fit_transform(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = RVNSDensityEstimator(d=d, bounds=(0, 10), n_points=30).fit(r)
+    return est, r
+
+
+def _coverage_warnings(est, r, kind="cdf", points=(2.0,), **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ci = est.conf_int(kind, list(points), X=r, **kwargs)
+    return ci, [w for w in caught if w.category is CoverageWarning]
+
+
+def test_warns_when_the_choice_is_the_widest_candidate():
+    est, r = _fitted()
+    choice = est._width_choice
+    widest = choice.widths.size - 1
+    est._width_choice = WidthChoice(
+        choice.widths, widest, choice.gain, choice.gain_se, choice.fits
+    )
+    ci, caught = _coverage_warnings(est, r, level=(0.9, 0.95))
+    assert len(caught) == 1  # once per call, whatever the levels
+    assert "widest candidate width (8 cells)" in str(caught[0].message)
+    assert "method='bootstrap'" in str(caught[0].message)
+    # the interval itself is unchanged
+    est._width_choice = None
+    again, none = _coverage_warnings(est, r, level=(0.9, 0.95))
+    assert none == []
+    np.testing.assert_array_equal(ci["lower"], again["lower"])
+
+
+def test_warns_when_tied_widths_move_the_estimate_and_not_otherwise():
+    est, r = _fitted()
+    choice = est._width_choice
+    assert not choice.at_widest
+    m = choice.fits.shape[1]
+    # every width tied: a point mass in the first cell at one width, uniform
+    # at the others: the CDF at 2 moves from about 0.1 to 1 (many SEs)
+    fits = np.full((choice.widths.size, m), 1.0 / m)
+    fits[0] = np.eye(m)[0]
+    zeros = np.zeros(choice.widths.size)
+    tied = WidthChoice(choice.widths, choice.chosen, zeros, zeros + 1.0, fits)
+    est._width_choice = tied
+    _, caught = _coverage_warnings(est, r, method="smoothed")
+    assert len(caught) == 1
+    assert "cannot tell the chosen width" in str(caught[0].message)
+    # the same fits with only the chosen width tied: nothing moves
+    alone = WidthChoice(
+        choice.widths, choice.chosen, zeros + 1.0, zeros + 0.01, fits.copy()
+    )
+    alone.fits[choice.chosen] = 1.0 / m
+    est._width_choice = alone
+    assert _coverage_warnings(est, r, method="smoothed")[1] == []
+    # the bootstrap re-chooses the width and is not checked
+    est._width_choice = tied
+    _, caught = _coverage_warnings(
+        est, r, method="bootstrap", n_resamples=2, random_state=0
+    )
+    assert caught == []
+
+
+def test_fitted_rvns_warns_or_not_by_its_held_out_scores():
+    # seed 1 ties seven widths whose estimates differ; seed 0 ties the five
+    # narrowest, whose estimates agree within the standard error
+    est, r = _fitted(seed=1)
+    assert est._width_choice.tied.sum() >= 5
+    assert len(_coverage_warnings(est, r)[1]) == 1
+    est, r = _fitted(seed=0)
+    assert _coverage_warnings(est, r)[1] == []
+
+
+def test_the_widest_choice_is_flagged_for_the_corrected_interval_only():
+    # the smoothed interval claims the smoothed target, not the true value
+    est, r = _fitted()
+    choice = est._width_choice
+    k = choice.widths.size
+    gain = np.ones(k)
+    gain[-1] = 0.0
+    se = np.full(k, 0.01)
+    est._width_choice = WidthChoice(choice.widths, k - 1, gain, se, choice.fits)
+    assert est._width_choice.tied.sum() == 1
+    assert _coverage_warnings(est, r, method="smoothed")[1] == []
+    assert len(_coverage_warnings(est, r, method="rbc")[1]) == 1
