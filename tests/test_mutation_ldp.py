@@ -269,9 +269,13 @@ def test_exact_law_of_a_laplace_column_has_its_epsilon():
         worst = ldp._exact_law(j).worst_epsilon()
         assert worst.value == pytest.approx(1.0, rel=1e-12)
         assert worst.inputs == (0.0, high)
-    assert "secure=False" in LaplaceLDP(bounds=(0, 1), secure=False).fit(
-        np.zeros((1, 1))
-    )._exact_law(0).reason
+    assert (
+        "secure=False"
+        in LaplaceLDP(bounds=(0, 1), secure=False)
+        .fit(np.zeros((1, 1)))
+        ._exact_law(0)
+        .reason
+    )
 
 
 # --- skprivate/ldp/_noise_laws.py -------------------------------------------
@@ -460,7 +464,8 @@ def test_epsilon_limit_of_a_fixed_noise_is_where_its_profile_is_delta():
     assert got == pytest.approx(_gaussian_epsilon_at(3.0, 2.0, 1e-6), rel=1e-5)
     # Laplace noise of scale 100 has profile 1 - exp(-1 / 200) = 0.005 even at
     # epsilon 0: every epsilon meets delta = 0.01, and there is no limit
-    assert _epsilon_limit(lambda: GeneralizedGaussianNoise(100.0, 1.0), 1.0, 0.01) is None
+    wide = GeneralizedGaussianNoise(100.0, 1.0)
+    assert _epsilon_limit(lambda: wide, 1.0, 0.01) is None
 
 
 @pytest.mark.parametrize("power", [None, 1.0])
@@ -471,7 +476,8 @@ def test_grid_refusal_at_a_large_budget_names_the_largest_accepted(power):
     # 2**30 for the flipped Huber law (epsilon = range / scale), and for
     # Laplace noise (power 1) where its profile is delta / 2 = 5e-6
     if power is None:
-        model, name, limit = FlippedHuberLDP(epsilon=6e9, bounds=(0, 1)), "FlippedHuberLDP", 2.0**30
+        model = FlippedHuberLDP(epsilon=6e9, bounds=(0, 1))
+        name, limit = "FlippedHuberLDP", 2.0**30
     else:
         model = GeneralizedGaussianLDP(epsilon=6e9, power=power, bounds=(0, 1))
         name, limit = "GeneralizedGaussianLDP", _laplace_epsilon_at(2.0**-30, 1.0, 5e-6)
@@ -567,7 +573,8 @@ def test_exact_law_of_a_column_is_its_grid_law():
 
 @pytest.mark.parametrize("cls", [FlippedHuberLDP, GeneralizedGaussianLDP])
 def test_insecure_summary_reports_the_continuous_profile_per_column(cls):
-    model = cls(epsilon=2.0, delta=1e-3, bounds=([0, 0, 0], [1, 4, 1]), secure=False)
+    bounds = ([0.5, -1.0, 0.0], [1.5, 3.0, 1.0])
+    model = cls(epsilon=2.0, delta=1e-3, bounds=bounds, secure=False)
     model.fit(np.zeros((1, 3)))
     eps = 2.0 / 3
     want = [
@@ -621,7 +628,7 @@ def test_flipped_huber_refuses_a_delta_beyond_its_largest_threshold():
     ("cls", "params"),
     [
         (FlippedHuberLDP, {"epsilon": 1.0, "delta": 1e-3}),
-        (GeneralizedGaussianLDP, {"epsilon": 1.0, "delta": 1e-3, "power": 1.5}),
+        (GeneralizedGaussianLDP, {"epsilon": 1.0, "delta": 1e-3, "power": 2.0}),
     ],
 )
 def test_secure_noise_is_calibrated_on_the_grid_law(monkeypatch, cls, params):
@@ -640,12 +647,10 @@ def test_secure_noise_is_calibrated_on_the_grid_law(monkeypatch, cls, params):
     ("cls", "params"),
     [
         (FlippedHuberLDP, {"epsilon": 1.0, "delta": 1e-3}),
-        (GeneralizedGaussianLDP, {"epsilon": 1.0, "delta": 1e-3, "power": 1.5}),
+        (GeneralizedGaussianLDP, {"epsilon": 1.0, "delta": 1e-3, "power": 2.0}),
     ],
 )
-def test_a_calibration_short_of_the_exact_delta_is_tightened(
-    monkeypatch, cls, params
-):
+def test_a_calibration_short_of_the_exact_delta_is_tightened(monkeypatch, cls, params):
     # the exact delta is reported rounded up by _EXACT_DELTA_ROUNDING; at
     # 1e-3 every first calibration falls short of the budget, and fit must
     # calibrate again, to a lower target, until the reported delta fits
@@ -663,7 +668,7 @@ def test_a_calibration_short_of_the_exact_delta_is_tightened(
     ("cls", "search", "params"),
     [
         (FlippedHuberLDP, "_flipped_huber_threshold", {"delta": 1e-3}),
-        (GeneralizedGaussianLDP, "_generalized_gaussian_scale", {"power": 1.5}),
+        (GeneralizedGaussianLDP, "_generalized_gaussian_scale", {"power": 2.0}),
     ],
 )
 def test_one_root_search_per_distinct_column_when_it_meets_the_exact_delta(
@@ -719,3 +724,86 @@ def test_a_profile_that_cannot_be_computed_is_refused_naming_power_and_epsilon(
         "floating point. Choose a smaller power (up to 30 is supported at every "
         "epsilon)."
     )
+
+
+def test_calibration_refusal_at_a_large_budget_names_the_largest_accepted(
+    monkeypatch,
+):
+    # no real profile reaches this refusal (at the smallest scale searched,
+    # range * e**-10 / max(epsilon, 1), delta is almost 1); a profile that
+    # is 0 everywhere does.  The limit is the real one of Laplace noise
+    # (power 1) at that scale, where its profile is delta / 2 = 5e-6
+    from skprivate.ldp import _additive
+
+    monkeypatch.setattr(_additive, "_released_delta", lambda *args: 0.0)
+    smallest = math.exp(-10.0) / 3.0
+    limit = 2 * _laplace_epsilon_at(smallest, 1.0, 5e-6)
+    with pytest.raises(ValueError) as info:
+        GeneralizedGaussianLDP(epsilon=6.0, power=1.0, bounds=(0, 1)).fit(
+            np.zeros((1, 2))
+        )
+    assert str(info.value) == (
+        "epsilon=6 is too large for GeneralizedGaussianLDP at delta=1e-05 and "
+        f"power=1: no noise scale down to {smallest:g} attains it; the largest "
+        f"accepted is {limit:.4g}."
+    )
+
+
+def test_calibration_refusal_without_a_limit_names_none(monkeypatch):
+    # a profile above delta at every scale refuses the budget as too small;
+    # Laplace noise of the largest scale (2**24 ranges) has profile 3e-8 at
+    # epsilon 0 already below delta / 2 = 0.45, so no smallest budget exists
+    from skprivate.ldp import _additive
+
+    monkeypatch.setattr(_additive, "_released_delta", lambda *args: 1.0)
+    with pytest.raises(ValueError) as info:
+        GeneralizedGaussianLDP(epsilon=6.0, delta=0.9, power=1.0, bounds=(0, 1)).fit(
+            np.zeros((1, 2))
+        )
+    assert str(info.value) == (
+        "epsilon=6 is too small for GeneralizedGaussianLDP at delta=0.9 and "
+        f"power=1: no noise scale up to {2.0**24:g} attains it."
+    )
+
+
+def test_generalized_gaussian_power_is_capped_at_thirty():
+    GeneralizedGaussianLDP(power=30.0, bounds=(0, 1), secure=False).fit(
+        np.zeros((1, 1))
+    )
+    with pytest.raises(ValueError) as info:
+        GeneralizedGaussianLDP(power=30.5, bounds=(0, 1)).fit(np.zeros((1, 1)))
+    assert str(info.value) == (
+        "power=30.5 is not supported by GeneralizedGaussianLDP: noise so close to "
+        "uniform has no delta that can be computed exactly in reasonable time; "
+        "choose power <= 30 (the law is then already within a few percent of "
+        "uniform on its central range)."
+    )
+
+
+def test_exact_deltas_kept_per_law_are_never_shared_by_another_law(monkeypatch):
+    # exact deltas are kept in a table keyed by the law and the grid: a
+    # Gaussian law and a flipped Huber law with beta = power = 2, or a law of
+    # another power, at the same scale and grid each get their own value
+    import copy
+
+    from skprivate.ldp import _additive
+    from skprivate.ldp._exact_laws import additive_exact_law
+
+    monkeypatch.setattr(_additive, "GRID_BITS", 2)
+    monkeypatch.setattr(_additive, "_EXACT_DELTAS", {})
+    model = GeneralizedGaussianLDP(epsilon=1.0, delta=1e-3, bounds=(0, 1))
+    model.fit(np.zeros((1, 1)))
+    scale = model.noise_[0].scale
+    seen = [model._exact_deltas()[0]]
+    others = (
+        FlippedHuberNoise(scale, 2.0 * scale),
+        GeneralizedGaussianNoise(scale, 1.5),
+    )
+    for law in others:
+        other = copy.copy(model)
+        other.noise_ = [law]
+        want = float(additive_exact_law(other, 0).worst_delta(1.0).value)
+        assert other._exact_deltas() == [want]
+        seen.append(want)
+    # both other laws are 0-delta at this scale, the Gaussian one is not
+    assert seen[0] > 0 and seen[1] == seen[2] == 0.0
