@@ -297,13 +297,17 @@ class FrequencyEstimator(
 
     Notes
     -----
-    ``conf_int("pmf")`` bounds each category's frequency: ``"normal"``
-    intervals of the unbiased estimate from its closed-form variance (the
-    default for ``method="unbiased"``), or ``"bootstrap"`` percentile
-    intervals of ``distribution_`` (the default otherwise), resampling the
-    reports through multinomial counts of the distinct reports.  Neither
-    needs data: after a fit with ``privatizer=``, data passed to
-    ``conf_int`` are refused (they would be the raw values).
+    ``conf_int("pmf")`` bounds each category's share ``P(X = category)`` in
+    the population the respondents were drawn from: ``"normal"`` intervals
+    of the unbiased estimate (the default for ``method="unbiased"``), whose
+    variance is the oracle's closed-form variance ``variance_`` (the noise
+    of the reports given the respondents' values) plus the sampling
+    variance ``f (1 - f) / n`` of the respondents, or ``"bootstrap"``
+    percentile intervals of ``distribution_`` (the default otherwise),
+    resampling the reports through multinomial counts of the distinct
+    reports, which carries both.  Neither needs data: after a fit with
+    ``privatizer=``, data passed to ``conf_int`` are refused (they would be
+    the raw values).
 
     The statistic is the count of each distinct report, which merges by
     addition, so ``partial_fit`` and a dask collection give the fit of all
@@ -548,13 +552,19 @@ class FrequencyEstimator(
         how = request.choose(("normal", "bootstrap"), auto, type(self).__name__)
         labels = list(self.categories_.tolist())
         if how == "normal":
+            # the oracle's variance given the respondents' values, plus the
+            # variance of sampling them, f (1 - f) / n: the interval covers
+            # the population share, as the bootstrap of respondents does
+            share = np.clip(self.distribution_raw_, 0.0, 1.0)
+            sampling = share * (1.0 - share) / self.n_samples_seen_
             return normal_frame(
                 "pmf",
                 labels,
                 self.distribution_raw_,
-                np.sqrt(self.variance_),
+                np.sqrt(self.variance_ + sampling),
                 request.level,
-                "normal (closed-form oracle variance, plug-in frequencies)",
+                "normal (closed-form oracle variance plus sampling variance, "
+                "plug-in frequencies)",
                 "P(X = category)",
             )
         reps = request.memo("bootstrap", lambda: self._bootstrap(request))

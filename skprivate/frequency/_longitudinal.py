@@ -503,11 +503,12 @@ class LongitudinalFrequencyEstimator(
     ``V / T + (T - 1) / T * Cov`` includes the covariance of two waves'
     estimates (see :mod:`skprivate.frequency._longitudinal`); it is
     evaluated at the plug-in frequencies ``clip(distribution_raw_, 0, 1)``.
-    ``conf_int("pmf")`` bounds each category's frequency: with the normal
-    law of the pooled unbiased estimate and that variance (``method=
-    "unbiased"``), or by the percentile bootstrap of respondents (all waves
-    of a respondent resampled together, which keeps their dependence;
-    ``method="norm-sub"``).  ``partial_fit`` adds respondents, and a dask
+    ``conf_int("pmf")`` bounds each category's share in the population the
+    respondents were drawn from: with the normal law of the pooled unbiased
+    estimate and that variance plus the sampling variance ``f (1 - f) / n``
+    (``method="unbiased"``), or by the percentile bootstrap of respondents
+    (all waves of a respondent resampled together, which keeps their
+    dependence; ``method="norm-sub"``).  ``partial_fit`` adds respondents, and a dask
     collection is fitted partition by partition: the estimate depends on
     the rows only through the counts of distinct report rows.
 
@@ -662,14 +663,18 @@ n_wave_columns)
         how = request.choose(("normal", "bootstrap"), auto, type(self).__name__)
         labels = list(self.categories_.tolist())
         if how == "normal":
+            # plus the sampling variance of the respondents (see
+            # FrequencyEstimator): the population share, as the bootstrap
+            share = np.clip(self.distribution_raw_, 0.0, 1.0)
+            sampling = share * (1.0 - share) / self.n_samples_seen_
             return normal_frame(
                 "pmf",
                 labels,
                 self.distribution_raw_,
-                np.sqrt(self.variance_),
+                np.sqrt(self.variance_ + sampling),
                 request.level,
-                "normal (closed-form pooled variance of the waves, plug-in "
-                "frequencies)",
+                "normal (closed-form pooled variance of the waves plus sampling "
+                "variance, plug-in frequencies)",
                 "P(X = category)",
             )
         reps = request.memo("bootstrap", lambda: self._bootstrap(request))

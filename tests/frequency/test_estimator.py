@@ -172,7 +172,10 @@ def test_privatizer_pickle_and_unfitted_oracle():
 def test_conf_int_normal_and_bootstrap():
     est, reports, fo = _fitted("unbiased")
     ci = est.conf_int("pmf")
-    np.testing.assert_allclose(ci["se"], np.sqrt(est.variance_))
+    # the oracle's variance plus the sampling variance of the respondents
+    share = np.clip(est.distribution_raw_, 0, 1)
+    total = np.sqrt(est.variance_ + share * (1 - share) / est.n_samples_seen_)
+    np.testing.assert_allclose(ci["se"], total)
     np.testing.assert_allclose(ci["estimate"], est.distribution_raw_)
     assert ci["method"].iloc[0].startswith("normal")
     ns = FrequencyEstimator(oracle=fo, method="norm-sub").fit(reports)
@@ -181,9 +184,10 @@ def test_conf_int_normal_and_bootstrap():
     pd.testing.assert_frame_equal(a, b)
     assert a["method"].iloc[0].startswith("bootstrap")
     assert ((a["lower"] <= a["estimate"]) & (a["estimate"] <= a["upper"])).all()
-    # the bootstrap spread of the unbiased estimate is its closed-form se
+    # the bootstrap spread of the unbiased estimate is the normal one's se
+    # (resampling the reports resamples the respondents too)
     boot = est.conf_int("pmf", method="bootstrap", n_resamples=400, random_state=1)
-    np.testing.assert_allclose(boot["se"], np.sqrt(est.variance_), rtol=0.2)
+    np.testing.assert_allclose(boot["se"], total, rtol=0.2)
 
 
 def test_conf_int_refuses_data_after_privatizer():

@@ -30,7 +30,8 @@ def test_normal_interval_is_the_pooled_estimate_and_its_variance(kind):
     est = LongitudinalFrequencyEstimator(oracle=lo).fit(R)
     ci = est.conf_int("pmf", level=0.9)
     z = norm.ppf(0.95)
-    se = np.sqrt(est.variance_)
+    share = np.clip(est.distribution_raw_, 0, 1)
+    se = np.sqrt(est.variance_ + share * (1 - share) / 3000)
     np.testing.assert_allclose(ci["estimate"], est.distribution_raw_)
     np.testing.assert_allclose(ci["lower"], est.distribution_raw_ - z * se)
     np.testing.assert_allclose(ci["upper"], est.distribution_raw_ + z * se)
@@ -42,10 +43,8 @@ def test_normal_interval_is_the_pooled_estimate_and_its_variance(kind):
 
 def test_normal_interval_covers_at_its_level():
     # 300 samples of k-RR in 4 waves: each category's 95 % interval covers
-    # its frequency among the respondents (the variance is that of the
-    # reports given the respondents' values, as for every oracle here) in
-    # 0.95 of them (binomial standard error 0.0126; the band is about 2.8 of
-    # them)
+    # its population share in 0.95 of them (binomial standard error 0.0126;
+    # the band is about 2.8 of them)
     covered = np.zeros(3)
     lo = LongitudinalOracle(
         epsilon_permanent=1.0, epsilon_instant=2.0, waves=4, categories=[[0, 1, 2]]
@@ -56,8 +55,7 @@ def test_normal_interval_covers_at_its_level():
         x = rng.choice(3, size=(800, 1), p=SHARES)
         lo.set_params(random_state=int(rng.integers(2**31)))
         ci = est.fit(lo.transform(x)).conf_int("pmf")
-        share = np.bincount(x[:, 0], minlength=3) / 800
-        covered += (ci["lower"] <= share) & (ci["upper"] >= share)
+        covered += (ci["lower"] <= SHARES) & (ci["upper"] >= SHARES)
     assert np.all((covered / 300 > 0.915) & (covered / 300 < 0.985))
 
 
@@ -70,7 +68,9 @@ def test_bootstrap_resamples_respondents_with_all_their_waves():
     lo, R = _reports("krr", 4000, 4, 2, eps_p=0.7, eps_i=4.0)
     est = LongitudinalFrequencyEstimator(oracle=lo).fit(R)
     ci = est.conf_int("pmf", method="bootstrap", n_resamples=400, random_state=0)
-    ratio = ci["se"].to_numpy() / np.sqrt(est.variance_)
+    share = np.clip(est.distribution_raw_, 0, 1)
+    total = np.sqrt(est.variance_ + share * (1 - share) / 4000)
+    ratio = ci["se"].to_numpy() / total
     assert np.all(np.abs(ratio - 1) < 0.1)
     assert np.all(np.sqrt(est.wave_variance_ / 4) < 0.75 * np.sqrt(est.variance_))
     # norm-sub takes the bootstrap by default, around its own estimate
