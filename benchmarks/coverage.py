@@ -96,6 +96,7 @@ from skprivate._grid_density._ems import (
 from skprivate._grid_density._intervals import binomial_filter_matrix, cell_cdf_weights
 from skprivate._uncertainty import DEFAULT_RESAMPLES
 from skprivate.exceptions import CoverageWarning
+from skprivate.frequency import FrequencyEstimator, FrequencyOracle
 from skprivate.interval._intervals import NPMLE_SUBSAMPLES
 from skprivate.ldp import PerturbedKDEEstimator, SquareWaveEMSEstimator, SquareWaveLDP
 from skprivate.ldp._noise_laws import GeneralizedGaussianNoise
@@ -636,6 +637,41 @@ def _subset(n, alpha, rng, pilot):
     ]
 
 
+# --------------------------------------------------------- frequency oracles
+def _frequency(n, epsilon, rng, pilot):
+    # The intervals bound the population share: the normal one adds the
+    # sampling variance of the respondents to the oracle's variance, the
+    # bootstrap resamples respondents.
+    x = rng.choice(4, size=(n, 1), p=_SHARES)
+    rows = []
+    for oracle, method in (
+        ("krr", "unbiased"),
+        ("oue", "unbiased"),
+        ("krr", "norm-sub"),
+    ):
+        fo = FrequencyOracle(
+            epsilon=epsilon,
+            oracle=oracle,
+            categories=[list(range(4))],
+            random_state=int(rng.integers(2**31)),
+        )
+        reports = fo.fit_transform(x)
+        est = FrequencyEstimator(oracle=fo, method=method).fit(reports)
+        ci = _ci(est, "pmf", level=LEVELS, n_resamples=200, random_state=rng)
+        how = "normal" if method == "unbiased" else "bootstrap (200 replicates)"
+        for j in (0, 3):
+            one = ci[ci["point"] == j].reset_index(drop=True)
+            one.attrs = ci.attrs
+            rows.append(
+                _row(
+                    f"pmf({j}), {oracle} {method}, {how}",
+                    one,
+                    float(_SHARES[j]),
+                )
+            )
+    return rows
+
+
 # ---------------------------------------------------------- integral family
 _INTEGRAL_MEAN = 10.037
 
@@ -782,6 +818,7 @@ SCENARIOS = [
         _integral,
     ),
     Scenario("laplace_intervals", (0.5, 2.0), _eps, _laplace),
+    Scenario("FrequencyEstimator", (1.0, 4.0), _eps, _frequency),
 ]
 
 
