@@ -108,6 +108,48 @@ def _mutmut() -> str:
     return str(local) if local.exists() else "mutmut"
 
 
+# Runs in the work directory: the changed lines of many mutants in one
+# process (one `mutmut show` per mutant costs seconds on a loaded machine).
+_DIFF_SCRIPT = """
+import json, sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+path, names = sys.argv[1], json.loads(sys.argv[2])
+out = {}
+for name in names:
+    try:
+        diff = get_diff_for_mutant(name, path=path)
+    except Exception:
+        continue
+    out[name] = " / ".join(
+        line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    )
+print("DIFFS " + json.dumps(out, ensure_ascii=False))
+"""
+
+
+def _prefetch_changed_lines(work: Path, path: str, names: list[str]) -> None:
+    """Fill the cache of :func:`_changed_lines` for ``names`` in one process."""
+    cache = work / "mutants" / "changed_lines.json"
+    known = json.loads(cache.read_text()) if cache.exists() else {}
+    missing = [n for n in names if n not in known]
+    if not missing:
+        return
+    result = subprocess.run(
+        [sys.executable, "-c", _DIFF_SCRIPT, path, json.dumps(missing)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+    )
+    for line in result.stdout.splitlines():
+        if line.startswith("DIFFS "):
+            known.update(json.loads(line[len("DIFFS ") :]))
+            cache.write_text(json.dumps(known, ensure_ascii=False))
+    # any name it could not read is left to `mutmut show`
+
+
 def _changed_lines(work: Path, name: str) -> str:
     # kept beside the mutants: a --reuse run has the same mutants, and one
     # `mutmut show` costs seconds
@@ -160,6 +202,8 @@ for name in ["no mutant", *names]:
     found[name] = first.failed if code != 0 else None
     if code != 0 and first.failed is None:
         found[name] = "pytest exit " + str(int(code))
+    if name == "no mutant" and found[name] is not None:
+        break  # the new tests fail on the module itself: nothing to judge
 print("KILLERS " + json.dumps(found))
 """
 
@@ -264,6 +308,7 @@ def run_module(key: str, reuse: bool = False) -> dict:
         if STATUS.get(c) in ("survived", "timeout", "no tests")
     ]
     killers = _killers(work, rechecked, spec.new_tests)
+    _prefetch_changed_lines(work, spec.path, rechecked)
     mutants = []
     for name, code in sorted(codes.items(), key=_natural):
         status = STATUS.get(code, "suspicious")
@@ -472,9 +517,10 @@ def _js_sections() -> list[Section]:
         "`skprivate/survey/static/samplers.js` is mutated by Stryker and judged "
         "by exact laws (`python -m benchmarks mutation_js`); every mutant not "
         "killed by the existing checks, with its reason, is listed in "
-        "[mutation_js.md](mutation_js.md)."
+        "[mutation_js.md](mutation_js.md). A run restricted to some lines "
+        "(`--lines`) shows its row first, then the last whole-file run's."
     )
-    table = pd.DataFrame([mutation_js.summary(record)])
+    table = pd.DataFrame(mutation_js.summaries(record))
     return [Section("JavaScript: `samplers.js` (Stryker)", text, [table])]
 
 

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
 from sklearn.pipeline import make_pipeline
 
@@ -24,7 +25,9 @@ from skprivate import (
     SubsetDistributionEstimator,
     SubsetUniform,
 )
+from skprivate.distributions import DiscreteDistribution, PopulationEstimateMixin
 from skprivate.exceptions import NotIdentifiableWarning, PrivacyLeakWarning
+from skprivate.frequency import GeneralizedRandomizedResponse
 from skprivate.integral import laplace_statistic
 from skprivate.interval import IntervalCaseI, IntervalCaseII, IntervalNPMLE
 from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
@@ -38,6 +41,27 @@ OPEN = IntervalCaseI(anchor_loc=-5.0, anchor_scale=0.1, random_state=0).fit_tran
     RNG.normal(size=(200, 1))
 )
 CASE_TWO = IntervalCaseII(random_state=0).fit_transform(RNG.normal(size=(300, 1)))
+# Six Case-I rows whose NPMLE puts mass outside the anchors' supported range
+SIX = np.array([[1, np.inf], [-np.inf, 2], [3, np.inf], [-np.inf, 4], [-np.inf, 5]])
+SIX = np.vstack([SIX, [6.0, np.inf]])
+
+
+class _FewValues(PopulationEstimateMixin, BaseEstimator):
+    """The empirical law of its rows; a fit on one distinct value fails."""
+
+    def fit(self, x, y=None):
+        self.values_ = np.asarray(x, dtype=float).ravel()
+        if np.unique(self.values_).size < 2:
+            raise ValueError("one distinct value")
+        return self
+
+    def _distribution(self):
+        v, c = np.unique(self.values_, return_counts=True)
+        return DiscreteDistribution(v, c)
+
+
+# a quarter of the bootstrap replicates of these rows hold one value only
+FEW = np.array([[0.0], [0.0], [0.0], [1.0]])
 
 
 def _unknown_reports():
@@ -73,6 +97,10 @@ def _in_memory_cases():
             PrivacyLeakWarning,
             lambda: SubsetUniform().fit(RACE[:, None]),
         ),
+        "frequency oracle's categories from data": (
+            PrivacyLeakWarning,
+            lambda: GeneralizedRandomizedResponse().fit(RACE[:, None]),
+        ),
         "unknown reports": (
             UserWarning,
             lambda: SubsetDistributionEstimator(design=mech).fit(reports),
@@ -98,6 +126,33 @@ def _in_memory_cases():
             PrivacyLeakWarning,
             lambda: laplace_statistic(
                 X[:, 0], "median", 1.0, bounds=(0, 10), sensitivity="local"
+            ),
+        ),
+        # confidence intervals: resampled fits that failed, the identified
+        # set of the mean, pointwise intervals widened over the unsupported
+        # region
+        "failed resampled fits": (
+            RuntimeWarning,
+            lambda: (
+                _FewValues()
+                .fit(FEW)
+                .conf_int("mean", X=FEW, n_resamples=40, random_state=0)
+            ),
+        ),
+        "identified set": (
+            NotIdentifiableWarning,
+            lambda: (
+                IntervalNPMLE(bounds=(0, 10))
+                .fit(SIX)
+                .conf_int("mean", X=SIX, n_resamples=20, random_state=0)
+            ),
+        ),
+        "widened interval": (
+            NotIdentifiableWarning,
+            lambda: (
+                IntervalNPMLE(bounds=(0, 10))
+                .fit(SIX)
+                .conf_int("quantile", [0.9], X=SIX)
             ),
         ),
         "solver": (

@@ -265,7 +265,7 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
 
     def _ci_smoothing_method(self, request: IntervalRequest, extra=()) -> str:
         auto = "rbc" if self.kernel == "gaussian" else "smoothed"
-        method = request.choose(("rbc", "smoothed", *extra), auto, request.kind)
+        method = request.choose(("rbc", "smoothed", *extra), auto, type(self).__name__)
         if method == "rbc" and self.kernel != "gaussian":
             raise ValueError(
                 "method='rbc' needs kernel='gaussian' (the Cauchy kernel has no "
@@ -631,7 +631,7 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
         method = request.choose(
             ("rbc", "smoothed", "bootstrap"),
             "rbc" if rbc_ok else "smoothed",
-            request.kind,
+            type(self).__name__,
         )
         if method == "rbc" and not rbc_ok:
             raise ValueError(

@@ -285,6 +285,17 @@ def check_bounds(
                 f"{names}; unknown keys {unknown}, missing columns {missing}."
             )
         pairs = [bounds[keys[c]] for c in names]
+        for c, pair in zip(names, pairs):
+            # a scalar entry would otherwise be read as part of (low, high)
+            try:
+                is_pair = np.shape(pair) == (2,)
+            except ValueError:  # a ragged nesting
+                is_pair = False
+            if not (is_pair and isinstance(pair, tuple | list | np.ndarray)):
+                raise ValueError(
+                    f"{name} given as a dict must map each column to a pair "
+                    f"(low, high); column {c!r} has {pair!r}. {forms}"
+                )
         return check_bounds(
             [tuple(p) if isinstance(p, list | np.ndarray) else p for p in pairs],
             n_features,
@@ -745,7 +756,7 @@ def _check_numeric_columns(X: Any, name: str) -> Any:
         except (TypeError, ValueError):
             return X
     if isinstance(arr, np.ndarray) and arr.dtype.kind in "OUSMm" and arr.ndim <= 2:
-        data = arr.reshape(len(arr), -1) if arr.ndim == 1 else arr
+        data = arr.reshape(-1, 1) if arr.ndim < 2 else arr  # 0-d: one cell
         for j in range(data.shape[1]):
             if arr.dtype.kind in "Mm":
                 raise TypeError(

@@ -1,0 +1,478 @@
+"""Mutation specs: input validation and the frequency oracles' samplers.
+
+``skprivate/utils/validation.py`` is split into two runs: the interval,
+bounds, weights and seed checks, and the numeric-column checks that every
+fit and transform calls (mutants of those reach almost every test, so the
+selection is the few tests that call the checks directly).
+"""
+
+from __future__ import annotations
+
+from ._mutation_modules import ModuleSpec, _all_but
+
+_V = "skprivate.utils.validation."
+_NO_RAW = "tests/test_no_raw_in_messages.py::test_non_numeric_cell_is_named_not_shown"
+
+# the direct tests of the checks; the estimators' own tests reach them too,
+# but each mutant would then run minutes of fits
+_VALIDATION_TESTS = [
+    "tests/utils/test_validation.py",
+    *_all_but(
+        "tests/utils/test_input_containers.py",
+        "test_grid_kde_ignores_far_outliers_instead_of_coarsening_the_grid",
+    ),
+    "tests/test_bad_input_pins.py::"
+    "test_laplace_statistic_refuses_an_infinite_value_naming_its_row",
+    "tests/test_bad_input_pins.py::"
+    "test_laplace_statistic_on_dask_refuses_an_infinite_value_as_in_memory",
+    "tests/test_bad_input_pins.py::"
+    "test_laplace_describe_names_the_row_of_an_infinite_value_in_the_table",
+    f"{_NO_RAW}[LaplaceLDP-frame]",
+    f"{_NO_RAW}[LaplaceLDP-object array]",
+    f"{_NO_RAW}[LaplaceLDP-nested list]",
+]
+
+_NO_KIND = "a dtype kind is one character and 'X' is no kind: the same test"
+_TO_FLOAT = (
+    "pandas writes NaN for pd.NA when it converts a nullable column to float "
+    "(the decoded values are cast to float at the end in any case), whatever "
+    "na_value says"
+)
+_SHORTCUT = (
+    "only skips the early return of a numeric Series: the scan that follows "
+    "finds no entry float() refuses and returns the Series unchanged too"
+)
+_HAS_KIND = (
+    "every numpy and pandas dtype has a kind attribute: the default is never read"
+)
+
+SPECS: dict[str, ModuleSpec] = {
+    # interval data, declared bounds, bounds read from data, seeds, flags,
+    # settings of partial_fit and sample weights
+    "validation_bounds": ModuleSpec(
+        path="skprivate/utils/validation.py",
+        tests=_VALIDATION_TESTS,
+        new_tests=["tests/test_mutation_validation.py"],
+        equivalent={
+            f"{_V}x_bounds_from_data__mutmut_52": (
+                "low = X.min(axis=0).astype(None)",
+                "astype(None) is astype(float64), and X is already float64 "
+                "(check_float_array)",
+            ),
+            f"{_V}x_bounds_from_data__mutmut_56": (
+                "high = X.max(axis=0).astype(None)",
+                "as x_bounds_from_data__mutmut_52",
+            ),
+            f"{_V}x_check_bounds__mutmut_61": (
+                "per_column = None",
+                "per_column is only tested for truth: None acts as False",
+            ),
+            f"{_V}x_check_bounds__mutmut_83": (
+                "len(bounds) >= 0:",
+                "an empty list or tuple then enters the branch, where its pairs "
+                "are all([]) = True but len(bounds) = 0 never equals n_features "
+                ">= 1: per_column stays unset, as before",
+            ),
+            f"{_V}x_check_interval_array__mutmut_20": (
+                "ensure_2d=None,",
+                "check_array tests ensure_2d for truth: None acts as False",
+            ),
+            f"{_V}x_check_interval_array__mutmut_24": (
+                "input_name=None,",
+                "check_array puts input_name only into the messages of its "
+                "finiteness and non-negativity checks, both off here "
+                "(ensure_all_finite=False); every other refusal is prefixed "
+                "with the name by check_interval_array itself",
+            ),
+            f"{_V}x_check_interval_array__mutmut_30": (
+                ")",
+                "drops input_name=name: as x_check_interval_array__mutmut_24",
+            ),
+            f"{_V}x_check_weights__mutmut_30": (
+                'what = "negative" if w[i] <= 0 else "not finite"',
+                "w[i] is a refused weight, negative or not finite, never 0: "
+                "<= 0 and < 0 agree on it",
+            ),
+            f"{_V}x_check_weights__mutmut_31": (
+                'what = "negative" if w[i] < 1 else "not finite"',
+                "a refused weight is negative (below 0 and 1), NaN (neither) or "
+                "+-inf (both tests agree): the same word",
+            ),
+        },
+        excluded={
+            f"{_V}x_bounds_from_data__mutmut_6": (
+                ")",
+                "the PrivacyLeakWarning loses its stacklevel; under mutmut a "
+                "trampoline frame is the caller, so only "
+                "tests/test_warning_location.py (outside mutmut) sees it",
+            ),
+            f"{_V}x_check_interval_array__mutmut_55": (
+                ")",
+                "the column-vector DataConversionWarning loses its stacklevel: "
+                "as x_bounds_from_data__mutmut_6",
+            ),
+        },
+        functions=[
+            f"{_V}x_make_interval_array__mutmut_*",
+            f"{_V}x_check_interval_array__mutmut_*",
+            f"{_V}x_check_bounds__mutmut_*",
+            f"{_V}x_bounds_from_data__mutmut_*",
+            f"{_V}x_check_generator__mutmut_*",
+            f"{_V}x_check_bool__mutmut_*",
+            f"{_V}x_check_unchanged_settings__mutmut_*",
+            f"{_V}x_check_weights__mutmut_*",
+        ],
+    ),
+    # the numeric-column checks (containers, non-numbers, NaN and infinity,
+    # magnitudes, one-sided intervals, float arguments)
+    "validation_numeric": ModuleSpec(
+        path="skprivate/utils/validation.py",
+        tests=_VALIDATION_TESTS,
+        new_tests=["tests/test_mutation_validation.py"],
+        equivalent={
+            f"{_V}x__check_finite_named__mutmut_1": (
+                "first_row: int = 1",
+                "both callers (check_numeric_input, check_finite) pass first_row",
+            ),
+            f"{_V}x__check_finite_named__mutmut_16": (
+                "if (names is not None) and False else np.asarray(X, float)",
+                "np.asarray(frame, float) is the frame's to_numpy(dtype=float)",
+            ),
+            f"{_V}x__check_finite_named__mutmut_37": (
+                "finite.reshape(len(values), -2)",
+                "numpy reads a negative size as 'infer', as -1",
+            ),
+            f"{_V}x__check_finite_named__mutmut_49": (
+                "values.reshape(len(values), -2)",
+                "as x__check_finite_named__mutmut_37",
+            ),
+            **{
+                f"{_V}x__check_numeric_columns__mutmut_{n}": (line, _NO_KIND)
+                for n, line in [
+                    (32, '"XXbiufXX"'),
+                    (48, '"XXbiufXX"'),
+                    (55, '"XXMmXX"'),
+                    (75, '"XXOUSMmXX"'),
+                    (94, '"XXMmXX"'),
+                ]
+            },
+            f"{_V}x__check_numeric_columns__mutmut_36": (
+                "X.iloc[:, j].astype(None)",
+                "astype(None) is astype(float64): the decoded column is cast to "
+                "float at the end either way (values.astype(float))",
+            ),
+            **{
+                f"{_V}x__check_numeric_columns__mutmut_{n}": (line, _TO_FLOAT)
+                for n, line in [
+                    (42, "to_numpy(dtype=None, na_value=np.nan)"),
+                    (43, "to_numpy(dtype=float, na_value=None)"),
+                    (44, "to_numpy(na_value=np.nan)"),
+                    (45, "to_numpy(dtype=float, )"),
+                ]
+            },
+            f"{_V}x__check_numeric_columns__mutmut_68": (
+                "values.astype(None)",
+                "astype(None) is astype(float64)",
+            ),
+            f"{_V}x__check_numeric_columns__mutmut_87": (
+                "arr.reshape(len(arr), +1)",
+                "a 1-D array of length n has n entries: (n, 1) is the shape that "
+                "-1 infers",
+            ),
+            f"{_V}x__check_numeric_columns__mutmut_88": (
+                "arr.reshape(len(arr), -2)",
+                "numpy reads a negative size as 'infer', as -1",
+            ),
+            f"{_V}x__check_numeric_columns__mutmut_98": (
+                "data[:, j].astype(None)",
+                "astype(None) is astype(float64): the same cast is tried",
+            ),
+            **{
+                f"{_V}x__decode_series__mutmut_{n}": (
+                    line,
+                    "a DataFrame has no dtype attribute, so it is returned "
+                    "unchanged by the same condition's last test",
+                )
+                for n, line in [
+                    (3, 'hasattr(None, "columns")'),
+                    (7, '"XXcolumnsXX"'),
+                    (8, '"COLUMNS"'),
+                ]
+            },
+            f"{_V}x__decode_series__mutmut_20": ('"XXbiufXX"', _NO_KIND),
+            f"{_V}x__decode_series__mutmut_26": (
+                "np.asarray(X.astype(None), dtype=float)",
+                "astype(None) is astype(float64), then cast to float anyway",
+            ),
+            f"{_V}x__decode_series__mutmut_29": (
+                "X.to_numpy(dtype=float, na_value=None)",
+                _TO_FLOAT,
+            ),
+            f"{_V}x__decode_series__mutmut_31": (
+                "X.to_numpy(dtype=float, )",
+                _TO_FLOAT,
+            ),
+            **{
+                f"{_V}x__decode_series__mutmut_{n}": (line, _SHORTCUT)
+                for n, line in [
+                    (32, 'getattr(None, "kind", "O") in "biuf"'),
+                    (38, 'getattr(dtype, "XXkindXX", "O") in "biuf"'),
+                    (39, 'getattr(dtype, "KIND", "O") in "biuf"'),
+                    (43, 'getattr(dtype, "kind", "O") in "XXbiufXX"'),
+                    (44, 'getattr(dtype, "kind", "O") in "BIUF"'),
+                ]
+            },
+            **{
+                f"{_V}x__decode_series__mutmut_{n}": (line, _HAS_KIND)
+                for n, line in [
+                    (34, 'getattr(dtype, "kind", None) in "biuf"'),
+                    (37, 'getattr(dtype, "kind", ) in "biuf"'),
+                    (40, 'getattr(dtype, "kind", "XXOXX") in "biuf"'),
+                    (41, 'getattr(dtype, "kind", "o") in "biuf"'),
+                    (49, 'getattr(dtype, "kind", None) not in "Mm"'),
+                    (52, 'getattr(dtype, "kind", ) not in "Mm"'),
+                    (55, 'getattr(dtype, "kind", "XXOXX") not in "Mm"'),
+                    (56, 'getattr(dtype, "kind", "o") not in "Mm"'),
+                ]
+            },
+            f"{_V}x__decode_series__mutmut_58": ('"XXMmXX"', _NO_KIND),
+            f"{_V}x__from_polars__mutmut_41": (
+                "pd.DataFrame(columns, index=None)",
+                "a frame built from a dict of equal-length arrays gets "
+                "RangeIndex(height) by default (and a frame of no columns has "
+                "height 0)",
+            ),
+            f"{_V}x__from_polars__mutmut_43": (
+                "pd.DataFrame(columns, )",
+                "as x__from_polars__mutmut_41",
+            ),
+            f"{_V}x__is_nullable__mutmut_1": (
+                "return True",
+                "the except ImportError branch: pandas is a dependency, so the "
+                "import never fails",
+            ),
+            **{
+                f"{_V}x__is_nullable__mutmut_{n}": (line, _HAS_KIND)
+                for n, line in [
+                    (5, 'getattr(dtype, "kind", None) in "biuf"'),
+                    (8, 'getattr(dtype, "kind", ) in "biuf"'),
+                    (11, 'getattr(dtype, "kind", "XXXX") in "biuf"'),
+                ]
+            },
+            f"{_V}x__is_nullable__mutmut_13": ('"XXbiufXX"', _NO_KIND),
+            f"{_V}x_check_float_array__mutmut_40": ('"XXMmXX"', _NO_KIND),
+            f"{_V}x_check_magnitude__mutmut_12": (
+                "np.errstate(invalid=None)",
+                "the only operands that could raise the invalid flag are NaN, "
+                "and numpy's abs and > on NaN raise none (checked with warnings "
+                "as errors on this platform)",
+            ),
+            f"{_V}x_check_magnitude__mutmut_28": (
+                "big.reshape(len(arr), -2)",
+                "numpy reads a negative size as 'infer', as -1",
+            ),
+            f"{_V}x_check_magnitude__mutmut_42": (
+                "arr.reshape(len(arr), -2)",
+                "numpy reads a negative size as 'infer', as -1",
+            ),
+        },
+        functions=[
+            f"{_V}x_check_numeric_input__mutmut_*",
+            f"{_V}x__from_polars__mutmut_*",
+            f"{_V}x__is_pandas__mutmut_*",
+            f"{_V}x__is_nullable__mutmut_*",
+            f"{_V}x__decode_series__mutmut_*",
+            f"{_V}x__check_finite_named__mutmut_*",
+            f"{_V}x__check_numeric_columns__mutmut_*",
+            f"{_V}x__first_non_number__mutmut_*",
+            f"{_V}x__pd_categorical__mutmut_*",
+            f"{_V}x_check_magnitude__mutmut_*",
+            f"{_V}x_check_two_sided__mutmut_*",
+            f"{_V}x_check_float_array__mutmut_*",
+            f"{_V}x__position__mutmut_*",
+            f"{_V}x_check_finite__mutmut_*",
+        ],
+    ),
+}
+
+_FP = "tests/frequency/test_privatizers.py"
+_FL = "tests/frequency/test_laws.py"
+# the exact coins, samplers, hash family and laws of the frequency oracles,
+# without the three tests of several seconds each (the audit of local hashing
+# at extreme budgets, its full law at epsilon 60, a dask fit)
+_FREQUENCY_TESTS = [
+    *_all_but(
+        _FP,
+        "test_extreme_epsilons_are_audited_or_refused",
+        "test_dask_fit_names_the_row_of_a_missing_value",
+    ),
+    *(
+        f"{_FP}::test_extreme_epsilons_are_audited_or_refused[{cls}]"
+        for cls in (
+            "GeneralizedRandomizedResponse",
+            "SymmetricUnaryEncoding",
+            "OptimizedUnaryEncoding",
+            "BinaryLocalHashing",
+            "HadamardResponse",
+        )
+    ),
+    *_all_but(_FL, "test_every_output_is_reachable_at_large_epsilon"),
+    *(
+        f"{_FL}::test_every_output_is_reachable_at_large_epsilon[{kind}]"
+        for kind in ("krr", "sue", "oue", "blh", "hr")
+    ),
+]
+_C = "skprivate.frequency._coins."
+_LOOP = (
+    "the rounding loop's body never runs: {first} is already the answer, "
+    "since {why}; it runs only if the 80-digit quotient rounds across an "
+    "integer, i.e. the exact quotient lies within 1e-61 (relative) of one, "
+    "which no epsilon >= MIN_EPSILON is known to give; so changing the loop, "
+    "or a first estimate that the loop would bring back, changes nothing"
+)
+_KEEP_LOOP = _LOOP.format(
+    first="a = floor(2**62 e / (e + n))",
+    why="a n <= (2**62 - a) e is a <= 2**62 e / (e + n), and the clamps give "
+    "1 (never lowered: the loop needs a > 1) or 2**62 - 1 (safe whenever the "
+    "quotient rounds to 2**62)",
+)
+_SUE_LOOP = _LOOP.format(
+    first="a = floor(2**62 h / (h + 1)), h = sqrt(e)",
+    why="a**2 <= (2**62 - a)**2 e is a <= (2**62 - a) h, i.e. a <= 2**62 h / (h + 1)",
+)
+_OUE_LOOP = _LOOP.format(
+    first="b = ceil(2**62 / (e + 1))",
+    why="2**62 - b <= b e is b >= 2**62 / (e + 1)",
+)
+_FPR = "skprivate.frequency._privatizers."
+_FPB = _FPR + "xǁ_FrequencyPrivatizerǁ"
+
+SPECS.update(
+    {
+        "frequency_coins": ModuleSpec(
+            path="skprivate/frequency/_coins.py",
+            tests=_FREQUENCY_TESTS,
+            new_tests=["tests/test_mutation_frequency.py"],
+            equivalent={
+                **{
+                    f"{_C}x_keep_numerator__mutmut_{n}": (line, _KEEP_LOOP)
+                    for n, line in [
+                        (8, "to_integral_value(rounding=None)"),
+                        (23, "a = min(max(a, 2), COIN_SCALE - 1)"),
+                        (24, "a = min(max(a, 1), COIN_SCALE + 1)"),
+                        (28, "while a > 2 and"),
+                        (31, "Decimal(a * n_other) >= (scale - a) * e"),
+                        (33, "Decimal(a * n_other) > (scale + a) * e"),
+                        (34, "a = 1"),
+                        (35, "a += 1"),
+                        (36, "a -= 2"),
+                    ]
+                },
+                **{
+                    f"{_C}x_unary_numerators__mutmut_{n}": (line, _SUE_LOOP)
+                    for n, line in [
+                        (9, "to_integral_value(rounding=None)"),
+                        (27, "a = min(max(a, COIN_SCALE // 2), COIN_SCALE + 1)"),
+                        (30, "while a >= COIN_SCALE // 2 and"),
+                        (31, "while a > COIN_SCALE / 2 and"),
+                        (32, "while a > COIN_SCALE // 3 and"),
+                        (33, "Decimal(a) * 2 > (scale - a) ** 2 * e"),
+                        (36, "Decimal(a) ** 2 >= (scale - a) ** 2 * e"),
+                        (39, "Decimal(a) ** 2 > (scale + a) ** 2 * e"),
+                        (40, "Decimal(a) ** 2 > (scale - a) ** 3 * e"),
+                        (41, "a = 1"),
+                        (42, "a += 1"),
+                        (43, "a -= 2"),
+                    ]
+                },
+                f"{_C}x_unary_numerators__mutmut_25": (
+                    "a = min(max(a, COIN_SCALE / 2), COIN_SCALE - 1)",
+                    "a = floor(2**62 h / (h + 1)) with h = e**(target / 2) > 1 "
+                    "is above 2**61 for every epsilon >= MIN_EPSILON, so max "
+                    "returns the int a, never the float",
+                ),
+                f"{_C}x_unary_numerators__mutmut_26": (
+                    "a = min(max(a, COIN_SCALE // 3), COIN_SCALE - 1)",
+                    "as x_unary_numerators__mutmut_25: the lower clamp never binds",
+                ),
+                **{
+                    f"{_C}x_unary_numerators__mutmut_{n}": (line, _OUE_LOOP)
+                    for n, line in [
+                        (47, "to_integral_value(rounding=None)"),
+                        (66, "while b <= COIN_SCALE // 2 and"),
+                        (67, "while b < COIN_SCALE / 2 and"),
+                        (68, "while b < COIN_SCALE // 3 and"),
+                        (70, "scale - b >= b * e"),
+                        (72, "b = 1"),
+                        (73, "b -= 1"),
+                        (74, "b += 2"),
+                    ]
+                },
+                f"{_C}x_unary_numerators__mutmut_63": (
+                    "b = min(max(b, 1), COIN_SCALE / 2)",
+                    "b = ceil(2**62 / (e + 1)) is below 2**61 for every target "
+                    "> 0, so min returns the int b, never the float",
+                ),
+                f"{_C}x_draw_coins__mutmut_14": (
+                    "size=thresholds.shape, )",
+                    "Generator.integers draws int64 by default",
+                ),
+            },
+        ),
+        "frequency_hashing": ModuleSpec(
+            path="skprivate/frequency/_hashing.py",
+            tests=_FREQUENCY_TESTS,
+            new_tests=["tests/test_mutation_frequency.py"],
+        ),
+        # the release code of the privatizers: categories and codes, the
+        # refusals, the unknown-value draw, the samplers' calls, the output
+        # names and the privacy summary (not _doc, which fills docstrings)
+        "frequency_privatizers": ModuleSpec(
+            path="skprivate/frequency/_privatizers.py",
+            tests=_FREQUENCY_TESTS,
+            new_tests=["tests/test_mutation_frequency.py"],
+            equivalent={
+                f"{_FPB}fit__mutmut_15": (
+                    "super().fit(X, None)",
+                    "y is ignored (documented: 'y : None, Ignored')",
+                ),
+                f"{_FPB}fit__mutmut_17": (
+                    "super().fit(X, )",
+                    "y defaults to None and is ignored",
+                ),
+                f"{_FPB}_fit__mutmut_80": (
+                    'if not auto or self.handle_unknown == "error":',
+                    "only adds a check of X against categories read from X "
+                    "itself, where no value is unknown",
+                ),
+                f"{_FPB}_transform__mutmut_4": (
+                    "reset=None",
+                    "validate_data tests reset for truth: None acts as False",
+                ),
+                f"{_FPB}_validate__mutmut_14": (
+                    '"XXfcXX"',
+                    "a dtype kind is one character and 'X' is no kind: the same test",
+                ),
+                f"{_FPR}xǁ_PresentValuesǁblock__mutmut_8": (
+                    "reshape(len(rows), -2)",
+                    "numpy reads a negative size as 'infer', as -1",
+                ),
+            },
+            excluded={
+                f"{_FPB}_fit__mutmut_20": (
+                    ")",
+                    "the categories='auto' warning loses its stacklevel; under "
+                    "mutmut a trampoline frame is the caller, so only "
+                    "tests/test_warning_location.py (outside mutmut) sees it",
+                ),
+            },
+            functions=[
+                f"{_FPR}x__check_present__mutmut_*",
+                f"{_FPR}x__column_codes__mutmut_*",
+                f"{_FPR}xǁ_PresentValuesǁ*",
+                f"{_FPB}*",
+                f"{_FPR}xǁFrequencyOracleǁ*",
+            ],
+        ),
+    }
+)
