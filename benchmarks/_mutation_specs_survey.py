@@ -1,0 +1,280 @@
+"""Mutation specs of the survey's answer checks.
+
+The code that decides what the collection server stores: the answer checks
+of every kind of question (an answer is stored only if it lies in the
+output space of its question's mechanism), the declared-bounds check, the
+parsing of a submitted body, and the ledger's refusal of a wave past the
+lifetime budget.  Merged into ``MODULES`` by ``_mutation_modules.py``.
+"""
+
+from __future__ import annotations
+
+from ._mutation_modules import ModuleSpec
+
+_NEW = ["tests/survey/test_mutation_survey.py"]
+_SPEC = "skprivate.survey._spec."
+_FREQ = "skprivate.survey._spec_frequency."
+_SRV = "skprivate.survey._server."
+_STORE = "skprivate.survey._store.xǁSurveyStoreǁ"
+_FQ = "tests/survey/test_frequency_questions.py::"
+
+SPECS: dict[str, ModuleSpec] = {
+    # Only the answer checks of _spec.py and check_declared: the spec
+    # builders (what the page shows) are checked by the page's exact-law
+    # tests, not here.
+    "survey_spec": ModuleSpec(
+        path="skprivate/survey/_spec.py",
+        functions=[
+            f"{_SPEC}x_{name}__mutmut_*"
+            for name in (
+                "check_answer",
+                "_number",
+                "_laplace_answer",
+                "_square_wave_answer",
+                "_rvns_answer",
+                "_subset_answer",
+                "_admissible",
+                "admissible_subsets",
+                "_interval_answer",
+                "json_type",
+                "_is_integer",
+                "subset_disclosure",
+                "check_declared",
+            )
+        ],
+        # the tests that call check_answer, the checker or check_declared in
+        # process (the server tests start a subprocess, which takes seconds)
+        tests=[
+            "tests/survey/test_defects_server.py::"
+            "test_every_bad_number_is_a_422_naming_the_question",
+            "tests/survey/test_defects_server.py::test_a_valid_body_still_passes",
+            "tests/survey/test_defects_server.py::"
+            "test_an_extra_field_is_named_without_its_value",
+            "tests/survey/test_defects_server.py::test_a_body_without_answers_says_so",
+            "tests/survey/test_server.py::"
+            "test_rvns_reports_must_leave_one_band_of_d_plus_one_free",
+            "tests/survey/test_questionnaire.py::"
+            "test_square_wave_rvns_and_subset_specs",
+            "tests/survey/test_questionnaire.py::"
+            "test_unsupported_privatizers_are_refused",
+            "tests/survey/test_questionnaire.py::"
+            "test_data_derived_bounds_or_categories_are_refused",
+            "tests/survey/test_questionnaire.py::"
+            "test_declared_bounds_and_categories_are_accepted_and_raw_values_stay_out",
+            "tests/survey/test_questionnaire.py::"
+            "test_loading_a_file_with_data_derived_bounds_is_refused",
+            "tests/survey/test_frequency_questions.py::"
+            "test_frequency_answers_are_checked",
+            "tests/survey/test_frequency_questions.py::"
+            "test_categories_read_from_the_data_are_refused",
+        ],
+        new_tests=_NEW,
+        equivalent={
+            f"{_SPEC}x_check_declared__mutmut_10": (
+                'getattr(privatizer, "bounds", )',
+                "the branch holds LaplaceLDP, SquareWaveLDP and RVNSPerturber "
+                "only, and each has a `bounds` parameter: the default is never "
+                "read",
+            ),
+            f"{_SPEC}x_check_declared__mutmut_19": (
+                'getattr(privatizer, "bounds_from_data_", None)',
+                "the default is wrapped in bool(): None and False both read as False",
+            ),
+            **{
+                f"{_SPEC}x_subset_disclosure__mutmut_{n}": (
+                    line,
+                    "a spec's subsets and weights are built together, one "
+                    "weight per subset: strict or not, the same pairs",
+                )
+                for n, line in (
+                    (118, 'zip(spec["subsets"], spec["weights"], strict=None)'),
+                    (121, 'zip(spec["subsets"], spec["weights"], )'),
+                    (126, 'zip(spec["subsets"], spec["weights"], strict=False)'),
+                )
+            },
+            f"{_SPEC}x_subset_disclosure__mutmut_129": (
+                "contains, alone = Fraction(2), Fraction(0)",
+                "contains is the minimum of itself and probabilities <= 1 over "
+                "p >= 2 categories: a start of 1 or 2 gives the same minimum",
+            ),
+            f"{_SPEC}x_subset_disclosure__mutmut_143": (
+                "held, p_alone = Fraction(2), weights.get(one, Fraction(0))",
+                "contains starts at 1, and min(1, 1) = min(1, 2): a "
+                "conditional design's containment is 1 either way",
+            ),
+            f"{_SPEC}x_subset_disclosure__mutmut_154": (
+                "inside = sum((w for m, w in weights.items() if m & one), )",
+                "a sum of Fractions from 0 is the same Fraction; an empty sum, "
+                "0, still makes held a Fraction through 1 - 2 alpha",
+            ),
+            **{
+                f"{_SPEC}x__square_wave_answer__mutmut_{n}": (
+                    line,
+                    "(v - low) / step overflows only when |v - low| exceeds "
+                    "1.8e308 steps: any j within n + half cells then gives "
+                    "low + j step != v, so every window of candidates refuses v "
+                    "(test_a_square_wave_answer_is_one_of_its_cells has the case)",
+                )
+                for n, line in (
+                    (23, "ratio = float(n + half - 10)"),
+                    (24, "ratio = float(n - half + 10)"),
+                    (25, "ratio = float(n + half + 11)"),
+                )
+            },
+            **{
+                f"{_SPEC}x__square_wave_answer__mutmut_{n}": (
+                    line,
+                    "when the grid is representable (step at least two ulps "
+                    "of the values), v = low + j step gives a quotient "
+                    "(v - low) / step within one of j: a candidate three cells "
+                    "from the rounded quotient never equals v where the five "
+                    "nearest do not (no case in 300,000 random grids of "
+                    "2 .. 2**20 cells, bounds up to 1e9, widths 1e-6 .. 1e6, three "
+                    "values each)",
+                )
+                for n, line in (
+                    (33, "range(guess - 3, guess + 3)"),
+                    (35, "range(guess - 2, guess + 4)"),
+                )
+            },
+            **{
+                f"{_SPEC}x_check_declared__mutmut_{n}": (
+                    line,
+                    "every subset privatizer has a `categories` parameter: the "
+                    "default of getattr is never read",
+                )
+                for n, line in (
+                    (83, 'getattr(privatizer, "categories", None)'),
+                    (86, 'getattr(privatizer, "categories", )'),
+                    (89, 'getattr(privatizer, "categories", "XXautoXX")'),
+                    (90, 'getattr(privatizer, "categories", "AUTO")'),
+                )
+            },
+            **{
+                f"{_SPEC}x_check_declared__mutmut_{n}": (
+                    line,
+                    "the zip runs only when len(declared) == len(fitted) (the "
+                    "`or` before it): strict or not, the same pairs",
+                )
+                for n, line in (
+                    (114, "zip(declared, fitted, strict=None)"),
+                    (117, "zip(declared, fitted, )"),
+                    (118, "zip(declared, fitted, strict=True)"),
+                )
+            },
+        },
+    ),
+    # The answer check and the exact accounting of a frequency question:
+    # check_declared_categories, the code / bit-vector check, the exact
+    # stage tables and joint laws, the disclosure figures the page states,
+    # the joint-law epsilon of w waves and the eps_later bound.  Left out:
+    # frequency_spec and its helpers (what the page is sent, checked by the
+    # page's exact-law tests under node, seconds per run).
+    "survey_spec_frequency": ModuleSpec(
+        path="skprivate/survey/_spec_frequency.py",
+        functions=[
+            f"{_FREQ}x_{name}__mutmut_*"
+            for name in (
+                "check_declared_categories",
+                "_is_code",
+                "check_frequency_answer",
+                "_stage_rows",
+                "_bit_law",
+                "frequency_law",
+                "frequency_disclosure",
+                "_log_ratio",
+                "joint_epsilon",
+                "later_wave_epsilon",
+            )
+        ],
+        equivalent={
+            **{
+                f"{_FREQ}x_check_declared_categories__mutmut_{n}": (
+                    line,
+                    "the zip runs only when len(declared) == len(fitted) (the "
+                    "`and` before it): strict or not, the same pairs",
+                )
+                for n, line in (
+                    (40, "zip(declared, fitted, strict=None)"),
+                    (43, "zip(declared, fitted, )"),
+                    (44, "zip(declared, fitted, strict=True)"),
+                )
+            },
+            f"{_FREQ}x_frequency_disclosure__mutmut_12": (
+                "law = frequency_law(spec, 0, )",
+                "frequency_law's waves defaults to 1",
+            ),
+            f"{_FREQ}x_later_wave_epsilon__mutmut_4": (
+                'stage = spec["stages"][+1]',
+                "a memoized question's spec (the only one with later waves) "
+                "has exactly two stages: stages[1] is stages[-1]",
+            ),
+        },
+        # the tests without node or a page (each well under a second)
+        tests=[
+            f"{_FQ}{name}"
+            for name in (
+                "test_krr_spec_holds_the_privatizers_exact_coin",
+                "test_longitudinal_spec_holds_both_stages_and_its_composed_law",
+                "test_oue_one_wave_law_is_the_product_of_its_bits",
+                "test_categories_read_from_the_data_are_refused",
+                "test_unsupported_frequency_privatizers_are_refused",
+                "test_frequency_answers_are_checked",
+                "test_same_value_lifetime_equals_the_audit_of_the_joint_law_krr",
+                "test_one_value_over_two_oue_waves_costs_more_than_two_waves",
+                "test_same_value_lifetime_equals_the_audit_of_the_joint_law_oue",
+                "test_fresh_draws_compose_the_waves",
+                "test_any_values_bound_covers_every_sequence_of_values",
+            )
+        ],
+        new_tests=_NEW,
+    ),
+    # The body parsing and checking of the server only: the JSON hooks
+    # (constants, huge integers, repeated keys) and the checker; the rest
+    # of the module (routes, writer, serving) is plumbing.
+    "survey_server": ModuleSpec(
+        path="skprivate/survey/_server.py",
+        functions=[
+            f"{_SRV}x__reject_constant__mutmut_*",
+            f"{_SRV}x__parse_int__mutmut_*",
+            f"{_SRV}x__unique_keys__mutmut_*",
+            f"{_SRV}xǁ_Checkerǁ*",
+        ],
+        # in process: the checker directly, and one request to a server in a
+        # thread (the server tests run it in a subprocess, out of mutmut's
+        # reach)
+        tests=["tests/survey/test_defects_server.py"],
+        new_tests=_NEW,
+        equivalent={
+            f"{_SRV}xǁ_Checkerǁparse__mutmut_12": (
+                'body.decode("UTF-8")',
+                "codec names are case-insensitive: the same UTF-8 decoder",
+            ),
+            f"{_SRV}xǁ_Checkerǁcheck_anchors__mutmut_8": (
+                'float("-INF")',
+                "float() reads 'inf' in any case: the same -inf",
+            ),
+            f"{_SRV}xǁ_Checkerǁcheck_anchors__mutmut_11": (
+                'float("INF")',
+                "float() reads 'inf' in any case: the same inf",
+            ),
+        },
+    ),
+    # The ledger's refusal: store_batch reads what each token spent and
+    # refuses a wave past the lifetime budget or already answered; the rest
+    # of the store (schema, engines, reading back) is plumbing.
+    "survey_store": ModuleSpec(
+        path="skprivate/survey/_store.py",
+        functions=[f"{_STORE}store_batch__mutmut_*", f"{_STORE}_spent__mutmut_*"],
+        # SQLite only, without the two-wave run through HTTP servers (8 s)
+        tests=[
+            "tests/survey/test_waves.py::"
+            "test_a_link_may_skip_a_wave_but_not_answer_an_earlier_one",
+            "tests/survey/test_waves.py::"
+            "test_the_database_keeps_one_response_per_token_and_wave[sqlite]",
+            "tests/survey/test_server.py::"
+            "test_two_transactions_claiming_one_token_store_it_once[sqlite]",
+        ],
+        new_tests=_NEW,
+    ),
+}
