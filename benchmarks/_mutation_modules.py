@@ -901,11 +901,8 @@ MODULES: dict[str, ModuleSpec] = {
 
 #: The rest of the priority list, not yet configured above (in order).
 NOT_YET = [
-    "skprivate/base.py (noise stream)",
-    "skprivate/_privacy_report/",
-    "the conf_int code of every family",
-    "skprivate/utils/validation.py",
-    "skprivate/survey/_spec.py, skprivate/survey/_server.py",
+    "skprivate/frequency/_oracles.py (the oracles' samplers and laws)",
+    "skprivate/frequency/_longitudinal.py (the two-stage sampler and estimator)",
 ]
 
 
