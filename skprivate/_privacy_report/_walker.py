@@ -427,6 +427,8 @@ class _Walker:
                 k = int(check_cv(est.cv, classifier=is_classifier(est)).get_n_splits())
             except Exception:
                 k = None
+            if k == 0:  # a one-shot iterable of splits, used up by fit
+                k = None
         predictions = []
         for member in members:
             rows, out = self.sub(lambda m=member: self.walk(m, cols, y))
