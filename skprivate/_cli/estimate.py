@@ -67,9 +67,7 @@ def _frequency_columns(frame: pd.DataFrame, name: str) -> list[str]:
     # a category index <col>, unary bits <col>=<category>, a hash seed and
     # value <col>_seed/<col>_hash, or a Hadamard index <col>_hadamard
     named = (name, f"{name}_seed", f"{name}_hash", f"{name}_hadamard")
-    return [
-        c for c in frame.columns if c in named or str(c).startswith(f"{name}=")
-    ]
+    return [c for c in frame.columns if c in named or str(c).startswith(f"{name}=")]
 
 
 ESTIMATORS: dict[str, EstimatorEntry] = {
