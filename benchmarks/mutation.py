@@ -103,6 +103,108 @@ def _prepare(work: Path, spec: ModuleSpec) -> None:
     (work / "setup.cfg").write_text(config + _scratch_config(spec), encoding="utf-8")
 
 
+def _function_texts(source: str) -> dict[str, str] | None:
+    """mutmut's name of each function (``x_f``, ``xǁClassǁmethod``) -> its text.
+
+    Also the key ``""``: the module without its functions' bodies and
+    docstrings (its constants, imports, class attributes), so that a
+    change outside every function is seen.  ``None`` if it does not parse.
+    """
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    texts: dict[str, str] = {}
+
+    def text(node: ast.AST) -> str:
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        lines = source.splitlines()[first - 1 : node.end_lineno]
+        return "\n".join(lines)
+
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in tree.body:
+        if isinstance(node, functions):
+            texts[f"x_{node.name}"] = text(node)
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, functions):
+                    texts[f"xǁ{node.name}ǁ{item.name}"] = text(item)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (*functions, ast.ClassDef, ast.Module)) and body:
+            first = body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                body = body[1:]
+            if isinstance(node, functions):
+                body = []
+            node.body = body or [ast.Pass()]
+    texts[""] = ast.dump(tree)
+    return texts
+
+
+def _changed_functions(old: str, new: str) -> list[str] | None:
+    """The functions whose text differs between two versions of a module.
+
+    ``None`` when the module changed outside its functions (or does not
+    parse): then every mutant must run again.
+    """
+    before, after = _function_texts(old), _function_texts(new)
+    if before is None or after is None or before[""] != after[""]:
+        return None
+    return sorted(n for n in after if n and before.get(n) != after[n])
+
+
+def _module_name(path: str) -> str:
+    name = path.removesuffix(".py").replace("/", ".")
+    return name.removesuffix(".__init__")
+
+
+def _incremental_patterns(spec: ModuleSpec, changed: list[str]) -> list[str]:
+    """mutmut patterns for the changed functions within the spec's scope."""
+    module = _module_name(spec.path)
+    patterns = []
+    for function in changed:
+        probe = f"{module}.{function}__mutmut_1"
+        if not spec.functions or any(
+            fnmatch.fnmatchcase(probe, p) for p in spec.functions
+        ):
+            patterns.append(f"{module}.{function}__mutmut_*")
+    return patterns
+
+
+def _prepare_incremental(work: Path, spec: ModuleSpec) -> list[str] | None:
+    """Bring a kept run up to the current source, keeping unchanged results.
+
+    mutmut keeps each function's results while the function's text is
+    unchanged (it hashes every function); the mutants of changed functions
+    get no result and run again.  Returns the changed functions, or ``None``
+    if no kept run can be brought up to date (then the module runs in full).
+    """
+    meta = work / "mutants" / (spec.path + ".meta")
+    copy = work / spec.path
+    if not (meta.exists() and copy.exists()):
+        return None
+    changed = _changed_functions(
+        copy.read_text(encoding="utf-8"),
+        (ROOT / spec.path).read_text(encoding="utf-8"),
+    )
+    if changed is None:
+        return None
+    kept = meta.read_bytes()
+    for name in ("skprivate", "tests", "mutants"):
+        shutil.rmtree(work / name, ignore_errors=True)
+    _prepare(work, spec)
+    meta.parent.mkdir(parents=True, exist_ok=True)
+    meta.write_bytes(kept)
+    return changed
+
+
 def _mutmut() -> str:
     local = Path(sys.executable).with_name("mutmut")
     return str(local) if local.exists() else "mutmut"
@@ -172,10 +274,18 @@ def _changed_lines(work: Path, name: str) -> str:
 
 # Runs in the mutants directory: one process, skprivate imported once, each
 # survivor switched on in turn through MUTANT_UNDER_TEST (mutmut's trampolines
-# read it at every call).
+# read it at every call).  A first pass with the trampolines in mutmut's
+# "stats" mode (the original functions run: it is also the check that the new
+# tests pass without a mutant) records which functions each test reaches;
+# each mutant then runs only the tests that reach its function.  Calls made
+# while a shared (module or session) fixture is set up are credited to every
+# test that uses the fixture, since only the first of them sets it up.
 _KILLER_SCRIPT = """
 import json, os, signal, sys
+from collections import defaultdict
 import pytest
+from mutmut.state import state
+from mutmut.utils.format_utils import mangled_name_from_mutant_name
 
 def _stop(signum, frame):
     raise TimeoutError("the mutant runs the new tests for over 300 s")
@@ -189,21 +299,69 @@ class First:
         if report.failed and self.failed is None:
             self.failed = report.nodeid
 
+class Reach(First):
+    def __init__(self):
+        super().__init__()
+        self.own = {}
+        self.shared = {}
+        self.by_fixture = defaultdict(set)
+        self.order = []
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        state()._stats.clear()
+        yield
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs if info is not None else {}
+        shared = [n for n, d in defs.items() if d and d[-1].scope != "function"]
+        for name in shared:
+            self.by_fixture[name] |= state()._stats
+        self.shared[item.nodeid] = shared
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        state()._stats.clear()
+        yield
+        self.own[item.nodeid] = set(state()._stats)
+        self.order.append(item.nodeid)
+    def reach(self, test):
+        found = set(self.own.get(test, ()))
+        for name in self.shared.get(test, ()):
+            found |= self.by_fixture[name]
+        return found
+
 names, tests = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-args = ["-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0",
-        "--tb=no", "--no-header", *tests]
+base = ["-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0",
+        "--tb=no", "--no-header"]
 found = {}
-for name in ["no mutant", *names]:
+os.environ["MUTANT_UNDER_TEST"] = "stats"
+reach = Reach()
+signal.alarm(1800)
+code = pytest.main([*base, *tests], plugins=[reach])
+signal.alarm(0)
+found["no mutant"] = reach.failed if code != 0 else None
+if code != 0 and reach.failed is None:
+    found["no mutant"] = "pytest exit " + str(int(code))
+reached = {t: reach.reach(t) for t in reach.order}
+if found["no mutant"] is None and not any(reached.values()):
+    reached = None  # no hit recorded at all: run every new test per mutant
+for name in names if found["no mutant"] is None else []:
+    function = mangled_name_from_mutant_name(name)
+    if reached is None:
+        chosen = list(tests)
+    else:
+        chosen = [t for t in reach.order if function in reached[t]]
+    if not chosen:
+        found[name] = None
+        continue
     os.environ["MUTANT_UNDER_TEST"] = name
     first = First()
     signal.alarm(300)  # a mutant that makes a new test loop forever is caught
-    code = pytest.main(args, plugins=[first])
-    signal.alarm(0)
+    try:
+        code = pytest.main(["-x", *base, *chosen], plugins=[first])
+    finally:
+        signal.alarm(0)
     found[name] = first.failed if code != 0 else None
     if code != 0 and first.failed is None:
         found[name] = "pytest exit " + str(int(code))
-    if name == "no mutant" and found[name] is not None:
-        break  # the new tests fail on the module itself: nothing to judge
 print("KILLERS " + json.dumps(found))
 """
 
@@ -260,37 +418,58 @@ def _refresh_tests(work: Path) -> None:
         shutil.copytree(ROOT / "tests", target, ignore=ignore)
 
 
-def run_module(key: str, reuse: bool = False) -> dict:
+def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict:
     """Mutate one module, classify every mutant, return the record.
 
     The work directory (``<tmp>/skprivate-mutation/<key>``) is kept; with
     ``reuse=True`` a finished mutmut run of the same module source is not
     repeated, only the survivors are checked again against the current
-    ``tests/test_mutation_*.py`` files.
+    ``tests/test_mutation_*.py`` files.  With ``incremental=True`` a kept
+    run of an earlier version of the module is brought up to date: only the
+    mutants of the functions whose text changed run again (a change outside
+    every function, or no kept run, means a full run); the other functions
+    keep their results, and the record names the functions rerun.
     """
     spec = MODULES[key]
     start = time.perf_counter()
     work = _work_dir(key)
-    if reuse and _reusable(work, spec):
+    previous = _load_runs().get(key, {})
+    rerun: list[str] | None = None
+    if (reuse or incremental) and _reusable(work, spec):
         _refresh_tests(work)
-        previous = _load_runs().get(key, {})
         start -= previous.get("mutmut_seconds", 0)
+        rerun = list(previous.get("incremental", {}).get("functions", []) or [])
+        incremental = "incremental" in previous
     else:
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
-        _prepare(work, spec)
-        log = work / "mutmut.log"
-        with log.open("w") as out:
-            subprocess.run(
-                [
-                    *("nice", "-n", "5", _mutmut(), "run", "--max-children", "1"),
-                    *spec.functions,
-                ],
-                cwd=work,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                check=False,
-            )
+        changed = _prepare_incremental(work, spec) if incremental else None
+        incremental = changed is not None
+        patterns = list(spec.functions)
+        if changed is not None:
+            # the functions rerun since the full run, over all incremental runs
+            earlier = previous.get("incremental", {}).get("functions", [])
+            rerun = sorted(set(earlier) | set(changed))
+            patterns = _incremental_patterns(spec, changed)
+            start -= previous.get("mutmut_seconds", 0)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir(parents=True)
+            _prepare(work, spec)
+        # an incremental run whose changed functions are all outside the
+        # spec's scope has nothing to run (mutmut without patterns would
+        # run the whole module)
+        if changed is None or patterns or not spec.functions:
+            log = work / "mutmut.log"
+            with log.open("a" if changed is not None else "w") as out:
+                subprocess.run(
+                    [
+                        *("nice", "-n", "5", _mutmut(), "run", "--max-children", "1"),
+                        *patterns,
+                    ],
+                    cwd=work,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    check=False,
+                )
     mutmut_seconds = round(time.perf_counter() - start)
     meta = work / "mutants" / (spec.path + ".meta")
     codes = json.loads(meta.read_text())["exit_code_by_key"]
@@ -344,6 +523,18 @@ def run_module(key: str, reuse: bool = False) -> dict:
         "functions": spec.functions,
         "seconds": round(time.perf_counter() - start),
         "mutmut_seconds": mutmut_seconds,
+        **(
+            {
+                "incremental": {
+                    "from_commit": previous.get("incremental", {}).get(
+                        "from_commit", previous.get("commit", "unknown")
+                    ),
+                    "functions": rerun or [],
+                }
+            }
+            if incremental
+            else {}
+        ),
         "mutants": mutants,
     }
 
@@ -410,6 +601,27 @@ def _load_runs() -> dict:
     return {}
 
 
+def _is_current(record: dict) -> bool:
+    """The record was made on the module's present source."""
+    path = ROOT / record["module"]
+    if not path.exists():
+        return False
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return digest == record.get("source_sha256")
+
+
+def _currency(record: dict, current: bool) -> str:
+    if not current:
+        return "no: the module changed after this run"
+    rerun = record.get("incremental")
+    if rerun is None:
+        return "yes"
+    return (
+        f"yes (incremental on the run of {rerun['from_commit']}: "
+        f"{len(rerun['functions'])} changed functions rerun)"
+    )
+
+
 def _counts(key: str, record: dict) -> dict:
     statuses = [m["status"] for m in record["mutants"]]
     total = len(statuses)
@@ -425,6 +637,7 @@ def _counts(key: str, record: dict) -> dict:
     denominator = total - equivalent - excluded
     rate = killed / denominator if denominator else float("nan")
     rate_before = (by_existing + timeouts) / denominator if denominator else 0.0
+    current = _is_current(record)
     return {
         "module": record["module"],
         "functions mutated": _scope(key, record),
@@ -438,7 +651,8 @@ def _counts(key: str, record: dict) -> dict:
         "not run / other": other,
         "kill rate before": f"{rate_before:.1%}",
         "kill rate": f"{rate:.1%}",
-        "target 90 % met": "yes" if rate >= TARGET else "no",
+        "target 90 % met": "yes" if rate >= TARGET and current else "no",
+        "record of the current source": _currency(record, current),
         "time of the last invocation (s)": record["seconds"],
     }
 
@@ -463,6 +677,11 @@ def _sections(runs: dict) -> list[Section]:
         "'Functions mutated' is 'all', or, for a run restricted to a module's "
         "guarantee functions, how many functions it covered (named under the "
         "module's heading). "
+        "'Record of the current source' says whether the run was made on the "
+        "module as it is now (a record of an older version does not count "
+        "towards the target); an incremental run (`--incremental`) kept the "
+        "results of the functions whose text did not change since an earlier "
+        "run and reran the mutants of the changed ones. "
         "The time column covers the last invocation only (with `--reuse`, the "
         "recheck of the survivors); a full mutmut run of one module took 10–40 "
         "minutes on the shared machine. Modules of the priority list not run "
@@ -529,6 +748,7 @@ def run(
     n_jobs: int = 1,
     modules: list[str] | None = None,
     reuse: bool = False,
+    incremental: bool = False,
 ) -> list[Section]:
     """Mutate the chosen modules (all by default) and return the sections.
 
@@ -538,7 +758,7 @@ def run(
     runs = _load_runs()
     for key in chosen:
         print(f"mutation: {key} ({MODULES[key].path})", flush=True)
-        record = run_module(key, reuse=reuse)
+        record = run_module(key, reuse=reuse, incremental=incremental)
         runs = _load_runs()  # another module may have been rerun meanwhile
         runs[key] = record
         RUNS_FILE.write_text(
@@ -568,6 +788,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="rewrite results/mutation.md from the stored runs, mutating nothing",
     )
+    parser.add_argument(
+        "--incremental",
+        action="store_true",
+        help="bring a kept run of an earlier version of the module up to date: "
+        "rerun only the mutants of functions whose text changed (a change "
+        "outside every function means a full run); implies --reuse for an "
+        "unchanged module",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.report_only:
@@ -575,7 +803,9 @@ def main(argv: list[str] | None = None) -> int:
         sections = _sections(runs)
         start -= sum(r["seconds"] for r in runs.values())  # the stored runs' time
     else:
-        sections = run(modules=args.module, reuse=args.reuse)
+        sections = run(
+            modules=args.module, reuse=args.reuse, incremental=args.incremental
+        )
     path = write_results(
         "mutation",
         TITLE,
