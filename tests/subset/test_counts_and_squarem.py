@@ -9,6 +9,7 @@ import pytest
 from skprivate.subset import SubsetDesign, SubsetDistributionEstimator
 from skprivate.subset import _estimator as estimator_module
 from skprivate.subset import _fitting as fitting
+from skprivate.utils import _support_mle as support_mle
 
 METHODS = ["mom", "em", "mle", "one-step"]
 
@@ -203,8 +204,8 @@ def test_subset_matrix_blocks_equal_dense(monkeypatch):
     U = (rng.random((1000, 7)) < 0.5).astype(np.int8)
     w, r = rng.random(7), rng.random(1000)
     dense = fitting.SubsetMatrix(U)
-    monkeypatch.setattr(fitting, "DENSE_BYTES", 0)
-    monkeypatch.setattr(fitting, "BLOCK_ROWS", 128)
+    monkeypatch.setattr(support_mle, "DENSE_BYTES", 0)
+    monkeypatch.setattr(support_mle, "BLOCK_ROWS", 128)
     blocked = fitting.SubsetMatrix(U)
     assert blocked._dense is None
     np.testing.assert_allclose(blocked.dot(w), dense.dot(w), rtol=1e-14)
