@@ -99,7 +99,7 @@ def _question_array(entry: dict, rows: list[tuple[dict, dict]]) -> np.ndarray:
     if kind == "rvns":
         return np.asarray(answers, dtype=float).reshape(n, spec["k"])
     if kind == "frequency":
-        width = 1 if spec["oracle"] == "krr" else spec["k"]
+        width = {"krr": 1, "hr": 1, "olh": 2, "blh": 2}.get(spec["oracle"], spec["k"])
         return np.asarray(answers, dtype=np.int64).reshape(n, width)
     return np.asarray(answers, dtype=float).reshape(n, 1)
 
@@ -115,6 +115,10 @@ def _column_names(entry: dict) -> list[str]:
         return names
     if kind == "rvns":
         return [f"{name}_s{j}" for j in range(spec["k"])]
+    if kind == "frequency" and spec["oracle"] in ("olh", "blh"):
+        return [f"{name}_seed", f"{name}_hash"]
+    if kind == "frequency" and spec["oracle"] == "hr":
+        return [f"{name}_hadamard"]
     if kind == "frequency" and spec["oracle"] != "krr":
         return [f"{name}={c}" for c in spec["categories"]]
     return [name]
@@ -140,8 +144,9 @@ def read_responses(
       :class:`~skprivate.ldp.SquareWaveEMSEstimator`;
     * negative-survey question: ``(n, k)`` reports, for
       :class:`~skprivate.RVNSDensityEstimator`;
-    * frequency question: ``(n, 1)`` reported category codes (k-RR) or
-      ``(n, k)`` bits (unary encoding), for
+    * frequency question: ``(n, 1)`` reported category codes (k-RR),
+      ``(n, k)`` bits (unary encoding), ``(n, 2)`` seeds and buckets (local
+      hashing) or ``(n, 1)`` Hadamard indices (Hadamard response), for
       :class:`~skprivate.frequency.FrequencyEstimator` with the question's
       privatizer as ``oracle``; a memoized question
       (:class:`~skprivate.frequency.LongitudinalOracle`) for

@@ -60,6 +60,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..frequency._hashing import hash_prime
 from ._spec_frequency import frequency_law
 
 __all__ = ["PageLaw", "audit_page", "compare_laws", "page_law", "spec_law"]
@@ -542,9 +543,11 @@ def _coarse_parts(
             coarse.update(weights=[str(w) for w in weights], total=str(sum(weights)))
         return [("release", coarse, list(range(coarse["p"])), None, None)]
     if kind == "frequency":
-        # coins rounded to sixteenths (k-RR) or quarters (unary: k bits of
-        # two coins each), strictly between 0 and 1; three categories
-        den = 16 if spec["oracle"] == "krr" else 4
+        # coins rounded to sixteenths (k-RR, local hashing, Hadamard) or
+        # quarters (unary: k bits of two coins each), strictly between 0 and
+        # 1; three categories, and for local hashing at most three buckets
+        # (the prime is then 3: six seeds), for Hadamard response order 4
+        den = 4 if spec["oracle"] in ("oue", "sue") else 16
         k = min(spec["k"], 3)
 
         def coin(text: str) -> str:
@@ -553,6 +556,11 @@ def _coarse_parts(
         stages = [{n: coin(v) for n, v in stage.items()} for stage in spec["stages"]]
         coarse = {**spec, "k": k, "categories": spec["categories"][:k]}
         coarse["stages"] = stages
+        if spec["oracle"] in ("olh", "blh"):
+            g = min(spec["buckets"], 3)
+            coarse.update(buckets=g, prime=hash_prime(k, g))
+        elif spec["oracle"] == "hr":
+            coarse["order"] = 4
         return [("release", coarse, list(range(k)), None, None)]
     return []
 

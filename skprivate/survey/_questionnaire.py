@@ -23,6 +23,10 @@ from ._spec import check_declared, mechanism_spec
 __all__ = ["GUARANTEE", "Question", "Questionnaire"]
 
 NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+_HASHED_SENT = (
+    "a random public hash seed and a bucket, the respondent's category's "
+    "bucket under that seed with the probability of its oracle"
+)
 
 GUARANTEE = (
     "The server receives only outputs of each question's mechanism: for an "
@@ -480,11 +484,19 @@ class Questionnaire:
                     "subset": "0/1 indicators of a random subset of the "
                     "categories, drawn to hold the category (it can be the "
                     "category alone, or, with dummy categories, miss it)",
-                    "frequency": "a category drawn at random, the respondent's "
-                    "with the probability of its oracle"
-                    if q.spec.get("oracle") == "krr"
-                    else "one random 0/1 flag per category, the respondent's "
-                    "set with the probability of its oracle",
+                    "frequency": {
+                        "krr": "a category drawn at random, the respondent's "
+                        "with the probability of its oracle",
+                        "olh": _HASHED_SENT,
+                        "blh": _HASHED_SENT,
+                        "hr": "a random index of the Hadamard matrix, in the "
+                        "respondent's category's half with the probability of "
+                        "its oracle",
+                    }.get(
+                        q.spec.get("oracle"),
+                        "one random 0/1 flag per category, the respondent's "
+                        "set with the probability of its oracle",
+                    ),
                 }[q.kind]
             rows.append(row)
         frame = pd.DataFrame(rows).rename(columns={"column": "question"})
@@ -584,7 +596,7 @@ class Questionnaire:
             for row, r in zip(out, released):
                 if q.kind in ("laplace", "square_wave"):
                     row[q.name] = float(r[0])
-                elif q.kind == "frequency" and q.spec["oracle"] == "krr":
+                elif q.kind == "frequency" and q.spec["oracle"] in ("krr", "hr"):
                     row[q.name] = int(r[0])
                 elif q.kind == "rvns":
                     row[q.name] = [float(v) for v in r]

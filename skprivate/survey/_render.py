@@ -117,7 +117,22 @@ def _subset_note(spec: dict) -> str:
 
 def _frequency_note(spec: dict, repeated: bool) -> str:
     own, other, alone = frequency_disclosure(spec)
-    if spec["oracle"] == "krr":
+    if spec["oracle"] in ("olh", "blh"):
+        text = (
+            "This device sends a random public code and a group number: the "
+            f"code sorts the categories into {spec['buckets']} groups, and the "
+            f"number sent is your category's group with probability {_percent(own)}"
+            " (otherwise another group, drawn at random). Each other category "
+            f"is in the group sent with probability {_percent(other)}."
+        )
+    elif spec["oracle"] == "hr":
+        text = (
+            f"This device sends a number from 0 to {spec['order'] - 1} drawn at "
+            "random: half of the numbers stand for your category, and the "
+            f"number sent is one of them with probability {_percent(own)}. "
+            f"Each other category's half holds it with probability {_percent(other)}."
+        )
+    elif spec["oracle"] == "krr":
         text = (
             "This device sends one category drawn at random: yours with "
             f"probability {_percent(own)} (your answer is then sent as it is), "

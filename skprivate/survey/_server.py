@@ -41,6 +41,7 @@ from ._collect import check_questionnaire
 from ._questionnaire import Questionnaire
 from ._render import content_security_policy
 from ._spec import AnswerError, admissible_subsets, check_answer, json_type
+from ._spec_frequency import check_frequency_spec
 from ._store import SurveyStore, display_url, is_sqlite, valid_token
 
 __all__ = ["background_server", "create_app", "serve"]
@@ -87,6 +88,9 @@ class _Checker:
 
     def __init__(self, questionnaire: Questionnaire) -> None:
         self.questions = {q.name: q for q in questionnaire.questions}
+        for q in questionnaire.questions:
+            if q.kind == "frequency":
+                check_frequency_spec(q.name, q.spec)
         self.subsets = {
             q.name: admissible_subsets(q.privatizer.designs_[0])
             for q in questionnaire.questions

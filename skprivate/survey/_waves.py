@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._spec_frequency import joint_epsilon, later_wave_epsilon
+from ._spec_frequency import MEMOIZABLE, joint_epsilon, later_wave_epsilon
 
 __all__ = ["SimulatedDevice", "first_wave_epsilon", "wave_charges", "wave_report"]
 
@@ -293,7 +293,9 @@ class SimulatedDevice:
                 continue
             key = (survey, name, json.dumps(value, default=str))
             if key not in self.kept:
-                if entry["kind"] == "frequency":
+                # local hashing and Hadamard response: one plain release
+                # per value, drawn by the privatizer like the other kinds
+                if entry["kind"] == "frequency" and spec["oracle"] in MEMOIZABLE:
                     code = spec["categories"].index(str(value))
                     start = code
                     if spec["oracle"] != "krr":

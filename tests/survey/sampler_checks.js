@@ -213,6 +213,37 @@ const OUE62 = {
   stages: [{ one: ONE62 + "/" + TWO62, zero: ZERO62 + "/" + TWO62 }],
 };
 
+// Local hashing and Hadamard response (one stage): the 62-bit keep coin, and
+// a prime of 2^24 + 43, the first above the largest number of categories of
+// local hashing, whose seeds (P - 1) P (about 2^48) take two words.
+const OLH62 = {
+  kind: "frequency",
+  oracle: "olh",
+  k: 3,
+  memoized: false,
+  stages: [{ keep: KEEP62 + "/" + TWO62 }],
+  prime: 3,
+  buckets: 3,
+};
+const HR62 = { kind: "frequency", oracle: "hr", k: 3, memoized: false, stages: OLH62.stages, order: 4 };
+const BIG_P = 16777259;
+const BIG = { kind: "frequency", oracle: "olh", k: BIG_P, memoized: false, stages: [{ keep: "1" }], prime: BIG_P, buckets: 5 };
+// seed -> the two words uniformNumber((P - 1) P) reads for it (15 top bits
+// of the first word, then a whole word)
+function bigSeedWords(seed) {
+  return [Math.floor(seed / TWO32) * 32768, seed % TWO32];
+}
+// [seed, code, h_s(code)] from skprivate.frequency._hashing.hash_values
+const BIG_HASHES = [
+  [281476402775821, 16777258, 0],
+  [281476402775821, 16777257, 1],
+  [281476402775820, 12345678, 4],
+  [123456789012345, 16777258, 3],
+  [281476385998570, 16777000, 1],
+  [0, 16777258, 3],
+  [16777259, 1, 2],
+];
+
 // Each case: [name, words, draw(S, state) -> value, expected value].
 const SCRIPTED = [
   [
@@ -288,6 +319,28 @@ const SCRIPTED = [
     },
     [[[0, 1], [0, 1]], true],
   ],
+  // seed 5 of 6 (top 3 bits 101): a = 2, b = 2, h(0) = 2 and h(2) = 0
+  ["olh 62-bit coin: r = keep - 1 keeps the bucket", [0xa0000000].concat(coinWords(KEEP62 - 1n)), (S) => S.release(OLH62, 0), [5, 2]],
+  ["olh 62-bit coin: r = keep moves it, above", [0xa0000000].concat(coinWords(KEEP62), [0]), (S) => S.release(OLH62, 0), [5, 0]],
+  ["olh 62-bit coin: r = keep moves it, past the bucket", [0xa0000000].concat(coinWords(KEEP62), [0x80000000]), (S) => S.release(OLH62, 2), [5, 2]],
+  ["olh seed 0 and the last seed", [0].concat(coinWords(0n), [0xbfffffff], coinWords(0n)), (S) => [S.release(OLH62, 1), S.release(OLH62, 1)], [[0, 1], [5, 1]]],
+  ["olh seeds of 2^48: the largest seed", bigSeedWords(281476402775821), (S) => S.release(BIG, 16777258), [281476402775821, 0]],
+  ["olh seeds of 2^48: a seed above 2^32", bigSeedWords(123456789012345), (S) => S.release(BIG, 16777258), [123456789012345, 3]],
+  ["olh exact hashes at P = 2^24 + 43", [], (S) => BIG_HASHES.map((t) => S.hashBucket(BIG, t[0], t[1])), BIG_HASHES.map((t) => t[2])],
+  // index 3 (top 2 bits 11): outside row 1's half, inside row 3's
+  ["hr 62-bit coin: r = keep - 1 moves into the half", [0xc0000000].concat(coinWords(KEEP62 - 1n)), (S) => S.release(HR62, 0), 2],
+  ["hr 62-bit coin: r = keep stays outside", [0xc0000000].concat(coinWords(KEEP62)), (S) => S.release(HR62, 0), 3],
+  ["hr 62-bit coin: r = keep - 1 stays inside", [0xc0000000].concat(coinWords(KEEP62 - 1n)), (S) => S.release(HR62, 2), 3],
+  ["hr 62-bit coin: r = keep moves out", [0xc0000000].concat(coinWords(KEEP62)), (S) => S.release(HR62, 2), 2],
+  [
+    "waves of a plain olh question: equal copies, not the kept array",
+    [0xa0000000].concat(coinWords(KEEP62 - 1n)),
+    (S) => {
+      const out = S.releaseWaves(OLH62, 0, 2);
+      return [out, out[0] !== out[1]];
+    },
+    [[[5, 2], [5, 2]], true],
+  ],
   ["rint rounds half to even", [], (S) => [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4, 2.6, -2.6, 7].map((v) => S.rint(v) + 0), [0, 2, 2, 0, -2, -2, 2, 3, -3, 7]],
 ];
 
@@ -306,6 +359,21 @@ const ERRORS = [
   ["krr category negative", (S) => S.release(KRR62, -1), "RangeError", "frequency question: category index out of range"],
   ["krr category not an integer", (S) => S.release(KRR62, 1.5), "RangeError", "frequency question: category index out of range"],
   ["unary category k", (S) => S.release(OUE62, 2), "RangeError", "frequency question: category index out of range"],
+  ["olh category k", (S) => S.release(OLH62, 3), "RangeError", "frequency question: category index out of range"],
+  ["hr category negative", (S) => S.release(HR62, -1), "RangeError", "frequency question: category index out of range"],
+  [
+    "memoized olh",
+    (S) => S.release(Object.assign({}, OLH62, { memoized: true }), 0),
+    "Error",
+    "frequency question: olh has no memoized form",
+  ],
+  ["memoized hr kept answer", (S) => S.permanent(Object.assign({}, HR62, { memoized: true }), 0), "Error", "frequency question: hr has no memoized form"],
+  [
+    "olh seeds beyond 2^53",
+    (S) => S.release(Object.assign({}, OLH62, { prime: 94906267 }), 0),
+    "RangeError",
+    "local hashing: (P - 1) P must be a safe integer",
+  ],
   ["kept answer of an unknown kind", (S) => S.permanent({ kind: "oracle" }, 1), "Error", "no on-device sampler for oracle"],
   [
     "subset category out of range",

@@ -492,8 +492,10 @@ def _laplace_law(noise):
 
 def new_checks() -> list[dict]:
     """Cases added for the mutants the existing jobs let through."""
+    from .test_frequency_hashing_questions import hashing_checks
+
     group = "new"
-    checks = frequency_checks(group)
+    checks = frequency_checks(group) + hashing_checks(group)
     # square wave: an off-origin grid, a rational without "/", half-way
     # inputs (rint) and inputs outside the bounds (clip); a positive budget
     square = {**SQUARE, "low": 2.0, "high": 4.5, "step": 0.5, "epsilon": "0"}

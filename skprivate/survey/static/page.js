@@ -127,6 +127,13 @@
         if (entry.spec.oracle === "krr") {
           return "the category " + entry.labels[answer] + ", drawn at random";
         }
+        if (entry.spec.oracle === "olh" || entry.spec.oracle === "blh") {
+          const pair = "code " + answer[0] + " and group " + answer[1];
+          return pair + " (drawn at random)";
+        }
+        if (entry.spec.oracle === "hr") {
+          return "the number " + answer + " (drawn at random)";
+        }
         const marked = [];
         answer.forEach(function (b, c) {
           if (b === 1) marked.push(entry.labels[c]);

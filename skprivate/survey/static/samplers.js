@@ -332,12 +332,82 @@
     if (!(Number.isInteger(code) && code >= 0 && code < spec.k)) {
       throw new RangeError("frequency question: category index out of range");
     }
+    const single = oneStage(spec.oracle);
+    if (single !== null) {
+      if (spec.memoized) {
+        const what = "frequency question: " + spec.oracle;
+        throw new Error(what + " has no memoized form");
+      }
+      return single(spec, code);
+    }
     let input = code;
     if (spec.oracle !== "krr") {
       input = [];
       for (let j = 0; j < spec.k; j++) input.push(j === code ? 1 : 0);
     }
     return frequencyStage(spec, spec.stages[0], input);
+  }
+
+  // -- frequency questions: local hashing and Hadamard response ------------
+  // One stage, one report per value (never memoized); the keep coin is the
+  // exact rational spec.stages[0].keep, drawn as k-RR's is.
+  //
+  // Local hashing (OLH, BLH; skprivate.frequency._hashing): the public seed
+  // s is uniform on [0, (P - 1) P); a = 1 + floor(s / P), b = s mod P name
+  // h_s(x) = ((a x + b) mod P) mod g.  With a, x, b below P, a x + b is at
+  // most (P - 1) P, which must be a safe integer: every step is exact in
+  // doubles (s - b is a multiple of P, so (s - b) / P is an exact integer).
+  function hashSeeds(spec) {
+    const p = spec.prime;
+    const seeds = (p - 1) * p;
+    if (!Number.isSafeInteger(seeds)) {
+      throw new RangeError("local hashing: (P - 1) P must be a safe integer");
+    }
+    return seeds;
+  }
+
+  function hashBucket(spec, seed, code) {
+    const p = spec.prime;
+    const b = seed % p;
+    const a = 1 + (seed - b) / p;
+    return ((a * code + b) % p) % spec.buckets;
+  }
+
+  // [seed, bucket]: the category's bucket kept with probability keep, else
+  // one of the g - 1 other buckets uniformly.
+  function localHashing(spec, code) {
+    const seed = uniformNumber(hashSeeds(spec));
+    const bucket = hashBucket(spec, seed, code);
+    const [kNum, kDen] = rational(spec.stages[0].keep);
+    if (bernoulli(kNum, kDen)) return [seed, bucket];
+    const other = uniformNumber(spec.buckets - 1);
+    return [seed, other < bucket ? other : other + 1];
+  }
+
+  // Hadamard response (K = spec.order, a power of two above k): category x
+  // owns the indices j where (x + 1) & j has an even number of set bits.
+  // An index uniform on [0, K), then moved across by flipping the lowest set
+  // bit of x + 1 (a bijection between the two halves) when it lies on the
+  // wrong side: uniform in x's half with probability keep, else uniform in
+  // the other half.
+  function evenBits(v) {
+    let odd = 0;
+    for (let w = v >>> 0; w !== 0; w >>>= 1) odd ^= w & 1;
+    return odd === 0;
+  }
+
+  function hadamardResponse(spec, code) {
+    const row = code + 1;
+    const index = uniformNumber(spec.order);
+    const [kNum, kDen] = rational(spec.stages[0].keep);
+    const inside = bernoulli(kNum, kDen);
+    return inside === evenBits(row & index) ? index : index ^ (row & -row);
+  }
+
+  function oneStage(oracle) {
+    if (oracle === "olh" || oracle === "blh") return localHashing;
+    if (oracle === "hr") return hadamardResponse;
+    return null;
   }
 
   // The answer a device keeps for a value across waves: a memoized frequency
@@ -405,6 +475,7 @@
     permanent: permanent,
     instant: instant,
     releaseWaves: releaseWaves,
+    hashBucket: hashBucket,
   };
   if (typeof module !== "undefined" && module.exports) {
     module.exports = api;
