@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from ._mutation_modules import ModuleSpec, _all_but
 
-_NEW = ["tests/test_mutation_family_intervals.py"]
+_NEW = [
+    "tests/test_mutation_family_intervals.py",
+    "tests/test_mutation_family_intervals_ldp2.py",
+]
 # the tests of the other modules, in files of their own: a survivor runs the
 # whole of its module's new tests
 _RELEASED = ["tests/test_mutation_family_intervals_released.py"]
@@ -19,6 +22,8 @@ _FREQ = "skprivate.frequency._estimator.xǁFrequencyEstimatorǁ"
 _L = "skprivate.ldp._intervals."
 _D = _L + "xǁDeconvolutionDensityIntervalsMixinǁ"
 _R = _L + "xǁDeconvolutionRegressionIntervalsMixinǁ"
+_PK = _L + "xǁPerturbedKDEIntervalsMixinǁ"
+_SW = _L + "xǁSquareWaveIntervalsMixinǁ"
 _I = "skprivate.integral._intervals."
 _IM = _I + "xǁIntegralIntervalsMixinǁ"
 _S = "skprivate.subset._intervals.xǁSubsetIntervalsMixinǁ"
@@ -65,14 +70,14 @@ SPECS: dict[str, ModuleSpec] = {
                 "fit always sets support_ (the declared support or the data range), "
                 "so the default is never used",
             ),
-            f"{_D}_conf_int_mean__mutmut_34": (
+            f"{_D}_conf_int_mean__mutmut_33": (
                 'z = _records(request, getattr(self, "_Z", ))',
                 "fit and partial_fit always set _Z (None for a streamed fit), so the "
                 "default is never used",
             ),
             f"{_D}_conf_int_quantile__mutmut_30": (
                 'z = _records(request, getattr(self, "_Z", ))',
-                "as _conf_int_mean__mutmut_34",
+                "as _conf_int_mean__mutmut_33",
             ),
             f"{_D}_ci_pointwise__mutmut_63": (
                 "None,",
@@ -143,46 +148,46 @@ SPECS: dict[str, ModuleSpec] = {
                 'degree = getattr(self, "degree_", )',
                 "as _ci_prediction_intervals__mutmut_25",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_69": (
+            f"{_R}_ci_prediction_intervals__mutmut_70": (
                 "fallback = np.asarray(self.fallback_mask(request.points), dtype=None)",
                 "fallback_mask returns a boolean array already",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_71": (
+            f"{_R}_ci_prediction_intervals__mutmut_72": (
                 "fallback = np.asarray(self.fallback_mask(request.points), )",
-                "as _ci_prediction_intervals__mutmut_69",
+                "as _ci_prediction_intervals__mutmut_70",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_83": (
+            f"{_R}_ci_prediction_intervals__mutmut_84": (
                 "None,",
                 "a key of the per-call cache, distinct from its other key "
                 "('fits'): the same memoized replicates",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_87": (
-                '"XXbootstrapXX",',
-                "as _ci_prediction_intervals__mutmut_83",
-            ),
             f"{_R}_ci_prediction_intervals__mutmut_88": (
-                '"BOOTSTRAP",',
-                "as _ci_prediction_intervals__mutmut_83",
+                '"XXbootstrapXX",',
+                "as _ci_prediction_intervals__mutmut_84",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_96": (
+            f"{_R}_ci_prediction_intervals__mutmut_89": (
+                '"BOOTSTRAP",',
+                "as _ci_prediction_intervals__mutmut_84",
+            ),
+            f"{_R}_ci_prediction_intervals__mutmut_97": (
                 "n_jobs=None,",
                 "bootstrap_replicates seeds each replicate from random_state, so its "
                 "results do not depend on n_jobs (documented)",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_195": (
+            f"{_R}_ci_prediction_intervals__mutmut_196": (
                 "est, se, parts = (a.copy() for a in request.memo(None, fits))",
                 "a key of the per-call cache, distinct from its other key "
                 "('bootstrap'): the same memoized fits",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_199": (
-                'est, se, parts = (a.copy() for a in request.memo("XXfitsXX", fits))',
-                "as _ci_prediction_intervals__mutmut_195",
-            ),
             f"{_R}_ci_prediction_intervals__mutmut_200": (
-                'est, se, parts = (a.copy() for a in request.memo("FITS", fits))',
-                "as _ci_prediction_intervals__mutmut_195",
+                'est, se, parts = (a.copy() for a in request.memo("XXfitsXX", fits))',
+                "as _ci_prediction_intervals__mutmut_196",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_211": (
+            f"{_R}_ci_prediction_intervals__mutmut_201": (
+                'est, se, parts = (a.copy() for a in request.memo("FITS", fits))',
+                "as _ci_prediction_intervals__mutmut_196",
+            ),
+            f"{_R}_ci_prediction_intervals__mutmut_212": (
                 "ratio = ~np.isnan(parts[..., 1])",
                 "parts holds NaN rows exactly where the local linear fit was used "
                 "(its initial fill); the local constant rows have finite N and D "
@@ -232,6 +237,276 @@ SPECS: dict[str, ModuleSpec] = {
             f"{_R}_ci_training__mutmut_74": (
                 "Y = labels.astype(None)[:, None]",
                 "astype(None) is astype(float64)",
+            ),
+            # -- judged after the rerun of the estimators' names in the
+            # refusals and the new tests of test_mutation_family_intervals_ldp2
+            f"{_L}x__records__mutmut_7": (
+                "raise ValueError(request.missing_data_message(None))",
+                "the message for a release not kept (request.released) names no "
+                "argument: every name gives the same text",
+            ),
+            f"{_L}x__records__mutmut_8": (
+                'raise ValueError(request.missing_data_message("XXXXX"))',
+                "as x__records__mutmut_7",
+            ),
+            f"{_L}x__records__mutmut_9": (
+                'raise ValueError(request.missing_data_message("x"))',
+                "as x__records__mutmut_7",
+            ),
+            f"{_D}_ci_offers_kind__mutmut_9": (
+                "return True",
+                "the branch for support_ None, which fit never leaves (as "
+                "_ci_offers_kind__mutmut_5)",
+            ),
+            f"{_D}_ci_pointwise__mutmut_36": (
+                'z = _records(request, getattr(self, "_Z", ))',
+                "as _conf_int_mean__mutmut_33",
+            ),
+            f"{_D}_ci_pointwise__mutmut_53": (
+                "est = np.where(x >= b, 1.0, 0.0)",
+                "differs only at x = b, which is inside the support, where the "
+                "ratio overwrites this value",
+            ),
+            f"{_D}_ci_resampling_template__mutmut_8": (
+                "noise_scale=np.asarray(self.noise_scale_, dtype=None),",
+                "fit stores noise_scale_ as a float array",
+            ),
+            f"{_D}_ci_resampling_template__mutmut_10": (
+                "noise_scale=np.asarray(self.noise_scale_, ),",
+                "as _ci_resampling_template__mutmut_8",
+            ),
+            f"{_R}_ci_resampling_template__mutmut_8": (
+                "noise_scale=np.asarray(self.noise_scale_, dtype=None),",
+                "fit stores noise_scale_ as a float array",
+            ),
+            f"{_R}_ci_resampling_template__mutmut_10": (
+                "noise_scale=np.asarray(self.noise_scale_, ),",
+                "as _ci_resampling_template__mutmut_8",
+            ),
+            f"{_D}_ci_smoothing_method__mutmut_9": (
+                'else "XXsmoothedXX"',
+                "the chosen method is only compared with 'rbc' and 'bootstrap' "
+                "afterwards: any other default acts as 'smoothed'",
+            ),
+            f"{_D}_conf_int_mean__mutmut_3": (
+                '("noisy-mean", "bootstrap"), None, type(self).__name__',
+                "the chosen method is only compared with 'bootstrap': any other "
+                "default gives the noisy mean",
+            ),
+            f"{_D}_conf_int_mean__mutmut_12": (
+                '"XXnoisy-meanXX", type(self).__name__',
+                "as _conf_int_mean__mutmut_3",
+            ),
+            f"{_D}_conf_int_mean__mutmut_13": (
+                '"NOISY-MEAN", type(self).__name__',
+                "as _conf_int_mean__mutmut_3",
+            ),
+            **{
+                f"{_D}_conf_int_quantile__mutmut_{n}": (
+                    line,
+                    "_ci_linear_ratio tells only 'pdf' from the rest: any other "
+                    "value of `what` gives the CDF",
+                )
+                for n, line in (
+                    (55, "self._ci_linear_ratio(z, coarse, None, rbc)"),
+                    (61, 'self._ci_linear_ratio(z, coarse, "XXcdfXX", rbc)'),
+                    (62, 'self._ci_linear_ratio(z, coarse, "CDF", rbc)'),
+                    (110, "self._ci_linear_ratio(z, grid, None, rbc)"),
+                    (116, 'self._ci_linear_ratio(z, grid, "XXcdfXX", rbc)'),
+                    (117, 'self._ci_linear_ratio(z, grid, "CDF", rbc)'),
+                )
+            },
+            **{
+                f"{_D}_conf_int_quantile__mutmut_{n}": (
+                    line,
+                    "differs only when a computed CDF equals q (or q -/+ z se) "
+                    "exactly, a measure-zero coincidence",
+                )
+                for n, line in (
+                    (67, "np.abs(Fc - p) < _WIDE_Z * sc"),
+                    (73, "wide = np.flatnonzero(p < Fc)[:1]"),
+                    (137, "above = np.flatnonzero(p < F)"),
+                    (180, "ok = np.flatnonzero(np.abs(F - p) < zq * se)"),
+                )
+            },
+            **{
+                f"{_D}_conf_int_quantile__mutmut_{n}": (
+                    line,
+                    "the fallback for no coarse point at or above q is dead: the "
+                    "estimate at the support's end is exactly 1 (its terms are "
+                    "the mass terms themselves) and q < 1",
+                )
+                for n, line in (
+                    (77, "wide = wide if (wide.size) or True else"),
+                    (78, "wide = wide if wide.size else np.array(None)"),
+                    (79, "wide = wide if wide.size else np.array([_COARSE + 1])"),
+                    (80, "wide = wide if wide.size else np.array([_COARSE - 2])"),
+                )
+            },
+            f"{_D}_conf_int_quantile__mutmut_148": (
+                "if i > 0 and F[i] >= F[i - 1]:",
+                "i is the first fine point with q <= F, so F[i - 1] < q <= F[i] "
+                "and both tests hold (they differ only for F[i] = F[i - 1] "
+                "exactly when no fine point reaches q, a measure-zero "
+                "coincidence)",
+            ),
+            f"{_R}_ci_kept_release__mutmut_5": (
+                'if getattr(self, "privatizer_", ) is None:',
+                "fit always sets privatizer_ (None without a privatizer)",
+            ),
+            f"{_R}_ci_local_constant__mutmut_33": (
+                "return np.full(c, None), np.full(c, np.nan), parts",
+                "the values are stored in float arrays, where None becomes NaN",
+            ),
+            f"{_R}_ci_local_constant__mutmut_37": (
+                "return np.full(c, np.nan), np.full(c, None), parts",
+                "as _ci_local_constant__mutmut_33",
+            ),
+            f"{_R}_ci_local_linear__mutmut_12": (
+                "first = [self._ci_weights(x, Z, None, o)",
+                "_ci_weights tests rbc for truth: None acts as False",
+            ),
+            f"{_R}_ci_local_linear__mutmut_50": (
+                "w = self._ci_weights(x, Z, None, tuple(2 * e",
+                "as _ci_local_linear__mutmut_12",
+            ),
+            f"{_R}_ci_local_linear__mutmut_65": (
+                "None,",
+                "as _ci_local_linear__mutmut_12 (the rbc argument of the "
+                "cross-term weights)",
+            ),
+            f"{_R}_ci_local_linear__mutmut_36": (
+                "for a in range(q + 2):",
+                "the extra row a = q + 1 has no columns b in range(q + 1, q + 1): "
+                "nothing is computed for it",
+            ),
+            f"{_R}_ci_local_linear__mutmut_98": (
+                "if np.linalg.eigvalsh(scaled)[0] < LOCAL_LINEAR_TOLERANCE:",
+                "differs only when the smallest eigenvalue of the scaled design "
+                "equals the tolerance exactly, a measure-zero coincidence",
+            ),
+            f"{_R}_ci_local_linear__mutmut_128": (
+                'np.einsum("NAB,B->NA", L, beta[:, c])',
+                "the same contraction under other index letters",
+            ),
+            f"{_R}_ci_prediction_intervals__mutmut_104": (
+                "),",
+                "the call without n_jobs: as _ci_prediction_intervals__mutmut_97",
+            ),
+            **{
+                f"{_R}_ci_prediction_intervals__mutmut_{n}": (
+                    line,
+                    "as x_fieller_interval__mutmut_11: numpy reads a negative "
+                    "size as 'infer'",
+                )
+                for n, line in (
+                    (118, "lower.reshape(c, -2).T"),
+                    (124, "upper.reshape(c, -2).T"),
+                    (131, "est = est.reshape(c, -2).T"),
+                    (146, "ddof=1).reshape(c, -2).T"),
+                )
+            },
+            f"{_R}_ci_training__mutmut_71": (
+                ".astype(None)",
+                "astype(None) is astype(float64)",
+            ),
+            f"{_R}_ci_weights__mutmut_23": (
+                "out = out * interval_kernel(U[:, j], ratios[j], None, True)",
+                "with rbc=True interval_kernel does not read the kernel (the "
+                "fourth-order kernel is the Gaussian's)",
+            ),
+            f"{_R}_conf_int_predict__mutmut_2": (
+                "return self._ci_prediction_intervals(request, proba=None)",
+                "proba is tested for truth: None acts as False",
+            ),
+            f"{_PK}_ci_ems_system__mutmut_5": (
+                "law = _noise_law(None, self.privatizer_)",
+                "_noise_law names the estimator only when refusing columns with "
+                "different noise laws, which fit refuses first",
+            ),
+            f"{_PK}_ci_moment_tilt__mutmut_40": (
+                "law = _noise_law(None, self.privatizer_)",
+                "as _ci_ems_system__mutmut_5",
+            ),
+            **{
+                f"{cls}_ci_moment_tilt__mutmut_{n}": (
+                    line,
+                    "moment_correction is a constructor parameter, always set: "
+                    "the default is never used",
+                )
+                for cls in (_PK, _SW)
+                for n, line in (
+                    (4, 'getattr(self, "moment_correction", None)'),
+                    (7, 'getattr(self, "moment_correction", )'),
+                    (10, 'getattr(self, "moment_correction", True)'),
+                )
+            },
+            **{
+                f"{cls}_ci_moment_tilt__mutmut_14": (
+                    "minlength=k).astype(None)",
+                    "astype(None) is astype(float64)",
+                )
+                for cls in (_PK, _SW)
+            },
+            f"{_PK}_conf_int_mean__mutmut_8": (
+                '"XXnoisy-meanXX"',
+                "the chosen method is only compared with 'bootstrap' and the "
+                "linearized names: any other default gives the noisy mean",
+            ),
+            f"{_PK}_conf_int_mean__mutmut_9": (
+                '"NOISY-MEAN"',
+                "as _conf_int_mean__mutmut_8",
+            ),
+            f"{_SW}_ci_ems_refit__mutmut_4": (
+                "return super()._ci_ems_refit(A, frequencies, None)",
+                "the start is only EMS's first iterate: from the uniform start "
+                "it reaches the same fixed point to its tolerance (the "
+                "corrected CDF moves by 3e-10 relative)",
+            ),
+            f"{_SW}_ci_ems_refit__mutmut_16": (
+                "np.asarray(frequencies, dtype=None)",
+                "the frequencies are float arrays (A @ theta, or counts over "
+                "their sum)",
+            ),
+            f"{_SW}_ci_ems_refit__mutmut_18": (
+                "np.asarray(frequencies, )",
+                "as _ci_ems_refit__mutmut_16",
+            ),
+            f"{_SW}_ci_ems_system__mutmut_43": (
+                "A.shape[1] - 1",
+                "the Square Wave's transition matrix is square (n_points output "
+                "buckets for n_points cells)",
+            ),
+            f"{_SW}_ci_moment_tilt__mutmut_12": (
+                "k = A.shape[1]",
+                "as _ci_ems_system__mutmut_43",
+            ),
+            f"{_SW}_ci_moment_tilt__mutmut_26": (
+                "counts * counts.sum()",
+                "EMS is invariant to scaling the report counts (each EM step "
+                "normalizes and the stopping rules are relative)",
+            ),
+            f"{_SW}_ci_moment_tilt__mutmut_32": (
+                "V = (np.asarray(X, dtype=None) - a) / (b - a)",
+                "_ci_linearized passes X as a float array",
+            ),
+            f"{_SW}_ci_moment_tilt__mutmut_34": (
+                "V = (np.asarray(X, ) - a) / (b - a)",
+                "as _ci_moment_tilt__mutmut_32",
+            ),
+            f"{_SW}_conf_int_mean__mutmut_3": (
+                "None,",
+                "the default: the chosen method is only compared with "
+                "'bootstrap' and the linearized names, so any other default "
+                "gives the moment estimator",
+            ),
+            f"{_SW}_conf_int_mean__mutmut_18": (
+                '"XXmomentXX",',
+                "as _conf_int_mean__mutmut_3",
+            ),
+            f"{_SW}_conf_int_mean__mutmut_19": (
+                '"MOMENT",',
+                "as _conf_int_mean__mutmut_3",
             ),
         },
     ),
@@ -431,22 +706,5 @@ SPECS: dict[str, ModuleSpec] = {
                 "as _ci_moment_tilt__mutmut_50",
             ),
         },
-    ),
-    "frequency_conf_int": ModuleSpec(
-        path="skprivate/frequency/_estimator.py",
-        # the interval code of the estimator only: conf_int's handler and
-        # its bootstrap, the kinds and kept release it declares, and
-        # _statistic_fit, which computes the closed-form variance_ the normal
-        # interval reads; the estimators themselves are checked by
-        # tests/frequency
-        functions=[
-            f"{_FREQ}_conf_int_pmf__mutmut_*",
-            f"{_FREQ}_bootstrap__mutmut_*",
-            f"{_FREQ}_ci_offers_kind__mutmut_*",
-            f"{_FREQ}_ci_kept_release__mutmut_*",
-            f"{_FREQ}_statistic_fit__mutmut_*",
-        ],
-        tests=_all_but("tests/frequency/test_estimator.py", "test_dask_matches_fit"),
-        new_tests=_FREQUENCY,
     ),
 }

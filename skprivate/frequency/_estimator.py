@@ -21,7 +21,7 @@ from scipy import stats
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._uncertainty import IntervalRequest, interval_frame, normal_frame
+from .._uncertainty import IntervalRequest
 from ..base import (
     ParamsValidationMixin,
     PrivatizedInputMixin,
@@ -32,8 +32,10 @@ from ..distributions import (
     PopulationEstimateMixin,
     mean_log_pmf_of_categories,
 )
-from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils import HasMethods, Interval, Options
+from ..utils import _support_mle as support_mle
 from ..utils._statistic import RowStatistic, validate_rows
+from ._pmf_intervals import pmf_conf_int
 from ._privatizers import _FrequencyPrivatizer
 
 __all__ = ["FrequencyEstimator", "norm_sub", "oracle_variance"]
@@ -222,18 +224,28 @@ def _support_counts(oracle: Any, rows: NDArray, counts: NDArray) -> NDArray:
 
 
 def _ibu(oracle, rows, counts, max_iter, tol):
-    """Iterative Bayesian update: EM from each distinct report's likelihood."""
+    """The iterative Bayesian update's limit: the maximum-likelihood pmf.
+
+    A report's likelihood under category ``v`` is proportional to
+    ``1 + (e**log_rho - 1) 1[report supports v]``, so the IBU (the EM map
+    of this mixture) converges to the maximizer of a concave likelihood on
+    the simplex.  Plain IBU creeps towards a maximum on the boundary (a
+    category with no mass) sublinearly, so its own stopping test can hold
+    far from the limit; the limit is computed instead by the IBU with
+    SQUAREM extrapolation, then held to ``tol * 1e-3`` by active-set Newton
+    steps from there (the same optimum, reached in a few steps).
+    """
     k = oracle.n_categories
-    L = 1.0 + np.expm1(oracle.log_rho) * oracle.support(rows)  # (m, k)
-    n = counts.sum()
-    f = np.full(k, 1.0 / k)
-    for it in range(1, max_iter + 1):
-        new = f * (L.T @ (counts / (L @ f))) / n
-        change = np.max(np.abs(new - f))
-        f = new
-        if change < tol:
-            return f / f.sum(), it
-    return f / f.sum(), max_iter
+    support = oracle.support(rows).astype(float)
+    s = float(np.expm1(oracle.log_rho))
+    uniform = np.full(k, 1.0 / k)
+    f, n_em = support_mle.em(
+        support, counts, uniform, s, 1.0, max_iter, tol, acceleration="squarem"
+    )
+    f, n_newton = support_mle.mle_newton(
+        support, counts, f, s, 1.0, max_iter, tol * 1e-3
+    )
+    return f / f.sum(), n_em + n_newton
 
 
 class FrequencyEstimator(
@@ -260,14 +272,19 @@ class FrequencyEstimator(
         ``"base-cut"``: estimates below the Bonferroni threshold
         ``z_{1 - alpha/k} sigma_0`` set to 0 (``sigma_0`` the standard
         error of a category of frequency 0), the others kept (not
-        normalised); ``"ibu"``: the iterative Bayesian update (the
-        maximum-likelihood estimate, by EM).
+        normalised); ``"ibu"``: the limit of the iterative Bayesian update,
+        which is the maximum-likelihood pmf (computed by the update with
+        SQUAREM extrapolation, then active-set Newton steps, which reach a
+        maximum on the simplex's boundary exactly where the plain update
+        only creeps towards it).
     alpha : float in (0, 1), default=0.05
         Family-wise level of ``"base-cut"``.
     max_iter : int, default=10000
-        Iteration limit of IBU.
+        Iteration limit of the update (and, separately, of the Newton
+        steps) for ``"ibu"``.
     tol : float, default=1e-10
-        IBU stops when no frequency moves more than ``tol``.
+        The update stops when no frequency moves more than ``tol``; the
+        Newton steps then stop at ``tol * 1e-3``.
 
     Attributes
     ----------
@@ -543,59 +560,24 @@ class FrequencyEstimator(
         return {"X": None, "y": None}
 
     def _conf_int_pmf(self, request: IntervalRequest) -> pd.DataFrame:
-        """``"normal"``: the unbiased estimate with its closed-form variance;
-        ``"bootstrap"``: percentile bootstrap of ``distribution_`` (the
-        reports resampled with replacement through multinomial counts of the
-        distinct reports).  ``"auto"`` is ``"normal"`` for
-        ``method="unbiased"`` and ``"bootstrap"`` otherwise."""
-        auto = "normal" if self.method == "unbiased" else "bootstrap"
-        how = request.choose(("normal", "bootstrap"), auto, type(self).__name__)
-        labels = list(self.categories_.tolist())
-        if how == "normal":
-            # the oracle's variance given the respondents' values, plus the
-            # variance of sampling them, f (1 - f) / n: the interval covers
-            # the population share, as the bootstrap of respondents does
-            share = np.clip(self.distribution_raw_, 0.0, 1.0)
-            sampling = share * (1.0 - share) / self.n_samples_seen_
-            return normal_frame(
-                "pmf",
-                labels,
-                self.distribution_raw_,
-                np.sqrt(self.variance_ + sampling),
-                request.level,
-                "normal (closed-form oracle variance plus sampling variance, "
-                "plug-in frequencies)",
-                "P(X = category)",
-            )
-        reps = request.memo("bootstrap", lambda: self._bootstrap(request))
-        alpha = 1.0 - request.level
-        lower = np.quantile(reps, alpha / 2, axis=0)
-        upper = np.quantile(reps, 1 - alpha / 2, axis=0)
-        return interval_frame(
-            "pmf",
-            labels,
-            self.distribution_,
-            lower,
-            upper,
-            request.level,
-            "bootstrap-percentile (reports resampled)",
-            f"P(X = category), {self.method} estimate",
-            se=reps.std(axis=0, ddof=1),
+        """``"normal"``: the unbiased estimate with its closed-form variance
+        plus the sampling variance; ``"bootstrap"``: percentile bootstrap of
+        ``distribution_`` (the reports resampled with replacement through
+        multinomial counts of the distinct reports).  ``"auto"`` is
+        ``"normal"`` for ``method="unbiased"`` and ``"bootstrap"``
+        otherwise (see :mod:`._pmf_intervals`)."""
+        return pmf_conf_int(
+            request,
+            self,
+            normal="normal (closed-form oracle variance plus sampling variance, "
+            "plug-in frequencies)",
+            bootstrap="bootstrap-percentile (reports resampled)",
+            estimate=self._resampled_estimate,
         )
 
-    def _bootstrap(self, request: IntervalRequest) -> NDArray[np.float64]:
-        rng = check_generator(request.random_state)
-        counts = self.report_counts_
-        n = int(counts.sum())
-        share = counts / n
-        out = []
-        for _ in range(request.resamples()):
-            drawn = rng.multinomial(n, share)
-            keep = drawn > 0
-            rows, c = self.reports_[keep], drawn[keep]
-            support = _support_counts(self.oracle_, rows, c)
-            out.append(self._estimate(rows, c, support)[1])
-        return np.asarray(out)
+    def _resampled_estimate(self, rows: NDArray, counts: NDArray) -> NDArray:
+        support = _support_counts(self.oracle_, rows, counts)
+        return self._estimate(rows, counts, support)[1]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -37,19 +37,15 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._uncertainty import (
-    ConfidenceIntervalMixin,
-    IntervalRequest,
-    interval_frame,
-    normal_frame,
-)
+from .._uncertainty import ConfidenceIntervalMixin, IntervalRequest
 from ..base import ParamsValidationMixin, SufficientStatisticMixin
-from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils import HasMethods, Interval, Options
 from ..utils._statistic import RowStatistic, validate_rows
 from ._coins import COIN_SCALE, MIN_EPSILON, draw_coins, unary_numerators
 from ._estimator import _distinct_rows, norm_sub
 from ._laws import oracle_law
 from ._oracles import MAX_LAW_CELLS, make_oracle
+from ._pmf_intervals import pmf_conf_int
 from ._privatizers import _COMMON_CONSTRAINTS, _FrequencyPrivatizer
 
 __all__ = ["LongitudinalFrequencyEstimator", "LongitudinalOracle"]
@@ -655,55 +651,24 @@ n_wave_columns)
     # -- intervals ---------------------------------------------------------
     def _conf_int_pmf(self, request: IntervalRequest) -> pd.DataFrame:
         """``"normal"``: the pooled unbiased estimate with its closed-form
-        variance (the waves' covariance included); ``"bootstrap"``:
-        percentile bootstrap of ``distribution_``, respondents resampled with
-        all their waves.  ``"auto"`` is ``"normal"`` for
-        ``method="unbiased"`` and ``"bootstrap"`` otherwise."""
-        auto = "normal" if self.method == "unbiased" else "bootstrap"
-        how = request.choose(("normal", "bootstrap"), auto, type(self).__name__)
-        labels = list(self.categories_.tolist())
-        if how == "normal":
-            # plus the sampling variance of the respondents (see
-            # FrequencyEstimator): the population share, as the bootstrap
-            share = np.clip(self.distribution_raw_, 0.0, 1.0)
-            sampling = share * (1.0 - share) / self.n_samples_seen_
-            return normal_frame(
-                "pmf",
-                labels,
-                self.distribution_raw_,
-                np.sqrt(self.variance_ + sampling),
-                request.level,
-                "normal (closed-form pooled variance of the waves plus sampling "
-                "variance, plug-in frequencies)",
-                "P(X = category)",
-            )
-        reps = request.memo("bootstrap", lambda: self._bootstrap(request))
-        alpha = 1.0 - request.level
-        return interval_frame(
-            "pmf",
-            labels,
-            self.distribution_,
-            np.quantile(reps, alpha / 2, axis=0),
-            np.quantile(reps, 1 - alpha / 2, axis=0),
-            request.level,
-            "bootstrap-percentile (respondents resampled with all their waves)",
-            f"P(X = category), {self.method} estimate",
-            se=reps.std(axis=0, ddof=1),
+        variance (the waves' covariance included) plus the sampling
+        variance; ``"bootstrap"``: percentile bootstrap of
+        ``distribution_``, respondents resampled with all their waves.
+        ``"auto"`` is ``"normal"`` for ``method="unbiased"`` and
+        ``"bootstrap"`` otherwise (see :mod:`._pmf_intervals`)."""
+        return pmf_conf_int(
+            request,
+            self,
+            normal="normal (closed-form pooled variance of the waves plus "
+            "sampling variance, plug-in frequencies)",
+            bootstrap="bootstrap-percentile (respondents resampled with all "
+            "their waves)",
+            estimate=self._resampled_estimate,
         )
 
-    def _bootstrap(self, request: IntervalRequest) -> NDArray[np.float64]:
-        rng = check_generator(request.random_state)
-        counts = self.report_counts_
-        n = int(counts.sum())
-        out = []
-        for _ in range(request.resamples()):
-            drawn = rng.multinomial(n, counts / n)
-            keep = drawn > 0
-            raw = _wave_estimates(
-                self.oracle_, self.n_waves_, self.reports_[keep], drawn[keep]
-            ).mean(axis=0)
-            out.append(raw if self.method == "unbiased" else norm_sub(raw))
-        return np.asarray(out)
+    def _resampled_estimate(self, rows: NDArray, counts: NDArray) -> NDArray:
+        raw = _wave_estimates(self.oracle_, self.n_waves_, rows, counts).mean(axis=0)
+        return raw if self.method == "unbiased" else norm_sub(raw)
 
 
 def _wave_estimates(
