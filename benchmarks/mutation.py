@@ -131,18 +131,18 @@ def _function_texts(source: str) -> dict[str, str] | None:
             for item in node.body:
                 if isinstance(item, functions):
                     texts[f"xǁ{node.name}ǁ{item.name}"] = text(item)
+    # the rest: the module and its classes without their functions (whose
+    # whole text, signature included, is compared above) and docstrings
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(node, (*functions, ast.ClassDef, ast.Module)) and body:
-            first = body[0]
+        if isinstance(node, (ast.ClassDef, ast.Module)):
+            body = [n for n in node.body if not isinstance(n, functions)]
             if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
             ):
                 body = body[1:]
-            if isinstance(node, functions):
-                body = []
             node.body = body or [ast.Pass()]
     texts[""] = ast.dump(tree)
     return texts

@@ -205,7 +205,7 @@ def read_responses(
     store = SurveyStore(database)
     try:
         spec = store.public_spec()
-        rows = [(a, q) for _, _, a, q in store.wave_rows(wave)]
+        rows = store.rows(wave)
     finally:
         store.close()
     entries = spec["questions"]

@@ -500,12 +500,10 @@ def status_from_store(
     waves = getattr(questionnaire, "lifetime_epsilon", None) is not None
     counts, freq, stored = _counts(store, freq, waves)
     wave = None
-    if len(stored) > 1 and hasattr(store, "wave_rows"):
+    if len(stored) > 1:
         # a respondent answers every wave: estimate the latest one
         wave = stored[-1]
-        rows = [(a, q) for _, _, a, q in store.wave_rows(wave)]
-    else:
-        rows = store.rows()
+    rows = store.rows(wave)
     entries = {e["name"]: e for e in spec["questions"]}
     questions = []
     for q in questionnaire.questions:

@@ -514,19 +514,10 @@ class SurveyStore:
         with self.reader.connect() as conn:
             return [tuple(r) for r in conn.execute(query).all()]
 
-    def rows(self) -> list[tuple[dict, dict]]:
-        """Every response as ``(answers, anchors)``, in the order received."""
-        from sqlalchemy import select
-
-        query = (
-            select(self.responses.c.answers, self.tokens.c.anchors)
-            .join(self.tokens, self.tokens.c.token_hash == self.responses.c.token_hash)
-            .order_by(self.responses.c.id)
-        )
-        with self.reader.connect() as conn:
-            return [
-                (json.loads(a), json.loads(q)) for a, q in conn.execute(query).all()
-            ]
+    def rows(self, wave: int | None = None) -> list[tuple[dict, dict]]:
+        """Responses as ``(answers, anchors)``, in the order received; only
+        those of ``wave`` unless it is None."""
+        return [(a, q) for _, _, a, q in self.wave_rows(wave)]
 
     def counts(self) -> dict[str, int]:
         """Numbers of tokens issued, used, and of responses stored."""
