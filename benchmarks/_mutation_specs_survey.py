@@ -205,11 +205,29 @@ SPECS: dict[str, ModuleSpec] = {
                     (44, "zip(declared, fitted, strict=True)"),
                 )
             },
-            f"{_FREQ}x_frequency_disclosure__mutmut_12": (
+            f"{_FREQ}x_frequency_disclosure__mutmut_61": (
                 "law = frequency_law(spec, 0, )",
                 "frequency_law's waves defaults to 1",
             ),
-            f"{_FREQ}x_later_wave_epsilon__mutmut_4": (
+            **{
+                f"{_FREQ}x_check_declared_categories__mutmut_{n}": (
+                    line,
+                    "the fitted categories are an ndarray, whose tolist() gives "
+                    "the same Python scalars with or without a cast to object "
+                    "(the declared side, a list, is the one the cast matters "
+                    "for: a mixed [1, 'a'] would read ['1', 'a'])",
+                )
+                for n, line in (
+                    (35, "== list(np.asarray(f, dtype=None).tolist())"),
+                    (37, "== list(np.asarray(f, ).tolist())"),
+                )
+            },
+            f"{_FREQ}x__hashed_law__mutmut_11": (
+                "if seeds * g >= MAX_JOINT_OUTPUTS:",
+                "(P - 1) P g never equals MAX_JOINT_OUTPUTS = 2**20: the prime "
+                "P >= 3 is odd and divides the product",
+            ),
+            f"{_FREQ}x_later_wave_epsilon__mutmut_11": (
                 'stage = spec["stages"][+1]',
                 "a memoized question's spec (the only one with later waves) "
                 "has exactly two stages: stages[1] is stages[-1]",

@@ -33,6 +33,7 @@ from skprivate.survey._spec_frequency import (
     _bit_law,
     _log_ratio,
     check_declared_categories,
+    check_frequency_spec,
     frequency_disclosure,
     frequency_law,
     joint_epsilon,
@@ -993,3 +994,39 @@ def test_the_checker_passes_a_listed_design_its_subsets():
         422,
         "answer to 'c' is a subset its design never reports (size 2 of 5).",
     )
+
+
+# -- local hashing and Hadamard response questions -----------------------------
+
+
+def test_memoized_one_stage_oracles_are_refused_with_the_whole_reason():
+    with pytest.raises(ValueError) as err:
+        check_frequency_spec("pet", {"oracle": "olh", "memoized": True})
+    assert str(err.value) == (
+        "question 'pet': the 'olh' oracle has no memoized form; memoized "
+        "questions take ['krr', 'oue', 'sue'] (a LongitudinalOracle), and a local "
+        "hashing or Hadamard response question sends one plain report per "
+        "value (memoized=False)."
+    )
+
+
+def test_a_one_stage_law_has_one_wave_only():
+    spec = {
+        "oracle": "hr",
+        "k": 2,
+        "order": 4,
+        "stages": [{"keep": "3/4"}],
+        "memoized": False,
+    }
+    with pytest.raises(ValueError) as err:
+        frequency_law(spec, 0, waves=2)
+    assert str(err.value) == "a one-stage question releases one report per value."
+
+
+def test_declared_categories_of_mixed_types_are_the_fitted_ones():
+    # [1, "a"] as an array without dtype=object would read ["1", "a"]: the
+    # declared and fitted categories must be compared value by value.
+    from skprivate.frequency import GeneralizedRandomizedResponse
+
+    priv = GeneralizedRandomizedResponse(epsilon=1.0, categories=[[1, "a"]])
+    check_declared_categories(priv.fit([[1]]))
