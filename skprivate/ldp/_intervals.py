@@ -251,7 +251,9 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
         )
 
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
-        method = request.choose(("noisy-mean", "bootstrap"), "noisy-mean", "mean")
+        method = request.choose(
+            ("noisy-mean", "bootstrap"), "noisy-mean", type(self).__name__
+        )
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, lambda est: est.mean())
         z = _records(request, getattr(self, "_Z", None))
@@ -806,7 +808,9 @@ class PerturbedKDEIntervalsMixin(GridEMSIntervalsMixin):
             else ("rbc" if self._ci_uses_ems() else "bootstrap")
         )
         method = request.choose(
-            ("noisy-mean", "rbc", "smoothed", "linearized", "bootstrap"), auto, "mean"
+            ("noisy-mean", "rbc", "smoothed", "linearized", "bootstrap"),
+            auto,
+            type(self).__name__,
         )
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, lambda est: est.mean())
@@ -916,7 +920,9 @@ class SquareWaveIntervalsMixin(GridEMSIntervalsMixin):
 
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
         method = request.choose(
-            ("moment", "rbc", "smoothed", "linearized", "bootstrap"), "moment", "mean"
+            ("moment", "rbc", "smoothed", "linearized", "bootstrap"),
+            "moment",
+            type(self).__name__,
         )
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, lambda est: est.mean())
