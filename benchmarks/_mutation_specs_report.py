@@ -37,7 +37,18 @@ _STEPS = _all_but(
     "test_a_response_step_before_its_privatizer_follows_the_same_rule",
     "test_declaration_survives_a_grid_search",
 )
-_NEW = ["tests/test_mutation_report.py"]
+_NEW = [
+    "tests/test_mutation_report.py",
+    "tests/test_mutation_report_rows.py",
+    "tests/test_mutation_report_walker.py",
+    "tests/test_mutation_report_searches.py",
+    "tests/test_mutation_report_inspect.py",
+]
+# the same files, the module's own first: a mutant's first failing test is
+# then found sooner
+_NEW_WALKER = [_NEW[2], _NEW[3], _NEW[0], _NEW[1], _NEW[4]]
+_NEW_INSPECT = [_NEW[4], _NEW[3], _NEW[2], _NEW[0], _NEW[1]]
+_NEW_ROWS = [_NEW[1], _NEW[0], _NEW[2], _NEW[3], _NEW[4]]
 _P = "skprivate/_privacy_report/"
 _T = "skprivate._privacy_report._total."
 _FLOATS = (
@@ -56,6 +67,11 @@ _OWN_SUMMARY = (
     "same summary (a fitted privatizer's summary does not change)"
 )
 _SAME_LENGTH = "the loop runs only after len(audited) == len(rows) was checked"
+_SHARE_MISSING = (
+    "the exact share under the reference law is read only through _missing(), "
+    "for which None and NaN are the same"
+)
+_SUBSET_ZIP = "strict=None and the default both mean strict=False"
 _SHALLOW = (
     "a privatizer holds no estimator parameter, so deep=True adds no key and "
     "epsilon and delta are read the same"
@@ -83,6 +99,269 @@ _IMPORT_TIME = (
     "(tests/test_mutation_report.py::test_rowwise_methods_follow_the_wrapped_"
     "transformer checks the closure it builds)"
 )
+
+_W = "skprivate._privacy_report._walker.xǁ_Walkerǁ"
+_UNREACHED = (
+    "walk() is never given None or a string: a Pipeline skips None and "
+    "'passthrough' steps, column transformers and unions handle 'drop' and "
+    "'passthrough' themselves, and members (fitted or read from the "
+    "parameters), bases, finals and candidates are estimators"
+)
+_DROP_WALKED = (
+    "a 'drop' branch that is not skipped is walked, and walk() returns no "
+    "column for 'drop': the same output"
+)
+_STRICT = (
+    "a fitted bagging has one entry per member in estimators_, "
+    "estimators_features_ and estimators_samples_: strict never raises"
+)
+_SAMPLES = (
+    "every member of a fitted bagging draws at least one record: the default "
+    "of max() over its samples is never used"
+)
+_INT_SAMPLES = "estimators_samples_ are integer index arrays already"
+_NOT_RAW_VIA = (
+    "via and mixed_by are read only for raw columns (flag_col, the privatizer's "
+    "not-certified check): setting them on a privatized column changes nothing"
+)
+_WHEN = (
+    "_when is compared with 'transform' only (stacking's factor): any other "
+    "value reads as a fit release"
+)
+_COUNTED = (
+    "n_privatizers is only compared with 0, and privatizer() is the only place "
+    "that changes it, once per privatizer walked: 1, 2 or -1 are all non-zero"
+)
+_NO_COLUMNS = (
+    "a step is never walked with no column: walk() returns none only for None "
+    "and 'drop' (never walked) and an ensemble of transformers, and sklearn "
+    "refuses an input without columns"
+)
+_WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
+    **{
+        f"{_W}walk__mutmut_{n}": (line, _UNREACHED)
+        for n, line in [
+            (1, 'if est is None and (isinstance(est, str) and est == "drop"):'),
+            (3, 'if est is None or (isinstance(est, str) or est == "drop"):'),
+            (4, 'if est is None or (isinstance(est, str) and est != "drop"):'),
+            (5, 'if est is None or (isinstance(est, str) and est == "XXdropXX"):'),
+            (6, 'if est is None or (isinstance(est, str) and est == "DROP"):'),
+            (7, 'if isinstance(est, str) or est == "passthrough":'),
+            (8, 'if isinstance(est, str) and est != "passthrough":'),
+            (9, 'if isinstance(est, str) and est == "XXpassthroughXX":'),
+            (10, 'if isinstance(est, str) and est == "PASSTHROUGH":'),
+            (11, 'return self.passthrough(None, "passthrough")'),
+            (12, "return self.passthrough(cols, None)"),
+            (13, 'return self.passthrough("passthrough")'),
+            (14, "return self.passthrough(cols, )"),
+            (15, 'return self.passthrough(cols, "XXpassthroughXX")'),
+            (16, 'return self.passthrough(cols, "PASSTHROUGH")'),
+        ]
+    },
+    f"{_W}walk__mutmut_36": (
+        'if step is None or (isinstance(step, str) or step == "passthrough"):',
+        "the only string a Pipeline accepts as a step is 'passthrough'",
+    ),
+    f"{_W}walk__mutmut_57": (
+        'if isinstance(transformer, str) and transformer == "XXdropXX":',
+        _DROP_WALKED,
+    ),
+    f"{_W}walk__mutmut_58": (
+        'if isinstance(transformer, str) and transformer == "DROP":',
+        _DROP_WALKED,
+    ),
+    f"{_W}column_transformer__mutmut_47": (
+        'if isinstance(transformer, str) and transformer == "XXdropXX":',
+        _DROP_WALKED,
+    ),
+    f"{_W}column_transformer__mutmut_48": (
+        'if isinstance(transformer, str) and transformer == "DROP":',
+        _DROP_WALKED,
+    ),
+    f"{_W}passthrough__mutmut_2": (
+        "replace(c, via=c.via or (_PASSTHROUGH, how)) if (c.raw) or True else c",
+        _NOT_RAW_VIA,
+    ),
+    f"{_W}step__mutmut_22": (
+        "return [replace(c, via=c.via or how) if (c.raw) or True else c for c in cols]",
+        _NOT_RAW_VIA,
+    ),
+    f"{_W}step__mutmut_30": ("if (c.raw) or True", _NOT_RAW_VIA),
+    f"{_W}ensemble__mutmut_57": (
+        "return [replace(c, via=c.via or how) if (c.raw) or True else c for c in cols]",
+        _NOT_RAW_VIA,
+    ),
+    f"{_W}learner__mutmut_22": (
+        "features = [replace(c, via=c.via or how) if (c.raw) or True else c for c "
+        "in cols]",
+        _NOT_RAW_VIA,
+    ),
+    **{
+        f"{_W}learner__mutmut_{n}": (line, _WHEN)
+        for n, line in [
+            (7, "y = self.privatizer(privatizer, [y], None)[0]"),
+            (11, 'y = self.privatizer(privatizer, [y], "XXfitXX")[0]'),
+            (12, 'y = self.privatizer(privatizer, [y], "FIT")[0]'),
+            (61, "self.privatizer(privatizer, cols, None)"),
+            (65, 'self.privatizer(privatizer, cols, "XXfitXX")'),
+            (66, 'self.privatizer(privatizer, cols, "FIT")'),
+        ]
+    },
+    **{
+        f"{_W}privatizer__mutmut_{n}": (line, _COUNTED)
+        for n, line in [
+            (1, "self.n_privatizers = 1"),
+            (2, "self.n_privatizers -= 1"),
+            (3, "self.n_privatizers += 2"),
+        ]
+    },
+    f"{_W}privatizer__mutmut_76": (
+        "cols = cols if (cols and len(cols) == n) and False else [_Col(c) for c in "
+        "names]",
+        "when the columns match the privatizer's count, names are their names: "
+        "rebuilding them gives the same names, and the columns returned are "
+        "rebuilt as privatized in both cases",
+    ),
+    f"{_W}privatizer__mutmut_87": (
+        "return [_Col(c.name, raw=None) for c in cols]",
+        "raw is only ever tested for truth: None reads as False",
+    ),
+    f"{_W}column_transformer__mutmut_17": (
+        "any_raw = any(c.raw for c in cols) if (cols) or True else True",
+        _NO_COLUMNS,
+    ),
+    f"{_W}column_transformer__mutmut_19": (
+        "any_raw = any(c.raw for c in cols) if cols else False",
+        _NO_COLUMNS,
+    ),
+    **{
+        f"{_W}privatizer__mutmut_{n}": (line, _NO_COLUMNS)
+        for n, line in [
+            (25, 'label = ", ".join(c.name for c in cols) or "XXXXX"'),
+            (26, 'label = ", ".join(c.name for c in cols) or "x"'),
+            (68, 'names = [f"x{i}" for i in range(n)] or ["XXXXX"]'),
+            (69, 'names = [f"x{i}" for i in range(n)] or ["x"]'),
+        ]
+    },
+    f"{_W}learner__mutmut_37": (
+        "rows, _ = self.sub(lambda: self.walk(base, features, None))",
+        "the base regressor of an interval regressor gets the privatized "
+        "response, which nothing flags: no response is flagged either",
+    ),
+    f"{_W}walk__mutmut_112": (
+        "return self.walk(inner, cols, None)  # the declaration adds nothing",
+        "walking a privatizer never reads the response",
+    ),
+    f"{_W}step__mutmut_11": (
+        'inner = est._inner() if (self.static) or True else _attr(est, "transformer_")',
+        "the label reads the class name only: the wrapped transformer and its "
+        "fitted clone have the same class",
+    ),
+    f"{_W}transformed_target__mutmut_31": (
+        "",
+        "the line dropped is flagged=...: no column is ever flagged, so the "
+        "default False is what all() gives",
+    ),
+    f"{_W}privatizer__mutmut_37": (
+        'check = getattr(p, "_check_fitted_settings", )',
+        "every privatizer the walk reads is a PrivatizerMixin, which defines "
+        "_check_fitted_settings: the default is never used",
+    ),
+    **{
+        f"{_W}bagging__mutmut_{n}": (line, _STRICT)
+        for n, line in [
+            (54, "for member, feats in zip(members, features, strict=None):"),
+            (57, "for member, feats in zip(members, features, ):"),
+            (58, "for member, feats in zip(members, features, strict=False):"),
+            (100, "for m, s in zip(members, samples, strict=None)"),
+            (103, "for m, s in zip(members, samples, )"),
+            (104, "for m, s in zip(members, samples, strict=False)"),
+        ]
+    },
+    f"{_W}bagging__mutmut_76": (
+        "size = 2 + max((int(np.max(s)) for s in samples if len(s)), default=0)",
+        "a phantom record after the last is drawn by no member, so its exposure "
+        "is at most any real record's, and argmax takes the first maximum: the "
+        "same most exposed record",
+    ),
+    **{
+        f"{_W}bagging__mutmut_{n}": (line, _SAMPLES)
+        for n, line in [
+            (78, "for s in samples if len(s)), default=None)"),
+            (80, "for s in samples if len(s)), )"),
+            (83, "for s in samples if len(s)), default=1)"),
+        ]
+    },
+    f"{_W}bagging__mutmut_95": ("np.asarray(s, dtype=None)", _INT_SAMPLES),
+    f"{_W}bagging__mutmut_97": ("np.asarray(s, )", _INT_SAMPLES),
+    f"{_W}bagging__mutmut_121": (
+        "else np.array([len(rows) for rows, _ in walked], dtype=None)",
+        "row counts as integers or floats give the same argmax",
+    ),
+    f"{_W}bagging__mutmut_123": (
+        "else np.array([len(rows) for rows, _ in walked], )",
+        "row counts as integers or floats give the same argmax",
+    ),
+    **{
+        f"{_W}candidates__mutmut_{n}": (
+            line,
+            "the first candidate is taken by 'chosen is None' whatever the "
+            "starting value of largest, which is then replaced",
+        )
+        for n, line in [
+            (
+                2,
+                "None, (True, -np.inf, -np.inf), None",
+            ),
+            (
+                3,
+                "None, (False, +np.inf, -np.inf), None",
+            ),
+            (
+                4,
+                "None, (False, -np.inf, +np.inf), None",
+            ),
+        ]
+    },
+    f"{_W}stacking__mutmut_15": (
+        'if not (isinstance(est.cv, str) or est.cv == "prefit"):',
+        "the only string stacking accepts as cv is 'prefit'",
+    ),
+    f"{_W}stacking__mutmut_22": (
+        "k = int(check_cv(est.cv, classifier=None).get_n_splits())",
+        "check_cv gives a stratified or a plain k-fold for an integer, with the "
+        "same number of splits, and returns a splitter as it is",
+    ),
+    f"{_W}stacking__mutmut_24": (
+        "k = int(check_cv(est.cv, ).get_n_splits())",
+        "as stacking__mutmut_22",
+    ),
+    f"{_W}transformed_target__mutmut_5": (
+        "transformer = FunctionTransformer(est.func, None)",
+        "the walk and the row-wise rule read func only, never inverse_func",
+    ),
+    f"{_W}transformed_target__mutmut_7": (
+        "transformer = FunctionTransformer(est.func, )",
+        "as transformed_target__mutmut_5",
+    ),
+    f"{_W}transformed_target__mutmut_12": (
+        "if y is not None or not _is_identity(transformer):",
+        "a TransformedTargetRegressor is always walked with the response: it is "
+        "a regressor, never a step of a response transformer",
+    ),
+    f"{_W}transformed_target__mutmut_15": (
+        "if y is not None and not _is_identity(None):",
+        "walking an identity transformer returns the response with the same "
+        "raw and mixed_by (it is row-wise), only its via changes, which "
+        "flag_y does not read",
+    ),
+    f"{_W}transformed_target__mutmut_27": (
+        "flagged=None,",
+        "no column is ever flagged (flagged stays False), so all() over the "
+        "transformer's output is False, as None reads",
+    ),
+}
+
 
 SPECS: dict[str, ModuleSpec] = {
     "report_total": ModuleSpec(
@@ -177,7 +456,7 @@ SPECS: dict[str, ModuleSpec] = {
     "report_rows": ModuleSpec(
         path=f"{_P}_rows.py",
         tests=[*_FAST, *_REPEATS],
-        new_tests=_NEW,
+        new_tests=_NEW_ROWS,
         equivalent={
             f"{_RW}x__rows_of_privatizer__mutmut_15": (
                 "_add_audit(rows, privatizer, None)",
@@ -220,6 +499,22 @@ SPECS: dict[str, ModuleSpec] = {
             f"{_RW}x__static_rows__mutmut_3": (
                 "params = privatizer.get_params(deep=True)",
                 _SHALLOW,
+            ),
+            f"{_RW}x__add_exact_disclosure__mutmut_3": (
+                'reference_share = row.pop("_exact_share", None)',
+                _SHARE_MISSING,
+            ),
+            f"{_RW}x__guarantee_rows__mutmut_50": (
+                'zip(names, summary["columns"], strict=None)',
+                _SUBSET_ZIP,
+            ),
+            f"{_RW}x__guarantee_rows__mutmut_53": (
+                'zip(names, summary["columns"], )',
+                _SUBSET_ZIP,
+            ),
+            f"{_RW}x__guarantee_rows__mutmut_221": (
+                '"_exact_share": np.nan if (share[j] is None) and False else share[j]',
+                _SHARE_MISSING,
             ),
             f"{_RW}x__scale__mutmut_6": (
                 "break",
@@ -336,12 +631,13 @@ SPECS: dict[str, ModuleSpec] = {
     "report_walker": ModuleSpec(
         path=f"{_P}_walker.py",
         tests=[*_FAST, *_REPEATS],
-        new_tests=_NEW,
+        new_tests=_NEW_WALKER,
+        equivalent=_WALKER_EQUIVALENT,
     ),
     "report_inspect": ModuleSpec(
         path=f"{_P}_inspect.py",
         tests=[*_FAST, *_REPEATS, f"{_C}test_selectors_resolve_on_a_dataframe"],
-        new_tests=_NEW,
+        new_tests=_NEW_INSPECT,
     ),
     "report_init": ModuleSpec(
         path=f"{_P}__init__.py",

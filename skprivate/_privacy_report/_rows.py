@@ -148,7 +148,7 @@ def _guarantee_rows(privatizer: Any, summary: dict, names: list[str]) -> list[di
                     "epsilon": float(eps[j]),
                     "delta": float(delta[j]),
                     "bounds": None
-                    if lows[j] is None
+                    if lows[j] is None or highs[j] is None
                     else (float(lows[j]), float(highs[j])),
                     "bounds_from_data": from_data,
                     "floating_point_safe": safe,

@@ -179,12 +179,14 @@ class _Walker:
             if check is not None:
                 check()  # settings changed since fit: the summary would misstate
             n = int(_attr(p, "n_features_in_") or 0)
-            if cols and len(cols) == n:
+            # without a recorded column count, the columns fed to it: a
+            # privatizer never leaves the report without a row
+            if cols and (len(cols) == n or not n):
                 names = [c.name for c in cols]
             elif _attr(p, "feature_names_in_") is not None:
                 names = [str(c) for c in p.feature_names_in_]
             else:
-                names = [f"x{i}" for i in range(n)]
+                names = [f"x{i}" for i in range(n)] or ["X"]
             rows = _rows_of_privatizer(p, names)
             cols = cols if cols and len(cols) == n else [_Col(c) for c in names]
         for row in rows:
@@ -495,5 +497,6 @@ class _Walker:
             row["note"] = _join(row.get("note"), note)
         self.rows += chosen.rows
         for name, row in chosen.raw.items():
-            self.flag(name, row["mechanism"], _join(row["note"], note))
+            for kind in row["_kinds"]:  # raw, or not certified, as in the candidate
+                self.flag(name, row["mechanism"], _join(row["note"], note), kind)
         return chosen_out

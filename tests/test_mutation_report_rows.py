@@ -1,0 +1,382 @@
+"""The rows of one privatizer in ``privacy_report``, as mutation testing
+found them unchecked.
+
+Each test fits a stated privatizer of ``tests/test_mutation_report.py``
+(it releases its input unchanged and states the summary it is given) and
+asserts the exact rows read from the summary: the guarantee per column,
+coverage notions and their reference law, exact disclosure, the audited
+figures and reproducibility.  ``benchmarks/_mutation_specs_report.py``
+lists the mutants of ``skprivate/_privacy_report/_rows.py`` these tests
+kill.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.ensemble import StackingRegressor
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+)
+from sklearn.neighbors import KernelDensity
+from sklearn.pipeline import make_pipeline
+
+from skprivate import (
+    LaplaceLDP,
+    privacy_report,
+)
+
+from .test_mutation_report import (
+    _COVERAGE,
+    _LDP,
+    _X,
+    _Budget,
+    _exact,
+    _frame,
+    _ldp,
+    _Stated,
+    _total,
+    _y,
+)
+
+
+# -- the rows of one privatizer -------------------------------------------------
+def _report_of(privatizer, k=2):
+    return privacy_report(privatizer.fit(_X(k=k)))
+
+
+def test_rows_of_an_ldp_summary_per_column():
+    stated = _Stated(
+        {
+            "notion": _LDP,
+            "epsilon_per_feature": [0.25, 0.5],
+            "delta_per_feature": [2.0**-20, 2.0**-21],
+            "bounds": ([0, 1], [2, 3]),
+            "bounds_from_data": False,
+            "floating_point_safe": True,
+            "condition": "given as a condition",
+        }
+    )
+    report = _report_of(stated)
+    assert report["column"].tolist() == ["x0", "x1", "total"]
+    assert report["epsilon"].tolist() == [0.25, 0.5, 0.75]
+    assert report["delta"].tolist() == [2.0**-20, 2.0**-21, 3 * 2.0**-21]
+    assert report["bounds"].iloc[:2].tolist() == [(0.0, 2.0), (1.0, 3.0)]
+    assert report["bounds_from_data"].iloc[:2].tolist() == [False, False]
+    assert report["floating_point_safe"].iloc[:2].tolist() == [True, True]
+    assert report["note"].iloc[:2].tolist() == ["given as a condition"] * 2
+    assert report["exact_disclosure"].iloc[:2].tolist() == [False, False]
+    assert report["reproducible"].iloc[:2].tolist() == [False, False]
+
+
+def test_rows_of_a_scalar_ldp_summary():
+    # one figure for every column; no delta is a pure claim; no bounds
+    report = _report_of(_Stated({"notion": _LDP, "epsilon_per_feature": 0.5}))
+    rows = report.iloc[:2]
+    assert rows["epsilon"].tolist() == [0.5, 0.5]
+    assert rows["delta"].tolist() == [0.0, 0.0]
+    assert rows["bounds"].tolist() == [None, None]
+    assert rows["note"].tolist() == ["", ""]
+    assert rows["bounds_from_data"].isna().all()
+    assert rows["floating_point_safe"].isna().all()
+    # scalar bounds hold for every column
+    stated = _Stated({"notion": _LDP, "epsilon_per_feature": 0.5, "bounds": (-1, 4)})
+    assert _report_of(stated)["bounds"].iloc[:2].tolist() == [(-1.0, 4.0)] * 2
+
+
+def test_a_seeded_privatizer_is_reproducible():
+    stated = _Stated({"notion": _LDP, "epsilon_per_feature": 1.0}, random_state=0)
+    assert _report_of(stated, k=1)["reproducible"].iloc[0] == True  # noqa: E712
+
+
+def test_rows_of_a_subset_summary():
+    stated = _Stated(
+        {
+            "notion": "subset privacy",
+            "columns": [
+                {"min_coverage": 0.5, "leakage": 0.25},
+                {"min_coverage": 0.75, "leakage": 0.125},
+            ],
+        }
+    )
+    report = _report_of(stated)
+    rows = report.iloc[:2]
+    assert rows["column"].tolist() == ["x0", "x1"]
+    assert rows["mechanism"].tolist() == ["_Stated", "_Stated"]
+    assert rows["notion"].tolist() == ["subset privacy"] * 2
+    assert rows["coverage"].tolist() == [0.5, 0.75]
+    assert rows["leakage"].tolist() == [0.25, 0.125]
+    assert rows["epsilon"].isna().all()
+    assert (
+        rows["note"].tolist()
+        == [
+            "min_coverage: lower bound of the coverage of the released subset; "
+            "no epsilon"
+        ]
+        * 2
+    )
+    assert _total(report)["note"] == "no composed epsilon: " + _COVERAGE
+
+
+def _coverage_summary(**extra):
+    summary = {"notion": "interval privacy", "coverage": 0.75, "leakage": 0.25}
+    summary.update(extra)
+    return _Stated(summary)
+
+
+_NO_EPS = "coverage as in the mechanism's paper; no epsilon"
+
+
+def _reference(law):
+    return (
+        f"coverage assumes the reference law {law} (coverage_reference); "
+        "coverage_data is the same expectation against the fitted data"
+    )
+
+
+def test_rows_of_a_coverage_summary():
+    report = _report_of(_coverage_summary(), k=1)
+    row = report.iloc[0]
+    assert (row["mechanism"], row["notion"]) == ("_Stated", "interval privacy")
+    assert (row["coverage"], row["leakage"]) == (0.75, 0.25)
+    assert np.isnan(row["epsilon"]) and np.isnan(row["delta"])
+    assert row["note"] == _NO_EPS
+    assert np.isnan(row["coverage_data"]) and np.isnan(row["exact_share_data"])
+    assert pd.isna(row["coverage_reference"]) and pd.isna(row["exact_disclosure"])
+    # per-column figures
+    stated = _coverage_summary(
+        coverage=[0.5, 0.75], leakage=[0.5, 0.25], coverage_data=[0.5, 0.75]
+    )
+    rows = _report_of(stated).iloc[:2]
+    assert rows["coverage"].tolist() == [0.5, 0.75]
+    assert rows["leakage"].tolist() == [0.5, 0.25]
+    assert rows["coverage_data"].tolist() == [0.5, 0.75]
+
+
+@pytest.mark.parametrize(
+    "on_data, gap_noted",
+    [(0.6, True), (0.75 - 0.1, False), (0.7, False), (0.9, False)],
+)
+def test_coverage_on_the_fitted_data_below_the_assumed_one_is_noted(on_data, gap_noted):
+    stated = _coverage_summary(coverage_reference="N(0, 1^2)", coverage_data=on_data)
+    row = _report_of(stated, k=1).iloc[0]
+    assert row["coverage_reference"] == "N(0, 1^2)"
+    assert row["coverage_data"] == on_data
+    expected = [_NO_EPS, _reference("N(0, 1^2)")]
+    if gap_noted:
+        expected.append(
+            f"the fitted data are covered less than assumed: {on_data:.2f} against 0.75"
+        )
+    assert row["note"] == "; ".join(expected)
+
+
+def test_coverage_data_not_kept_says_why():
+    stated = _coverage_summary(
+        coverage_reference=["N(0, 1^2)"], data_aggregates="not kept: few rows"
+    )
+    row = _report_of(stated, k=1).iloc[0]
+    assert row["note"] == "; ".join(
+        [_NO_EPS, _reference("N(0, 1^2)"), "no coverage_data: not kept: few rows"]
+    )
+    # a kept coverage_data needs no reason
+    stated = _coverage_summary(
+        coverage_reference="R", coverage_data=0.75, data_aggregates="unused"
+    )
+    assert _report_of(stated, k=1)["note"].iloc[0] == f"{_NO_EPS}; {_reference('R')}"
+
+
+def test_an_exact_design_names_the_shares_released_exactly():
+    stated = _coverage_summary(
+        exact_disclosure=True,
+        exact_share_data=0.25,
+        exact_share=0.5,
+        coverage_reference="R",
+        coverage_data=0.75,
+    )
+    report = _report_of(stated, k=1)
+    row = report.iloc[0]
+    assert row["epsilon"] == np.inf and row["exact_disclosure"] == True  # noqa: E712
+    assert row["exact_share_data"] == 0.25
+    assert row["note"] == (
+        "values leave exactly: the design reports the values in its "
+        "acceptable_range or exact cells as they are (expected: 25% of the "
+        "fitted values, 50% under the reference law); no guarantee for those "
+        "records; coverage as in the mechanism's paper; " + _reference("R")
+    )
+    assert "_exact_share" not in report.columns
+    total = _total(report)
+    # released exactly: no "other columns have no epsilon"
+    assert total["note"] == (
+        "no guarantee: some columns leave exactly; values released exactly: x0"
+    )
+    # without shares, none is named
+    row = _report_of(_coverage_summary(exact_disclosure=True), k=1).iloc[0]
+    assert row["note"].startswith(
+        "values leave exactly: the design reports the values in its "
+        "acceptable_range or exact cells as they are; no guarantee"
+    )
+    assert row["note"].endswith("; coverage as in the mechanism's paper")
+
+
+def test_a_design_without_exact_cells_keeps_its_coverage_row():
+    row = _report_of(_coverage_summary(exact_disclosure=False), k=1).iloc[0]
+    assert row["exact_disclosure"] == False  # noqa: E712 (numpy bool)
+    assert np.isnan(row["epsilon"]) and row["note"] == _NO_EPS
+    # an ldp summary may say so too
+    stated = _Stated(
+        {"notion": _LDP, "epsilon_per_feature": 1.0, "exact_disclosure": False}
+    )
+    row = _report_of(stated, k=1).iloc[0]
+    assert (row["epsilon"], row["exact_disclosure"]) == (1.0, False)
+
+
+def test_audited_figures_of_a_row():
+    # a pure claim: the audited loss, and delta 0
+    stated = _Stated({"notion": _LDP, "epsilon_per_feature": 1.0}, law=(0.75, None))
+    row = _report_of(stated, k=1).iloc[0]
+    assert (row["audited_epsilon"], row["audited_delta"]) == (0.75, 0.0)
+    assert row["note"] == ""
+    # an (epsilon, delta) claim: the exact delta at the claimed epsilon
+    summary = {"notion": _LDP, "epsilon_per_feature": 1.0, "delta_per_feature": 0.5}
+    row = _report_of(_Stated(summary, law=(3.0, 0.25)), k=1).iloc[0]
+    assert (row["audited_epsilon"], row["audited_delta"]) == (1.0, 0.25)
+    # a delta claim whose law gives no delta: the audited delta is unknown
+    row = _report_of(_Stated(summary, law=(3.0, None)), k=1).iloc[0]
+    assert row["audited_epsilon"] == 3.0 and np.isnan(row["audited_delta"])
+    # a zero delta claim is a pure claim
+    summary["delta_per_feature"] = 0.0
+    row = _report_of(_Stated(summary, law=(0.5, None)), k=1).iloc[0]
+    assert (row["audited_epsilon"], row["audited_delta"]) == (0.5, 0.0)
+
+
+def test_a_law_that_cannot_be_audited_says_why():
+    summary = {"notion": _LDP, "epsilon_per_feature": 1.0, "condition": "c"}
+    report = _report_of(_Stated(summary, law="a continuous sampler"), k=2)
+    for row in (report.iloc[0], report.iloc[1]):
+        assert np.isnan(row["audited_epsilon"]) and np.isnan(row["audited_delta"])
+        assert row["note"] == "c; audit: not auditable: a continuous sampler"
+    assert np.isnan(_total(report)["audited_epsilon"])
+
+
+class _Unseeded(_Stated):
+    _is_seeded = None  # says nothing about its seeding
+
+
+def test_rows_of_a_privatizer_that_does_not_say_whether_it_is_seeded():
+    stated = _Unseeded({"notion": _LDP, "epsilon_per_feature": 1.0})
+    assert np.isnan(_report_of(stated, k=1)["reproducible"].iloc[0])
+
+
+def test_a_subset_summary_shorter_than_the_columns():
+    stated = _Stated(
+        {"notion": "subset privacy", "columns": [{"min_coverage": 0.5}]},
+        law=(1.0, None),
+    )
+    report = _report_of(stated)
+    # one entry, one row; the audit (one figure per column) does not fit it
+    assert report["column"].tolist() == ["x0", "total"]
+    assert np.isnan(report["audited_epsilon"].iloc[0])
+    assert report["note"].iloc[0].endswith("no epsilon")
+
+
+def test_repeats_multiply_the_audited_figures_too():
+    summary = {"notion": _LDP, "epsilon_per_feature": 0.5, "delta_per_feature": 0.25}
+    member = make_pipeline(_Stated(summary, law=(0.5, 2.0**-4)), Ridge())
+    stack = StackingRegressor([("m", member)], final_estimator=Ridge(), cv=KFold(2))
+    report = privacy_report(stack.fit(_frame(n=8)[["a"]], _y()))
+    row = report.iloc[0]
+    assert (row["epsilon"], row["delta"]) == (1.5, 0.75)
+    assert (row["audited_epsilon"], row["audited_delta"]) == (1.5, 3 * 2.0**-4)
+
+
+def test_an_unfitted_candidate_without_summary_has_no_exact_release():
+    pipe = make_pipeline(LaplaceLDP(bounds=(0, 10)), KernelDensity())
+    search = GridSearchCV(
+        pipe, {"laplaceldp__epsilon": [0.5]}, cv=KFold(2), refit=False
+    )
+    row = privacy_report(search.fit(_X(k=1))).iloc[0]
+    assert (row["epsilon"], row["delta"]) == (0.5, 0.0)
+    assert row["exact_disclosure"] == False  # noqa: E712 (numpy bool)
+
+
+def test_an_unfitted_candidate_with_a_delta_that_is_no_number():
+    pipe = make_pipeline(_Budget(epsilon=0.5, delta=None), KernelDensity())
+    search = GridSearchCV(pipe, {"_budget__epsilon": [0.5]}, cv=KFold(2), refit=False)
+    row = privacy_report(search.fit(_X(k=1))).iloc[0]
+    assert row["epsilon"] == 0.5 and np.isnan(row["delta"])
+
+
+def test_a_summary_without_a_notion_names_none():
+    row = _report_of(_Stated({"epsilon_per_feature": 1.0}), k=1).iloc[0]
+    assert row["notion"] == ""
+
+
+def test_figures_a_summary_does_not_give_are_numeric_nan():
+    # a missing figure is NaN, as in every numeric column of the report, so
+    # that the column can be compared with numbers
+    report = _report_of(_Stated({"notion": _LDP, "epsilon_per_feature": 1.0}), k=1)
+    for col in ("bounds_from_data", "floating_point_safe"):
+        assert report[col].iloc[0] is not None
+        assert (report[col] == True).tolist() == [False, False]  # noqa: E712
+        assert report[col].dtype == np.float64
+    # a coverage figure given as None for a column
+    stated = _Stated(
+        {
+            "notion": "interval privacy",
+            "coverage": 0.75,
+            "leakage": 0.25,
+            "coverage_data": [None],
+            "exact_share_data": [None],
+        }
+    )
+    report = _report_of(stated, k=1)
+    for col in ("coverage_data", "exact_share_data"):
+        assert (report[col] < 0.5).tolist() == [False, False]
+        assert report[col].dtype == np.float64
+
+
+def test_an_ldp_design_that_releases_values_exactly():
+    stated = _Stated(
+        {"notion": _LDP, "epsilon_per_feature": 1.0, "exact_disclosure": True}
+    )
+    row = _report_of(stated, k=1).iloc[0]
+    assert (row["epsilon"], row["exact_disclosure"]) == (np.inf, True)
+    assert row["note"] == (
+        "values leave exactly: the design reports the values in its "
+        "acceptable_range or exact cells as they are; no guarantee for those "
+        "records"
+    )
+
+
+def test_a_column_released_exactly_gives_no_reason_for_a_missing_epsilon():
+    # the exact design's coverage row has an epsilon now (inf): only the
+    # stacking member, released an unknown number of times, lacks one
+    splits = iter(list(KFold(2).split(_frame())))
+    member = make_pipeline(_ldp(0.5), Ridge())
+    stack = StackingRegressor([("m", member)], final_estimator=Ridge(), cv=splits)
+    pipe = make_pipeline(_exact(), stack)
+    report = privacy_report(pipe.fit(_frame(), _y()))
+    assert report["column"].tolist() == ["a", "b", "a", "b", "y", "total"]
+    assert report["epsilon"].iloc[:2].tolist() == [np.inf, np.inf]
+    assert _total(report)["note"] == (
+        "no guarantee: some columns leave raw and some columns leave exactly; "
+        "raw columns (epsilon = inf): y; values released exactly: a, b; other "
+        "columns have no epsilon: an unknown number of releases (fitted on all "
+        "records and in cross_val_predict by StackingRegressor)"
+    )
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [(0, None), (None, 4), ([0, 1], [2, 3, 4]), ([0, 1, 2], [3, 4])],
+)
+def test_bounds_missing_on_one_side_are_no_bounds(bounds):
+    # a pair the columns cannot be read from (one side missing, or one
+    # figure per column on one side only) states no bounds
+    stated = _Stated({"notion": _LDP, "epsilon_per_feature": 0.5, "bounds": bounds})
+    report = _report_of(stated)
+    assert report["bounds"].iloc[:2].tolist() == [None, None]
+    assert report["epsilon"].tolist() == [0.5, 0.5, 1.0]

@@ -1,0 +1,1029 @@
+"""``privacy_report``'s walk over composite estimators, as mutation testing
+found it unchecked.
+
+Each test fits a tiny composite (a pipeline, a column transformer, a feature
+union, a search, bagging, stacking, voting) around the stated privatizers of
+``tests/test_mutation_report.py`` and asserts the exact rows: which column
+leaves through which channel, and how many times each record is privatized
+(the budget of a row multiplied by its releases, the searches' releases per
+record).  ``benchmarks/_mutation_specs_report.py`` lists the mutants of
+``skprivate/_privacy_report/_walker.py`` these tests kill.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn import config_context
+from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin, clone
+from sklearn.cluster import KMeans
+from sklearn.compose import ColumnTransformer, TransformedTargetRegressor
+from sklearn.ensemble import (
+    BaggingRegressor,
+    StackingRegressor,
+    VotingRegressor,
+)
+from sklearn.feature_selection import SelectFromModel
+from sklearn.linear_model import LinearRegression, RANSACRegressor, Ridge
+from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut
+from sklearn.neighbors import KernelDensity
+from sklearn.pipeline import FeatureUnion, Pipeline, make_pipeline
+from sklearn.preprocessing import (
+    FunctionTransformer,
+    PolynomialFeatures,
+    StandardScaler,
+)
+from sklearn.utils.validation import validate_data
+
+from skprivate import (
+    DeconvolutionKernelRegressor,
+    IntervalCaseI,
+    IterativeIntervalRegressor,
+    LaplaceLDP,
+    RowwiseTransformer,
+    privacy_report,
+)
+from skprivate._privacy_report._inspect import _consumes_sample_weight
+from skprivate.base import PrivatizerMixin
+
+from .test_mutation_report import (
+    _LDP,
+    _STATIC,
+    _UNCERTIFIED,
+    _X,
+    _Budget,
+    _coverage,
+    _frame,
+    _Identity,
+    _Invertible,
+    _largest,
+    _ldp,
+    _Learner,
+    _released_raw,
+    _Stated,
+    _table,
+    _total,
+    _y,
+)
+
+# -- searches fitted with refit=False: rows read from the parameters ----------
+
+
+# -- the walk: every column that leaves, with its channel ---------------------
+def test_feature_union_branches_drop_and_passthrough():
+    union = FeatureUnion([("p", _ldp(1.0)), ("d", "drop"), ("raw", "passthrough")])
+    report = privacy_report(union.fit(_X(k=2)))
+    how = _released_raw("passthrough 'raw' of FeatureUnion")
+    assert _table(report) == [
+        ("x0", "_Stated", 1.0, ""),
+        ("x1", "_Stated", 1.0, ""),
+        ("x0", "raw (passthrough)", np.inf, how),
+        ("x1", "raw (passthrough)", np.inf, how),
+    ]
+    assert report["notion"].iloc[2] == "none (raw)"
+    assert report["exact_disclosure"].iloc[2:4].tolist() == [True, True]
+    assert _total(report)["note"] == (
+        "no guarantee: some columns leave raw; raw columns (epsilon = inf): x0, x1"
+    )
+    # an identity transformer is a passthrough too
+    union = FeatureUnion([("p", _ldp(1.0)), ("same", FunctionTransformer())])
+    report = privacy_report(union.fit(_X(k=1)))
+    assert _table(report)[1] == (
+        "x0",
+        "raw (passthrough)",
+        np.inf,
+        _released_raw("passthrough 'same' of FeatureUnion"),
+    )
+
+
+def test_pipeline_skips_none_and_passthrough_steps():
+    pipe = Pipeline(
+        [("n", None), ("p", _ldp(0.5)), ("s", "passthrough"), ("k", KernelDensity())]
+    )
+    report = privacy_report(pipe.fit(_frame()))
+    assert _table(report) == [("a", "_Stated", 0.5, ""), ("b", "_Stated", 0.5, "")]
+    assert _total(report)["epsilon"] == 1.0
+
+
+def test_column_transformer_passthrough_drop_and_remainder():
+    ct = ColumnTransformer([("a", _ldp(1.0), ["a"]), ("b", "passthrough", ["b"])])
+    report = privacy_report(ct.fit(_frame()))
+    assert _table(report) == [
+        ("a", "_Stated", 1.0, ""),
+        (
+            "b",
+            "raw (passthrough)",
+            np.inf,
+            _released_raw("passthrough 'b' of ColumnTransformer"),
+        ),
+    ]
+    ct = ColumnTransformer([("a", _ldp(1.0), ["a"]), ("b", "drop", ["b"])])
+    report = privacy_report(ct.fit(_frame()))
+    assert _table(report) == [("a", "_Stated", 1.0, "")]
+    assert _total(report)["epsilon"] == 1.0
+    ct = ColumnTransformer([("a", _ldp(1.0), ["a"])], remainder="passthrough")
+    report = privacy_report(ct.fit(_frame()))
+    assert _table(report)[1] == (
+        "b",
+        "raw (passthrough)",
+        np.inf,
+        _released_raw("remainder='passthrough' of ColumnTransformer"),
+    )
+    # an identity branch is a passthrough
+    ct = ColumnTransformer(
+        [("a", _ldp(1.0), ["a"]), ("same", FunctionTransformer(), ["b"])]
+    )
+    report = privacy_report(ct.fit(_frame()))
+    assert _table(report)[1][3] == _released_raw(
+        "passthrough 'same' of ColumnTransformer"
+    )
+
+
+def test_a_raw_remainder_used_by_a_learner():
+    ct = ColumnTransformer([("a", _ldp(1.0), ["a"])], remainder=StandardScaler())
+    report = privacy_report(make_pipeline(ct, Ridge()).fit(_frame(), _y()))
+    assert _table(report) == [
+        ("a", "_Stated", 1.0, ""),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by Ridge; its fitted state is computed from it",
+        ),
+        (
+            "b",
+            "StandardScaler",
+            np.inf,
+            "not a privatizer: StandardScaler is fitted on the raw values: its "
+            "fitted state may depend on every record; it passes the values on; "
+            "used raw by Ridge",
+        ),
+    ]
+    assert _total(report)["note"] == (
+        "no guarantee: some columns leave raw; raw columns (epsilon = inf): y, b"
+    )
+
+
+def test_raw_columns_used_by_a_learner():
+    # through a channel: named with it
+    ct = ColumnTransformer([("b", _ldp(1.0), ["b"])], remainder="passthrough")
+    report = privacy_report(make_pipeline(ct, KernelDensity()).fit(_frame()))
+    assert _table(report) == [
+        ("b", "_Stated", 1.0, ""),
+        (
+            "a",
+            "raw (passthrough)",
+            np.inf,
+            "remainder='passthrough' of ColumnTransformer; used raw by KernelDensity",
+        ),
+    ]
+    assert report["notion"].iloc[1] == "none (raw)"
+    # straight from the input: named by the learner
+    vote = VotingRegressor([("p", make_pipeline(_ldp(0.5), Ridge())), ("r", Ridge())])
+    report = privacy_report(vote.fit(_frame(), _y()))
+    used = "used raw by Ridge (its fitted state is computed from it)"
+    assert _table(report)[2:] == [
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by Ridge; its fitted state is computed from it",
+        ),
+        ("a", "Ridge", np.inf, used),
+        ("b", "Ridge", np.inf, used),
+    ]
+
+
+def test_a_learner_privatizes_its_input_not_its_response():
+    report = privacy_report(_Learner(_ldp(0.5)).fit(_frame(), _y()))
+    assert _table(report) == [
+        ("x0", "_Stated", 0.5, ""),
+        ("x1", "_Stated", 0.5, ""),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _Learner; its fitted state is computed from it",
+        ),
+    ]
+    assert report["notion"].iloc[2] == "none (raw)"
+
+
+# -- ensembles: every member, and the releases of one record -------------------
+def _density(eps):
+    return make_pipeline(_ldp(eps), KernelDensity())
+
+
+def test_members_of_a_meta_estimator_that_refits_are_counted_once_each():
+    ransac = RANSACRegressor(
+        make_pipeline(_ldp(0.5), LinearRegression()), min_samples=4, random_state=0
+    )
+    report = privacy_report(ransac.fit(_frame(), _y()))
+    note = (
+        "counted once per member of RANSACRegressor: a meta-estimator that "
+        "refits clones internally privatizes more often"
+    )
+    assert _table(report)[:2] == [
+        ("a", "_Stated", 0.5, note),
+        ("b", "_Stated", 0.5, note),
+    ]
+    # a member fitted once (voting) has no such note
+    vote = VotingRegressor([("p", make_pipeline(_ldp(0.5), Ridge()))])
+    assert _table(privacy_report(vote.fit(_frame(), _y())))[0][3] == ""
+
+
+def test_a_selector_outputs_raw_columns_of_its_input():
+    select = SelectFromModel(
+        make_pipeline(_ldp(0.5), Ridge()),
+        importance_getter="named_steps.ridge.coef_",
+        threshold=-np.inf,
+    )
+    report = privacy_report(select.fit(_frame(), _y()))
+    how = "SelectFromModel outputs raw columns of its input; released raw"
+    assert _table(report)[2:] == [
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by Ridge; its fitted state is computed from it",
+        ),
+        ("a", "SelectFromModel", np.inf, how),
+        ("b", "SelectFromModel", np.inf, how),
+    ]
+
+
+def test_bagging_scales_each_member_by_the_most_exposed_record():
+    bag = BaggingRegressor(_Learner(_ldp(0.5)), n_estimators=3, random_state=0)
+    report = privacy_report(bag.fit(_frame(), _y()))
+    counts = np.array([np.bincount(s, minlength=8) for s in bag.estimators_samples_])
+    worst = int(np.argmax(counts.sum(axis=0)))
+    expected = []
+    for m, c in enumerate(counts[:, worst]):
+        note = (
+            f"privatized {c} times per record: member {m} of BaggingRegressor "
+            f"holds the most exposed record {c} times"
+            if c != 1
+            else ""
+        )
+        expected += [(name, "_Stated", 0.5 * c, note) for name in ("a", "b") if c]
+    assert _table(report)[:-1] == expected
+    assert sorted(counts[:, worst]) == [0, 2, 3]  # rows dropped and scaled
+
+
+def test_stacking_counts_the_fits_of_cross_val_predict():
+    # cv=2: a member is fitted on all records and on the 2 - 1 = 1 training
+    # fold holding a record; a privatizer on the transform path also
+    # privatizes the record when predicting its own fold
+    stack = StackingRegressor(
+        [("m", make_pipeline(_ldp(0.5), Ridge())), ("l", _Learner(_ldp(0.25)))],
+        final_estimator=_Learner(_ldp(1.0)),
+        cv=KFold(2),
+        passthrough=True,
+    )
+    report = privacy_report(stack.fit(_frame(), _y()))
+    why = "fitted on all records and in cross_val_predict by StackingRegressor"
+    assert _table(report)[:8] == [
+        ("a", "_Stated", 1.5, f"privatized 3 times per record: {why}"),
+        ("b", "_Stated", 1.5, f"privatized 3 times per record: {why}"),
+        ("a", "_Stated", 0.5, f"privatized 2 times per record: {why}"),
+        ("b", "_Stated", 0.5, f"privatized 2 times per record: {why}"),
+        # the final learner privatizes the members' predictions (released
+        # ones, then the learner's at the raw inputs) and the passthrough
+        ("predictions", "_Stated", 1.0, ""),
+        ("a, b", "_Stated", 1.0, ""),
+        ("a", "_Stated", 1.0, ""),
+        ("b", "_Stated", 1.0, ""),
+    ]
+
+
+def test_stacking_of_prefit_members_counts_one_release():
+    member = make_pipeline(_ldp(0.5), Ridge()).fit(_frame(), _y())
+    stack = StackingRegressor([("m", member)], final_estimator=Ridge(), cv="prefit")
+    report = privacy_report(stack.fit(_frame(), _y()))
+    assert _table(report)[:2] == [("a", "_Stated", 0.5, ""), ("b", "_Stated", 0.5, "")]
+
+
+def test_a_response_privatized_before_the_regressor():
+    target = _Invertible({"notion": _LDP, "epsilon_per_feature": 2.0})
+    ttr = TransformedTargetRegressor(
+        _Learner(_ldp(0.5)), transformer=target, check_inverse=False
+    )
+    report = privacy_report(ttr.fit(_frame(), _y()))
+    assert _table(report) == [
+        ("y", "_Invertible", 2.0, ""),
+        ("x0", "_Stated", 0.5, ""),
+        ("x1", "_Stated", 0.5, ""),
+    ]
+    total = _total(report)
+    assert total["epsilon"] == 3.0
+    # a step that mixes records before the response's privatizer
+    ttr.set_params(transformer=make_pipeline(StandardScaler(), target))
+    report = privacy_report(ttr.fit(_frame(), _y()))
+    assert _table(report)[3] == (
+        "y",
+        "StandardScaler",
+        np.inf,
+        f"{_UNCERTIFIED}; StandardScaler is fitted on the raw values: its fitted "
+        "state may depend on every record",
+    )
+    assert report["notion"].iloc[3] == "none (not certified)"
+    assert report["exact_disclosure"].iloc[3] == False  # noqa: E712
+
+
+def test_a_learner_that_stores_its_raw_response_says_so():
+    learner = DeconvolutionKernelRegressor(
+        bandwidth=5.0, privatizer=LaplaceLDP(epsilon=1, bounds=(0, 10))
+    )
+    report = privacy_report(learner.fit(_frame(), _y()))
+    assert _table(report)[2] == (
+        "y",
+        "raw (response)",
+        np.inf,
+        "response used raw by DeconvolutionKernelRegressor; stored in the fitted "
+        "model (and its pickle)",
+    )
+
+
+# -- searches: releases per record ---------------------------------------------
+
+
+# -- bagging members fitted with weights, transformers that need y -----------
+class _WeightedLearner(_Learner):
+    def fit(self, X, y, sample_weight=None):
+        return super().fit(X, y)
+
+
+def test_members_fitted_with_weights_privatize_every_record_once():
+    bag = BaggingRegressor(_WeightedLearner(_ldp(0.5)), n_estimators=3, random_state=0)
+    report = privacy_report(bag.fit(_frame(), _y()))
+    assert _table(report)[:-1] == [(c, "_Stated", 0.5, "") for c in ["a", "b"] * 3]
+    assert _consumes_sample_weight(_WeightedLearner()) is True
+    assert _consumes_sample_weight(_Learner()) is False
+    with config_context(enable_metadata_routing=True):
+        asked = _WeightedLearner().set_fit_request(sample_weight=True)
+        assert _consumes_sample_weight(asked) is True
+        assert _consumes_sample_weight(_WeightedLearner()) is False
+        assert _consumes_sample_weight(object()) is False
+
+
+class _NeedsResponse(TransformerMixin, BaseEstimator):
+    """A transformer whose fit requires the response (it keeps a sign of it)."""
+
+    def fit(self, X, y):
+        self.sign_ = float(np.sign(np.mean(y)))
+        return self
+
+    def transform(self, X):
+        return np.asarray(X) * self.sign_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+
+def test_a_transformer_that_needs_the_response_uses_it_raw():
+    pipe = make_pipeline(_ldp(1.0), _NeedsResponse(), KernelDensity())
+    report = privacy_report(pipe.fit(_frame(), _y()))
+    assert _table(report)[2] == (
+        "y",
+        "raw (response)",
+        np.inf,
+        "response used raw by _NeedsResponse; its fitted state is computed from it",
+    )
+    # a step that needs no response leaves it out
+    report = privacy_report(_density(1.0).fit(_frame(), _y()))
+    assert report["column"].tolist() == ["a", "b", "total"]
+
+
+# -- composites found unchecked later ---------------------------------------
+
+
+def test_stacking_over_used_up_splits_counts_an_unknown_number_of_releases():
+    # fit consumes a one-shot iterable of splits: how many folds held a
+    # record cannot be read back, and the member's rows must not vanish
+    splits = iter(list(KFold(2).split(_frame())))
+    summary = {"notion": _LDP, "epsilon_per_feature": 0.5, "delta_per_feature": 0.25}
+    member = make_pipeline(_Stated(summary, law=(0.5, 0.125)), Ridge())
+    stack = StackingRegressor([("m", member)], final_estimator=Ridge(), cv=splits)
+    report = privacy_report(stack.fit(_frame(), _y()))
+    assert report["column"].tolist()[:2] == ["a", "b"]
+    row = report.iloc[0]
+    for figure in ("epsilon", "delta", "audited_epsilon", "audited_delta"):
+        assert np.isnan(row[figure])
+    assert row["note"] == (
+        "released an unknown number of times per record: fitted on all records "
+        "and in cross_val_predict by StackingRegressor"
+    )
+
+
+# -- IterativeIntervalRegressor: y privatized, X to the base regressor ---------
+_ITERATIONS = (
+    "counted once: IterativeIntervalRegressor refits its base regressor at every "
+    "iteration, each refit privatizing again"
+)
+
+
+def _interval_regressor(base=None):
+    return IterativeIntervalRegressor(
+        base,
+        max_iter=2,
+        privatizer=IntervalCaseI(anchor_loc=5, anchor_scale=3, random_state=0),
+    )
+
+
+def _fit_quietly(est, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # two iterations do not converge
+        return est.fit(X, y)
+
+
+def test_an_interval_regressor_privatizes_y_and_passes_x_to_its_base():
+    X, y = _X(n=30, k=2), _X(n=30, k=1, seed=1)[:, 0]
+    base = make_pipeline(_ldp(0.5, 2.0**-10), LinearRegression())
+    report = privacy_report(_fit_quietly(_interval_regressor(base), X, y))
+    assert report["column"].tolist() == ["y", "x0", "x1", "total"]
+    assert report["mechanism"].tolist()[:3] == ["IntervalCaseI", "_Stated", "_Stated"]
+    assert report["coverage"].iloc[0] > 0 and np.isnan(report["epsilon"].iloc[0])
+    assert report["epsilon"].iloc[1:3].tolist() == [0.5, 0.5]
+    assert report["delta"].iloc[1:3].tolist() == [2.0**-10, 2.0**-10]
+    assert report["note"].iloc[1:3].tolist() == [_ITERATIONS, _ITERATIONS]
+    # y reaches the base regressor privatized: it is no raw channel
+    assert _total(report)["note"] == (
+        "no composed epsilon: some columns have a coverage notion (interval or "
+        "subset privacy) without an epsilon"
+    )
+    # without a base: a LinearRegression fitted on the raw features
+    report = privacy_report(_fit_quietly(_interval_regressor(), X, y))
+    used = (
+        "features passed unchanged by IterativeIntervalRegressor to its base "
+        "regressor; used raw by LinearRegression"
+    )
+    assert _table(report)[1:] == [
+        ("x0", "raw (IterativeIntervalRegressor)", np.inf, used),
+        ("x1", "raw (IterativeIntervalRegressor)", np.inf, used),
+    ]
+
+
+def test_an_unfitted_interval_regressor_reads_its_base_from_its_parameters():
+    X, y = _X(n=30, k=2), _X(n=30, k=1, seed=1)[:, 0]
+    base = make_pipeline(_Budget(epsilon=0.5), LinearRegression())
+    search = GridSearchCV(
+        _interval_regressor(base), {"max_iter": [2]}, cv=KFold(2), refit=False
+    )
+    report = privacy_report(_fit_quietly(search, X, y))
+    largest = _largest({"max_iter": 2}, 1)
+    assert report["column"].tolist() == ["y", "X", "total"]
+    assert report["mechanism"].tolist()[:2] == ["IntervalCaseI", "_Budget"]
+    assert np.isnan(report["epsilon"].iloc[0]) and report["epsilon"].iloc[1] == 0.5
+    assert report["note"].tolist()[:2] == [
+        "no epsilon parameter: its guarantee needs the fitted privatizer; " + largest,
+        f"{_STATIC}; {_ITERATIONS}; {largest}",
+    ]
+
+
+# -- candidates of a search with refit=False, read from their parameters -------
+
+
+# -- privatizers after a step that changes the number of columns ---------------
+def test_a_privatizer_after_a_step_that_adds_columns_names_its_own():
+    poly = PolynomialFeatures(degree=2, include_bias=False)
+    report = privacy_report(
+        make_pipeline(poly, _ldp(0.5), KernelDensity()).fit(_frame())
+    )
+    assert report["column"].tolist() == ["x0", "x1", "x2", "x3", "x4", "total"]
+    assert _total(report)["epsilon"] == 2.5
+    # fitted on a data frame: its input's names
+    poly = PolynomialFeatures(degree=2, include_bias=False).set_output(
+        transform="pandas"
+    )
+    report = privacy_report(
+        make_pipeline(poly, _ldp(0.5), KernelDensity()).fit(_frame())
+    )
+    assert report["column"].tolist() == ["a", "b", "a^2", "a b", "b^2", "total"]
+
+
+def test_bagging_members_on_more_features_than_the_named_columns():
+    # 2 input columns become 3 features (a, b, a b): each member privatizes
+    # its 3 features, named by the privatizer
+    poly = PolynomialFeatures(degree=2, interaction_only=True, include_bias=False)
+    bag = BaggingRegressor(
+        _Learner(_ldp(0.5)), n_estimators=2, bootstrap=False, random_state=0
+    )
+    report = privacy_report(make_pipeline(poly, bag).fit(_frame(), _y()))
+    assert report["column"].tolist()[:6] == ["x0", "x1", "x2"] * 2
+    assert report["epsilon"].tolist()[:6] == [0.5] * 6
+
+
+class _Hidden(RegressorMixin, BaseEstimator):
+    """A meta-estimator keeping its fitted member where no report looks."""
+
+    def __init__(self, inner=None):
+        self.inner = inner
+
+    def fit(self, X, y):
+        self.inner_ = clone(self.inner).fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self.inner_.predict(X)
+
+
+def test_a_meta_estimator_whose_members_cannot_be_read_is_refused():
+    hidden = _Hidden(_Learner(_ldp(0.5))).fit(_frame(), _y())
+    with pytest.raises(ValueError) as error:
+        privacy_report(hidden)
+    assert str(error.value) == (
+        "_Hidden holds a privatizer but none of the fitted members that "
+        "privacy_report reads (estimators_, estimator_, regressor_, classifier_, "
+        "named_estimators_, best_estimator_)."
+    )
+
+
+def test_bagging_without_any_epsilon_takes_the_record_in_most_members():
+    # no budget to weigh: the record drawn most often over the members (here
+    # record 5: 0 + 2 + 3 draws) is the most exposed
+    bag = BaggingRegressor(_Learner(_coverage()), n_estimators=3, random_state=0)
+    report = privacy_report(bag.fit(_frame(), _y()))
+    draws = [np.bincount(s, minlength=8)[5] for s in bag.estimators_samples_]
+    assert draws == [0, 2, 3]
+    notes = report["note"].tolist()[:4]
+    assert (
+        notes
+        == [
+            "coverage as in the mechanism's paper; no epsilon; privatized 2 times "
+            "per record: member 1 of BaggingRegressor holds the most exposed record "
+            "2 times"
+        ]
+        * 2
+        + [
+            "coverage as in the mechanism's paper; no epsilon; privatized 3 times "
+            "per record: member 2 of BaggingRegressor holds the most exposed record "
+            "3 times"
+        ]
+        * 2
+    )
+
+
+def _private_target(regressor):
+    # y privatized before the regressor: the total is finite
+    target = _Invertible(
+        {"notion": _LDP, "epsilon_per_feature": 1.0, "delta_per_feature": 2.0**-12}
+    )
+    return TransformedTargetRegressor(
+        regressor, transformer=target, check_inverse=False
+    )
+
+
+def test_repeated_releases_multiply_epsilon_and_delta_in_the_total():
+    # bagging: the most exposed record is drawn 0, 2 and 3 times by the three
+    # members, each privatizing its 2 columns at (0.5, 2^-10)
+    bag = BaggingRegressor(
+        _Learner(_ldp(0.5, 2.0**-10)), n_estimators=3, random_state=0
+    )
+    report = privacy_report(_private_target(bag).fit(_frame(), _y()))
+    assert report["column"].tolist() == ["y", "a", "b", "a", "b", "total"]
+    assert report["epsilon"].tolist() == [1.0, 1.0, 1.0, 1.5, 1.5, 6.0]
+    assert report["delta"].tolist() == [
+        2.0**-12,
+        2 * 2.0**-10,
+        2 * 2.0**-10,
+        3 * 2.0**-10,
+        3 * 2.0**-10,
+        2.0**-12 + 10 * 2.0**-10,
+    ]
+    # stacking over 2 folds: the member is fitted on all records and on the
+    # fold holding the record; the final learner privatizes the prediction
+    stack = StackingRegressor(
+        [("m", _Learner(_ldp(0.5, 2.0**-10)))],
+        final_estimator=_Learner(_ldp(1.0, 2.0**-12)),
+        cv=KFold(2),
+    )
+    report = privacy_report(_private_target(stack).fit(_frame(), _y()))
+    assert report["column"].tolist() == ["y", "x0", "x1", "x0, x1", "total"]
+    assert report["epsilon"].tolist() == [1.0, 1.0, 1.0, 1.0, 4.0]
+    assert report["delta"].tolist() == [
+        2.0**-12,
+        2 * 2.0**-10,
+        2 * 2.0**-10,
+        2.0**-12,
+        2 * 2.0**-12 + 4 * 2.0**-10,
+    ]
+
+
+# -- privatizers: their columns, and what they pass on --------------------------
+class _Uncounted(PrivatizerMixin, BaseEstimator):
+    """A privatizer that records no column count when fitted."""
+
+    _exact_law = None  # no audit hook
+
+    def _fit(self, X, y=None):
+        self.fitted_ = True
+        return self
+
+    def _transform(self, X):
+        return np.asarray(X, dtype=float)
+
+    def privacy_summary(self):
+        return {"notion": _LDP, "epsilon_per_feature": 0.5}
+
+
+def test_a_privatizer_without_a_column_count_keeps_its_rows():
+    # it is named by the columns fed to it, never dropped from the total
+    ct = ColumnTransformer([("p", _Uncounted(), ["a", "b"])])
+    report = privacy_report(ct.fit(_frame()))
+    assert report["column"].tolist() == ["a", "b", "total"]
+    assert report["epsilon"].tolist() == [0.5, 0.5, 1.0]
+    report = privacy_report(_Uncounted().fit(_frame()))
+    assert report["column"].tolist() == ["X", "total"]
+    assert report["epsilon"].tolist() == [0.5, 0.5]
+
+
+def test_columns_a_privatizer_passes_on_keep_their_names():
+    report = privacy_report(make_pipeline(_ldp(0.5), _ldp(0.25)).fit(_frame()))
+    assert report["column"].tolist() == ["a", "b", "a", "b", "total"]
+    assert report["epsilon"].tolist() == [0.5, 0.5, 0.25, 0.25, 1.5]
+    # after a step that adds columns, the privatizer's own names go on
+    poly = PolynomialFeatures(degree=2, include_bias=False)
+    ct = ColumnTransformer([("q", _ldp(1.0), [4])])
+    report = privacy_report(make_pipeline(poly, _ldp(0.5), ct).fit(_frame()))
+    assert report["column"].tolist() == ["x0", "x1", "x2", "x3", "x4", "x4", "total"]
+
+
+def test_the_final_estimator_of_stacking_sees_raw_predictions():
+    members = [
+        ("bag", BaggingRegressor(_Learner(_ldp(0.5)), n_estimators=2, bootstrap=False)),
+        ("vote", VotingRegressor([("l", _Learner(_ldp(0.5)))])),
+        ("ridge", Ridge()),
+        ("l", _Learner(_ldp(0.5))),
+    ]
+    stack = StackingRegressor(
+        members, final_estimator=Ridge(), cv=KFold(2), passthrough=True
+    )
+    report = privacy_report(stack.fit(_frame(), _y()))
+    # 4 privatizers (2 bagging members, the voting's, the learner's), each
+    # fitted on all records and on the fold holding the record
+    assert report["epsilon"].tolist()[:8] == [1.0] * 8
+    assert _table(report)[8:] == [
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _Learner; its fitted state is computed from it; "
+            "response used raw by Ridge; its fitted state is computed from it",
+        ),
+        (
+            "a",
+            "Ridge",
+            np.inf,
+            "used raw by Ridge (its fitted state is computed from it); "
+            "passthrough=True of StackingRegressor; used raw by Ridge",
+        ),
+        (
+            "b",
+            "Ridge",
+            np.inf,
+            "used raw by Ridge (its fitted state is computed from it); "
+            "passthrough=True of StackingRegressor; used raw by Ridge",
+        ),
+        (
+            "a, b",
+            "raw (predictions)",
+            np.inf,
+            "predictions of BaggingRegressor at the raw inputs; used raw by Ridge; "
+            "predictions of VotingRegressor at the raw inputs; used raw by Ridge; "
+            "predictions of Ridge at the raw inputs; used raw by Ridge; "
+            "predictions of _Learner at the raw inputs; used raw by Ridge",
+        ),
+    ]
+    assert report["notion"].iloc[-2] == "none (raw)"
+
+
+def test_stacking_over_splits_it_cannot_count_releases_an_unknown_number():
+    # LeaveOneOut needs the data to count its splits
+    stack = StackingRegressor(
+        [("l", _Learner(_ldp(0.5)))], final_estimator=Ridge(), cv=LeaveOneOut()
+    )
+    report = privacy_report(stack.fit(_frame(), _y()))
+    assert report["column"].tolist()[:2] == ["x0", "x1"]
+    assert np.isnan(report["epsilon"].iloc[:2]).all()
+    assert report["note"].iloc[0] == (
+        "released an unknown number of times per record: fitted on all records "
+        "and in cross_val_predict by StackingRegressor"
+    )
+
+
+def test_branches_of_a_union_each_pass_their_columns_on():
+    # a None step passes the input on; each branch's raw output is released
+    pipe = Pipeline(
+        [("n", None), ("u", FeatureUnion([("p", _ldp(0.5)), ("raw", "passthrough")]))]
+    )
+    report = privacy_report(pipe.fit(_X(k=2)))
+    assert _table(report) == [
+        ("x0", "_Stated", 0.5, ""),
+        ("x1", "_Stated", 0.5, ""),
+        (
+            "X",
+            "raw (passthrough)",
+            np.inf,
+            "passthrough 'raw' of FeatureUnion; released raw",
+        ),
+    ]
+    union = FeatureUnion(
+        [
+            ("raw", "passthrough"),
+            ("s", StandardScaler()),
+            ("p", _ldp(0.5)),
+            ("ny", _NeedsResponse()),
+        ]
+    )
+    report = privacy_report(union.fit(_X(k=1), _y()))
+    assert _table(report) == [
+        ("x0", "_Stated", 0.5, ""),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _NeedsResponse; its fitted state is computed from it",
+        ),
+        (
+            "x0",
+            "raw (passthrough)",
+            np.inf,
+            "passthrough 'raw' of FeatureUnion; released raw; not a privatizer: "
+            "StandardScaler is fitted on the raw values: its fitted state may depend "
+            "on every record; it passes the values on; released raw; not a "
+            "privatizer: _NeedsResponse is fitted on the raw values: its fitted state "
+            "may depend on every record; it passes the values on; released raw",
+        ),
+    ]
+
+
+def test_a_union_keeps_the_raw_output_of_every_branch():
+    union = FeatureUnion(
+        [
+            ("s", StandardScaler()),
+            ("raw", "passthrough"),
+            ("p", _ldp(0.5)),
+            ("ny", _NeedsResponse()),
+        ]
+    )
+    report = privacy_report(union.fit(_X(k=1), _y()))
+    assert _table(report)[2] == (
+        "x0",
+        "StandardScaler",
+        np.inf,
+        "not a privatizer: StandardScaler is fitted on the raw values: its fitted "
+        "state may depend on every record; it passes the values on; released raw; "
+        "passthrough 'raw' of FeatureUnion; released raw; not a privatizer: "
+        "_NeedsResponse is fitted on the raw values: its fitted state may depend "
+        "on every record; it passes the values on; released raw",
+    )
+
+
+def test_branches_of_a_column_transformer_in_any_order():
+    ct = ColumnTransformer(
+        [
+            ("d", "drop", ["a"]),
+            ("e", _ldp(1.0), []),
+            ("raw", "passthrough", ["b"]),
+            ("p", _ldp(0.5), [0]),
+            ("ny", _NeedsResponse(), ["b"]),
+        ]
+    )
+    report = privacy_report(ct.fit(_frame(), _y()))
+    assert _table(report) == [
+        ("a", "_Stated", 0.5, ""),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _NeedsResponse; its fitted state is computed from it",
+        ),
+        (
+            "b",
+            "raw (passthrough)",
+            np.inf,
+            "passthrough 'raw' of ColumnTransformer; released raw; not a "
+            "privatizer: _NeedsResponse is fitted on the raw values: its fitted "
+            "state may depend on every record; it passes the values on; released raw",
+        ),
+    ]
+
+
+def test_a_column_transformer_after_a_step_that_adds_columns():
+    # 2 columns become 5: the branches' positions name them
+    poly = PolynomialFeatures(degree=2, include_bias=False)
+    ct = ColumnTransformer([("q", _ldp(1.0), [1])], remainder="passthrough")
+    report = privacy_report(make_pipeline(poly, ct).fit(_frame()))
+    released = "remainder='passthrough' of ColumnTransformer; released raw"
+    assert _table(report) == [("1", "_Stated", 1.0, "")] + [
+        (c, "raw (passthrough)", np.inf, released) for c in ["0", "2", "3", "4"]
+    ]
+    # or the names of a data frame
+    poly = PolynomialFeatures(degree=2, include_bias=False).set_output(
+        transform="pandas"
+    )
+    ct = ColumnTransformer([("q", _ldp(1.0), ["b"])], remainder="passthrough")
+    report = privacy_report(make_pipeline(poly, ct).fit(_frame()))
+    assert report["column"].tolist() == ["b", "a", "a^2", "a b", "b^2", "total"]
+    # columns privatized before stay privatized
+    poly = PolynomialFeatures(degree=2, include_bias=False)
+    ct = ColumnTransformer([("q", _ldp(1.0), [1])], remainder="passthrough")
+    report = privacy_report(make_pipeline(_ldp(0.5), poly, ct).fit(_frame()))
+    assert _table(report) == [
+        ("a", "_Stated", 0.5, ""),
+        ("b", "_Stated", 0.5, ""),
+        ("1", "_Stated", 1.0, ""),
+    ]
+    assert _total(report)["epsilon"] == 2.0
+
+
+def test_a_declared_row_wise_step_is_named_with_what_it_wraps():
+    # wrapping a privatizer adds nothing
+    pipe = make_pipeline(RowwiseTransformer(_ldp(0.5)), KernelDensity())
+    assert _table(privacy_report(pipe.fit(_frame()))) == [
+        ("a", "_Stated", 0.5, ""),
+        ("b", "_Stated", 0.5, ""),
+    ]
+    ct = ColumnTransformer(
+        [
+            ("p", _ldp(0.5), ["a"]),
+            ("r", RowwiseTransformer(FunctionTransformer(np.abs)), ["b"]),
+        ]
+    )
+    label = "RowwiseTransformer(FunctionTransformer)"
+    assert _table(privacy_report(ct.fit(_frame())))[1] == (
+        "b",
+        label,
+        np.inf,
+        f"{label}: declared row-wise, no state learned from the records; not a "
+        "privatizer; released raw",
+    )
+    # a declared step that learned from the records, before a privatizer
+    pipe = make_pipeline(RowwiseTransformer(StandardScaler()), _ldp(0.5))
+    report = privacy_report(pipe.fit(_frame()))
+    label = "RowwiseTransformer(StandardScaler)"
+    why = (
+        f"{_UNCERTIFIED}; {label} is declared row-wise but learned "
+        "n_samples_seen_, mean_, var_, scale_ from the records in fit"
+    )
+    assert _table(report)[2:] == [("a", label, np.inf, why), ("b", label, np.inf, why)]
+
+
+def test_a_response_step_before_an_interval_regressor_is_not_certified():
+    X, y = _X(n=30, k=2), _X(n=30, k=1, seed=1)[:, 0] + 1
+    base = make_pipeline(_ldp(0.5), LinearRegression())
+    ttr = TransformedTargetRegressor(
+        _interval_regressor(base), transformer=StandardScaler()
+    )
+    report = privacy_report(_fit_quietly(ttr, X, y))
+    assert report["column"].tolist() == ["y", "x0", "x1", "y", "total"]
+    row = report.iloc[3]
+    assert (row["mechanism"], row["notion"]) == (
+        "StandardScaler",
+        "none (not certified)",
+    )
+    assert row["note"] == (
+        f"{_UNCERTIFIED}; StandardScaler is fitted on the raw values: its fitted "
+        "state may depend on every record"
+    )
+    # unfitted, with func=: a FunctionTransformer of the whole array
+    ttr = TransformedTargetRegressor(
+        _interval_regressor(make_pipeline(_Budget(), LinearRegression())),
+        func=np.log,
+        inverse_func=np.exp,
+    )
+    search = GridSearchCV(ttr, {"regressor__max_iter": [2]}, cv=KFold(2), refit=False)
+    report = privacy_report(_fit_quietly(search, X, y))
+    assert report["column"].tolist() == ["y", "X", "y", "total"]
+    row = report.iloc[2]
+    assert (row["mechanism"], row["notion"]) == (
+        "FunctionTransformer",
+        "none (not certified)",
+    )
+    assert row["exact_disclosure"] == False  # noqa: E712 (numpy bool)
+    assert row["note"].startswith(
+        f"{_UNCERTIFIED}; FunctionTransformer applies log to the whole array"
+    )
+    assert _total(report)["note"].startswith(
+        "no guarantee: some columns are not certified; "
+    )
+
+
+def test_a_predictor_that_also_transforms_uses_its_columns_raw():
+    kmeans = KMeans(n_clusters=2, n_init=1, random_state=0)
+    ct = ColumnTransformer([("p", _ldp(0.5), ["a"]), ("k", kmeans, ["b"])])
+    assert _table(privacy_report(ct.fit(_frame())))[1] == (
+        "b",
+        "KMeans",
+        np.inf,
+        "used raw by KMeans (its fitted state is computed from it)",
+    )
+
+
+def test_pipeline_steps_none_and_passthrough_pass_the_columns_on():
+    union = FeatureUnion([("p", _ldp(0.5)), ("raw", "passthrough")])
+    pipe = Pipeline([("n", None), ("s", "passthrough"), ("u", union)])
+    report = privacy_report(pipe.fit(_X(k=2)))
+    assert _table(report)[2] == (
+        "X",
+        "raw (passthrough)",
+        np.inf,
+        "passthrough 'raw' of FeatureUnion; released raw",
+    )
+
+
+class _OwnPrivatizer(RegressorMixin, BaseEstimator):
+    """A learner holding a fitted privatizer, without the package's mixin."""
+
+    def __init__(self, privatizer=None):
+        self.privatizer = privatizer
+
+    def fit(self, X, y):
+        self.privatizer_ = clone(self.privatizer).fit(X)
+        self.mean_ = float(np.mean(y))
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.mean_)
+
+
+def test_a_fitted_privatizer_of_any_learner_is_read():
+    report = privacy_report(_OwnPrivatizer(_ldp(0.5)).fit(_frame(), _y()))
+    assert _table(report) == [
+        ("a", "_Stated", 0.5, ""),
+        ("b", "_Stated", 0.5, ""),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _OwnPrivatizer; its fitted state is computed from it",
+        ),
+    ]
+
+
+def test_bagging_members_on_some_features_name_theirs():
+    bag = BaggingRegressor(
+        _Learner(_ldp(0.5)),
+        n_estimators=2,
+        max_features=1,
+        bootstrap=False,
+        random_state=0,
+    )
+    report = privacy_report(bag.fit(_frame(), _y()))
+    assert [f.tolist() for f in bag.estimators_features_] == [[1], [0]]
+    assert report["column"].tolist()[:2] == ["b", "a"]
+
+
+def test_column_specs_of_a_fitted_transformer_name_the_columns():
+    ct = ColumnTransformer(
+        [("m", _ldp(0.5), [True, False]), ("s", _ldp(0.25), slice("b", "b"))]
+    )
+    report = privacy_report(ct.fit(_frame()))
+    assert _table(report) == [("a", "_Stated", 0.5, ""), ("b", "_Stated", 0.25, "")]
+
+
+class _Scaled(_Identity):
+    """States an epsilon of one tenth of the largest fitted value per column."""
+
+    def _fit(self, X, y=None):
+        self.top_ = validate_data(self, X, dtype=float).max(axis=0)
+        return self
+
+    def privacy_summary(self):
+        return {"notion": _LDP, "epsilon_per_feature": (self.top_ / 10).tolist()}
+
+
+def test_bagging_finds_the_record_most_exposed_in_epsilon_not_in_draws():
+    # members 0 and 1 privatize column a (epsilon at most 0.1), member 2
+    # column b (epsilon 1.0).  Record 0 is drawn 3, 3 and 0 times (6 releases,
+    # under 0.6); record 6 only 1, 0 and 3 times, but spends 0.1 + 3.0 = 3.1
+    frame = pd.DataFrame({"a": np.linspace(0, 1, 8), "b": np.linspace(0, 10, 8)})
+    bag = BaggingRegressor(
+        _Learner(_Scaled()), n_estimators=3, max_features=1, random_state=8
+    )
+    report = privacy_report(bag.fit(frame, _y()))
+    assert [f.tolist() for f in bag.estimators_features_] == [[0], [0], [1]]
+    draws = np.array([np.bincount(s, minlength=8) for s in bag.estimators_samples_])
+    assert draws[:, 0].tolist() == [3, 3, 0]
+    assert draws[:, 6].tolist() == [1, 0, 3]
+    assert _table(report) == [
+        ("a", "_Scaled", 0.1, ""),
+        (
+            "b",
+            "_Scaled",
+            3.0,
+            "privatized 3 times per record: member 2 of BaggingRegressor holds "
+            "the most exposed record 3 times",
+        ),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _Learner; its fitted state is computed from it",
+        ),
+    ]
