@@ -1030,3 +1030,21 @@ def test_declared_categories_of_mixed_types_are_the_fitted_ones():
 
     priv = GeneralizedRandomizedResponse(epsilon=1.0, categories=[[1, "a"]])
     check_declared_categories(priv.fit([[1]]))
+
+
+def test_the_server_refuses_a_frequency_spec_the_page_cannot_run():
+    # A questionnaire never builds a memoized local hashing spec; the
+    # server checks the specs it is given all the same (a spec edited after
+    # the fact), naming the question.
+    from skprivate.frequency import OptimizedLocalHashing
+    from skprivate.survey import Question, Questionnaire
+
+    priv = OptimizedLocalHashing(epsilon=1.0, categories=[list("abcd")])
+    survey = Questionnaire([Question("pet", "Which?", priv.fit([["a"]]))])
+    _Checker(survey)  # the spec as built is accepted
+    survey.questions[0].spec["memoized"] = True
+    with pytest.raises(ValueError) as err:
+        _Checker(survey)
+    assert str(err.value).startswith(
+        "question 'pet': the 'olh' oracle has no memoized form;"
+    )
