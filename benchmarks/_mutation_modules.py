@@ -82,6 +82,43 @@ _GRID_CUT = (
     "every m <= D <= 40 in test_grid_log_ratio_for_one_report_by_enumeration)"
 )
 
+_GGL = _ADD + "xǁGeneralizedGaussianLDPǁ"
+_CLAMP_BRACKET = (
+    "another bracket (or brentq's default xtol) for the same unique root: "
+    "the clamp distance where the tail mass is e**-20 is found to 1e-6 "
+    "relative either way, and the exact delta is computed with the clamp "
+    "used, so the guarantee reported is that of the released law"
+)
+_CLAMP_LOOP = (
+    "the widening loop never runs: at e**5 = 148 noise scales every law "
+    "here has log tail mass below log(1/2) - 148 (Laplace, the heaviest "
+    "tail of these laws, has exactly that), far below -20"
+)
+_SAME_LENGTHS = "one noise law per column: zip never meets unequal lengths"
+_BY_WIDTH = (
+    "the laws are shared by the columns of equal width (_calibrate keys "
+    "them by width, epsilon and delta, equal for every column): keying by "
+    "width alone groups the same columns"
+)
+
+_FLOATS = "every caller passes a float array: asarray keeps it as it is"
+_AT_CUT = (
+    "differs only when the incomplete gamma is exactly 1e-280, where scipy "
+    "and the series agree to rounding"
+)
+_NO_ZERO_Q = (
+    "q is at least 1e-280 wherever its log is taken (the entries below are "
+    "masked): no division by zero is signalled"
+)
+_MASKED = (
+    "a placeholder at the entries that take scipy's value: np.where "
+    "discards what it gives there"
+)
+_TERM_17 = (
+    "one more term of the asymptotic series, at most 17! / x**17 < 1e-30 "
+    "relative for the x > 640 it serves"
+)
+
 MODULES: dict[str, ModuleSpec] = {
     "laplace": ModuleSpec(
         path="skprivate/ldp/_laplace.py",
@@ -254,40 +291,13 @@ MODULES: dict[str, ModuleSpec] = {
                 "z2 > 2 log_fine >= 2 log(2**5) for every resolution "
                 "set_resolution accepts (<= 2**44 cells), so the max never binds",
             ),
-            f"{_HUBER}_logcdf_negative__mutmut_17": (
-                "divide=None",
-                "np.maximum keeps the log's argument >= 1e-300: no division by "
-                "zero is ever signalled",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_19": (
-                "np.errstate(invalid=",
-                "as _logcdf_negative__mutmut_17",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_18": (
-                "invalid=None",
-                "u = -|t| / scale <= 0 and the guarded expression never forms "
-                "inf - inf or 0 * inf: no invalid operation is signalled",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_20": (
-                'divide="ignore", )',
-                "as _logcdf_negative__mutmut_18",
-            ),
-            f"{_HUBER}_logcdf_negative__mutmut_47": (
+            f"{_HUBER}_logcdf_negative__mutmut_48": (
                 "u < -beta",
                 "at u = -beta the Gaussian-tail and centre formulas give the "
                 "same CDF (continuity), equal to rounding",
             ),
-            f"{_HUBER}logcdf__mutmut_19": (
-                "1.0 + 1e-300",
-                "exp(neg) is a lower-half CDF value, at most 1/2: the minimum "
-                "never binds",
-            ),
-            f"{_HUBER}logcdf__mutmut_20": (
-                "2.0 - 1e-300",
-                "as logcdf__mutmut_19",
-            ),
-            f"{_HUBER}logcdf__mutmut_28": (
-                "u < 0, neg, upper",
+            f"{_HUBER}logcdf__mutmut_17": (
+                "np.where(u < 0, neg,",
                 "at u = 0 both branches are log(1/2) (symmetry), equal to rounding",
             ),
             f"{_HUBER}sample__mutmut_9": (
@@ -302,12 +312,6 @@ MODULES: dict[str, ModuleSpec] = {
                 "<= 0.5, -1.0, 1.0)",
                 "U = 0.5 exactly has probability 2**-53",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_13": (
-                "while loss(left) < epsilon:",
-                "when loss(left) equals epsilon exactly, left is already the "
-                "root: brentq returns it, and the original loop's wider bracket "
-                "finds the same t* to xtol (Laplace noise: delta = 0 either way)",
-            ),
             f"{_NL}xǁ_LogConcaveTailǁ_redraw_tail__mutmut_2": (
                 "far = mag >= self.tail_start",
                 "a magnitude exactly at tail_start has probability 2**-53 at "
@@ -319,27 +323,27 @@ MODULES: dict[str, ModuleSpec] = {
                 "exp(-2 rho(T)): rejection sampling then accepts the same "
                 "conditional law, only after more draws",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_16": (
+            f"{_NL}x_additive_privacy_profile__mutmut_19": (
                 "left *= 3.0",
                 "a wider bracket for the same unique root: the same t* to xtol",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_17": (
+            f"{_NL}x_additive_privacy_profile__mutmut_20": (
                 "if left <= -1e6 * (D + noise.scale):",
                 "moves the give-up point by at most one doubling beyond "
                 "1e6 (D + scale), where both CDF terms are 0 in double "
                 "precision: delta is 0.0 either way",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_20": (
+            f"{_NL}x_additive_privacy_profile__mutmut_23": (
                 "-1000001.0 * (D + noise.scale)",
-                "as x_additive_privacy_profile__mutmut_17",
+                "as x_additive_privacy_profile__mutmut_20",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_31": (
+            f"{_NL}x_additive_privacy_profile__mutmut_37": (
                 "D / 2, )",
                 "brentq's default xtol (2e-12) instead of 1e-12 D: t* maximises "
                 "F(t) - e**eps F(t - D), so an error in t* changes delta only "
                 "to second order, far below double precision",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_35": (
+            f"{_NL}x_additive_privacy_profile__mutmut_38": (
                 "left, D * 2, xtol",
                 "the loss is below epsilon on all of [D / 2, 2 D] (it is 0 at "
                 "D / 2 and decreasing): the same bracketed root",
@@ -357,6 +361,60 @@ MODULES: dict[str, ModuleSpec] = {
                 "again = fresh >= cap",
                 "as x_standard_exponential__mutmut_9",
             ),
+            f"{_GG}logcdf__mutmut_29": (
+                "return np.where(t < 0, low,",
+                "at t = 0 both branches are log(1/2) (Q(a, 0) = 1), equal to rounding",
+            ),
+            **{
+                f"{_GG}logcdf__mutmut_{n}": (
+                    line,
+                    "t is a float array already (every caller passes floats), "
+                    "and |t| / scale is float for any input",
+                )
+                for n, line in [
+                    (3, "t = np.asarray(t, dtype=None)"),
+                    (5, "t = np.asarray(t, )"),
+                ]
+            },
+            f"{_GG}logcdf__mutmut_20": (
+                "with np.errstate(divide=None):",
+                "low <= log(1/2), so log1p(-exp(low)) never takes log(0): no "
+                "division by zero is signalled",
+            ),
+            **{
+                f"{_NL}x__log_upper_gamma__mutmut_{n}": (line, reason)
+                for n, line, reason in [
+                    (3, "x = np.asarray(x, dtype=None)", _FLOATS),
+                    (5, "x = np.asarray(x, )", _FLOATS),
+                    (12, "far = q <= 1e-280", _AT_CUT),
+                    (16, "with np.errstate(divide=None):", _NO_ZERO_Q),
+                    (27, "xf = np.where(far, x, 1001.0)", _MASKED),
+                    (
+                        29,
+                        "term = np.ones_like(None)",
+                        "np.ones_like(None) is a 0-d array holding 1: its first "
+                        "product with the float array xf gives the same float64 "
+                        "terms",
+                    ),
+                    (37, "for k in range(1, 18):", _TERM_17),
+                    (54, "with np.errstate(divide=None):", _NO_ZERO_Q),
+                    (64, "np.log(np.where(None, 1.0, q))", _MASKED),
+                    (70, "np.log(np.where(far, 2.0, q))", _MASKED),
+                ]
+            },
+            **{
+                f"{_NL}x_grid_privacy_profile__mutmut_{n}": (
+                    line,
+                    "the bisection only needs an upper end where the loss is "
+                    "not above epsilon: n + M - 2 and n + M + 1 both have t_j "
+                    "> D / 2 (n >= 4 on every grid), where the loss is <= 0; "
+                    "the maximum is found at the same lattice points",
+                )
+                for n, line in [
+                    (21, "lo, hi = -M, n + M + 1"),
+                    (23, "lo, hi = -M, n + M - 2"),
+                ]
+            },
             f"{_GG}sample__mutmut_6": (
                 "rng.gamma(1.0 / self.power, size=size)",
                 "numpy's default gamma scale is 1.0",
@@ -849,10 +907,6 @@ MODULES: dict[str, ModuleSpec] = {
                 "scale) / 2) >= 1 - e**-11000 at every epsilon, and power > 1 "
                 "only adds to it",
             ),
-            f"{_ADD}x__generalized_gaussian_scale__mutmut_36": (
-                "lo = np.log(D) - np.log(max(eps, 1.0)) - 11.0",
-                "as x__generalized_gaussian_scale__mutmut_35",
-            ),
             f"{_ADD}x__generalized_gaussian_scale__mutmut_52": (
                 "if not gap(hi) <= 0:",
                 "differs only when the delta at the largest scale equals the "
@@ -894,6 +948,109 @@ MODULES: dict[str, ModuleSpec] = {
                 "if len(_EXACT_DELTAS) >= 513:",
                 "as _exact_deltas__mutmut_33",
             ),
+            **{
+                f"{_ADD}x__clamp_distance__mutmut_{n}": (line, _CLAMP_BRACKET)
+                for n, line in [
+                    (10, "np.log(law.scale) - 6.0, np.log(law.scale) + 5.0"),
+                    (11, "np.log(law.scale) - 5.0, np.log(law.scale) - 5.0"),
+                    (13, "np.log(law.scale) - 5.0, np.log(law.scale) + 6.0"),
+                    (29, "return float(np.exp(optimize.brentq(gap, lo, hi, )))"),
+                ]
+            },
+            **{
+                f"{_ADD}x__clamp_distance__mutmut_{n}": (line, _CLAMP_LOOP)
+                for n, line in [
+                    (15, "while gap(hi) >= 0:"),
+                    (16, "while gap(hi) > 1:"),
+                    (17, "hi = 2.0"),
+                    (18, "hi -= 2.0"),
+                    (19, "hi += 3.0"),
+                ]
+            },
+            f"{_ADD}x__epsilon_limit__mutmut_23": (
+                "np.log(1000000000001.0)",
+                "moves the end of the bracket by 1e-12 relative: the same root "
+                "for every limit below 1e12 (a limit beyond is refused either way)",
+            ),
+            f"{_ADD}x__epsilon_limit__mutmut_25": (
+                "if gap(lo) >= 0 > gap(hi):",
+                "differs only when the profile at epsilon 1e-12 equals delta "
+                "exactly, a measure-zero coincidence of a computed profile",
+            ),
+            f"{_ADD}x__epsilon_limit__mutmut_27": (
+                "if gap(lo) > 0 >= gap(hi):",
+                "differs only when the profile at epsilon 1e12 equals delta "
+                "exactly (it is 0 there for every law and width the "
+                "privatizers accept)",
+            ),
+            f"{_ADD}x__epsilon_limit__mutmut_38": (
+                "return float(np.exp(optimize.brentq(gap, lo, hi, )))",
+                "a finer root (brentq's default xtol) of the same equation: the "
+                "limit moves by less than 1e-6 relative, and it is only shown "
+                "to 4 significant digits in the refusals",
+            ),
+            f"{_ADD}x__safe_root__mutmut_9": (
+                "x = optimize.brentq(gap, lo, hi, )",
+                "a finer start (brentq's default xtol) for the same move to "
+                "the safe side: the noise level changes by less than 1e-10 "
+                "relative and the delta stays within the budget (the exact "
+                "delta is checked after the calibration in any case)",
+            ),
+            f"{_ADD}x__safe_root__mutmut_13": (
+                "while gap(x) >= 0 and x < hi:",
+                "differs only when the computed excess is exactly 0, a "
+                "measure-zero coincidence; one more step of xtol then",
+            ),
+            f"{_ADD}x__safe_root__mutmut_15": (
+                "while gap(x) > 0 and x <= hi:",
+                "x reaches hi at the latest, where every caller has checked "
+                "gap(hi) < 0: the loop stops there either way",
+            ),
+            f"{_GGL}_calibrate__mutmut_36": (
+                "dtype=None)",
+                "the scales are Python floats: np.array makes float64 of them",
+            ),
+            f"{_GGL}_calibrate__mutmut_38": (
+                "self.scale_ = np.array([law.scale for law in self.noise_], )",
+                "as _calibrate__mutmut_36",
+            ),
+            f"{_AP}_delta_summary__mutmut_10": (
+                'exact = getattr(self, "_delta_exact", )',
+                "every fit sets _delta_exact (_settle_delta), and the summary "
+                "needs a fitted privatizer: the default is never read",
+            ),
+            **{
+                f"{_AP}{name}__mutmut_{n}": (line, _SAME_LENGTHS)
+                for name, n, line in [
+                    ("_delta_summary", 28, "high - low, strict=None)"),
+                    ("_delta_summary", 31, "zip(self.noise_, high - low, )"),
+                    ("_delta_summary", 33, "high - low, strict=False)"),
+                    ("_set_grid", 6, "self.noise_, strict=None)"),
+                    ("_set_grid", 9, "zip(sensitivity, self.noise_, )"),
+                    ("_set_grid", 10, "self.noise_, strict=False)"),
+                ]
+            },
+            f"{_AP}_delta_summary__mutmut_35": (
+                "key = (id(None), float(D))",
+                _BY_WIDTH,
+            ),
+            f"{_AP}_set_grid__mutmut_12": ("key = (id(None), float(D))", _BY_WIDTH),
+            f"{_AP}_exact_deltas__mutmut_18": (
+                'getattr(law, "beta", None)',
+                "every noise law has a power (generalized Gaussian) or a beta "
+                "(flipped Huber): the innermost default is never read",
+            ),
+            **{
+                f"{_AP}_set_grid__mutmut_{n}": (
+                    line,
+                    "only read when no smallest epsilon can be computed: "
+                    "FlippedHuberLDP's is range / scale, never None, and "
+                    "GeneralizedGaussianLDP never reaches this refusal (its "
+                    "calibration stops at scale 2**24 ranges, 2**44 grid steps "
+                    "per scale at most)",
+                )
+                for n, line in [(46, "smallest = None"), (47, 'smallest = "XXXX"')]
+            },
         },
     ),
 }

@@ -63,11 +63,20 @@ SPECS: dict[str, ModuleSpec] = {
                 "high = X.max(axis=0).astype(None)",
                 "as x_bounds_from_data__mutmut_52",
             ),
-            f"{_V}x_check_bounds__mutmut_61": (
+            f"{_V}x_check_bounds__mutmut_74": (
                 "per_column = None",
                 "per_column is only tested for truth: None acts as False",
             ),
-            f"{_V}x_check_bounds__mutmut_83": (
+            f"{_V}x_check_bounds__mutmut_52": (
+                "is_pair = None",
+                "is_pair is only tested for truth: None acts as False",
+            ),
+            f"{_V}x_check_bounds__mutmut_66": (
+                "(isinstance(p, list | np.ndarray)) or True else p",
+                "every entry reaching here is a tuple, list or array (refused "
+                "otherwise just above): tuple() of a tuple is an equal tuple",
+            ),
+            f"{_V}x_check_bounds__mutmut_96": (
                 "len(bounds) >= 0:",
                 "an empty list or tuple then enters the branch, where its pairs "
                 "are all([]) = True but len(bounds) = 0 never equals n_features "
@@ -153,7 +162,7 @@ SPECS: dict[str, ModuleSpec] = {
                     (48, '"XXbiufXX"'),
                     (55, '"XXMmXX"'),
                     (75, '"XXOUSMmXX"'),
-                    (94, '"XXMmXX"'),
+                    (95, '"XXMmXX"'),
                 ]
             },
             f"{_V}x__check_numeric_columns__mutmut_36": (
@@ -174,16 +183,11 @@ SPECS: dict[str, ModuleSpec] = {
                 "values.astype(None)",
                 "astype(None) is astype(float64)",
             ),
-            f"{_V}x__check_numeric_columns__mutmut_87": (
-                "arr.reshape(len(arr), +1)",
-                "a 1-D array of length n has n entries: (n, 1) is the shape that "
-                "-1 infers",
-            ),
             f"{_V}x__check_numeric_columns__mutmut_88": (
-                "arr.reshape(len(arr), -2)",
+                "arr.reshape(-2, 1)",
                 "numpy reads a negative size as 'infer', as -1",
             ),
-            f"{_V}x__check_numeric_columns__mutmut_98": (
+            f"{_V}x__check_numeric_columns__mutmut_99": (
                 "data[:, j].astype(None)",
                 "astype(None) is astype(float64): the same cast is tried",
             ),

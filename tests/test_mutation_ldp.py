@@ -121,6 +121,24 @@ def test_smallest_budget_refusal_states_the_exact_limit():
     LaplaceLDP(epsilon=float(f"{limit:.3g}"), bounds=(0, 1)).fit(np.zeros((2, 2)))
 
 
+@pytest.mark.parametrize(
+    ("limit", "shown"),
+    [
+        (123.4, 124.0),
+        (100.0, 101.0),
+        (5.5e6, 5.51e6),
+        (999.5, 1000.0),
+        (1001.0, 1010.0),
+    ],
+)
+def test_limit_shown_in_a_refusal_is_three_digits_strictly_above(limit, shown):
+    # a limit that already has 3 significant digits is itself refused, so
+    # the next 3-digit value is named
+    from skprivate.ldp._laplace import _shown_above
+
+    assert _shown_above(limit) == shown
+
+
 def test_grid_edge_is_refused_exactly_at_two_to_the_52():
     # epsilon_j chosen so the clamp reaches index 2**52 exactly
     K = 2.0**20

@@ -950,6 +950,21 @@ def test_float_array_names_the_argument_and_position():
         check_float_array(np.array([stamp[0], stamp[1], "x"], dtype=object), name="v")
 
 
+class _ObjectsOnly:
+    """An array-like of numbers that converts to an object array, never to floats."""
+
+    def __array__(self, dtype=None, copy=None):
+        if dtype is not None and np.dtype(dtype) != object:
+            raise TypeError("only object arrays")
+        return np.array([1.5, 2.5], dtype=object)
+
+
+def test_float_array_refuses_a_container_that_does_not_become_floats():
+    # every entry is a number, so no entry can be named: the argument is
+    with _raises(TypeError, "v must be an array of numbers."):
+        check_float_array(_ObjectsOnly(), name="v")
+
+
 @pytest.mark.parametrize("unit", ["datetime64[D]", "timedelta64[s]"])
 def test_float_array_refuses_datetimes(unit):
     with _raises(TypeError, "v must be numeric; got datetimes or timedeltas."):
