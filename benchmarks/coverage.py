@@ -677,7 +677,15 @@ def _frequency(n, epsilon, rng, pilot):
     return rows
 
 
-def _frequency_other(n, epsilon, rng, pilot):
+_OTHER_ORACLES = (
+    ("olh", "unbiased"),
+    ("hr", "unbiased"),
+    ("krr", "base-cut"),
+    ("oue", "ibu"),
+)
+
+
+def _frequency_other(n, epsilon, rng, pilot, cases=_OTHER_ORACLES):
     # The oracles and estimates the first section leaves out: local hashing
     # and Hadamard response with the normal interval, and the two
     # post-processed estimates whose intervals are bootstrapped (base-cut
@@ -685,12 +693,7 @@ def _frequency_other(n, epsilon, rng, pilot):
     # update is a maximum-likelihood fit on the simplex).
     x = rng.choice(4, size=(n, 1), p=_SHARES)
     rows = []
-    for oracle, method in (
-        ("olh", "unbiased"),
-        ("hr", "unbiased"),
-        ("krr", "base-cut"),
-        ("oue", "ibu"),
-    ):
+    for oracle, method in cases:
         fo = FrequencyOracle(
             epsilon=epsilon,
             oracle=oracle,
@@ -708,6 +711,12 @@ def _frequency_other(n, epsilon, rng, pilot):
                 _row(f"pmf({j}), {oracle} {method}, {how}", one, float(_SHARES[j]))
             )
     return rows
+
+
+def _frequency_symmetric(n, epsilon, rng, pilot):
+    # Symmetric unary encoding and binary local hashing, the last two oracles.
+    cases = (("sue", "unbiased"), ("blh", "unbiased"))
+    return _frequency_other(n, epsilon, rng, pilot, cases)
 
 
 def _longitudinal(n, epsilon, rng, pilot):
@@ -890,6 +899,12 @@ SCENARIOS = [
         (1.0, 4.0),
         _eps,
         _frequency_other,
+    ),
+    Scenario(
+        "FrequencyEstimator, SUE and BLH",
+        (1.0, 4.0),
+        _eps,
+        _frequency_symmetric,
     ),
     Scenario(
         "LongitudinalFrequencyEstimator (3 waves)",
