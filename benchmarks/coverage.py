@@ -643,40 +643,11 @@ def _subset(n, alpha, rng, pilot):
 
 
 # --------------------------------------------------------- frequency oracles
-def _frequency(n, epsilon, rng, pilot):
-    # The intervals bound the population share: the normal one adds the
-    # sampling variance of the respondents to the oracle's variance, the
-    # bootstrap resamples respondents.
-    x = rng.choice(4, size=(n, 1), p=_SHARES)
-    rows = []
-    for oracle, method in (
-        ("krr", "unbiased"),
-        ("oue", "unbiased"),
-        ("krr", "norm-sub"),
-    ):
-        fo = FrequencyOracle(
-            epsilon=epsilon,
-            oracle=oracle,
-            categories=[list(range(4))],
-            random_state=int(rng.integers(2**31)),
-        )
-        reports = fo.fit_transform(x)
-        est = FrequencyEstimator(oracle=fo, method=method).fit(reports)
-        ci = _ci(est, "pmf", level=LEVELS, n_resamples=200, random_state=rng)
-        how = "normal" if method == "unbiased" else "bootstrap (200 replicates)"
-        for j in (0, 3):
-            one = ci[ci["point"] == j].reset_index(drop=True)
-            one.attrs = ci.attrs
-            rows.append(
-                _row(
-                    f"pmf({j}), {oracle} {method}, {how}",
-                    one,
-                    float(_SHARES[j]),
-                )
-            )
-    return rows
-
-
+_FIRST_ORACLES = (
+    ("krr", "unbiased"),
+    ("oue", "unbiased"),
+    ("krr", "norm-sub"),
+)
 _OTHER_ORACLES = (
     ("olh", "unbiased"),
     ("hr", "unbiased"),
@@ -685,12 +656,10 @@ _OTHER_ORACLES = (
 )
 
 
-def _frequency_other(n, epsilon, rng, pilot, cases=_OTHER_ORACLES):
-    # The oracles and estimates the first section leaves out: local hashing
-    # and Hadamard response with the normal interval, and the two
-    # post-processed estimates whose intervals are bootstrapped (base-cut
-    # zeroes the estimates under its threshold, the iterative Bayesian
-    # update is a maximum-likelihood fit on the simplex).
+def _frequency(n, epsilon, rng, pilot, cases=_FIRST_ORACLES):
+    # The intervals bound the population share: the normal one adds the
+    # sampling variance of the respondents to the oracle's variance, the
+    # bootstrap resamples respondents.
     x = rng.choice(4, size=(n, 1), p=_SHARES)
     rows = []
     for oracle, method in cases:
@@ -702,21 +671,35 @@ def _frequency_other(n, epsilon, rng, pilot, cases=_OTHER_ORACLES):
         )
         reports = fo.fit_transform(x)
         est = FrequencyEstimator(oracle=fo, method=method).fit(reports)
-        ci = _ci(est, "pmf", level=LEVELS, n_resamples=200, random_state=rng)
-        how = "normal" if method == "unbiased" else "bootstrap (200 replicates)"
-        for j in (0, 3):
-            one = ci[ci["point"] == j].reset_index(drop=True)
-            one.attrs = ci.attrs
-            rows.append(
-                _row(f"pmf({j}), {oracle} {method}, {how}", one, float(_SHARES[j]))
-            )
+        rows += _pmf_rows(est, rng, oracle, method)
     return rows
+
+
+def _pmf_rows(est, rng, oracle, method):
+    """The rows of pmf(0) and pmf(3), normal or bootstrapped by ``method``."""
+    ci = _ci(est, "pmf", level=LEVELS, n_resamples=200, random_state=rng)
+    how = "normal" if method == "unbiased" else "bootstrap (200 replicates)"
+    rows = []
+    for j in (0, 3):
+        one = ci[ci["point"] == j].reset_index(drop=True)
+        one.attrs = ci.attrs
+        rows.append(_row(f"pmf({j}), {oracle} {method}, {how}", one, float(_SHARES[j])))
+    return rows
+
+
+def _frequency_other(n, epsilon, rng, pilot):
+    # The oracles and estimates the first section leaves out: local hashing
+    # and Hadamard response with the normal interval, and the two
+    # post-processed estimates whose intervals are bootstrapped (base-cut
+    # zeroes the estimates under its threshold, the iterative Bayesian
+    # update is a maximum-likelihood fit on the simplex).
+    return _frequency(n, epsilon, rng, pilot, _OTHER_ORACLES)
 
 
 def _frequency_symmetric(n, epsilon, rng, pilot):
     # Symmetric unary encoding and binary local hashing, the last two oracles.
     cases = (("sue", "unbiased"), ("blh", "unbiased"))
-    return _frequency_other(n, epsilon, rng, pilot, cases)
+    return _frequency(n, epsilon, rng, pilot, cases)
 
 
 def _longitudinal(n, epsilon, rng, pilot):
@@ -736,14 +719,7 @@ def _longitudinal(n, epsilon, rng, pilot):
         )
         reports = lo.fit_transform(x)
         est = LongitudinalFrequencyEstimator(oracle=lo, method=method).fit(reports)
-        ci = _ci(est, "pmf", level=LEVELS, n_resamples=200, random_state=rng)
-        how = "normal" if method == "unbiased" else "bootstrap (200 replicates)"
-        for j in (0, 3):
-            one = ci[ci["point"] == j].reset_index(drop=True)
-            one.attrs = ci.attrs
-            rows.append(
-                _row(f"pmf({j}), {kind} {method}, {how}", one, float(_SHARES[j]))
-            )
+        rows += _pmf_rows(est, rng, kind, method)
     return rows
 
 

@@ -21,40 +21,8 @@ from skprivate._uncertainty import (
 )
 
 # -- the NPMLE's intervals: skprivate/interval/_intervals.py ------------------
-
-INF = np.inf
-# Six Case-I rows (tests/interval/test_identified.py): masses 1/2 on (1, 2],
-# 1/6 on (3, 4], 1/3 on (6, inf); supported range (3, 4) (k = 3).
-SIX = np.array(
-    [[1.0, INF], [-INF, 2.0], [3.0, INF], [-INF, 4.0], [-INF, 5.0], [6.0, INF]]
-)
-# Nine Case-I rows, every value 5, anchors 1..9: all the mass on (4, 5],
-# inside the supported range (3, 7).
-U9 = np.arange(1.0, 10.0)
-NINE = np.where(
-    (U9 >= 5)[:, None], np.c_[np.full(9, -INF), U9], np.c_[U9, np.full(9, INF)]
-)
-# Case-II rows: masses 4/9 on (1, 1.5], 10/27 on (4, 4.5], 5/27 on (5, 6];
-# supported range (2, 4.5).
-CASE_TWO = np.array(
-    [
-        [0.0, 2.0],
-        [1.0, 3.0],
-        [2.0, 5.0],
-        [4.0, 6.0],
-        [1.0, 2.0],
-        [3.0, 7.0],
-        [0.5, 1.5],
-        [2.5, 4.5],
-        [5.0, 8.0],
-    ]
-)
-
-
-def _npmle(Z, bounds):
-    from skprivate import IntervalNPMLE
-
-    return IntervalNPMLE(bounds=bounds).fit(Z)
+# The small cases shared with the identified-set tests.
+from .test_mutation_intervals import CASE_TWO, INF, NINE, SIX, _npmle
 
 
 def _iv():
