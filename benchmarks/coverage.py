@@ -60,6 +60,7 @@ given either way.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import time
 import warnings
@@ -1261,6 +1262,18 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
     else:
         table = pd.DataFrame(columns=["learner"])
     partial = len(chosen) < len(SCENARIOS)
+    # Runs of different sections may overlap on one host: each reads the
+    # stored cells and writes them back under one lock, so neither loses
+    # the other's sections.
+    with open(CELLS_FILE.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _store_and_report(
+            table, timings, chosen, stamp, partial, quick, sections
+        )
+
+
+def _store_and_report(table, timings, chosen, stamp, partial, quick, sections):
+    """Merge with the stored cells, write them back, and build the report."""
     if partial:
         table, times = _merge_previous(table, timings, chosen, stamp)
         # stored cells with the full summary get their reason from the
