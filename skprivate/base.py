@@ -39,6 +39,7 @@ from sklearn.base import TransformerMixin, clone
 from ._doc_link import DocLinkMixin
 from .utils._dask import dask_transform, fit_sample, is_dask_collection
 from .utils._param_validation import validate_params
+from .utils._redact import raw_values_withheld
 from .utils._seeding import canonical, data_fingerprint, words
 from .utils._statistic import (
     RowStatistic,
@@ -304,9 +305,10 @@ class PrivatizerMixin(
         -------
         self : object
         """
-        if is_dask_collection(X):
-            X = fit_sample(X, self._fit_summary())
-        return self._fit(X, y)
+        with raw_values_withheld():
+            if is_dask_collection(X):
+                X = fit_sample(X, self._fit_summary())
+            return self._fit(X, y)
 
     def transform(self, X: Any, **params: Any) -> Any:
         """Release ``X`` with fresh noise.
@@ -325,9 +327,10 @@ class PrivatizerMixin(
             In the container chosen by ``set_output`` for in-memory ``X``;
             the same lazy type as a dask ``X``.
         """
-        if is_dask_collection(X):
-            return dask_transform(self, X, **params)
-        return _output_container(self, self._transform(X, **params), X)
+        with raw_values_withheld():
+            if is_dask_collection(X):
+                return dask_transform(self, X, **params)
+            return _output_container(self, self._transform(X, **params), X)
 
     def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> Any:
         """Fit on ``X``, then release it.

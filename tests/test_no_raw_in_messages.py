@@ -148,6 +148,56 @@ def test_non_numeric_cell_is_named_not_shown(name, container):
         assert "row 1" in str(raised) and column in str(raised)
 
 
+# Inputs that scikit-learn's own checks refuse by quoting them whole.
+_SHAPES = {
+    "one-dimensional": lambda: np.array([SENTINEL, 3.0, 5.0]),
+    "scalar": lambda: np.array(SENTINEL),
+    "complex": lambda: np.array([[SENTINEL + 1j, 2.0], [3.0, 4.0]]),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_SHAPES))
+@pytest.mark.parametrize("name", NUMERIC)
+def test_badly_shaped_input_is_refused_without_its_values(name, shape):
+    bad = _SHAPES[shape]()
+    raised, texts = _messages(lambda: _fitted(name, bad))
+    assert isinstance(raised, ValueError)
+    _assert_silent_about(texts, SENTINEL)
+    assert "values withheld: raw data" in str(raised)
+    # no error chained to it quotes the values either
+    chained = [raised.__context__, raised.__cause__]
+    _assert_silent_about([str(e) for e in chained if e is not None], SENTINEL)
+    fitted = _fitted(name, _numeric_frame())
+    raised, texts = _messages(lambda: fitted.transform(bad))
+    assert isinstance(raised, ValueError)
+    _assert_silent_about(texts, SENTINEL)
+
+
+@pytest.mark.parametrize("shape", sorted(_SHAPES))
+def test_learners_on_raw_records_refuse_bad_shapes_without_the_values(shape):
+    from skprivate import LaplaceLDP
+    from skprivate.integral import IntegralPrivateStatistics, Microaggregator
+    from skprivate.ldp import DeconvolutionKernelDensity, DeconvolutionKernelRegressor
+
+    bad = _SHAPES[shape]()
+    calls = [
+        lambda: IntegralPrivateStatistics().fit(bad),
+        lambda: Microaggregator().fit(bad),
+        lambda: Microaggregator().fit_transform(bad),
+        lambda: Microaggregator().fit(np.ones((4, 2))).transform(bad),
+        lambda: DeconvolutionKernelDensity(
+            privatizer=LaplaceLDP(bounds=(0, 1e6), epsilon=1.0)
+        ).fit(bad),
+        lambda: DeconvolutionKernelRegressor(
+            privatizer=LaplaceLDP(bounds=(0, 1e6), epsilon=1.0)
+        ).fit(bad, np.ones(np.size(bad))),
+    ]
+    for call in calls:
+        raised, texts = _messages(call)
+        assert isinstance(raised, ValueError)
+        _assert_silent_about(texts, SENTINEL)
+
+
 @pytest.mark.parametrize("name", CATEGORICAL)
 def test_unknown_category_is_named_not_shown(name):
     X = _data("categorical")

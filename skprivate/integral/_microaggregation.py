@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin, check_in_memory
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
+from ..utils._redact import withholds_raw_values
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 
@@ -430,6 +431,7 @@ class Microaggregator(
             "guarantee": guarantee,
         }
 
+    @withholds_raw_values
     def fit(self, X: ArrayLike, y: None = None) -> Microaggregator:
         """Find the micro-clusters of ``X``.
 
@@ -447,6 +449,7 @@ class Microaggregator(
         self._fit(X)
         return self
 
+    @withholds_raw_values
     def fit_transform(self, X: ArrayLike, y: None = None) -> NDArray[np.float64]:
         """Find the micro-clusters and replace each value by its centroid.
 
@@ -464,6 +467,7 @@ class Microaggregator(
         """
         return self._fit(X)
 
+    @withholds_raw_values
     def transform(self, X: ArrayLike) -> NDArray[np.float64]:
         """Map values to the fitted clusters' centroids.
 

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin, check_in_memory
 from ..exceptions import InvalidParameterError, PrivacyLeakWarning
 from ..utils import Interval, Options, check_generator
+from ..utils._redact import withholds_raw_values
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 from ._intervals import IntegralIntervalsMixin
@@ -317,6 +318,7 @@ class IntegralPrivateStatistics(
         self.selection = selection
         self.microaggregation = microaggregation
 
+    @withholds_raw_values
     def fit(self, X: ArrayLike, y: None = None) -> IntegralPrivateStatistics:
         """Compute the integrally private statistics of every column.
 

@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..utils import Interval, Options, check_generator
+from ..utils._redact import raw_values_withheld
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_magnitude, check_numeric_input
 from ._binned_1d import BinnedSums
@@ -221,13 +222,14 @@ class _DeconvolutionNadarayaWatson(
                 f"kernel={self.kernel!r} has no moments (u**2 K(u) is not "
                 "integrable), so only degree=0 is defined for it."
             )
-        X, y = validate_data(
-            self,
-            check_numeric_input(X, finite=True),
-            y,
-            dtype=np.float64,
-            y_numeric=self._y_numeric,
-        )
+        with raw_values_withheld():  # X is raw when a privatizer is given
+            X, y = validate_data(
+                self,
+                check_numeric_input(X, finite=True),
+                y,
+                dtype=np.float64,
+                y_numeric=self._y_numeric,
+            )
         Y = self._encode_targets(y)
         Z = np.asarray(self._privatize(X), dtype=np.float64)
         check_magnitude(Z, name="X")

@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from ._dask import describe_collection, is_dask_collection, reduce_collection
+from ._redact import raw_values_withheld
 
 __all__ = [
     "FiniteRange",
@@ -275,7 +276,8 @@ def validate_rows(estimator: Any, X: Any, *, reset: bool = True, **check_params)
     ((4, 3), 3)
     """
     if not is_dask_collection(X):
-        return validate_data(estimator, X, reset=reset, **check_params)
+        with raw_values_withheld():
+            return validate_data(estimator, X, reset=reset, **check_params)
     n_features, names = describe_collection(X)
     if not reset:
         if n_features != estimator.n_features_in_:
