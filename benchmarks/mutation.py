@@ -513,7 +513,9 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
                 entry["status"] = "excluded (tool limit)"
                 entry["reason"] = tool_limit[1]
         mutants.append(entry)
-    source = (ROOT / spec.path).read_bytes()
+    # the copy mutmut mutated, not the module now (it may have changed
+    # during the run; the record then says it is not current)
+    source = (work / spec.path).read_bytes()
     return {
         "module": spec.path,
         "commit": _commit(spec.path),
