@@ -17,8 +17,6 @@ _NEW = [
 # whole of its module's new tests
 _RELEASED = ["tests/test_mutation_family_intervals_released.py"]
 _CATEGORIES = ["tests/test_mutation_family_intervals_categories.py"]
-_FREQUENCY = ["tests/test_mutation_family_intervals_frequency.py"]
-_FREQ = "skprivate.frequency._estimator.xǁFrequencyEstimatorǁ"
 _L = "skprivate.ldp._intervals."
 _D = _L + "xǁDeconvolutionDensityIntervalsMixinǁ"
 _R = _L + "xǁDeconvolutionRegressionIntervalsMixinǁ"
