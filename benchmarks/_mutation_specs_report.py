@@ -85,6 +85,116 @@ _ENCODERS = (
 
 _DEEP_NONE = "get_params tests deep for truth: None acts as False"
 
+_I = "skprivate._privacy_report._inspect."
+_ROUTING_KEY = (
+    "get_config() always holds enable_metadata_routing (scikit-learn >= 1.3; "
+    "the package needs >= 1.6): the default is never used"
+)
+_NOT_ESTIMATOR = (
+    "a string or None is no estimator, no list or tuple and has no "
+    "get_params: the checks after the early return give the same answer"
+)
+_ITEM = (
+    "an element of a non-object array is a numpy scalar that position() reads "
+    "as its Python value (np.str_ is a str, numpy integers are Integral, any "
+    "other scalar resolves to None either way); an element of an object "
+    "array is a Python object without item"
+)
+_SEARCH_FLAG = (
+    "None is false, as the default False: the same number of scorers and train scores"
+)
+_SAME_SIZE = "train and test are both of length size: strict never raises"
+_INSPECT_EQUIVALENT: dict[str, tuple[str, str]] = {
+    **{
+        f"{_I}x__consumes_sample_weight__mutmut_{n}": (line, _ROUTING_KEY)
+        for n, line in [
+            (2, 'if get_config().get("enable_metadata_routing", None):'),
+            (4, 'if get_config().get("enable_metadata_routing", ):'),
+            (7, 'if get_config().get("enable_metadata_routing", True):'),
+        ]
+    },
+    f"{_I}x__estimators_in__mutmut_1": (
+        "if isinstance(value, str) and value is None:",
+        _NOT_ESTIMATOR,
+    ),
+    f"{_I}x__privatizes__mutmut_1": (
+        "if isinstance(est, str) and est is None:",
+        _NOT_ESTIMATOR,
+    ),
+    f"{_I}x__param_members__mutmut_9": (
+        "for key, value in est.get_params(deep=None).items():",
+        _DEEP_NONE,
+    ),
+    f"{_I}x__resolve_columns__mutmut_20": (
+        "if callable(None):",
+        "a fitted ColumnTransformer holds the columns its callables returned, "
+        "and an unfitted one is never resolved (no column count): no callable "
+        "reaches _resolve_columns from the walk; and a callable that is no "
+        "sequence is a 0-d object array whose one element position() resolves "
+        "to None, the same answer",
+    ),
+    f"{_I}x__resolve_columns__mutmut_22": (
+        "if isinstance(spec, str | numbers.Integral) and isinstance(spec, bool):",
+        "a str or integer spec then goes through np.asarray to the same "
+        "position; the two differ only for a scalar bool with one column, "
+        "which scikit-learn refuses as a column spec (fit raises), so no "
+        "fitted ColumnTransformer holds one",
+    ),
+    **{
+        f"{_I}x__resolve_columns__mutmut_{n}": (line, _ITEM)
+        for n, line in [
+            (
+                70,
+                'found = [position(v.item() if (hasattr(v, "item")) and False '
+                "else v) for v in values.ravel()]",
+            ),
+            (
+                72,
+                'found = [position(v.item() if hasattr(None, "item") else v) '
+                "for v in values.ravel()]",
+            ),
+            (
+                76,
+                'found = [position(v.item() if hasattr(v, "XXitemXX") else v) '
+                "for v in values.ravel()]",
+            ),
+            (
+                77,
+                'found = [position(v.item() if hasattr(v, "ITEM") else v) for v '
+                "in values.ravel()]",
+            ),
+        ]
+    },
+    f"{_I}x__search_releases__mutmut_23": (
+        'scorers = len(s.scorer_) if getattr(s, "multimetric_", None) else 1',
+        _SEARCH_FLAG,
+    ),
+    f"{_I}x__search_releases__mutmut_35": (
+        'train_scores = bool(getattr(s, "return_train_score", None))',
+        _SEARCH_FLAG,
+    ),
+    f"{_I}x__search_releases__mutmut_74": (
+        'return 0, "XXXX"',
+        "the walk reads the description only when the count is not 0",
+    ),
+    **{
+        f"{_I}x__split_counts__mutmut_{n}": (line, _SAME_SIZE)
+        for n, line in [
+            (
+                75,
+                "return sorted(set(zip(train.tolist(), test.tolist(), "
+                "strict=None))), True",
+            ),
+            (78, "return sorted(set(zip(train.tolist(), test.tolist(), ))), True"),
+            (
+                79,
+                "return sorted(set(zip(train.tolist(), test.tolist(), "
+                "strict=False))), True",
+            ),
+        ]
+    },
+}
+
 _RT = "skprivate._privacy_report._rowwise.xǁRowwiseTransformerǁ"
 _FITTED = (
     "without names check_is_fitted looks for any attribute ending in '_': an "
@@ -638,6 +748,7 @@ SPECS: dict[str, ModuleSpec] = {
         path=f"{_P}_inspect.py",
         tests=[*_FAST, *_REPEATS, f"{_C}test_selectors_resolve_on_a_dataframe"],
         new_tests=_NEW_INSPECT,
+        equivalent=_INSPECT_EQUIVALENT,
     ),
     "report_init": ModuleSpec(
         path=f"{_P}__init__.py",

@@ -2,17 +2,26 @@
 members, what privatizes), as mutation testing found it unchecked.
 
 Exact results of the inspection helpers of
-``skprivate/_privacy_report/_inspect.py`` on small cases;
+``skprivate/_privacy_report/_inspect.py`` on small cases, and the reports
+they shape: the releases one record gets over a search (the split where it
+is most exposed, candidates that do not privatize, a search of one's own),
+column specs given as a pandas Index, and the response and steps of
+estimators whose tags cannot be read or do not require the response;
 ``benchmarks/_mutation_specs_report.py`` lists the mutants they kill.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+from sklearn.base import BaseEstimator, clone
 from sklearn.compose import ColumnTransformer
+from sklearn.cross_decomposition import PLSRegression
 from sklearn.ensemble import VotingRegressor
-from sklearn.linear_model import Ridge
+from sklearn.linear_model import Ridge, RidgeCV
 from sklearn.model_selection import (
+    GridSearchCV,
     KFold,
     LeaveOneOut,
     PredefinedSplit,
@@ -24,10 +33,13 @@ from sklearn.preprocessing import (
     StandardScaler,
 )
 
+from skprivate import privacy_report
 from skprivate._privacy_report._inspect import (
     _Col,
+    _estimators_in,
     _fitted_members,
     _input_cols,
+    _is_estimator,
     _per_column,
     _privatizes,
     _resolve_columns,
@@ -41,7 +53,11 @@ from .test_mutation_report import (
     _Holder,
     _ldp,
     _Learner,
+    _table,
+    _total,
+    _y,
 )
+from .test_mutation_report_walker import _density
 
 
 # -- what an estimator is made of: splits, columns, members -------------------
@@ -152,3 +168,267 @@ def test_what_privatizes_in_fit_and_on_predict():
     vote = VotingRegressor([("a", _Learner(_ldp(1.0))), ("b", Ridge())])
     assert _privatizes(vote) == (True, False)
     assert _privatizes(make_pipeline(StandardScaler(), Ridge())) == (False, False)
+
+
+# -- members held by parameters ------------------------------------------------
+class _Members(BaseEstimator):
+    """A meta-estimator of one's own holding a plain list of estimators."""
+
+    def __init__(self, members=()):
+        self.members = members
+
+    def fit(self, X, y=None):
+        return self
+
+
+class _Wrapper(BaseEstimator):
+    """Not a learner of the package, but its parameter is named privatizer."""
+
+    def __init__(self, privatizer=None):
+        self.privatizer = privatizer
+
+    def fit(self, X, y=None):
+        return self
+
+
+class _Refitting(_Learner):
+    """A learner of the package that also holds a regressor (named after
+    ``privatizer``, so read after it)."""
+
+    def __init__(self, privatizer=None, regressor=None):
+        self.privatizer = privatizer
+        self.regressor = regressor
+
+
+def test_estimators_held_by_a_parameter_value():
+    a, b = Ridge(), Ridge(alpha=2)
+    assert _estimators_in([a, ("b", b), "drop", None]) == [a, b]
+    assert _estimators_in(("a", a)) == [a]
+    assert _estimators_in(a) == [a]
+    # a class is no estimator, though it has fit and get_params
+    assert _is_estimator(Ridge) is False
+    assert _estimators_in([Ridge, a]) == [a]
+    assert _estimators_in("passthrough") == []
+    assert _estimators_in(None) == []
+
+
+def test_what_privatizes_through_members_held_by_parameters():
+    # a privatizer in a plain list of members privatizes on predict too
+    assert _privatizes(_Members([Ridge(), _ldp(1.0)])) == (True, True)
+    assert _privatizes(_Members([Ridge])) == (False, False)
+    # a parameter named privatizer is skipped only for the package's learners
+    assert _privatizes(_Wrapper(_ldp(1.0))) == (True, True)
+    # the other members of a learner are read, before and after privatizer
+    held = _Refitting(regressor=make_pipeline(_ldp(1.0), Ridge()))
+    assert _privatizes(held) == (True, True)
+    assert _privatizes(_Refitting(_ldp(1.0), Ridge())) == (True, False)
+
+
+# -- splits and column specs: the remaining cases ------------------------------
+def test_split_counts_of_predefined_splits_without_test_or_training_part():
+    # no record is ever tested: each is in the training part of every split
+    assert _split_counts(PredefinedSplit([-1, -1]), 0) == ([(0, 0)], True)
+    # every record is tested in the single split
+    assert _split_counts(PredefinedSplit([1, 1]), 1) == ([(0, 1)], True)
+
+
+def test_explicit_splits_are_counted_as_integers():
+    pairs, exact = _split_counts([([0, 1], [2, 3]), ([2, 3], [0, 1])], 2)
+    assert (pairs, exact) == ([(1, 1)], True)
+    assert all(type(v) is int for pair in pairs for v in pair)
+
+
+def test_column_specs_without_a_column_count():
+    assert _resolve_columns(2, None, None) == [2]
+    assert _resolve_columns("b", None, ["a", "b"]) == [1]
+    assert _resolve_columns(slice("a", None), None, ["a", "b"]) is None
+    # an object array holds Python strings (a pandas Index, for one)
+    spec = np.array(["c", "a"], dtype=object)
+    assert _resolve_columns(spec, 3, ["a", "b", "c"]) == [2, 0]
+
+
+def test_a_pandas_index_as_column_spec():
+    df = _frame()
+    ct = ColumnTransformer([("p", _ldp(1.0), df.columns[:1])], remainder="passthrough")
+    report = privacy_report(ct.fit(df))
+    assert list(report["column"]) == ["a", "b", "total"]
+    np.testing.assert_array_equal(report["epsilon"], [1.0, np.inf, np.inf])
+    assert report["note"].iloc[1] == (
+        "remainder='passthrough' of ColumnTransformer; released raw"
+    )
+
+
+# -- steps and learners whose tags say what they use -----------------------------
+class _Untagged:
+    """A transformer without scikit-learn tags (no BaseEstimator)."""
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X):
+        return X
+
+    def get_params(self, deep=True):
+        return {}
+
+    def set_params(self, **params):
+        return self
+
+
+def test_a_step_without_tags_is_taken_to_learn_from_records_and_response():
+    ct = ColumnTransformer([("u", _Untagged(), [0])], remainder="passthrough")
+    report = privacy_report(make_pipeline(ct, _ldp(1.0)).fit(_X(k=2), _y()))
+    assert _table(report) == [
+        ("x0", "_Stated", 1.0, ""),
+        ("x1", "_Stated", 1.0, ""),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _Untagged; its fitted state is computed from it",
+        ),
+        (
+            "x0",
+            "_Untagged",
+            np.inf,
+            "not certified: this step may let one record change other records' "
+            "released values; _Untagged is fitted on the raw values: its fitted "
+            "state may depend on every record",
+        ),
+    ]
+
+
+def test_a_regressor_whose_tags_do_not_require_the_response_uses_it():
+    # PLSRegression is a regressor whose target tags say y is not required
+    pls = make_pipeline(_ldp(1.0), PLSRegression(n_components=1))
+    report = privacy_report(pls.fit(_X(k=2), _y()))
+    assert _table(report)[2] == (
+        "y",
+        "raw (response)",
+        np.inf,
+        "response used raw by PLSRegression; its fitted state is computed from it",
+    )
+
+
+# -- releases of one record over a search -----------------------------------
+def _score(estimator, X, y=None):
+    return estimator.score(X)
+
+
+def _search_note(report):
+    """How the total's note counts the releases of one record."""
+    found = re.search(
+        r"privatized up to \d+ times \((.*)\); a real", _total(report)["note"]
+    )
+    return found.group(1)
+
+
+def test_releases_take_the_split_where_the_record_is_most_exposed():
+    # records 4-7 are never tested (2 training folds); records 0-3 are in one
+    # training fold and one held-out fold, scored twice: 1 + 2 > 2
+    search = GridSearchCV(
+        _density(1.0),
+        {"kerneldensity__bandwidth": [1.0]},
+        cv=PredefinedSplit([0, 0, 1, 1, -1, -1, -1, -1]),
+        scoring={"s1": _score, "s2": _score},
+        refit="s1",
+    )
+    report = privacy_report(search.fit(_frame()))
+    assert report.attrs == {"releases_per_record": 4}
+    assert _search_note(report) == (
+        "1 candidates x 1 training folds + 1 candidates x 2 scorings of the "
+        "held-out fold (transform privatizes it) + 1 refit"
+    )
+
+
+def test_releases_over_explicit_splits_are_whole_numbers():
+    folds = [([0, 1, 2, 3], [4, 5, 6, 7]), ([4, 5, 6, 7], [0, 1, 2, 3])]
+    search = GridSearchCV(_density(1.0), {"kerneldensity__bandwidth": [1.0]}, cv=folds)
+    report = privacy_report(search.fit(_frame()))
+    count = report.attrs["releases_per_record"]
+    assert count == 3 and type(count) is int
+    assert _search_note(report) == (
+        "1 candidates x 1 training folds + 1 candidates x 1 scorings of the "
+        "held-out fold (transform privatizes it) + 1 refit"
+    )
+
+
+class _Redrawn:
+    """Splits that change each time they are read (the first read is the
+    one the search used)."""
+
+    def __init__(self):
+        self.reads = 0
+
+    def __iter__(self):
+        self.reads += 1
+        half, other = list(range(4)), list(range(4, 8))
+        if self.reads == 1:
+            return iter([(half, other), (other, half)])
+        return iter([(half, other), (half, other)])
+
+
+def test_splits_of_an_iterable_other_than_a_list_take_the_worst_case():
+    search = GridSearchCV(
+        _density(1.0), {"kerneldensity__bandwidth": [1.0]}, cv=_Redrawn()
+    )
+    report = privacy_report(search.fit(_frame()))
+    assert report.attrs == {"releases_per_record": 3}
+    assert _search_note(report) == (
+        "1 candidates x 2 training folds + 1 refit; the worst case over any "
+        "split of 2 splits"
+    )
+
+
+def test_candidates_that_do_not_privatize_count_no_release():
+    # the candidate without privatizer is fitted too, but releases nothing;
+    # both predict the same mean, so the first (privatizing) one is refitted
+    search = GridSearchCV(
+        _Learner(_ldp(1.0)), {"privatizer": [_ldp(1.0), None]}, cv=KFold(3)
+    )
+    report = privacy_report(search.fit(_frame(n=9), _y(n=9)))
+    assert report.attrs == {"releases_per_record": 3}
+    assert _search_note(report) == "1 candidates x 2 training folds + 1 refit"
+
+
+def test_candidates_that_cannot_be_rebuilt_count_as_the_search_s_estimator():
+    search = GridSearchCV(
+        _Learner(_ldp(1.0)), {"privatizer": [_ldp(1.0), _ldp(2.0)]}, cv=KFold(3)
+    ).fit(_frame(n=9), _y(n=9))
+    # the estimator replaced after fit has no parameter privatizer
+    search.estimator = _density(1.0)
+    report = privacy_report(search)
+    # each of the 2 candidates: 2 training folds + 1 held-out fold; + refit
+    assert report.attrs == {"releases_per_record": 7}
+
+
+class _OwnSearch(BaseEstimator):
+    """A search of one's own: it keeps cv_results_ and n_splits_ only (no
+    scorer settings)."""
+
+    def __init__(self, estimator=None, cv=None):
+        self.estimator = estimator
+        self.cv = cv
+
+    def fit(self, X, y=None):
+        self.best_estimator_ = clone(self.estimator).fit(X, y)
+        self.cv_results_ = {"params": [{}]}
+        self.n_splits_ = 2
+        return self
+
+
+def test_a_search_without_scorer_settings_scores_once_without_train_scores():
+    report = privacy_report(_OwnSearch(_density(1.0)).fit(_frame()))
+    assert report.attrs == {"releases_per_record": 3}
+    assert _search_note(report) == (
+        "1 candidates x 1 training folds + 1 candidates x 1 scorings of the "
+        "held-out fold (transform privatizes it) + 1 refit"
+    )
+
+
+def test_a_model_that_stores_cross_validation_results_is_no_search():
+    # RidgeCV keeps cv_results_ (no n_splits_): its rows, no release count
+    pipe = make_pipeline(_ldp(1.0), RidgeCV(store_cv_results=True))
+    report = privacy_report(pipe.fit(_X(k=2), _y()))
+    assert report.attrs == {}
+    assert list(report["column"]) == ["x0", "x1", "y", "total"]

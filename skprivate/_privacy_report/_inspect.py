@@ -144,11 +144,16 @@ def _is_search(est: Any) -> bool:
 
 
 def _uses_y(est: Any) -> bool:
+    """Whether fitting ``est`` may read the response.
+
+    An estimator whose scikit-learn tags cannot be read (one without
+    ``__sklearn_tags__``; ``is_regressor`` reads the tags too) may read it.
+    """
     try:
         required = bool(get_tags(est).target_tags.required)
+        return is_regressor(est) or is_classifier(est) or required
     except Exception:
-        required = False
-    return is_regressor(est) or is_classifier(est) or required
+        return True
 
 
 def _requires_fit(est: Any) -> bool:
