@@ -346,10 +346,15 @@ def bootstrap_replicates(
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     indices = resample_indices(n, n_resamples, random_state, size, replace)
     fit_y = y is not None
-    outs = Parallel(n_jobs=n_jobs)(
-        delayed(_one_replicate)(template, X, y, idx, statistic, fit_y)
-        for idx in indices
-    )
+    # An estimator may refit all the draws at once (the same values, one
+    # per draw, None for a failed fit), or decline with None.
+    batched = getattr(template, "_resampled_statistics", None)
+    outs = None if batched is None or fit_y else batched(X, indices, statistic)
+    if outs is None:
+        outs = Parallel(n_jobs=n_jobs)(
+            delayed(_one_replicate)(template, X, y, idx, statistic, fit_y)
+            for idx in indices
+        )
     width = max((o.size for o in outs if o is not None), default=0)
     if width == 0:
         raise ValueError(

@@ -34,7 +34,7 @@ from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_interval_array, check_weights
 from ._identified import check_value_bounds, mean_set, supported_range
 from ._intervals import NPMLEIntervalsMixin
-from ._npmle_likelihood import IntervalLikelihood
+from ._npmle_likelihood import IntervalLikelihood, endpoint_order
 from ._subsampling_check import SubsamplingCheckMixin
 
 __all__ = [
@@ -131,27 +131,6 @@ def turnbull_intervals(intervals: ArrayLike) -> NDArray[np.float64]:
     return _innermost(Z)[0]
 
 
-def _endpoint_order(values: NDArray, tags: NDArray) -> tuple[NDArray, NDArray]:
-    """Order of the endpoints by value, ties broken by tag, and sorted values.
-
-    One unstable argsort instead of a lexsort: only runs of equal finite
-    values are re-sorted by tag.  Infinite endpoints need no tie rule
-    (``-inf`` is always an ordinary left end, ``+inf`` always a right end),
-    and the order inside a run of equal value and tag does not matter.
-    """
-    order = np.argsort(values)
-    sorted_vals = values[order]
-    tied = (sorted_vals[1:] == sorted_vals[:-1]) & np.isfinite(sorted_vals[1:])
-    if tied.any():
-        in_run = np.zeros(values.size, dtype=bool)
-        in_run[1:] |= tied
-        in_run[:-1] |= tied
-        where = np.flatnonzero(in_run)
-        sub = order[where]
-        order[where] = sub[np.lexsort((tags[sub], values[sub]))]
-    return order, sorted_vals
-
-
 def _innermost(Z: NDArray) -> tuple[NDArray, NDArray, NDArray, NDArray]:
     """Innermost intervals and, per row, the range [start, stop) it contains."""
     n = Z.shape[0]
@@ -160,7 +139,7 @@ def _innermost(Z: NDArray) -> tuple[NDArray, NDArray, NDArray, NDArray]:
     tags = np.concatenate(
         [np.where(lo == hi, 0, 2).astype(np.int8), np.ones(n, dtype=np.int8)]
     )
-    order, sorted_vals = _endpoint_order(values, tags)
+    order, sorted_vals = endpoint_order(values, tags)
     is_left = tags[order] != 1
     boundary = is_left[:-1] & ~is_left[1:]
     k = np.flatnonzero(boundary)
@@ -507,6 +486,13 @@ class IntervalNPMLE(
                 stacklevel=external_stacklevel(),
             )
         return innermost, s, likelihood
+
+    def _resampled_statistics(self, X, indices, statistic):
+        # The hook of bootstrap_replicates: the refits of the resampling
+        # intervals, batched (see _npmle_resampling); None declines.
+        from ._npmle_resampling import resampled_statistics
+
+        return resampled_statistics(self, X, indices, statistic)
 
     def _distribution(self) -> DiscreteDistribution:
         keep = self.probabilities_ > 0

@@ -30,6 +30,50 @@ def _dot(a: NDArray, b: NDArray) -> float:
     return float(np.sum(a * b))
 
 
+def endpoint_order(values: NDArray, tags: NDArray) -> tuple[NDArray, NDArray]:
+    """Order of the endpoints by value, ties broken by tag, and sorted values.
+
+    One unstable argsort instead of a lexsort: only runs of equal finite
+    values are re-sorted by tag.  Infinite endpoints need no tie rule
+    (``-inf`` is always an ordinary left end, ``+inf`` always a right end),
+    and the order inside a run of equal value and tag does not matter.
+
+    Parameters
+    ----------
+    values : ndarray of shape (k,)
+        Endpoint values.
+    tags : ndarray of int8, shape (k,)
+        0 for the left end of an exact value, 1 for a right end, 2 for an
+        ordinary left end.
+
+    Returns
+    -------
+    order : ndarray of shape (k,)
+        Positions of the endpoints in sorted order.
+    sorted_vals : ndarray of shape (k,)
+        ``values[order]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.interval._npmle_likelihood import endpoint_order
+    >>> values = np.array([1.0, 1.0, 0.0])
+    >>> endpoint_order(values, np.array([2, 1, 2], dtype=np.int8))[0].tolist()
+    [2, 1, 0]
+    """
+    order = np.argsort(values)
+    sorted_vals = values[order]
+    tied = (sorted_vals[1:] == sorted_vals[:-1]) & np.isfinite(sorted_vals[1:])
+    if tied.any():
+        in_run = np.zeros(values.size, dtype=bool)
+        in_run[1:] |= tied
+        in_run[:-1] |= tied
+        where = np.flatnonzero(in_run)
+        sub = order[where]
+        order[where] = sub[np.lexsort((tags[sub], values[sub]))]
+    return order, sorted_vals
+
+
 class IntervalLikelihood:
     """Log-likelihood of masses ``s`` on ``m`` innermost intervals.
 
@@ -185,8 +229,14 @@ class IntervalLikelihood:
                     F_new = np.concatenate([[0.0], F + step * direction, [1.0]])
                     trial = np.clip(np.diff(F_new), 0.0, None)
                     trial /= trial.sum()
-                    self._release(r, r2)
-                    return trial, self.probabilities(trial, out=P), ll + gain
+                    # A row whose range the isotonic fit flattened has ratio
+                    # -1, which rounding can put a hair above -1: the step
+                    # then empties the row.  Take a shorter one instead.
+                    Q = self.probabilities(trial)
+                    if Q.min() > 0:
+                        self._release(r, r2, P)
+                        return trial, Q, ll + gain
+                    self._release(Q)
             step *= 0.5
         self._release(r, r2)
         return s, P, ll
