@@ -385,6 +385,36 @@ def mean_interval(est: Any, request: Any, Z: NDArray) -> pd.DataFrame:
     )
 
 
+def warn_if_set_wider(est: Any, se: float, level: float) -> None:
+    """Warn when the mean's identified set is wider than a point interval.
+
+    A point interval of the mean (``"influence"``) assumes the anchors span
+    the values.  Under the declared bounds, the data locate the mean only
+    up to the set ``[mean_L, mean_U]`` of :func:`mean_set`; when that set is
+    wider than the interval itself (``2 z se`` at ``level``), the
+    interval's claimed coverage rests on that assumption alone, not on the
+    data, and a :class:`~skprivate.exceptions.NotIdentifiableWarning` says
+    so with the share of the mass the data do not locate.
+    """
+    bounds = check_value_bounds(est.bounds)
+    cuts = tuple(est.supported_range_)
+    low, high = mean_set(est.innermost_, est.probabilities_, cuts, bounds)
+    width = 2.0 * float(stats.norm.ppf(0.5 + level / 2.0)) * se
+    if not high - low > width:
+        return
+    share = outside_share(est.innermost_, est.probabilities_, cuts)
+    warnings.warn(
+        f"{share:.1%} of the estimated mass lies outside the anchors' "
+        f"supported range: under the declared {_bounds_text(bounds)} the "
+        f"data locate the mean only up to a set of width {high - low:.3g}, "
+        f"wider than this {level:.0%} interval ({width:.3g}), which assumes "
+        "the anchors span the values. Use method='identified_set' (the "
+        "default with bounds) for an interval that covers the mean.",
+        NotIdentifiableWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
 def _is_case_one(Z: NDArray) -> bool:
     return bool(np.all(np.isneginf(Z[:, 0]) ^ np.isposinf(Z[:, 1])))
 

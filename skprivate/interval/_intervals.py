@@ -421,6 +421,10 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         g = _kde_at(cs.u, cs.u)
         n = cs.u.size
         se = float(np.sqrt(np.sum(F * (1.0 - F) / g**2)) / n)
+        if self.bounds is not None:
+            from ._identified import warn_if_set_wider
+
+            warn_if_set_wider(self, se, request.level)
         estimate = self.mean()
         return normal_frame(
             "mean",
