@@ -72,7 +72,7 @@ def test_benchmark_status_of_a_cell():
     )
     assert _status(warned) == (
         "warns: A: the cdf interval holds the width fixed "
-        "(CoverageWarning in 75% of the samples)"
+        "(warned in 75% of the samples)"
     )
     rarely = warned.copy()
     rarely["warned"] = 0.25

@@ -320,11 +320,19 @@ class FrequencyEstimator(
     variance is the oracle's closed-form variance ``variance_`` (the noise
     of the reports given the respondents' values) plus the sampling
     variance ``f (1 - f) / n`` of the respondents, or ``"bootstrap"``
-    percentile intervals of ``distribution_`` (the default otherwise),
-    resampling the reports through multinomial counts of the distinct
-    reports, which carries both.  Neither needs data: after a fit with
-    ``privatizer=``, data passed to ``conf_int`` are refused (they would be
-    the raw values).
+    percentile intervals of ``distribution_`` (the default for
+    ``"norm-sub"`` and ``"ibu"``), resampling the reports through
+    multinomial counts of the distinct reports, which carries both.  For
+    ``method="base-cut"`` the default is the normal interval of the unbiased
+    estimate, clipped to ``[0, 1]`` and widened to hold the base-cut
+    estimate (the frame's ``estimate``): the cut makes the estimate jump
+    at its threshold, and the percentile bootstrap of a category whose
+    share lies near the threshold covers less often than its level, so an
+    explicit ``method="bootstrap"`` warns (``CoverageWarning``) and names
+    the categories the cut zeroes in more than ``(1 - level) / 2`` of the
+    resamples (see :mod:`skprivate.frequency._pmf_intervals`).  Neither
+    needs data: after a fit with ``privatizer=``, data passed to
+    ``conf_int`` are refused (they would be the raw values).
 
     The statistic is the count of each distinct report, which merges by
     addition, so ``partial_fit`` and a dask collection give the fit of all
@@ -564,8 +572,9 @@ class FrequencyEstimator(
         plus the sampling variance; ``"bootstrap"``: percentile bootstrap of
         ``distribution_`` (the reports resampled with replacement through
         multinomial counts of the distinct reports).  ``"auto"`` is
-        ``"normal"`` for ``method="unbiased"`` and ``"bootstrap"``
-        otherwise (see :mod:`._pmf_intervals`)."""
+        ``"normal"`` for ``method="unbiased"`` and ``"base-cut"`` (around
+        the base-cut estimate) and ``"bootstrap"`` otherwise (see
+        :mod:`._pmf_intervals`)."""
         return pmf_conf_int(
             request,
             self,

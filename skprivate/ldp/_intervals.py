@@ -31,7 +31,8 @@ in the terms, and the ratio is linearized).  Its mean is ``K_h * f``, not
 ``f``: with the bandwidth that balances bias and variance, an interval
 around the estimate covers the smoothed density, not ``f`` (Bissantz,
 Dümbgen, Holzmann & Munk, 2007, for deconvolution bands).
-``method="smoothed"`` is that interval, with the target said so.
+``method="smoothed"`` is that interval, with the target said so; it
+warns (CoverageWarning) whenever it is returned.
 ``method="rbc"`` (robust bias correction; Calonico, Cattaneo & Farrell,
 2018) subtracts the estimated bias ``h**2 f''_hat / 2`` computed with the
 same bandwidth, which for the Gaussian kernel amounts to the fourth-order
@@ -116,6 +117,7 @@ from .._uncertainty import (
 )
 from ._common import LOCAL_LINEAR_TOLERANCE
 from ._kernels import deconvolution_kernel
+from ._smoothed_warning import warn_smoothed
 from ._square_wave import _square_wave_terms
 from ._transitions import _noise_law, additive_transition, square_wave_transition
 
@@ -230,7 +232,7 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
     values and its exact variance) or ``"bootstrap"``.  ``"pdf"`` and
     ``"cdf"``: ``"rbc"`` (default with the Gaussian kernel; covers ``f(x)``
     and ``F(x)``) or ``"smoothed"`` (covers the estimate's expectation at
-    its bandwidth), ``"cdf"`` also ``"bootstrap"``.  ``"quantile"``: the
+    its bandwidth, and warns so), ``"cdf"`` also ``"bootstrap"``.  ``"quantile"``: the
     CDF intervals inverted on a grid.  ``X`` is the released data; by
     default the records the estimate keeps.  Fitted with ``privatizer=``,
     the estimate uses its kept release (``released_``) and refuses ``X``.
@@ -265,7 +267,9 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
             "noisy-mean",
         )
 
-    def _ci_smoothing_method(self, request: IntervalRequest, extra=()) -> str:
+    def _ci_smoothing_method(
+        self, request: IntervalRequest, kind: str, extra=()
+    ) -> str:
         auto = "rbc" if self.kernel == "gaussian" else "smoothed"
         method = request.choose(("rbc", "smoothed", *extra), auto, type(self).__name__)
         if method == "rbc" and self.kernel != "gaussian":
@@ -273,6 +277,15 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
                 "method='rbc' needs kernel='gaussian' (the Cauchy kernel has no "
                 "moments to correct the bias with); use method='smoothed'."
             )
+        if method == "smoothed":
+            remedy = (
+                "method='rbc' (the default with kernel='gaussian') covers the "
+                "true value."
+                if self.kernel == "gaussian"
+                else "Refit with kernel='gaussian' and use method='rbc' (the "
+                "default with that kernel), which covers the true value."
+            )
+            warn_smoothed(self, request, kind, remedy)
         return method
 
     def _ci_linear_ratio(
@@ -330,7 +343,7 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
     def _ci_pointwise(self, request: IntervalRequest, what: str) -> pd.DataFrame:
         x = values_of(request.points)
         extra = ("bootstrap",) if what == "cdf" else ()
-        method = self._ci_smoothing_method(request, extra)
+        method = self._ci_smoothing_method(request, what, extra)
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, x, lambda est: est.cdf(x))
         z = _records(request, getattr(self, "_Z", None))
@@ -370,7 +383,7 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
 
     def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
         q = probabilities_of(request.points)
-        method = self._ci_smoothing_method(request, ("bootstrap",))
+        method = self._ci_smoothing_method(request, "quantile", ("bootstrap",))
         if method == "bootstrap":
             return self._ci_bootstrap_population(
                 request, q, lambda est: est.quantile(q)
@@ -471,7 +484,7 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     ``method="rbc"`` (default for ``degree=0`` with the Gaussian kernel:
     local constant fit with the fourth-order kernel, covers the regression
     function), ``"smoothed"`` (the sandwich variance of the fitted estimate;
-    covers the function smoothed at the bandwidth) or ``"bootstrap"``
+    covers the function smoothed at the bandwidth, and warns so) or ``"bootstrap"``
     (percentile bootstrap of the pairs, refitting at the fitted bandwidth).
     The local constant fits (``"rbc"``, and ``"smoothed"`` wherever the
     local linear fit is ill-posed) are ratios ``N / D`` of kernel sums whose
@@ -640,6 +653,16 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
                 "method='rbc' needs degree=0 and kernel='gaussian'; use "
                 "method='smoothed' or 'bootstrap'."
             )
+        if method == "smoothed":
+            remedy = (
+                "method='rbc' (the default with degree=0 and kernel='gaussian') "
+                "covers the true value."
+                if rbc_ok
+                else "Refit with degree=0 and kernel='gaussian' and use "
+                "method='rbc' (the default there), which covers the true value."
+            )
+            kind = "predict_proba" if proba else "predict"
+            warn_smoothed(self, request, kind, remedy)
         fallback = np.asarray(self.fallback_mask(request.points), dtype=bool)
         Z, Y, labels = self._ci_training(request)
         c = Y.shape[1]
