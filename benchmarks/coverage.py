@@ -45,8 +45,9 @@ them).
 
 Warnings and status.  The ``conf_int`` calls of the learners that check
 their setting (the grid EMS width choice, the deconvolution bandwidth, the
-NPMLE's cube-root intervals) record the
-:class:`~skprivate.exceptions.CoverageWarning` they raise; the column
+NPMLE's cube-root intervals, the NPMLE mean's identification) record the
+:class:`~skprivate.exceptions.CoverageWarning` or
+:class:`~skprivate.exceptions.NotIdentifiableWarning` they raise; the column
 ``warned`` is the share of the samples in which the call warned.  The
 ``status`` of a cell is ``meets`` (95% coverage in [0.93, 0.97]),
 ``warns: <reason>`` (outside, and the learner warned in most samples,
@@ -96,7 +97,7 @@ from skprivate._grid_density._ems import (
 )
 from skprivate._grid_density._intervals import binomial_filter_matrix, cell_cdf_weights
 from skprivate._uncertainty import DEFAULT_RESAMPLES
-from skprivate.exceptions import CoverageWarning
+from skprivate.exceptions import CoverageWarning, NotIdentifiableWarning
 from skprivate.frequency import (
     FrequencyEstimator,
     FrequencyOracle,
@@ -152,12 +153,19 @@ def _both(ci: pd.DataFrame) -> tuple[float, float, float, float, float]:
     return float(b["estimate"]), a["lower"], a["upper"], b["lower"], b["upper"]
 
 
+# The warnings by which a learner says its interval does not cover the true
+# value as stated: the setting defeats the method, or the value is not
+# identified from the data.
+_SETTING_WARNINGS = (CoverageWarning, NotIdentifiableWarning)
+
+
 def _ci(est, *args, **kwargs):
-    """``est.conf_int(...)``, with the CoverageWarning it raised in ``attrs``."""
+    """``est.conf_int(...)``, with the setting warning it raised in ``attrs``."""
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", CoverageWarning)
+        for category in _SETTING_WARNINGS:
+            warnings.simplefilter("always", category)
         ci = est.conf_int(*args, **kwargs)
-    messages = [str(w.message) for w in caught if w.category is CoverageWarning]
+    messages = [str(w.message) for w in caught if w.category in _SETTING_WARNINGS]
     ci.attrs["warning"] = messages[0] if messages else None
     return ci
 
@@ -270,12 +278,12 @@ def _npmle_narrow(n, design, rng, pilot):
     return [
         _row(
             f"mean, identified set (Imbens-Manski, {DEFAULT_RESAMPLES} bootstrap)",
-            est.conf_int("mean", X=Z, level=LEVELS, random_state=seed),
+            _ci(est, "mean", X=Z, level=LEVELS, random_state=seed),
             truth,
         ),
         _row(
             "mean, influence (assumes anchors span the values)",
-            est.conf_int("mean", X=Z, level=LEVELS, method="influence"),
+            _ci(est, "mean", X=Z, level=LEVELS, method="influence"),
             truth,
         ),
     ]
@@ -424,12 +432,10 @@ def _dk_regressor(n, epsilon, rng, pilot):
     ).fit(z, y)
     truth = float(_regression_function(_X0))
     return [
-        _row(
-            "predict(0.5), rbc", reg.conf_int("predict", [[_X0]], level=LEVELS), truth
-        ),
+        _row("predict(0.5), rbc", _ci(reg, "predict", [[_X0]], level=LEVELS), truth),
         _row(
             "predict(0.5), smoothed",
-            reg.conf_int("predict", [[_X0]], level=LEVELS, method="smoothed"),
+            _ci(reg, "predict", [[_X0]], level=LEVELS, method="smoothed"),
             truth,
             _smoothed_regression(h),
         ),
@@ -530,12 +536,12 @@ def _perturbed_kde(n, epsilon, rng, pilot):
         theta_pop = _tilted_target(tilt, theta_pop, [0.0, square])
     W = cell_cdf_weights(edges, np.array([0.5]))
     target_cdf = float((W @ theta_pop)[0])
+    # fitted with privatizer=, the estimator's intervals use its own release
+    # (released_, the same draws as ``released``): conf_int takes no X
     return [
-        _row("mean, noisy mean", est.conf_int("mean", X=released, level=LEVELS), 0.0),
-        *_ems_rows(est, released, "cdf(0.5)", stats.norm.cdf(0.5), target_cdf),
-        *_ems_rows(
-            est, released, "quantile(0.5)", 0.0, _grid_quantile(theta_pop, edges)
-        ),
+        _row("mean, noisy mean", est.conf_int("mean", level=LEVELS), 0.0),
+        *_ems_rows(est, None, "cdf(0.5)", stats.norm.cdf(0.5), target_cdf),
+        *_ems_rows(est, None, "quantile(0.5)", 0.0, _grid_quantile(theta_pop, edges)),
     ]
 
 
@@ -679,7 +685,10 @@ def _frequency(n, epsilon, rng, pilot, cases=_FIRST_ORACLES):
 def _pmf_rows(est, rng, oracle, method):
     """The rows of pmf(0) and pmf(3), normal or bootstrapped by ``method``."""
     ci = _ci(est, "pmf", level=LEVELS, n_resamples=200, random_state=rng)
-    how = "normal" if method == "unbiased" else "bootstrap (200 replicates)"
+    # base-cut's default is the normal interval of the unbiased estimate
+    # (its bootstrap is not consistent where the cut falls near the share)
+    normal = method in ("unbiased", "base-cut")
+    how = "normal" if normal else "bootstrap (200 replicates)"
     rows = []
     for j in (0, 3):
         one = ci[ci["point"] == j].reset_index(drop=True)
@@ -690,10 +699,11 @@ def _pmf_rows(est, rng, oracle, method):
 
 def _frequency_other(n, epsilon, rng, pilot):
     # The oracles and estimates the first section leaves out: local hashing
-    # and Hadamard response with the normal interval, and the two
-    # post-processed estimates whose intervals are bootstrapped (base-cut
-    # zeroes the estimates under its threshold, the iterative Bayesian
-    # update is a maximum-likelihood fit on the simplex).
+    # and Hadamard response with the normal interval, and two
+    # post-processed estimates: base-cut (zeroes the estimates under its
+    # threshold; its default interval is the normal one of the unbiased
+    # estimate, widened to hold the cut estimate) and the iterative
+    # Bayesian update (a maximum-likelihood fit on the simplex, bootstrapped).
     return _frequency(n, epsilon, rng, pilot, _OTHER_ORACLES)
 
 
@@ -1135,6 +1145,8 @@ _CHECKED = (
     "PerturbedKDEEstimator",
     "RVNSDensityEstimator",
     "DeconvolutionKernelDensity",
+    "DeconvolutionKernelRegressor",
+    "narrow anchors",
 )
 
 
@@ -1147,7 +1159,7 @@ def _status(row: pd.Series) -> str:
     failed = pd.to_numeric(pd.Series([row.get("failed fits")]), errors="coerce")[0]
     if np.isfinite(warned) and warned >= 0.5:
         message = str(row.get("warning", "")).split(". ")[0]
-        return f"warns: {message} (CoverageWarning in {warned:.0%} of the samples)"
+        return f"warns: {message} (warned in {warned:.0%} of the samples)"
     if np.isfinite(failed) and np.isfinite(reps) and failed > reps:
         return f"refuses: {row['reason']}"
     share = f"; it warned in {warned:.0%} of the samples" if warned > 0 else ""
@@ -1156,7 +1168,7 @@ def _status(row: pd.Series) -> str:
     ):
         share = (
             "; this cell was run before conf_int checked its setting "
-            "(CoverageWarning) and has not been run since"
+            "(CoverageWarning, NotIdentifiableWarning) and has not been run since"
         )
     return f"misses: {row['reason']}{share}"
 

@@ -1,4 +1,4 @@
-"""The check of the held-out smoothing width behind the grid EMS intervals."""
+"""The held-out choice of the smoothing width behind the grid EMS intervals."""
 
 import warnings
 
@@ -10,7 +10,6 @@ from skprivate._grid_density._ems import select_ems_width
 from skprivate._grid_density._width_choice import (
     TIE_Z,
     WidthChoice,
-    implied_coverage,
     width_choice,
 )
 from skprivate.exceptions import CoverageWarning
@@ -51,16 +50,6 @@ def test_a_width_far_worse_than_the_chosen_one_is_not_tied():
         choice.widths, 1, np.array([0.2, 0.0, 0.0]), np.array([0.1, 0.0, 1.0]), None
     )
     assert later.tied.tolist() == [False, True, True]
-
-
-def test_implied_coverage_exact_values():
-    # the spread adds r**2 / 12 to the variance
-    z = stats.norm.ppf(0.975)
-    expected = 2 * stats.norm.cdf(z / np.sqrt(1 + 3.0**2 / 12)) - 1
-    assert implied_coverage(0.95, 1.0, 3.0) == pytest.approx(expected, abs=1e-15)
-    assert implied_coverage(0.95, 2.0, 0.0) == pytest.approx(0.95, abs=1e-15)
-    # the threshold of the band at 95%: a spread of 1.43 standard errors
-    assert implied_coverage(0.95, 1.0, 1.40) > 0.93 > implied_coverage(0.95, 1.0, 1.46)
 
 
 def _rvns_fold_counts(seed=3, n=400, d=2.0, m=20):
@@ -117,63 +106,37 @@ def _coverage_warnings(est, r, kind="cdf", points=(2.0,), **kwargs):
 def test_warns_when_the_choice_is_the_widest_candidate():
     est, r = _fitted()
     choice = est._width_choice
-    widest = choice.widths.size - 1
+    k = choice.widths.size
+    widest = k - 1
+    # only the widest width tied (it is the chosen one): the interval is the
+    # plain corrected one, with the warning
     est._width_choice = WidthChoice(
-        choice.widths, widest, choice.gain, choice.gain_se, choice.fits
+        choice.widths, widest, np.ones(k), np.full(k, 0.01), choice.fits
     )
     ci, caught = _coverage_warnings(est, r, level=(0.9, 0.95))
     assert len(caught) == 1  # once per call, whatever the levels
-    assert "widest candidate width (8 cells)" in str(caught[0].message)
-    assert "method='bootstrap'" in str(caught[0].message)
-    # the interval itself is unchanged
+    message = str(caught[0].message)
+    assert "chose the widest candidate smoothing width (8 cells" in message
+    assert "method='bootstrap'" in message
     est._width_choice = None
     again, none = _coverage_warnings(est, r, level=(0.9, 0.95))
     assert none == []
     np.testing.assert_array_equal(ci["lower"], again["lower"])
 
 
-def test_warns_when_tied_widths_move_the_estimate_and_not_otherwise():
-    est, r = _fitted()
-    choice = est._width_choice
-    assert not choice.at_widest
-    m = choice.fits.shape[1]
-    # every width tied: a point mass in the first cell at one width, uniform
-    # at the others: the CDF at 2 moves from about 0.1 to 1 (many SEs)
-    fits = np.full((choice.widths.size, m), 1.0 / m)
-    fits[0] = np.eye(m)[0]
-    zeros = np.zeros(choice.widths.size)
-    tied = WidthChoice(choice.widths, choice.chosen, zeros, zeros + 1.0, fits)
-    est._width_choice = tied
-    _, caught = _coverage_warnings(est, r, method="smoothed")
-    assert len(caught) == 1
-    assert "cannot tell the chosen width" in str(caught[0].message)
-    # the same fits with only the chosen width tied: nothing moves
-    alone = WidthChoice(
-        choice.widths, choice.chosen, zeros + 1.0, zeros + 0.01, fits.copy()
-    )
-    alone.fits[choice.chosen] = 1.0 / m
-    est._width_choice = alone
-    assert _coverage_warnings(est, r, method="smoothed")[1] == []
-    # the bootstrap re-chooses the width and is not checked
-    est._width_choice = tied
-    _, caught = _coverage_warnings(
-        est, r, method="bootstrap", n_resamples=2, random_state=0
-    )
-    assert caught == []
-
-
-def test_fitted_rvns_warns_or_not_by_its_held_out_scores():
-    # seed 1 ties seven widths whose estimates differ; seed 0 ties the five
-    # narrowest, whose estimates agree within the standard error
-    est, r = _fitted(seed=1)
-    assert est._width_choice.tied.sum() >= 5
-    assert len(_coverage_warnings(est, r)[1]) == 1
-    est, r = _fitted(seed=0)
-    assert _coverage_warnings(est, r)[1] == []
+def test_fitted_rvns_warns_exactly_when_the_widest_width_is_tied():
+    # seed 0 ties every width (8 cells too); seed 3 ties the four narrowest
+    for seed, warns in ((0, True), (3, False)):
+        est, r = _fitted(seed=seed)
+        caught = _coverage_warnings(est, r)[1]
+        choice = est._width_choice
+        assert bool(choice.tied[np.argmax(choice.widths)]) is warns
+        assert len(caught) == int(warns)
 
 
 def test_the_widest_choice_is_flagged_for_the_corrected_interval_only():
-    # the smoothed interval claims the smoothed target, not the true value
+    # the smoothed interval claims the smoothed target, not the true value,
+    # and warns of that instead
     est, r = _fitted()
     choice = est._width_choice
     k = choice.widths.size
@@ -182,5 +145,9 @@ def test_the_widest_choice_is_flagged_for_the_corrected_interval_only():
     se = np.full(k, 0.01)
     est._width_choice = WidthChoice(choice.widths, k - 1, gain, se, choice.fits)
     assert est._width_choice.tied.sum() == 1
-    assert _coverage_warnings(est, r, method="smoothed")[1] == []
-    assert len(_coverage_warnings(est, r, method="rbc")[1]) == 1
+    smoothed = _coverage_warnings(est, r, method="smoothed")[1]
+    assert len(smoothed) == 1
+    assert "covers the EMS-smoothed target" in str(smoothed[0].message)
+    rbc = _coverage_warnings(est, r, method="rbc")[1]
+    assert len(rbc) == 1
+    assert "widest candidate" in str(rbc[0].message)

@@ -438,7 +438,8 @@ def select_ems_width(
     (:mod:`._width_choice`): ``"log_probs"``, the log-probability of each
     bin under each width's fit of each fold (``widths x folds x bins``,
     ``nan`` for widths left out), ``"fold_fits"``, the mean of the folds'
-    fits at each width, and ``"counts_by_fold"``.
+    fits at each width, ``"counts_by_fold"``, and the ``"tol"`` and
+    ``"max_iter"`` of the held-out fits (to fit the widths left out later).
     """
     op = transition_operator(A)
     folds = np.asarray(counts_by_fold, dtype=float)
@@ -502,7 +503,11 @@ def select_ems_width(
     best = np.flatnonzero(scores >= scores.max() - 1e-12)[-1]
     if diagnostics is not None:
         diagnostics.update(
-            log_probs=log_probs, fold_fits=fits.mean(axis=1), counts_by_fold=folds
+            log_probs=log_probs,
+            fold_fits=fits.mean(axis=1),
+            counts_by_fold=folds,
+            tol=tol,
+            max_iter=max_iter,
         )
     if return_start:
         return float(widths[best]), scores, fits[best].mean(axis=0)

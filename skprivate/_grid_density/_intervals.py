@@ -59,12 +59,18 @@ estimate is read from the corrected CDF after its monotone rearrangement
 (Chernozhukov, Fernández-Val and Galichon, 2009), since corrected cells
 may be negative.
 
-Neither interval includes the variability of the width chosen by held-out
-likelihood: where that width ranges widely between samples (RVNS under
-heavy noise) the intervals are too short, and where the chosen width is
-wide against the features of the law, the fitted law is too smooth to show
-all its bias and part of it remains; the coverage benchmark (``python -m
-benchmarks coverage``) states by how much.  The density in a single cell,
+Where the fit chose its width by held-out likelihood (the perturbed-KDE
+and RVNS ``"ml"`` fits), the width itself is in doubt: under heavy noise
+the criterion barely separates the candidates, and an interval at the
+chosen width alone is too short (a wide choice shows too little of its own
+bias).  The ``"rbc"`` interval is then the union of its intervals over
+the widths the held-out likelihood cannot tell from the chosen one, and
+warns when the widest candidate is among them (:mod:`._width_choice`).
+``method="smoothed"`` is not widened; it warns
+(:class:`~skprivate.exceptions.CoverageWarning`) that it covers the
+EMS-smoothed target, not the true value, whenever it is returned.  The
+coverage benchmark (``python -m benchmarks coverage``) states how each
+does.  The density in a single cell,
 an ill-posed quantity, is not offered.  ``method="bootstrap"`` refits the
 estimator on resampled respondents instead (it also re-chooses the
 smoothing) when the estimator can be refitted on released data.
@@ -121,6 +127,8 @@ from .._uncertainty import (
     values_of,
     z_value,
 )
+from ..exceptions import CoverageWarning
+from ..utils._warnings import external_stacklevel
 from ._ems import ML_MAX_ITER, ML_TOL, _smoother, ems_cell_probabilities
 from ._moments import tilt_to_moments
 
@@ -467,9 +475,15 @@ def _quantile_inversion(
     q: NDArray,
     level: float,
     per_cell: int = 8,
+    band: Callable[[NDArray, NDArray], tuple[NDArray, NDArray] | None] | None = None,
 ) -> tuple[NDArray, NDArray]:
-    """Values whose CDF interval contains ``q``, on ``per_cell`` points per cell."""
-    m = edges.size - 1
+    """Values whose CDF interval contains ``q``, on ``per_cell`` points per cell.
+
+    ``band`` maps the CDF weights of the grid points and their standard
+    errors to ``(low, high)``: the CDF interval at a point is then ``[F +
+    low, F + high]`` (the interval over smoothing widths, see
+    ``GridEMSIntervalsMixin._ci_width_band``).
+    """
     frac = np.arange(per_cell) / per_cell
     grid = np.append(
         (edges[:-1, None] + np.diff(edges)[:, None] * frac[None, :]).ravel(),
@@ -479,15 +493,18 @@ def _quantile_inversion(
     F = W @ theta
     se = np.sqrt(np.maximum(np.einsum("pi,ij,pj->p", W, cov, W), 0.0))
     z = z_value(level)
+    moved = None if band is None else band(W, se)
     lower, upper = np.empty(q.size), np.empty(q.size)
     for j, p in enumerate(q):
-        accepted = np.flatnonzero(np.abs(F - p) <= z * se)
+        if moved is None:
+            accepted = np.flatnonzero(np.abs(F - p) <= z * se)
+        else:
+            accepted = np.flatnonzero((F + moved[0] <= p) & (p <= F + moved[1]))
         if accepted.size == 0:  # no spread: the point estimate
             i = int(np.clip(np.searchsorted(F, p), 0, grid.size - 1))
             lower[j] = upper[j] = grid[i]
         else:
             lower[j], upper[j] = grid[accepted[0]], grid[accepted[-1]]
-    del m
     return lower, upper
 
 
@@ -529,6 +546,11 @@ _CORRECTED_NOTE = (
     "the fit's bias at the fitted law removed to first order; the "
     "smoothing width held at the fit's choice"
 )
+_WIDENED_NOTE = (
+    "the fit's bias at the fitted law removed to first order; the union "
+    "over the smoothing widths the held-out likelihood cannot tell from "
+    "the chosen one"
+)
 
 
 class GridEMSIntervalsMixin(PopulationIntervalMixin):
@@ -540,9 +562,13 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
       (:func:`ems_bias_correction`), studentized by the variance of the
       corrected estimate; the ``estimate`` column is the corrected
       estimate and the target the true value (see the module notes);
+      where the fit chose its width by held-out likelihood, the union
+      over the widths it cannot tell apart (``_ci_width_band``);
     * ``"smoothed"`` (also accepted under its former name
       ``"linearized"``): the delta method of the fit itself, centred on
-      the fit and covering the EMS-smoothed target;
+      the fit and covering the EMS-smoothed target (it warns with a
+      :class:`~skprivate.exceptions.CoverageWarning` that this is not the
+      true value);
     * ``"bootstrap"``: percentile bootstrap of the respondents, each
       replicate refitting the estimator on released data.
 
@@ -587,6 +613,19 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
     def _ci_offers_kind(self, kind: str) -> bool:
         return kind in ("mean", "quantile", "cdf")
 
+    def _ci_width_band(
+        self, request: IntervalRequest, W: NDArray, se: NDArray
+    ) -> tuple[NDArray, NDArray] | None:
+        """The ``"rbc"`` interval of ``W theta`` over other smoothing widths.
+
+        ``se`` is the standard error of ``W theta`` at the fit's width.
+        Returns ``(low, high)`` per row of ``W``: the interval becomes ``[W
+        theta + low, W theta + high]``, combining the fit's width with the
+        other widths in doubt.  None (the default): the width is not in
+        doubt and the interval is the normal one ``-/+ z se``.
+        """
+        return None
+
     def _ci_linearized(self, request: IntervalRequest) -> _LinearizedFit | None:
         """The fitted grid and its delta-method covariance, or None without EMS."""
         X = np.asarray(request.data("X"), dtype=float)
@@ -627,6 +666,7 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
             if fit is None:
                 self._ci_refuse_without_ems()
             if method == "smoothed":
+                self._ci_warn_smoothed(request)
                 return fit.edges, fit.theta, fit.cov
             return request.memo("ems-rbc", lambda: self._ci_corrected(fit))
 
@@ -639,14 +679,32 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         )
         return "smoothed" if method == "linearized" else method
 
+    def _ci_warn_smoothed(self, request: IntervalRequest) -> None:
+        """The ``"smoothed"`` interval does not aim at the true value: say so."""
+        if request.cache.get("smoothed-warned"):
+            return  # once per call, whatever the levels and kinds
+        request.cache["smoothed-warned"] = True
+        warnings.warn(
+            f"{type(self).__name__}: method='smoothed' covers the EMS-smoothed "
+            "target (the fixed point of the smoothed EM at the population law "
+            "of the reports, at the chosen smoothing width), not the true "
+            "value: the smoothing bias is not in the interval. Use the "
+            "default method='rbc' for an interval of the true value.",
+            CoverageWarning,
+            stacklevel=external_stacklevel(),
+        )
+
     @staticmethod
-    def _ci_describe(method: str, truth: str, how: str) -> tuple[str, str]:
+    def _ci_describe(
+        method: str, truth: str, how: str, widened: bool = False
+    ) -> tuple[str, str]:
         """The ``method`` and ``target`` columns of a linearized interval."""
         if method == "smoothed":
             return f"linearized EMS{how}", _SMOOTHED_TARGET
+        note = _WIDENED_NOTE if widened else _CORRECTED_NOTE
         return (
             f"linearized EMS, bias-corrected{how}",
-            f"{truth}, the true value ({_CORRECTED_NOTE})",
+            f"{truth}, the true value ({note})",
         )
 
     def _ci_refuse_without_ems(self) -> None:
@@ -663,10 +721,15 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         edges, theta, cov = self._ci_cells(request, method)
         W = cell_cdf_weights(edges, x)
         se = np.sqrt(np.maximum(np.einsum("pi,ij,pj->p", W, cov, W), 0.0))
-        label, target = self._ci_describe(method, "F(x)", " (delta method)")
+        band = None if method == "smoothed" else self._ci_width_band(request, W, se)
+        label, target = self._ci_describe(
+            method, "F(x)", " (delta method)", band is not None
+        )
         frame = normal_frame(
             "cdf", x, W @ theta, se, request.level, label, target, clip=(0.0, 1.0)
         )
+        if band is not None:
+            frame = _widened(frame, band, (0.0, 1.0))
         # a corrected CDF may leave [0, 1] near the ends, as its interval does
         frame["estimate"] = frame["estimate"].clip(0.0, 1.0)
         return frame
@@ -679,14 +742,28 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
                 request, q, lambda est: est.quantile(q)
             )
         edges, theta, cov = self._ci_cells(request, method)
-        lower, upper = _quantile_inversion(edges, theta, cov, q, request.level)
+        widened: list[bool] = []
+
+        def band(W: NDArray, se: NDArray) -> tuple[NDArray, NDArray] | None:
+            moved = self._ci_width_band(request, W, se)
+            widened.append(moved is not None)
+            return moved
+
+        lower, upper = _quantile_inversion(
+            edges,
+            theta,
+            cov,
+            q,
+            request.level,
+            band=None if method == "smoothed" else band,
+        )
         estimate = (
             self.quantile(q)
             if method == "smoothed"
             else _rearranged_quantiles(edges, theta, q)
         )
         label, target = self._ci_describe(
-            method, "the quantile of X", ", CDF test inversion"
+            method, "the quantile of X", ", CDF test inversion", any(widened)
         )
         return interval_frame(
             "quantile", q, estimate, lower, upper, request.level, label, target
@@ -701,11 +778,37 @@ class GridEMSIntervalsMixin(PopulationIntervalMixin):
         mids = 0.5 * (edges[:-1] + edges[1:])
         estimate = float(mids @ theta)
         se = float(np.sqrt(max(mids @ cov @ mids, 0.0)))
-        label, target = self._ci_describe(method, "E[X]", " (delta method)")
-        return normal_frame("mean", None, estimate, se, request.level, label, target)
+        band = (
+            None
+            if method == "smoothed"
+            else self._ci_width_band(request, mids[None], np.array([se]))
+        )
+        label, target = self._ci_describe(
+            method, "E[X]", " (delta method)", band is not None
+        )
+        frame = normal_frame("mean", None, estimate, se, request.level, label, target)
+        if band is not None:
+            frame = _widened(frame, band, None)
+        return frame
 
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
         method = self._ci_grid_method(request)
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, lambda est: est.mean())
         return self._ci_linearized_mean(request, method)
+
+
+def _widened(
+    frame: pd.DataFrame,
+    band: tuple[NDArray, NDArray],
+    clip: tuple[float, float] | None,
+) -> pd.DataFrame:
+    """``frame`` with its interval set to ``[estimate + low, estimate + high]``."""
+    estimate = frame["estimate"].to_numpy(float)
+    lower = estimate + np.asarray(band[0], dtype=float)
+    upper = estimate + np.asarray(band[1], dtype=float)
+    if clip is not None:
+        lower, upper = np.clip(lower, *clip), np.clip(upper, *clip)
+    frame = frame.copy()
+    frame["lower"], frame["upper"] = lower, upper
+    return frame

@@ -146,10 +146,11 @@ def _cdf_figure(plt, band, smoothing_years):
         "black points are the clean shares of people at or below each age, and "
         "the lower panel shows the difference. The shaded band holds pointwise "
         "95% confidence intervals of the true distribution computed from the "
-        "reports alone (the delta method of the corrected fit). The smoothing "
-        f"width ({smoothing_years:.2g} years, Gaussian standard deviation) is "
-        "held at the fit's choice: the chance in that choice and the bias left "
-        f"after the correction are not included. {_miss_text(band)}",
+        "reports alone (the delta method of the corrected fit), joined over "
+        "every smoothing width the held-out likelihood cannot tell apart from "
+        f"the chosen one ({smoothing_years:.2g} years, Gaussian standard "
+        "deviation), so the chance in that choice is included; the bias left "
+        f"after the correction is not. {_miss_text(band)}",
         band,
     )
 
@@ -232,8 +233,9 @@ def run(context):
         "come from the delta method of the reconstruction with its smoothing "
         "bias removed to first order; they are centred on the corrected "
         "estimate (named after the interval when it differs from 'private') "
-        "and aim at the true distribution, with the smoothing width held at "
-        "the fit's choice (see the figure). The standard deviation, mode and "
+        "and aim at the true distribution, joined over the smoothing widths "
+        "the data cannot tell apart (see the figure). The standard deviation, "
+        "mode and "
         "skewness have none."
     )
     figures = {}
