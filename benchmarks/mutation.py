@@ -449,14 +449,20 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
             earlier = previous.get("incremental", {}).get("functions", [])
             rerun = sorted(set(earlier) | set(changed))
             patterns = _incremental_patterns(spec, changed)
+            if changed and not patterns:
+                # Every changed function lies outside the spec's scope, but
+                # the kept mutants were rebuilt from the new source and mutmut
+                # must run for them to exist: it runs the changed functions'
+                # own mutants, which the record does not count.
+                module = _module_name(spec.path)
+                patterns = [f"{module}.{name}__mutmut_*" for name in changed]
             start -= previous.get("mutmut_seconds", 0)
         else:
             shutil.rmtree(work, ignore_errors=True)
             work.mkdir(parents=True)
             _prepare(work, spec)
-        # an incremental run whose changed functions are all outside the
-        # spec's scope has nothing to run (mutmut without patterns would
-        # run the whole module)
+        # an incremental run with no changed function has nothing to run
+        # (mutmut without patterns would run the whole module)
         if changed is None or patterns or not spec.functions:
             log = work / "mutmut.log"
             with log.open("a" if changed is not None else "w") as out:
