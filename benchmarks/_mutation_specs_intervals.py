@@ -336,8 +336,241 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/test_uncertainty.py::"
             "test_conf_int_refuses_unfitted_estimators_and_unknown_kinds",
         ],
-        new_tests=["tests/test_mutation_intervals_npmle.py"],
+        new_tests=[
+            "tests/test_mutation_intervals_npmle.py",
+            "tests/interval/test_influence_identification.py",
+        ],
         functions=_NPMLE_FUNCTIONS,
+        equivalent={
+            f"{_IV}x__lr_critical__mutmut_3": (
+                "if abs(level - key) <= 1e-9:",
+                "within a factor 2 of a key the difference level - key is "
+                "exact (Sterbenz) and a multiple of 2^-53, which the double "
+                "1e-9 is not: no level is exactly 1e-9 from a key",
+            ),
+            **{
+                f"{_IV}x__kde_at__mutmut_{i}": (
+                    line,
+                    "values and points lie at least 4h inside the grid, so "
+                    "pos > 0 and pos < m - 1: floor(pos) is already in [0, m - "
+                    "2] and this clip never binds",
+                )
+                for i, line in (
+                    (49, "np.clip(np.floor(pos).astype(np.intp), None, m - 2)"),
+                    (50, "np.clip(np.floor(pos).astype(np.intp), 0, None)"),
+                    (57, "np.clip(np.floor(pos).astype(np.intp), 0, m + 2)"),
+                )
+            },
+            **{
+                f"{_IV}x__kde_at__mutmut_{i}": (
+                    line,
+                    "an accuracy setting of the binned estimate (margin, node "
+                    "count, kernel cut-off; scale-free like the original): its "
+                    "largest relative distance from the exact Gaussian kernel "
+                    "estimate stays at the binning error (6e-6 to 8e-6 at 300 "
+                    "normal values, 2.5e-4 to 3e-4 at 20), which is all the "
+                    "estimate promises",
+                )
+                for i, line in (
+                    (29, "min(values.min(), points.min()) - 5 * h,"),
+                    (36, "max(values.max(), points.max()) + 5 * h,"),
+                    (38, "m = 4097"),
+                    (42, "step = (hi - lo) / (m + 1)"),
+                    (43, "step = (hi - lo) / (m - 2)"),
+                    (84, "half = int(np.ceil(6 * h / step))"),
+                    (93, "offsets = np.arange(-half, half + 2) * step"),
+                )
+            },
+            **{
+                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_point_subsampling__mutmut_{i}": (
+                    line,
+                    "the one memo of a subsampling call (the likelihood-ratio "
+                    "path memoizes nothing): the renamed key still draws the "
+                    "subsamples once per call",
+                )
+                for i, line in (
+                    (16, "None,"),
+                    (20, '"XXsubsamplingXX",'),
+                    (21, '"SUBSAMPLING",'),
+                )
+            },
+            **{
+                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_{i}": (
+                    line,
+                    "the chosen method is only compared with "
+                    "'likelihood-ratio': any other auto value is subsampling",
+                )
+                for i, line in (
+                    (25, 'else "XXsubsamplingXX",'),
+                    (26, 'else "SUBSAMPLING",'),
+                )
+            },
+            **{
+                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_{i}": (
+                    line,
+                    "the NPMLE's cdf and quantile return float64 arrays: "
+                    "asarray without a dtype keeps them",
+                )
+                for i, line in (
+                    (58, "np.asarray(self.cdf(points), dtype=None)"),
+                    (60, "np.asarray(self.cdf(points), )"),
+                    (70, "np.asarray(self.quantile(points), dtype=None)"),
+                    (72, "np.asarray(self.quantile(points), )"),
+                )
+            },
+            f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_117": (
+                "request, Z, None, stat, estimate",
+                "_ci_point_subsampling does not read its points argument (the "
+                "statistic holds the points)",
+            ),
+            **{
+                f"{_IV}xǁNPMLEIntervalsMixinǁ_conf_int_mean__mutmut_{i}": (
+                    line,
+                    "the chosen method is compared with 'identified_set' and "
+                    "'bootstrap'; any other name is the influence method, the "
+                    "branch left",
+                )
+                for i, line in (
+                    (25, 'else ("XXinfluenceXX" if case_one'),
+                    (26, 'else ("INFLUENCE" if case_one'),
+                )
+            },
+            **{
+                f"{_IV}xǁ_CurrentStatusǁ__init____mutmut_{i}": (line, reason)
+                for i, line, reason in (
+                    (
+                        21,
+                        ".astype(None)",
+                        "astype(None) is astype(float64): the same weights",
+                    ),
+                    (
+                        25,
+                        "np.bincount(inverse, ).astype(float)",
+                        "inverse takes every value 0 .. anchors.size - 1 (the "
+                        "anchors are the unique values): bincount has that "
+                        "length without minlength",
+                    ),
+                    (
+                        32,
+                        "inverse, weights=delta * 1.0, )",
+                        "as _CurrentStatus.__init____mutmut_25",
+                    ),
+                    (
+                        33,
+                        "weights=delta / 1.0,",
+                        "delta / 1.0 is delta * 1.0: the same 0/1 weights",
+                    ),
+                )
+            },
+            **{
+                f"{_IV}xǁ_CurrentStatusǁ_iso__mutmut_{i}": (
+                    line,
+                    "h / w is in [0, 1] (hits <= weight per anchor) and PAVA "
+                    "returns weighted means of those values, also in [0, 1]: "
+                    "the clip changes nothing",
+                )
+                for i, line in (
+                    (7, "sample_weight=w), None, 1.0)"),
+                    (8, "sample_weight=w), 0.0, None)"),
+                    (18, "sample_weight=w), 0.0, 2.0)"),
+                )
+            },
+            **{
+                f"{_IV}xǁ_CurrentStatusǁsplit__mutmut_{i}": (
+                    line,
+                    "slice(None, s) and slice(s) are slice(0, s)",
+                )
+                for i, line in (
+                    (2, "self._iso(slice(None, s)), self._iso(slice(s, None))"),
+                    (4, "self._iso(slice(s)), self._iso(slice(s, None))"),
+                )
+            },
+            **{
+                f"{_IV}xǁ_CurrentStatusǁcdf_interval__mutmut_{i}": (line, reason)
+                for i, line, reason in (
+                    (
+                        15,
+                        "for _ in range(61):",
+                        "after 60 halvings the bracket (width <= 1) is below "
+                        "2^-60: one more moves the returned root by under 1e-18",
+                    ),
+                    (
+                        25,
+                        "inside = self.ratio(parts, mid) < d",
+                        "differs only where the computed ratio equals d "
+                        "exactly at a midpoint, and the bisection then still "
+                        "closes on the same crossing of d, within its 2^-60",
+                    ),
+                    (
+                        33,
+                        "(self.ratio(parts, 0.0) <= d) and False",
+                        "theta = 0 is accepted only with no hit at or left of "
+                        "t (a hit there has likelihood 0), and then the NPMLE "
+                        "is 0 there too: solve(0, 0) returns 0.0",
+                    ),
+                    (
+                        41,
+                        "self.ratio(parts, 0.0) < d else",
+                        "the ratio at theta = 0 is 0 (no hit at or left of t: "
+                        "the split fits are then the NPMLE) or +inf, never "
+                        "the positive d",
+                    ),
+                    (
+                        51,
+                        "(self.ratio(parts, 1.0) <= d) and False",
+                        "when theta = 1 is accepted the convex ratio is 0 on "
+                        "[est, 1], every midpoint is inside, and 60 halvings "
+                        "bring lo within 2^-60 of 1, where lo + 1 rounds to 2: "
+                        "the same 1.0",
+                    ),
+                    (
+                        58,
+                        "self.ratio(parts, 2.0) <= d else",
+                        "the ratio at 2.0 is NaN (log(1 - 2)), never <= d: as "
+                        "cdf_interval__mutmut_51, the bisection returns 1.0 "
+                        "when theta = 1 is accepted",
+                    ),
+                    (
+                        59,
+                        "self.ratio(parts, 1.0) < d else",
+                        "as cdf_interval__mutmut_41 on the right: the ratio at "
+                        "theta = 1 is 0 or +inf, never d",
+                    ),
+                    (
+                        66,
+                        "solve(est, 2.0, True)",
+                        "above 1 the ratio is NaN and counts as outside, so the "
+                        "bisection closes on the same crossing of d below 1; "
+                        "the bracket twice as wide leaves it within 2^-59, "
+                        "under 2e-18",
+                    ),
+                )
+            },
+            **{
+                f"{_IV}xǁ_CurrentStatusǁquantile_interval__mutmut_{i}": (line, reason)
+                for i, line, reason in (
+                    (
+                        9,
+                        "int(np.searchsorted(self.F, q, ))",
+                        "side='left' is searchsorted's default",
+                    ),
+                    (
+                        17,
+                        "return self.ratio(self.split(s), q) < d",
+                        "differs only where a computed 2 log lambda equals a "
+                        "tabulated d (1.602, 2.269, 3.836) exactly",
+                    ),
+                    (
+                        37,
+                        "mid = (lo + hi + 2) // 2",
+                        "with lo < hi, (lo + hi + 2) // 2 is in (lo, hi] as the "
+                        "original probe is: the search keeps its invariant "
+                        "(lo accepted, the answer in [lo, hi]) and ends at the "
+                        "same largest accepted count",
+                    ),
+                )
+            },
+        },
     ),
     # the MLE's Wald intervals and the regressor's predict and coef intervals
     "interval_intervals_mle": ModuleSpec(
@@ -356,10 +589,446 @@ SPECS: dict[str, ModuleSpec] = {
         ],
         new_tests=["tests/test_mutation_intervals_mle.py"],
         functions=_MLE_FUNCTIONS,
+        equivalent={
+            **{
+                f"{_IV}xǁMLEIntervalsMixinǁ_ci_parameter_covariance__mutmut_{i}": (
+                    line,
+                    "the noise name is only compared with 'gaussian' (in "
+                    "_row_loglik and log_interval_prob): any other name is the "
+                    "logistic law, as 'logistic' is",
+                )
+                for i, line in (
+                    (25, 'else "XXlogisticXX"'),
+                    (26, 'else "LOGISTIC"'),
+                )
+            },
+            **{
+                f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
+                    line,
+                    "the method choose() returns is only compared with "
+                    "'bootstrap': any other auto value is Wald, as 'wald' is",
+                )
+                for i, line in (
+                    (2, '("wald", "bootstrap"), None,'),
+                    (11, '("wald", "bootstrap"), "XXwaldXX",'),
+                    (12, '("wald", "bootstrap"), "WALD",'),
+                )
+            },
+            **{
+                f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
+                    line,
+                    "the one memo of a Wald call (the bootstrap's memo is never "
+                    "in the same conf_int call, whose method is fixed): the "
+                    "renamed key still computes the information once per call",
+                )
+                for i, line in (
+                    (39, "None, lambda: self._ci_parameter_covariance"),
+                    (43, '"XXcovarianceXX", lambda'),
+                    (44, '"COVARIANCE", lambda'),
+                )
+            },
+            f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_63": (
+                '"IJ,JK,IK->I"',
+                "einsum takes upper-case letters as subscripts too: the same "
+                "contraction",
+            ),
+            **{
+                f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
+                    line,
+                    "the value is already float64 (loc_, log(scale_), or "
+                    "arithmetic on the float64 arrays of probabilities_of and "
+                    "values_of): asarray without a dtype keeps it",
+                )
+                for i, line in (
+                    (74, "np.asarray(value, dtype=None)"),
+                    (76, "np.asarray(value, )"),
+                )
+            },
+            f"{_IV}xǁ_LinearInformationǁse__mutmut_13": (
+                '"IJ,JK,IK->I"',
+                "as _ci_wald__mutmut_63",
+            ),
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_bootstrap_reps__mutmut_{i}": (
+                    line,
+                    "the one memo of a bootstrap call (the Wald path's "
+                    "'information' memo is never in the same conf_int call): "
+                    "the renamed key still refits once per call",
+                )
+                for i, line in (
+                    (1, "None,"),
+                    (5, '"XXbootstrapXX",'),
+                    (6, '"BOOTSTRAP",'),
+                )
+            },
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_bootstrap_reps__mutmut_{i}": (
+                    line,
+                    "bootstrap_replicates draws every replicate's rows before "
+                    "any fit, so the replicates do not depend on n_jobs "
+                    "(test_uncertainty checks it); None is its default: only "
+                    "the number of joblib workers changes",
+                )
+                for i, line in ((14, "n_jobs=None,"), (21, "),"))
+            },
+            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_coefficients__mutmut_15": (
+                'getattr(self, "n_features_in_", )',
+                "conf_int refuses an unfitted estimator before any handler, "
+                "and a fitted regressor always has n_features_in_ (read from "
+                "estimator_): the default is never used",
+            ),
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_coefficients__mutmut_{i}": (
+                    line,
+                    "the coefficients reach the intervals only as the estimate, "
+                    "which normal_interval and interval_frame compute with in "
+                    "float (and the intercept concatenated first is a float): "
+                    "an integer coef_ gives the same floats",
+                )
+                for i, line in (
+                    (34, "np.asarray(coef, dtype=None)"),
+                    (36, "np.asarray(coef, )"),
+                )
+            },
+            **{
+                f"{_IV}xǁ_Coefǁ__call____mutmut_{i}": (
+                    line,
+                    "bootstrap_replicates stores each replicate in its float "
+                    "array of replicates: an integer coef_ gives the same floats",
+                )
+                for i, line in (
+                    (5, "np.asarray(model.coef_, dtype=None)"),
+                    (7, "np.asarray(model.coef_, )"),
+                )
+            },
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_kept_release__mutmut_{i}": (
+                    line,
+                    "fit always sets privatizer_ and released_ (both branches "
+                    "of PrivatizingMixin._privatize), and conf_int refuses an "
+                    "unfitted estimator first: the default is never used",
+                )
+                for i, line in (
+                    (5, 'getattr(self, "privatizer_", )'),
+                    (15, 'getattr(self, "released_", )'),
+                )
+            },
+            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_regression_method__mutmut_9": (
+                'getattr(self, "solver_", )',
+                "fit always sets solver_ (to 'newton' or None at the solve, "
+                "then possibly 'projection', 'squarem' or 'em'), and conf_int "
+                "refuses an unfitted estimator first: the default is never used",
+            ),
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_regression_method__mutmut_{i}": (
+                    line,
+                    "the auto value of an MLE fit (LinearRegression, Gaussian, "
+                    "not projected) is compared with 'bootstrap' by the "
+                    "handlers, and with 'wald' only by the three refusals, "
+                    "each of which needs a fit that is not the MLE: any other "
+                    "name is Wald, as 'wald' is",
+                )
+                for i, line in ((36, '"XXwaldXX" if mle'), (37, '"WALD" if mle'))
+            },
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_{kind}__mutmut_{i}": (
+                    line,
+                    "the one memo of a Wald call (the bootstrap's memo is never "
+                    "in the same conf_int call): the renamed key still computes "
+                    "the information once per call",
+                )
+                for kind, i, line in (
+                    ("coef", 30, "None,"),
+                    ("coef", 34, '"XXinformationXX",'),
+                    ("coef", 35, '"INFORMATION",'),
+                    ("predict", 54, "None,"),
+                    ("predict", 58, '"XXinformationXX",'),
+                    ("predict", 59, '"INFORMATION",'),
+                )
+            },
+            f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_coef__mutmut_51": (
+                "G = np.zeros((p + 1, p + 3))",
+                "se() keeps only the columns of the free parameters, all below "
+                "p + 2: the extra zero column is never read",
+            ),
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_predict__mutmut_{i}": (
+                    line,
+                    "the estimate enters only the float arithmetic of "
+                    "normal_interval and interval_frame's float conversion; a "
+                    "predict in float32 or integers widens exactly: the same "
+                    "floats",
+                )
+                for i, line in (
+                    (8, "np.asarray(self.predict(points), dtype=None)"),
+                    (10, "np.asarray(self.predict(points), )"),
+                )
+            },
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_predict__mutmut_{i}": (
+                    line,
+                    "np.asarray(frame, dtype=float) is frame.to_numpy(dtype="
+                    "float): a DataFrame of points gives the same rows either way",
+                )
+                for i, line in (
+                    (16, 'hasattr(points, "iloc")) or True'),
+                    (22, 'hasattr(None, "iloc")'),
+                    (26, 'hasattr(points, "XXilocXX")'),
+                    (27, 'hasattr(points, "ILOC")'),
+                )
+            },
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
+                    line,
+                    reason,
+                )
+                for i, line, reason in (
+                    (
+                        30,
+                        "if (model.fit_intercept) or True else 0.0",
+                        "without fit_intercept LinearRegression sets intercept_ "
+                        "= 0.0: float(intercept_) is the else branch's 0.0",
+                    ),
+                    (
+                        32,
+                        "if model.fit_intercept else 1.0",
+                        "without an intercept theta0[0] is never read: split() "
+                        "takes b = 0.0 and theta[0] is not free (keep[0] is "
+                        "has_b, False)",
+                    ),
+                    (
+                        65,
+                        "b = theta[0] if (has_b) or True else 0.0",
+                        "without an intercept theta[0] stays theta0[0] = 0.0 + "
+                        "zeros @ coef = 0.0 (intercept_ is 0.0, the mean is "
+                        "zeros) and is never freed: the same b = 0.0",
+                    ),
+                    (
+                        73,
+                        "if (known) and False else theta[1 + p]",
+                        "with a known sigma theta[1 + p] stays theta0[1 + p] = "
+                        "log(sigma_): not freed (keep's last entry is False) "
+                        "and not profiled",
+                    ),
+                    (
+                        121,
+                        "np.ones(p, None)",
+                        "np.r_ of a bool, float ones and a bool is a float "
+                        "array with the same nonzero entries: flatnonzero "
+                        "gives the same free indices",
+                    ),
+                    (123, "np.ones(p, )", "as _ci_linear_information__mutmut_121"),
+                )
+            },
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
+                    line,
+                    "name='y' is the default of check_interval_array and "
+                    "check_two_sided: the same messages",
+                )
+                for i, line in (
+                    (5, 'check_interval_array(y, name="y"), )'),
+                    (9, 'check_interval_array(y, ), name="y")'),
+                )
+            },
+            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_47": (
+                "scale[~(scale > 0)] = 2.0",
+                "only constant features get 2.0 for 1.0, and only without an "
+                "intercept (beside one, a constant feature is refused as "
+                "singular either way): their slope is reparametrized by the "
+                "exact factor 2, which G undoes, and only the central-"
+                "difference step in that slope is halved; with exact rows the "
+                "log-likelihood is quadratic in the slopes and the differences "
+                "are exact at any step, with interval rows the two "
+                "informations agree within the differences' truncation error "
+                "(about 1e-4 relative where a step moves the fitted values by "
+                "one sigma), which the interval cannot be pinned to",
+            ),
+            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_113": (
+                "if found.success or np.isfinite(found.x):",
+                "the two differ only when Brent reports failure with a finite "
+                "x or success with a non-finite one; scipy's Brent fails only "
+                "after 500 iterations, which its golden-section steps never "
+                "need from a finite bracket, and on the profile (finite at "
+                "every finite log sigma) it returns a finite x even when the "
+                "minimum runs off to -inf (x about -4e307, with success)",
+            ),
+            **{
+                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
+                    line,
+                    "the bracket only starts Brent's downhill search for the "
+                    "minimum of the profile in log sigma, which is unimodal "
+                    "(convex for exact rows: n u + RSS e^(-2u) / 2); from any "
+                    "start it ends at the same minimum within Brent's xtol "
+                    "(1.5e-8), below the accuracy of the central-difference "
+                    "information; for p = 2 theta0[1 - p] is theta0[-1], the "
+                    "same entry",
+                )
+                for i, line in (
+                    (102, "profile, bracket=None"),
+                    (104, "profile, )"),
+                    (106, "bracket=(theta0[1 - p] - 0.1, theta0[1 + p] + 0.1)"),
+                    (108, "bracket=(theta0[1 + p] - 1.1, theta0[1 + p] + 0.1)"),
+                    (110, "bracket=(theta0[1 + p] - 0.1, theta0[1 - p] + 0.1)"),
+                    (112, "bracket=(theta0[1 + p] - 0.1, theta0[1 + p] + 1.1)"),
+                )
+            },
+        },
     ),
     "interval_identified": ModuleSpec(
         path="skprivate/interval/_identified.py",
         tests=_IDENTIFIED_TESTS,
         new_tests=["tests/test_mutation_intervals.py"],
+        equivalent={
+            **{
+                f"{_ID}x__is_case_one__mutmut_{i}": (
+                    line,
+                    "Case-I rows then take the generic bootstrap of refitted "
+                    "clones instead of CaseOneResampler: both draw the rows "
+                    "with resample_indices from the same random_state, and the "
+                    "NPMLE a clone fits to Case-I rows is the weighted "
+                    "isotonic regression of the hits pooled by anchor that "
+                    "CaseOneResampler computes, so the replicates agree to "
+                    "rounding (1.8e-15 on six rows); only the time differs",
+                )
+                for i, line in (
+                    (1, "return bool(None)"),
+                    (2, "return bool(np.all(None))"),
+                    (3, "np.isneginf(Z[:, 0]) & np.isposinf(Z[:, 1])"),
+                    (5, "np.isneginf(Z[:, 1]) ^ np.isposinf(Z[:, 1])"),
+                )
+            },
+            **{
+                f"{_ID}x_imbens_manski_critical__mutmut_{i}": (
+                    line,
+                    "the two differ only when the gap is exactly 0 at that "
+                    "quantile, and brentq then returns that end of its bracket "
+                    "itself: the same c",
+                )
+                for i, line in (
+                    (32, "if gap(one_sided) > 0:"),
+                    (35, "if gap(two_sided) < 0:"),
+                )
+            },
+            **{
+                f"{_ID}x_mean_interval__mutmut_{i}": (
+                    line,
+                    "the one memo of an identified-set call (the Case-I and "
+                    "the generic branch never meet in one conf_int call): the "
+                    "renamed key still computes the replicates once per call",
+                )
+                for i, line in (
+                    (60, "None,"),
+                    (64, '"XXidentified_setXX",'),
+                    (65, '"IDENTIFIED_SET",'),
+                    (77, "None,"),
+                    (81, '"XXidentified_setXX",'),
+                    (82, '"IDENTIFIED_SET",'),
+                )
+            },
+            **{
+                f"{_ID}x_mean_interval__mutmut_{i}": (
+                    line,
+                    "bootstrap_replicates draws every replicate's rows before "
+                    "any fit, so the replicates do not depend on n_jobs; None "
+                    "is its default: only the number of joblib workers changes",
+                )
+                for i, line in ((89, "n_jobs=None,"), (95, "),"))
+            },
+            **{
+                f"{_ID}x_mean_set__mutmut_{i}": (
+                    line,
+                    "the kept probabilities are > 0, so p @ x is already "
+                    "infinite, of the same sign, when x holds an infinite "
+                    "position (low <= t_hi and high >= t_lo, finite cuts: low "
+                    "is never +inf, high never -inf)",
+                )
+                for i, line in (
+                    (13, "(np.isneginf(low).any()) and False"),
+                    (19, "(np.isposinf(high).any()) and False"),
+                )
+            },
+            f"{_ID}x_outside_share__mutmut_8": (
+                "placements(innermost, cuts, (+math.inf, math.inf))",
+                "only the mask of placements is used, which depends on the "
+                "cuts alone, not on the bounds",
+            ),
+            f"{_ID}x_supported_range__mutmut_10": (
+                "ends = Z[:, :3].ravel()",
+                "Z has two columns (check_interval_array): :3 takes the same two",
+            ),
+            **{
+                f"{_ID}x_supported_range__mutmut_{i}": (
+                    line,
+                    "integer or boolean weights enter only np.repeat, cumsum, "
+                    "sum and searchsorted against a float share: the same "
+                    "comparisons as their float copies",
+                )
+                for i, line in (
+                    (17, "np.asarray(weights, dtype=None)"),
+                    (19, "np.asarray(weights, )"),
+                )
+            },
+            **{
+                f"{_ID}x_supported_range__mutmut_{i}": (
+                    line,
+                    "a sort that is not stable reorders only equal ends; the "
+                    "cumulated weight before and after a block of equal ends "
+                    "is the same in any order, so the first end reaching the "
+                    "share has the same value ('STABLE' is read as 'stable')",
+                )
+                for i, line in (
+                    (37, "np.argsort(ends, kind=None)"),
+                    (39, "np.argsort(ends, )"),
+                    (41, 'np.argsort(ends, kind="STABLE")'),
+                )
+            },
+            **{
+                f"{_ID}x_supported_range__mutmut_{i}": (
+                    line,
+                    "side='left' is searchsorted's default",
+                )
+                for i, line in (
+                    (62, "np.searchsorted(np.cumsum(w), share, )"),
+                    (73, "np.searchsorted(np.cumsum(w[::-1]), share, )"),
+                )
+            },
+            f"{_ID}xǁCaseOneResamplerǁ__init____mutmut_20": (
+                "self.delta = delta.astype(None)",
+                "astype(None) is astype(float64): the same indicators",
+            ),
+            f"{_ID}xǁCaseOneResamplerǁends__mutmut_19": (
+                "w, h = weight[seen].astype(None), hits[seen]",
+                "astype(None) is astype(float64): the same weights",
+            ),
+            **{
+                f"{_ID}xǁCaseOneResamplerǁends__mutmut_{i}": (
+                    line,
+                    "h / w is in [0, 1] (hits <= weight per anchor) and PAVA "
+                    "returns weighted means of those values, also in [0, 1]: "
+                    "the clip changes nothing",
+                )
+                for i, line in (
+                    (22, "np.clip(_isotonic(h / w, w), None, 1.0)"),
+                    (23, "np.clip(_isotonic(h / w, w), 0.0, None)"),
+                    (33, "np.clip(_isotonic(h / w, w), 0.0, 2.0)"),
+                )
+            },
+        },
+        excluded={
+            **{
+                f"{_ID}x_{fn}__mutmut_{i}": (
+                    ")",
+                    "the warning loses its stacklevel; under mutmut a "
+                    "trampoline frame is the caller, so only "
+                    "tests/test_warning_location.py (outside mutmut) sees it",
+                )
+                for fn, i in (
+                    ("mean_interval", 30),
+                    ("mean_interval", 48),
+                    ("widen_pointwise", 48),
+                )
+            },
+        },
     ),
 }

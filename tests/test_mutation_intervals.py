@@ -359,3 +359,69 @@ def test_pointwise_intervals_are_widened_over_the_unsupported_region():
         warnings.simplefilter("error")
         lo, up, label = widen_pointwise(est, "cdf", x[1:4], [0.4] * 3, [0.6] * 3, "lab")
     assert label == "lab" and lo.tolist() == [0.4] * 3 and up.tolist() == [0.6] * 3
+
+
+def test_isotonic_fallback_without_scipys_pava(monkeypatch):
+    from skprivate.interval import _identified
+
+    y = np.array([0.0, 1.0, 0.5, 0.25, 1.0])
+    w = np.array([1.0, 1.0, 3.0, 1.0, 2.0])
+    # weighted PAVA: (1, 0.5, 0.25) pool to (1 + 1.5 + 0.25) / 5 = 0.55
+    want = [0.0, 0.55, 0.55, 0.55, 1.0]
+    np.testing.assert_allclose(_identified._isotonic(y, w), want, rtol=1e-15)
+    monkeypatch.setattr(_identified, "_scipy_isotonic", None)
+    np.testing.assert_allclose(_identified._isotonic(y, w), want, rtol=1e-15)
+
+
+def test_supported_range_message_and_unequal_weights_from_above():
+    from skprivate.interval._identified import supported_range
+
+    with pytest.raises(ValueError) as info:
+        supported_range(np.array([[-INF, INF]]))
+    assert str(info.value) == "X has no finite interval end: nothing is located."
+    # ends 3 (2), 4 (3), 5 (2), 5 (2), 6 (3), 8 (2): a third of the weight,
+    # 14 / 3, is first reached at 4 from below and at 6 from above
+    Z = np.array([[4.0, 6.0], [3.0, 5.0], [5.0, 8.0]])
+    assert supported_range(Z, np.array([3.0, 2.0, 2.0]), k=1) == (4.0, 6.0)
+
+
+@pytest.mark.parametrize("width, level", [(1.25, 0.95), (3.7, 0.9)])
+def test_imbens_manski_critical_value_is_solved_to_1e_13(width, level):
+    from scipy import optimize
+
+    from skprivate.interval._identified import imbens_manski_critical
+
+    def gap(c):
+        return stats.norm.cdf(c + width) - stats.norm.cdf(-c) - level
+
+    root = optimize.brentq(
+        gap, stats.norm.ppf(level), stats.norm.ppf((1 + level) / 2), xtol=1e-15
+    )
+    assert abs(imbens_manski_critical(width, 1.0, level) - root) < 1e-13
+
+
+def test_imbens_manski_critical_of_a_set_wide_enough_to_round_the_cdf_to_one():
+    from skprivate.interval._identified import imbens_manski_critical
+
+    # Phi(z + 50) rounds to 1 and the gap at the one-sided quantile to +1e-16
+    z = float(stats.norm.ppf(0.674))
+    assert stats.norm.cdf(z + 50.0) - stats.norm.cdf(-z) - 0.674 > 0
+    assert imbens_manski_critical(50.0, 1.0, 0.674) == z
+
+
+def test_widening_integer_interval_ends_reaches_fractional_bounds():
+    from skprivate.exceptions import NotIdentifiableWarning
+    from skprivate.interval._identified import widen_pointwise
+
+    est = _npmle(SIX, (0.5, 10.5))
+    with pytest.warns(NotIdentifiableWarning):
+        lo, up, _ = widen_pointwise(
+            est, "quantile", np.array([0.6, 0.6]), [1, 3], [4, 5], "lab"
+        )
+    assert lo.tolist() == [0.5, 3.0] and up.tolist() == [4.0, 10.5]
+
+
+def test_identified_set_frame_names_the_mean():
+    est = _npmle(NINE, (0.0, 10.0))
+    ci = est.conf_int("mean", X=NINE, n_resamples=5, random_state=0)
+    assert ci["quantity"].tolist() == ["mean"]

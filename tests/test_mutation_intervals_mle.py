@@ -496,3 +496,273 @@ def test_a_privatizing_regressor_resamples_without_its_privatizer():
         match=re.escape("with no y: the intervals it released are kept (released_)."),
     ):
         reg.conf_int("coef")
+
+
+# -- refusals, frames and invariances ------------------------------------------
+
+
+def _raises_exactly(message, func, *args, **kwargs):
+    with pytest.raises(ValueError) as info:
+        func(*args, **kwargs)
+    assert str(info.value) == message
+
+
+def _singular(what):
+    return (
+        f"The observed information of {what} is singular or not positive "
+        "definite: the data do not identify the parameters well enough for "
+        "Wald intervals (use method='bootstrap')."
+    )
+
+
+def _one_sided(name, n):
+    return (
+        f"{name} has no row with a finite upper bound (all {n} rows are open "
+        "towards +inf): the likelihood increases without bound as the location "
+        "moves to +inf, so the estimate does not exist. Collect answers that "
+        "bound the values from both sides."
+    )
+
+
+def test_covariance_refuses_a_zero_variance():
+    # the information [[0, 1], [1, 0]] is its own inverse: variances of 0
+    _raises_exactly(
+        _singular("m"), _iv()._covariance, np.array([[0.0, -1.0], [-1.0, 0.0]]), "m"
+    )
+
+
+def test_mle_wald_refusals_name_x_and_the_estimator():
+    est = _mle(MIXED)
+    _raises_exactly(
+        "X has lower > upper at row 0 (1 such rows).",
+        est.conf_int,
+        "mean",
+        X=np.array([[1.0, 0.0]]),
+    )
+    _raises_exactly(
+        _one_sided("X", 2), est.conf_int, "mean", X=np.array([[0.0, INF], [1.0, INF]])
+    )
+    # one row certain to hold every value: a flat likelihood, no information
+    _raises_exactly(
+        _singular("IntervalMLE"), est.conf_int, "scale", X=np.array([[-1e6, 1e6]])
+    )
+
+
+@pytest.mark.parametrize("k", [1e3, 1e-3])
+def test_mle_wald_intervals_are_equivariant_under_scaling(k):
+    base = _mle(MIXED)
+    scaled = _mle(MIXED * k)
+    columns = ["estimate", "lower", "upper"]
+    for kind, points, scaled_points in (
+        ("mean", None, None),
+        ("quantile", [0.2, 0.7], [0.2, 0.7]),
+        ("scale", None, None),
+    ):
+        want = base.conf_int(kind, points, X=MIXED)[columns].to_numpy() * k
+        got = scaled.conf_int(kind, scaled_points, X=MIXED * k)[columns].to_numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=kind)
+    want = base.conf_int("cdf", [0.5, 1.0], X=MIXED)[columns].to_numpy()
+    got = scaled.conf_int("cdf", [0.5 * k, k], X=MIXED * k)[columns].to_numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_mle_interval_frames_name_their_points_and_levels():
+    est = _mle(MIXED)
+    x = [0.0, 1.0]
+    wald = est.conf_int("cdf", x, X=MIXED, level=[0.8, 0.9])
+    assert wald["point"].tolist() == x * 2
+    assert wald["level"].tolist() == [0.8, 0.8, 0.9, 0.9]
+    assert (wald["quantity"] == "cdf").all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        boot = est.conf_int(
+            "cdf", x, X=MIXED, method="bootstrap", n_resamples=4, random_state=1
+        )
+    assert boot["point"].tolist() == x
+    assert (boot["quantity"] == "cdf").all()
+
+
+def test_regression_interval_frames_name_quantity_points_and_levels():
+    X, y = _exact_regression(n=30)
+    reg = _regressor(init="constant", max_iter=5, tol=None).fit(X, y)
+    coef = reg.conf_int("coef", X=X, y=y, level=[0.8, 0.9])
+    assert (coef["quantity"] == "coef").all()
+    assert coef["level"].tolist() == [0.8] * 3 + [0.9] * 3
+    pred = reg.conf_int("predict", X[:2], X=X, y=y, level=[0.8, 0.9])
+    assert (pred["quantity"] == "predict").all()
+    assert pred["level"].tolist() == [0.8, 0.8, 0.9, 0.9]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kw = {
+            "X": X,
+            "y": y,
+            "method": "bootstrap",
+            "n_resamples": 3,
+            "random_state": 0,
+        }
+        coef = reg.conf_int("coef", level=[0.8, 0.9], **kw)
+        pred = reg.conf_int("predict", [[1.0, 2.0]], **kw)
+    assert (coef["quantity"] == "coef").all()
+    assert coef["point"].tolist() == ["intercept", 0, 1] * 2
+    assert coef["level"].tolist() == [0.8] * 3 + [0.9] * 3
+    assert (pred["quantity"] == "predict").all()
+    assert pred["point"].tolist() == [(1.0, 2.0)]
+    assert pred["level"].tolist() == [0.95]
+
+
+def test_regression_prediction_points_are_reported_as_floats():
+    X, y = _exact_regression(n=30)
+    reg = _regressor(sigma=1.0, init="constant").fit(X, y)
+    for points in ([[1, 2], [0, -1]], pd.DataFrame([[1, 2], [0, -1]])):
+        got = reg.conf_int("predict", points, X=X, y=y)["point"].tolist()
+        assert got == [(1.0, 2.0), (0.0, -1.0)]
+        assert all(type(v) is float for row in got for v in row)
+
+
+def test_regression_points_are_required_exactly():
+    X, y = _exact_regression(n=30)
+    reg = _regressor(sigma=1.0, init="constant").fit(X, y)
+    _raises_exactly(
+        "points= is required: the feature rows to predict at.",
+        reg.conf_int,
+        "predict",
+        X=X,
+        y=y,
+    )
+
+
+def test_coef_needs_one_coefficient_per_feature():
+    from sklearn.tree import DecisionTreeRegressor
+
+    # one feature: a missing coef_ has np.size 1, like one coefficient
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 1))
+    y = 1.0 + 2.0 * X[:, 0] + rng.normal(size=20)
+    tree = _regressor(
+        estimator=DecisionTreeRegressor(max_depth=2), max_iter=3, tol=None
+    ).fit(X, y)
+    _raises_exactly(
+        "conf_int('coef') needs a base regressor with one coefficient per "
+        "feature (coef_); DecisionTreeRegressor has none (for a pipeline, its "
+        "last step's coefficients are on the transformed features). Use "
+        "conf_int('predict') for other regressors.",
+        tree.conf_int,
+        "coef",
+        X=X,
+        y=y,
+    )
+
+
+def test_coef_names_come_from_the_fit_before_the_given_x():
+    # the iteration (not Newton's method) fits the base on the named frame
+    X, y = _exact_regression(n=30)
+    reg = _regressor(sigma=1.0, init="constant", max_iter=5, tol=None).fit(
+        pd.DataFrame(X, columns=["a", "b"]), y
+    )
+    assert reg.conf_int("coef", X=X, y=y)["point"].tolist() == ["intercept", "a", "b"]
+
+
+def test_coef_of_a_base_without_fit_intercept_reads_its_intercept():
+    from sklearn.cross_decomposition import PLSRegression
+
+    # PLSRegression has intercept_ but no fit_intercept parameter
+    X, y = _exact_regression(n=20)
+    pls = _regressor(estimator=PLSRegression(n_components=2), max_iter=3, tol=None)
+    pls.fit(X, y)
+    names, values, has_b = pls._ci_coefficients(X)
+    assert names == ["intercept", 0, 1] and has_b
+    np.testing.assert_allclose(
+        values, np.r_[pls.estimator_.intercept_, np.ravel(pls.estimator_.coef_)]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ci = pls.conf_int("coef", X=X, y=y, n_resamples=3, random_state=0)
+    assert ci["point"].tolist() == ["intercept", 0, 1]
+    assert ci["estimate"].tolist() == pytest.approx(values.tolist())
+
+
+def test_regression_wald_refusals_name_y_and_the_estimator():
+    X, y = _exact_regression()
+    reg = _regressor(init="constant").fit(X, y)
+    _raises_exactly(
+        "y has lower > upper at row 0 (60 such rows).",
+        reg.conf_int,
+        "coef",
+        X=X,
+        y=np.c_[y + 1.0, y],
+    )
+    _raises_exactly(
+        _one_sided("y", 60), reg.conf_int, "coef", X=X, y=np.c_[y, np.full(60, INF)]
+    )
+    # a constant feature beside the intercept: its slope is not identified
+    Xc = np.c_[X, np.full(60, 2.0)]
+    const = _regressor(init="constant").fit(Xc, y)
+    _raises_exactly(
+        _singular("IterativeIntervalRegressor"), const.conf_int, "coef", X=Xc, y=y
+    )
+
+
+def _ols_se(D, sigma):
+    """OLS standard errors with a known sigma, from a QR factorization."""
+    R = np.linalg.qr(D, mode="r")
+    Rinv = np.linalg.inv(R)
+    return sigma * np.sqrt(np.sum(Rinv * Rinv, axis=1))
+
+
+def test_regression_wald_without_an_intercept_keeps_a_constant_feature():
+    from sklearn.linear_model import LinearRegression
+
+    X, y = _exact_regression()
+    Xc = np.c_[X, np.full(60, 2.0)]
+    reg = _regressor(
+        estimator=LinearRegression(fit_intercept=False), sigma=1.5, init="constant"
+    ).fit(Xc, y)
+    coef = reg.conf_int("coef", X=Xc, y=y)
+    assert coef["point"].tolist() == [0, 1, 2]
+    np.testing.assert_allclose(coef["se"], _ols_se(Xc, 1.5), rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "x_scale, x_shift, y_scale", [(1e-6, 0.0, 1.0), (1.0, 1e4, 1.0), (1.0, 0.0, 1e3)]
+)
+def test_regression_wald_is_ols_for_features_and_responses_of_any_scale(
+    x_scale, x_shift, y_scale
+):
+    X, y = _exact_regression()
+    X = X * x_scale + x_shift
+    y = y * y_scale
+    sigma = 2.0 * y_scale
+    reg = _regressor(sigma=sigma, init="constant").fit(X, y)
+    D = np.column_stack([np.ones(60), X])
+    coef = reg.conf_int("coef", X=X, y=y)
+    np.testing.assert_allclose(coef["se"], _ols_se(D, sigma), rtol=1e-4)
+    points = X[:2]
+    pred = reg.conf_int("predict", points, X=X, y=y)
+    d = np.column_stack([np.ones(2), points])
+    Rinv = np.linalg.inv(np.linalg.qr(D, mode="r"))
+    np.testing.assert_allclose(
+        pred["se"], sigma * np.linalg.norm(d @ Rinv, axis=1), rtol=1e-4
+    )
+
+
+def test_regression_wald_with_one_feature_and_a_large_intercept():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(40, 1))
+    y = 40.0 + x[:, 0] + rng.normal(size=40)
+    reg = _regressor(init="constant").fit(x, y)
+    resid = y - reg.predict(x)
+    sigma = np.sqrt(np.mean(resid**2))  # the MLE of sigma
+    coef = reg.conf_int("coef", X=x, y=y)
+    D = np.column_stack([np.ones(40), x])
+    np.testing.assert_allclose(coef["se"], _ols_se(D, sigma), rtol=1e-3)
+
+
+def test_regression_wald_reads_single_precision_features_exactly():
+    X, y = _exact_regression()
+    X32 = X.astype(np.float32)
+    reg = _regressor(init="constant").fit(X32.astype(float), y)
+    columns = ["estimate", "se", "lower", "upper"]
+    for kind, points in (("coef", None), ("predict", X[:2])):
+        got = reg.conf_int(kind, points, X=X32, y=y)[columns]
+        want = reg.conf_int(kind, points, X=X32.astype(float), y=y)[columns]
+        np.testing.assert_array_equal(got.to_numpy(), want.to_numpy(), err_msg=kind)

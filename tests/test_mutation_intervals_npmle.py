@@ -374,3 +374,119 @@ def test_npmle_pointwise_intervals_widen_with_declared_bounds():
     )
     plain = _quiet_npmle(SIX).conf_int("quantile", [0.9], X=SIX)
     assert plain["method"].iloc[0] == "likelihood-ratio (Banerjee-Wellner)"
+
+
+def _raises_exactly(message, func, *args, **kwargs):
+    with pytest.raises(ValueError) as info:
+        func(*args, **kwargs)
+    assert str(info.value) == message
+
+
+def test_npmle_interval_refusals_name_x_exactly():
+    est = _quiet_npmle(SIX)
+    _raises_exactly(
+        "X has lower > upper at row 0 (1 such rows).",
+        est.conf_int,
+        "cdf",
+        [1.0],
+        X=np.array([[1.0, 0.0]]),
+    )
+    _raises_exactly(
+        "X carries no information: every row is (-inf, inf).",
+        est.conf_int,
+        "mean",
+        X=np.array([[-INF, INF], [-INF, INF]]),
+    )
+
+
+def test_current_status_pools_rows_by_anchor_with_their_weights():
+    # anchor 1: three rows, two hits; anchor 2: one miss; anchor 3: one hit.
+    # Weighted PAVA pools 2/3 (weight 3) with 0 (weight 1): F = 1/2, 1/2, 1
+    Z = np.array([[-INF, 1.0], [-INF, 1.0], [1.0, INF], [2.0, INF], [-INF, 3.0]])
+    cs = _iv()._CurrentStatus(Z)
+    assert cs.weight.tolist() == [3.0, 1.0, 1.0]
+    assert cs.hits.tolist() == [2.0, 0.0, 1.0]
+    np.testing.assert_allclose(cs.F, [0.5, 0.5, 1.0], rtol=1e-15)
+    # at the first anchor: its own F, not the 0 left of every anchor
+    assert cs.value(1.0) == 0.5
+    assert cs.cdf_interval(1.0, 2.269)[0] == 0.5
+    assert cs.value(0.5) == 0.0
+
+
+@pytest.mark.parametrize(
+    "value, want",
+    [(5.0, (0.0, 0.0)), (-5.0, (1.0, 1.0)), (None, (0.0, 1.0))],
+)
+def test_npmle_subsampling_cdf_intervals_are_clipped_to_the_unit_interval(
+    monkeypatch, value, want
+):
+    iv = _iv()
+    est = _quiet_npmle(CASE_TWO)
+
+    def fake(template, X, statistic, **kwargs):
+        k = np.size(statistic(est))
+        if value is None:  # a spread far wider than [0, 1] on both sides
+            return np.tile([[-5.0] * k, [5.0] * k], (kwargs["n_resamples"] // 2, 1))
+        return np.full((kwargs["n_resamples"], k), value)
+
+    monkeypatch.setattr(iv, "bootstrap_replicates", fake)
+    ci = est.conf_int("cdf", [3.0], X=CASE_TWO, n_resamples=4, level=0.9)
+    assert (ci["lower"].iloc[0], ci["upper"].iloc[0]) == want
+    assert ci["quantity"].tolist() == ["cdf"] and ci["point"].tolist() == [3.0]
+    # the same replicates of quantiles are not clipped
+    q = est.conf_int("quantile", [0.5], X=CASE_TWO, n_resamples=4, level=0.9)
+    assert not (0.0 <= q["lower"].iloc[0] <= q["upper"].iloc[0] <= 1.0)
+    assert q["quantity"].tolist() == ["quantile"] and q["point"].tolist() == [0.5]
+
+
+def test_kde_of_the_anchors_is_accurate_to_the_binning_error():
+    # linear binning on 4,096 nodes: about 1e-5 relative for 300 values
+    rng = np.random.default_rng(0)
+    v = rng.normal(size=300)
+    pts = np.linspace(v.min(), v.max(), 25)
+    h = 0.9 * min(v.std(), stats.iqr(v) / 1.349) * 300 ** (-0.2)
+    exact = stats.norm.pdf((pts[:, None] - v[None, :]) / h).mean(axis=1) / h
+    np.testing.assert_allclose(_iv()._kde_at(v, pts), exact, rtol=5e-5)
+
+
+@pytest.mark.parametrize("s", [0.01, 10.0])
+def test_kde_of_the_anchors_is_accurate_at_any_scale(s):
+    rng = np.random.default_rng(1)
+    v = rng.normal(size=300) * s
+    pts = np.linspace(v.min(), v.max(), 9)
+    h = 0.9 * min(v.std(), stats.iqr(v) / 1.349) * 300 ** (-0.2)
+    exact = stats.norm.pdf((pts[:, None] - v[None, :]) / h).mean(axis=1) / h
+    np.testing.assert_allclose(_iv()._kde_at(v, pts), exact, rtol=5e-5)
+
+
+def test_current_status_quantile_interval_on_eighteen_rows():
+    # the largest accepted anchor count is one below a rejected probe
+    rng = np.random.default_rng(1)
+    n = rng.integers(8, 30)
+    u = rng.uniform(0, 4, size=n)
+    x = rng.uniform(0, 4, size=n)
+    Z = np.where(
+        (x <= u)[:, None], np.c_[np.full(n, -INF), u], np.c_[u, np.full(n, INF)]
+    )
+    cs = _iv()._CurrentStatus(Z)
+    K = cs.anchors.size
+    accepted = [s for s in range(K + 1) if cs.ratio(cs.split(s), 0.5) <= 1.602]
+    assert accepted == list(range(min(accepted), max(accepted) + 1))
+    assert max(accepted) == 16 and K == 18
+    lower, upper = cs.quantile_interval(0.5, 1.602)
+    assert lower == cs.anchors[min(accepted) - 1]
+    assert upper == cs.anchors[16]
+
+
+def test_npmle_influence_frame_and_refusal_text():
+    est = _quiet_npmle(SIX)
+    ci = est.conf_int("mean", X=SIX)
+    assert ci["quantity"].tolist() == ["mean"]
+    two = _quiet_npmle(CASE_TWO)
+    _raises_exactly(
+        "method='influence' needs Case-I data; use method='bootstrap'.",
+        two.conf_int,
+        "mean",
+        X=CASE_TWO,
+        method="influence",
+    )
