@@ -516,8 +516,25 @@ SPECS: dict[str, ModuleSpec] = {
             "test_integral_mean_interval_covers",
             "test_sample_target_intervals_cover_the_data_statistic_exactly",
         ),
-        new_tests=_RELEASED,
+        new_tests=[*_RELEASED, "tests/test_mutation_integral_intervals.py"],
         equivalent={
+            **{
+                f"{_I}x__laplace_row__mutmut_{n}": (
+                    f"b_std = _scales({name}, n, epsilon, lo, hi)",
+                    "_scales gives the standard deviation's scale for every name "
+                    "but count, sum, mean and var",
+                )
+                for n, name in ((165, "None"), (175, '"XXstdXX"'), (176, '"STD"'))
+            },
+            **{
+                f"{_IM}_ci_one__mutmut_{n}": (
+                    "None,",
+                    "the NaN lower or upper bound of a row without interval: "
+                    "interval_frame reads them with np.asarray(..., dtype=float), "
+                    "which turns None into NaN",
+                )
+                for n in (35, 36)
+            },
             f"{_I}x_normal_laplace_half_width__mutmut_42": (
                 "b * np.log(2.0 / (1.0 - level))",
                 "a wider bracket around the same root: P(|N + L| <= c) increases "

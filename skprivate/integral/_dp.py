@@ -6,8 +6,9 @@ assumes), and every value is first clamped into the declared public bounds
 ``[L, U]``.  By default every statistic is ε-DP with a global sensitivity
 derived from the bounds:
 
-* count (Δ = 1), clamped sum (Δ = max |bound|), clamped mean
-  (Δ = (U - L) / n): the Laplace mechanism;
+* count (Δ = 1), clamped sum (Δ = max(U - L, |L|, |U|): replacing a
+  record moves it by at most U - L, adding or removing one by at most
+  max(|L|, |U|)), clamped mean (Δ = (U - L) / n): the Laplace mechanism;
 * min, max and median: the exponential mechanism over the bounded domain
   (a DP quantile, :func:`_dp_quantile`);
 * variance (``ddof=1``): Laplace with Δ = (U - L)² / n, and standard
@@ -146,13 +147,20 @@ def _iqr_ptr(xs, lo, hi, epsilon, delta, rng):
     return float(base ** (j + 0.5))
 
 
+def _sum_sensitivity(lo, hi):
+    # a replaced record moves the clamped sum by up to U - L (15 for
+    # [-5, 10], where max(|L|, |U|) = 10 would understate it); an added or
+    # removed one by up to max(|L|, |U|)
+    return max(hi - lo, abs(lo), abs(hi))
+
+
 def _laplace_scale(xs, statistic, epsilon, lo, hi, spread=None):
     """Noise scale ``Δ/ε`` of one statistic (``spread``: DP max - DP min)."""
     n = xs.size
     if statistic == "count":
         return 1.0 / epsilon
     if statistic == "sum":
-        return max(abs(lo), abs(hi)) / epsilon
+        return _sum_sensitivity(lo, hi) / epsilon
     if statistic == "mean":
         return (hi - lo) / (n * epsilon)
     if statistic == "min":
@@ -213,7 +221,7 @@ def _global_scale(n, statistic, epsilon, lo, hi):
     if statistic == "count":
         return 1.0 / epsilon
     if statistic == "sum":
-        return max(abs(lo), abs(hi)) / epsilon
+        return _sum_sensitivity(lo, hi) / epsilon
     if statistic == "mean":
         return (hi - lo) / (n * epsilon)
     if statistic == "var":
@@ -344,7 +352,7 @@ def laplace_statistic(
         ``epsilon`` on each of the noisy min and max they use.
     bounds : (float, float) or None, default=None
         Public domain ``(L, U)``: the mean and sum are clamped to it, the
-        sum's sensitivity is ``max(|L|, |U|)``.  ``None`` takes the data
+        sum's sensitivity is ``max(U - L, |L|, |U|)``.  ``None`` takes the data
         min and max (as the paper does for real data) with a
         :class:`~skprivate.exceptions.PrivacyLeakWarning`.
     delta : float, default=1e-6
@@ -369,7 +377,7 @@ def laplace_statistic(
     Neighbouring data sets differ by one replaced record (``n`` public);
     values are clamped into ``[L, U]``.  With ``sensitivity="global"``:
     count, sum and mean add Laplace noise of scale ``1/ε``,
-    ``max(|L|, |U|)/ε`` and ``(U - L)/(n ε)``; the sample variance
+    ``max(U - L, |L|, |U|)/ε`` and ``(U - L)/(n ε)``; the sample variance
     (``ddof=1``) ``(U - L)²/(n ε)`` and the sample SD ``(U - L)/(√n ε)``.
     With ``S = Σ(x_i - mean)²`` and ``S'``, ``m'`` the same quantities
     without record ``n``, ``S = S' + (n-1)/n (x_n - m')²``: replacing

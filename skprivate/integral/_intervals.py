@@ -147,7 +147,9 @@ def _scales(statistic: str, n: float, epsilon: float, lo: float, hi: float) -> f
     if statistic == "count":
         return 1.0 / epsilon
     if statistic == "sum":
-        return max(abs(lo), abs(hi)) / epsilon
+        # as the release (integral/_dp.py): a replaced record moves the
+        # clamped sum by up to U - L, an added or removed one by max(|L|, |U|)
+        return max(hi - lo, abs(lo), abs(hi)) / epsilon
     if statistic == "mean":
         return (hi - lo) / (n * epsilon)
     if statistic == "var":
@@ -478,7 +480,9 @@ class IntegralIntervalsMixin(ConfidenceIntervalMixin):
         else:
             step = 10.0 ** (-int(self.decimals))
             mode_var = _mode_variance(
-                round(float(sd), 12),
+                # the cache key keeps 12 significant digits, not 12 decimals:
+                # a standard deviation below 1e-12 is not rounded to 0
+                float(f"{float(sd):.12g}"),
                 step,
                 int(self.n_resamples),
                 int(self.min_frequency),

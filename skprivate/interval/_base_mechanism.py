@@ -72,6 +72,16 @@ def _per_column(value: Any, n_features: int, name: str) -> NDArray[np.float64]:
     return arr
 
 
+def _is_pair(declared: Any) -> bool:
+    # each end may be a per-column array, so (0, [1, 2]) and a (2, d) array
+    # are pairs too (np.ndim refuses the first and says 2 for the second)
+    return (
+        not isinstance(declared, str | bytes | dict)
+        and hasattr(declared, "__len__")
+        and len(declared) == 2
+    )
+
+
 class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
     """Shared machinery; subclasses define ``_components(rng, n, j)``."""
 
@@ -85,7 +95,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             return self.n_features_in_
         sizes = [np.size(self.anchor_loc), np.size(self.anchor_scale)]
         declared = getattr(self, "support", None)
-        if declared is not None and np.ndim(declared) == 1 and len(declared) == 2:
+        if _is_pair(declared):
             sizes += [np.size(end) for end in declared if end is not None]
         return max(sizes)
 
@@ -106,7 +116,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         declared = getattr(self, "support", None)
         if declared is None:
             return -np.inf, np.inf
-        if isinstance(declared, str) or np.ndim(declared) != 1 or len(declared) != 2:
+        if not _is_pair(declared):
             raise ValueError(
                 "support must be a pair (low, high) of the values' range, each "
                 "end a number, a per-column array or None (unbounded); got "
