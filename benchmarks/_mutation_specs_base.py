@@ -101,13 +101,6 @@ SPECS: dict[str, ModuleSpec] = {
                 "random_state.randint(2**31 - 1, size=4)",
                 "randint(n) draws from [0, n) like randint(0, n): the same words",
             ),
-            f"{_B}x__seed_words__mutmut_27": (
-                "random_state.randint(0, 2**31 - 2, size=4)",
-                "the legacy generator masks 31-bit draws and rejects those above "
-                "the range: the words differ only when a draw is exactly "
-                "2**31 - 2 (probability 2**-31 per draw), and stay uniform seed "
-                "entropy either way",
-            ),
             f"{_PM}_mechanism_settings__mutmut_2": (
                 "params = self.get_params(deep=None)",
                 "get_params tests deep for truth: None acts as False",

@@ -509,3 +509,46 @@ def test_nested_estimators_are_one_setting_each():
         "scale": canonical(inner),
         "extra": "None",
     }
+
+
+# --- the largest legacy seed word ---------------------------------------------
+
+
+def _untempered(value):
+    """The MT19937 key word whose tempered 32-bit output is ``value``."""
+
+    def undo_right(y, shift):
+        x = y
+        for _ in range(32 // shift + 1):
+            x = y ^ (x >> shift)
+        return x
+
+    def undo_left(y, shift, mask):
+        x = y
+        for _ in range(32 // shift + 1):
+            x = y ^ ((x << shift) & mask)
+        return x & 0xFFFFFFFF
+
+    y = undo_right(value, 18)
+    y = undo_left(y, 15, 0xEFC60000)
+    y = undo_left(y, 7, 0x9D2C5680)
+    return undo_right(y, 11)
+
+
+def _legacy_state_whose_next_output_is(value):
+    key = np.random.RandomState(0).get_state()[1].copy()
+    key[623] = _untempered(value)
+    state = np.random.RandomState()
+    state.set_state(("MT19937", key, 623, 0, 0.0))  # the last key word is next
+    return state
+
+
+def test_a_random_state_seed_word_reaches_the_top_of_its_range():
+    # legacy seed words are uniform over [0, 2**31 - 1): a RandomState whose
+    # next output is 2**31 - 2 gives that largest word first
+    words = _legacy_state_whose_next_output_is(2**31 - 2).randint(0, 2**31 - 1, size=4)
+    seed = [int(v) for v in words]
+    assert seed[0] == 2**31 - 2
+    assert _seed_words(_legacy_state_whose_next_output_is(2**31 - 2)) == seed
+    toy = _Toy(random_state=_legacy_state_whose_next_output_is(2**31 - 2)).fit(X)
+    np.testing.assert_array_equal(toy.transform(X), _expected(seed, X, 0))
