@@ -688,6 +688,7 @@ default="auto"
         # Algorithm 1 is the interval-regression MLE, found by Newton's
         # method; the model is then one real fit on the imputations there
         # (whose least-squares solution is that MLE).  None on failure.
+        features = X  # as given, so the final fit keeps its column names
         X = np.asarray(X, dtype=float)
         known = None if self.sigma == "auto" else float(self.sigma)
         intercept = bool(est.fit_intercept)
@@ -719,7 +720,7 @@ default="auto"
         if result is None:
             return None
         sigma = result.sigma
-        final = clone(est).fit(X, result.imputed, **fit_params)
+        final = clone(est).fit(features, result.imputed, **fit_params)
         self.history_.extend(result.changes)
         self.sigma_history_.extend(result.sigmas)
         if self.verbose:

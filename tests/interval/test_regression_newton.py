@@ -263,3 +263,18 @@ def test_a_failed_subsample_solve_starts_from_the_constant(monkeypatch):
     ref = IterativeIntervalRegressor().fit(X, Z)
     assert reg.solver_ == "newton" and reg.n_iter_ == ref.n_iter_ > 4
     np.testing.assert_allclose(reg.predict(X), ref.predict(X), rtol=0, atol=1e-9)
+
+
+def test_newton_path_keeps_the_column_names():
+    import pandas as pd
+
+    X, Z, _ = _case_one()
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "fitted without feature names"
+        reg = IterativeIntervalRegressor(LinearRegression()).fit(frame, Z)
+        assert reg.solver_ == "newton"
+        assert list(reg.feature_names_in_) == list(frame.columns)
+        predicted = reg.predict(frame)
+    coef = reg.estimator_.coef_
+    np.testing.assert_allclose(predicted, X @ coef + reg.estimator_.intercept_)
