@@ -72,7 +72,11 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/test_release_only_methods.py::"
             "test_perturbed_kde_ml_mean_is_the_noisy_mean_of_the_release",
         ],
-        new_tests=["tests/test_mutation_intervals_uncertainty.py"],
+        new_tests=[
+            "tests/test_mutation_intervals_uncertainty.py",
+            # the hook by which an estimator refits all the draws at once
+            "tests/interval/test_npmle_resampling_speed.py",
+        ],
         equivalent={
             f"{_UNC}x_interval_frame__mutmut_31": (
                 "columns=None,",
