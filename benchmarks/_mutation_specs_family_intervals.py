@@ -519,14 +519,6 @@ SPECS: dict[str, ModuleSpec] = {
         new_tests=[*_RELEASED, "tests/test_mutation_integral_intervals.py"],
         equivalent={
             **{
-                f"{_I}x__laplace_row__mutmut_{n}": (
-                    f"b_std = _scales({name}, n, epsilon, lo, hi)",
-                    "_scales gives the standard deviation's scale for every name "
-                    "but count, sum, mean and var",
-                )
-                for n, name in ((165, "None"), (175, '"XXstdXX"'), (176, '"STD"'))
-            },
-            **{
                 f"{_IM}_ci_one__mutmut_{n}": (
                     "None,",
                     "the NaN lower or upper bound of a row without interval: "

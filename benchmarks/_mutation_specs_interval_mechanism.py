@@ -5,7 +5,8 @@ siblings: design, release of each value as the random cell holding it,
 coverage and ``privacy_summary``, refusals) in ``_base_mechanism.py``, the
 anchor laws and cell geometry in ``_anchors.py``, and the Laplace
 statistics of ``skprivate/integral/_dp.py`` (scales, the exponential
-mechanism's quantile, the IQR propose-test-release, bounds checks).
+mechanism's quantile, the IQR propose-test-release, bounds checks) with the
+sensitivities the release and its intervals share (``_sensitivity.py``).
 Merged into ``MODULES`` by ``_mutation_modules.py``.
 """
 
@@ -454,5 +455,15 @@ SPECS: dict[str, ModuleSpec] = {
             f"{_DP}x__check_bounds__mutmut_7": (")", _STACKLEVEL),
             f"{_DP}x_laplace_statistic__mutmut_152": (")", _STACKLEVEL),
         },
+    ),
+    # The sensitivities both the central-DP release and its intervals read.
+    "integral_sensitivity": ModuleSpec(
+        path="skprivate/integral/_sensitivity.py",
+        tests=[
+            "tests/integral/test_dp.py::test_global_variance_and_sd_scales_come_from_the_bounds",
+            "tests/integral/test_intervals.py::test_sample_target_half_width_is_the_laplace_quantile",
+            "tests/integral/test_intervals.py::test_sum_interval_undoes_the_noise_the_release_added",
+        ],
+        new_tests=["tests/test_mutation_integral_dp.py"],
     ),
 }

@@ -151,7 +151,7 @@ SPECS: dict[str, ModuleSpec] = {
             },
         },
         excluded={
-            f"{_UNC}x_bootstrap_replicates__mutmut_79": (
+            f"{_UNC}x_bootstrap_replicates__mutmut_99": (
                 ")",
                 "the failed-fits warning loses its stacklevel; under mutmut a "
                 "trampoline frame is the caller, so only "

@@ -368,7 +368,8 @@ print("KILLERS " + json.dumps(found))
 
 def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
     """The first new test that fails with each mutant on (None: none fails)."""
-    present = [t for t in tests if (work / "mutants" / t).exists()]
+    # a test is a file or a node id in a file (``path::name``)
+    present = [t for t in tests if (work / "mutants" / t.split("::")[0]).exists()]
     if not present or not names:
         return dict.fromkeys(names)
     result = subprocess.run(

@@ -23,11 +23,11 @@ from skprivate.integral import (
     laplace_describe,
     laplace_statistic,
 )
-from skprivate.integral._dp import (
-    _global_scale,
-    _iqr_ptr,
-    _laplace_scale,
-    _Moments,
+from skprivate.integral._dp import _iqr_ptr, _laplace_scale, _Moments
+from skprivate.integral._sensitivity import (
+    MOMENT_STATISTICS,
+    global_scale,
+    sum_sensitivity,
 )
 
 LOCAL = (
@@ -112,8 +112,8 @@ def test_sum_sensitivity_covers_a_replaced_record_and_an_added_one():
     assert calls == [("laplace", 0.0, 7.5)]
     assert value == -2.0 - 7.5
     # bounds of one sign: adding a record at 10 moves it by 10 > U - L = 8
-    assert _global_scale(3, "sum", 2.0, 2.0, 10.0) == 5.0
-    assert _global_scale(3, "sum", 2.0, -10.0, -2.0) == 5.0
+    assert global_scale("sum", 3, 2.0, 2.0, 10.0) == 5.0
+    assert global_scale("sum", 3, 2.0, -10.0, -2.0) == 5.0
     rng = scripted(z=(1.0,))
     with pytest.warns(PrivacyLeakWarning, match="sensitivity='local'"):
         laplace_statistic(
@@ -124,11 +124,18 @@ def test_sum_sensitivity_covers_a_replaced_record_and_an_added_one():
         assert _laplace_scale(x, "sum", 2.0, lo, hi) == expected
 
 
+def test_sum_sensitivity_and_the_moments_with_a_global_scale():
+    assert sum_sensitivity(-5.0, 10.0) == 15.0  # replaced record: U - L
+    assert sum_sensitivity(2.0, 10.0) == 10.0  # added record: |U|
+    assert sum_sensitivity(-10.0, -2.0) == 10.0  # added record: |L|
+    assert MOMENT_STATISTICS == ("count", "sum", "mean", "var", "std")
+
+
 def test_global_scale_of_another_statistic_is_refused():
     with pytest.raises(
         ValueError, match=exact("no Laplace scale for statistic 'median'.")
     ):
-        _global_scale(3, "median", 1.0, 0.0, 1.0)
+        global_scale("median", 3, 1.0, 0.0, 1.0)
     with pytest.raises(
         ValueError, match=exact("no Laplace scale for statistic 'iqr'.")
     ):

@@ -304,6 +304,58 @@ def test_bootstrap_replicates_refit_on_the_drawn_rows():
     assert distinct[:, 0].tolist() == [4.0, 4.0, 4.0]
 
 
+class _Batched(_Empirical):
+    """Refits all draws at once: the statistic of each draw, plus 1000.
+
+    The offset tells a batched answer from a one-by-one refit; ``decline``
+    makes the hook answer None, which hands the draws back to the caller.
+    """
+
+    def __init__(self, min_rows=1, decline=False):
+        super().__init__(min_rows)
+        self.decline = decline
+
+    def _resampled_statistics(self, X, indices, statistic):
+        self.seen_ = (X, [i.copy() for i in indices])
+        if self.decline:
+            return None
+        return [
+            np.asarray(statistic(_Empirical().fit(X[i])), dtype=float) + 1000.0
+            for i in indices
+        ]
+
+
+def test_bootstrap_replicates_take_an_estimators_batched_refits():
+    x = np.arange(10.0)[:, None] ** 2
+    idx = resample_indices(10, 4, 7)
+    one_by_one = [x[i, 0].mean() for i in idx]
+    template = _Batched()
+    reps = bootstrap_replicates(
+        template, x, lambda e: e.mean(), n_resamples=4, random_state=7
+    )
+    # the hook's values are used as they are, one per draw, for the data and
+    # the draws given, with the caller's statistic
+    np.testing.assert_allclose(reps[:, 0], np.add(one_by_one, 1000.0), rtol=1e-14)
+    seen_x, seen_idx = template.seen_
+    assert seen_x is x
+    for a, b in zip(seen_idx, idx):
+        np.testing.assert_array_equal(a, b)
+    # declining (None) refits one by one
+    declined = _Batched(decline=True)
+    reps = bootstrap_replicates(
+        declined, x, lambda e: e.mean(), n_resamples=4, random_state=7
+    )
+    np.testing.assert_allclose(reps[:, 0], one_by_one, rtol=1e-14)
+    assert hasattr(declined, "seen_")
+    # with a response the hook is not asked (it refits from X alone)
+    with_y = _Batched()
+    reps = bootstrap_replicates(
+        with_y, x, lambda e: e.mean(), y=np.ones(10), n_resamples=4, random_state=7
+    )
+    np.testing.assert_allclose(reps[:, 0], one_by_one, rtol=1e-14)
+    assert not hasattr(with_y, "seen_")
+
+
 def test_bootstrap_replicates_report_failed_fits():
     # rows 0..3 take two values: a replicate with one distinct value fails
     x = np.array([[0.0], [0.0], [0.0], [1.0]])

@@ -43,6 +43,7 @@ from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_float_array
 from ._resampling import STATISTICS
+from ._sensitivity import MOMENT_STATISTICS, global_scale
 from ._statistics import DEFAULT_STATISTICS, check_statistics, numeric_frame
 from ._validation import check_pair
 
@@ -147,22 +148,11 @@ def _iqr_ptr(xs, lo, hi, epsilon, delta, rng):
     return float(base ** (j + 0.5))
 
 
-def _sum_sensitivity(lo, hi):
-    # a replaced record moves the clamped sum by up to U - L (15 for
-    # [-5, 10], where max(|L|, |U|) = 10 would understate it); an added or
-    # removed one by up to max(|L|, |U|)
-    return max(hi - lo, abs(lo), abs(hi))
-
-
 def _laplace_scale(xs, statistic, epsilon, lo, hi, spread=None):
     """Noise scale ``Δ/ε`` of one statistic (``spread``: DP max - DP min)."""
     n = xs.size
-    if statistic == "count":
-        return 1.0 / epsilon
-    if statistic == "sum":
-        return _sum_sensitivity(lo, hi) / epsilon
-    if statistic == "mean":
-        return (hi - lo) / (n * epsilon)
+    if statistic in ("count", "sum", "mean"):
+        return global_scale(statistic, n, epsilon, lo, hi)
     if statistic == "min":
         return (xs[1] - xs[0]) / epsilon if n > 1 else (hi - lo) / epsilon
     if statistic == "max":
@@ -205,34 +195,6 @@ def _dp_quantile(xs, q, epsilon, lo, hi, rng):
 
 
 _QUANTILES = {"min": 0.0, "median": 0.5, "max": 1.0}
-
-
-def _global_scale(n, statistic, epsilon, lo, hi):
-    """Noise scale ``Δ/ε`` from the bounds, for count, sum, mean, var, std.
-
-    With every value in ``[L, U]`` and ``S = Σ (x_i - mean)²``, removing
-    record ``n`` gives ``S = S' + (n-1)/n (x_n - m')²`` (``S'``, ``m'`` of
-    the other records), so replacing it changes ``S`` by at most
-    ``(n-1)/n (U - L)²``: the sample variance ``S / (n - 1)`` moves by at
-    most ``(U - L)² / n``.  ``sqrt(S' + c t²)`` is ``sqrt(c)``-Lipschitz in
-    ``t``, so ``sqrt(S)`` moves by at most ``sqrt((n-1)/n) (U - L)`` and the
-    sample SD ``sqrt(S / (n - 1))`` by at most ``(U - L) / sqrt(n)``.
-    """
-    if statistic == "count":
-        return 1.0 / epsilon
-    if statistic == "sum":
-        return _sum_sensitivity(lo, hi) / epsilon
-    if statistic == "mean":
-        return (hi - lo) / (n * epsilon)
-    if statistic == "var":
-        return (hi - lo) ** 2 / (n * epsilon)
-    if statistic == "std":
-        return (hi - lo) / (np.sqrt(n) * epsilon)
-    raise ValueError(f"no Laplace scale for statistic {statistic!r}.")
-
-
-# Statistics whose value merges across blocks of values (moments).
-_MOMENT_STATISTICS = ("count", "sum", "mean", "var", "std")
 
 
 class _Moments(RowStatistic):
@@ -292,10 +254,10 @@ def _moment_value(moments, statistic):
 
 def _check_collection_request(statistic, bounds, sensitivity):
     """What a dask collection supports: global moments, public bounds."""
-    if statistic not in _MOMENT_STATISTICS or sensitivity != "global":
+    if statistic not in MOMENT_STATISTICS or sensitivity != "global":
         raise ValueError(
             "laplace_statistic of a dask collection supports statistic in "
-            f"{list(_MOMENT_STATISTICS)} with sensitivity='global' (their "
+            f"{list(MOMENT_STATISTICS)} with sensitivity='global' (their "
             f"moments merge across partitions); got statistic={statistic!r}, "
             f"sensitivity={sensitivity!r}. Min, max, median and IQR need the "
             "sorted values."
@@ -450,7 +412,7 @@ def laplace_statistic(
         moments = reduce_rows(x if lazy else xs, _Moments(lo, hi, clip=True))
         if moments[0] == 0:
             raise ValueError("x is empty; a statistic needs at least one value.")
-        scale = _global_scale(moments[0], statistic, epsilon, lo, hi)
+        scale = global_scale(statistic, moments[0], epsilon, lo, hi)
         return float(_moment_value(moments, statistic) + rng.laplace(0.0, scale))
     if statistic in ("min", "max", "median", "var", "std"):
         warnings.warn(

@@ -87,6 +87,7 @@ from .._uncertainty import (
     normal_interval,
 )
 from ._resampling import STATISTICS
+from ._sensitivity import global_scale
 from ._validation import check_pair
 
 __all__ = ["IntegralIntervalsMixin", "laplace_intervals", "normal_laplace_half_width"]
@@ -141,20 +142,6 @@ def normal_laplace_half_width(tau: float, b: float, level: float) -> float:
         return float(b * np.log(1.0 / (1.0 - level)))
     high = tau * stats.norm.ppf(0.5 + level / 2) + b * np.log(1.0 / (1.0 - level))
     return float(optimize.brentq(lambda c: _abs_cdf(c, tau, b) - level, 0.0, high))
-
-
-def _scales(statistic: str, n: float, epsilon: float, lo: float, hi: float) -> float:
-    if statistic == "count":
-        return 1.0 / epsilon
-    if statistic == "sum":
-        # as the release (integral/_dp.py): a replaced record moves the
-        # clamped sum by up to U - L, an added or removed one by max(|L|, |U|)
-        return max(hi - lo, abs(lo), abs(hi)) / epsilon
-    if statistic == "mean":
-        return (hi - lo) / (n * epsilon)
-    if statistic == "var":
-        return (hi - lo) ** 2 / (n * epsilon)
-    return (hi - lo) / (np.sqrt(n) * epsilon)  # std
 
 
 def laplace_intervals(
@@ -367,7 +354,7 @@ def _laplace_row(
             "propose-test-release grid cell (certain)",
             "sample IQR",
         )
-    b = _scales(statistic, n, epsilon, lo, hi)
+    b = global_scale(statistic, n, epsilon, lo, hi)
     if target == "sample" or statistic == "count":
         c = b * np.log(1.0 / (1.0 - level))
         what = "n" if statistic == "count" else f"sample {statistic}"
@@ -380,7 +367,7 @@ def _laplace_row(
     if np.isfinite(std):
         # The released std carries Laplace noise of its own: add a one-sided
         # quantile of it (never above the largest possible SD).
-        b_std = _scales("std", n, epsilon, lo, hi)
+        b_std = global_scale("std", n, epsilon, lo, hi)
         slack = b_std * np.log(1.0 / (2.0 * (1.0 - sd_quantile)))
         s = min(worst, max(float(std), 0.0) + slack)
         note = ""

@@ -31,6 +31,20 @@ def test_sample_target_half_width_is_the_laplace_quantile():
         assert half == pytest.approx(b * np.log(10))
 
 
+@pytest.mark.parametrize(
+    "bounds, sensitivity",
+    [((-5.0, 10.0), 15.0), ((2.0, 10.0), 10.0), ((-10.0, -2.0), 10.0)],
+)
+def test_sum_interval_undoes_the_noise_the_release_added(bounds, sensitivity):
+    # the release noises the clamped sum with scale max(U - L, |L|, |U|) / eps
+    # (a replaced record moves it by U - L, an added one by max(|L|, |U|));
+    # its interval must use the same scale
+    table = pd.Series({"count": 50.0, "sum": 120.0})
+    ci = laplace_intervals(table, 0.5, bounds, n=50, level=0.9).set_index("quantity")
+    half = ci.loc["sum", "upper"] - ci.loc["sum", "estimate"]
+    assert half == pytest.approx(sensitivity / 0.5 * np.log(10), rel=1e-12)
+
+
 def test_sample_target_intervals_cover_the_data_statistic_exactly():
     rng = np.random.default_rng(0)
     reps = 500
