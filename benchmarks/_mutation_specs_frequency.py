@@ -396,8 +396,8 @@ SPECS: dict[str, ModuleSpec] = {
                     "is the bootstrap, and the string never leaves the function",
                 )
                 for n, line in (
-                    (9, 'else "XXbootstrapXX"'),
-                    (10, 'else "BOOTSTRAP"'),
+                    (14, 'else "XXbootstrapXX"'),
+                    (15, 'else "BOOTSTRAP"'),
                 )
             },
             **{
@@ -408,9 +408,9 @@ SPECS: dict[str, ModuleSpec] = {
                     "replicates once for all its levels",
                 )
                 for n, line in (
-                    (61, "None,"),
-                    (65, '"XXbootstrapXX",'),
-                    (66, '"BOOTSTRAP",'),
+                    (75, "None,"),
+                    (79, '"XXbootstrapXX",'),
+                    (80, '"BOOTSTRAP",'),
                 )
             },
         },

@@ -34,9 +34,10 @@ on 50 cells).
 
 Running a part.  ``SKPRIVATE_COVERAGE_SECTIONS="name,name" python -m
 benchmarks coverage`` runs the sections whose names contain one of the
-given parts and rewrites the report with the other sections' cells kept from
-their last run (``results/coverage_cells.csv``); the ``run`` column and the
-summary say when each section was run.  ``SKPRIVATE_COVERAGE_SECTIONS=none``
+given parts (a part ``=name`` names one section exactly) and rewrites
+the report with the other sections' cells kept from their last run
+(``results/coverage_cells.csv``); the ``run`` column and the summary say
+when each section was run.  ``SKPRIVATE_COVERAGE_SECTIONS=none``
 runs nothing and rewrites the report from the stored cells (and their
 reasons and status in ``results/coverage_cells.csv`` by the current rules).
 ``SKPRIVATE_COVERAGE_REPS=n`` sets the replications per cell of the
@@ -1181,8 +1182,13 @@ def _chosen_scenarios() -> list[Scenario]:
     if wanted == "none":  # rewrite the report from the stored cells only
         return []
     parts = [w.strip() for w in wanted.split(",") if w.strip()]
-    chosen = [s for s in SCENARIOS if any(w in s.name for w in parts)]
-    unknown = [w for w in parts if not any(w in s.name for s in SCENARIOS)]
+
+    def matches(part: str, name: str) -> bool:
+        # "=name" names one section exactly; other parts match by substring
+        return name == part[1:] if part.startswith("=") else part in name
+
+    chosen = [s for s in SCENARIOS if any(matches(w, s.name) for w in parts)]
+    unknown = [w for w in parts if not any(matches(w, s.name) for s in SCENARIOS)]
     if unknown:
         raise ValueError(
             f"{SECTIONS_VARIABLE}: no section matches {unknown}; sections: "
