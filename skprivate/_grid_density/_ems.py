@@ -316,13 +316,17 @@ def _ems_columns_update(
 ) -> Callable[[NDArray, NDArray], NDArray]:
     """The EMS map of each column of ``targets`` (report shares), batched."""
     S = _smoother_sparse(op.shape[1], width)
+    every = targets.shape[1]
 
     def update(w: NDArray, cols: NDArray) -> NDArray[np.float64]:
+        # (in place on the arrays made here: the same values, fewer copies)
         fitted = np.maximum(op.matvec(w), _FLOOR)
-        new = w * op.rmatvec(targets[:, cols] / fitted)
+        share = targets if cols.size == every else targets[:, cols]
+        new = w * op.rmatvec(np.divide(share, fitted, out=fitted))
         if S is not None:
             new = S @ new
-        return new / new.sum(axis=0)
+        new /= new.sum(axis=0)
+        return new
 
     return update
 

@@ -19,7 +19,11 @@ A pass evaluates ``ℓ``, its gradient and its Hessian with the same
 design ``D``: ``O(n p²)`` for ``p`` columns.  Half-lines (Case-I reports) need
 one ``log_ndtr`` per row, and when every row is one, the gradient and
 Hessian in ``(δ, θ)`` are one product and one symmetric Gram product of the
-augmented design ``[D, -c]`` (``c`` the finite bounds).  Two-sided cells
+augmented design ``[D, -c]`` (``c`` the finite bounds), taken in blocks of
+rows that stay in cache; the pass after a step of a few millionths of
+``σ`` keeps the Hessian of the pass before, and the imputations after the
+converged step are the last pass's terms moved to first order (no further
+``log_ndtr``).  Two-sided cells
 are reflected so that the difference of normal CDFs is taken where it does
 not cancel.  Cells narrower than ``1e-9`` of their location are treated as
 exact values at their midpoint (as the E-step does); their likelihood
@@ -28,13 +32,15 @@ differs from the density's by a constant.
 
 from __future__ import annotations
 
+import contextlib
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import log_ndtr
+from threadpoolctl import ThreadpoolController
 
-__all__ = ["CensoredNormal", "NewtonResult", "newton_interval_mle"]
+__all__ = ["CensoredNormal", "NewtonResult", "newton_interval_mle", "one_blas_thread"]
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 # A step whose largest change of a fitted value is below this fraction of
@@ -44,6 +50,35 @@ _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 _STEP_TOL = 1e-6
 _MAX_PASSES = 50
 _MAX_HALVINGS = 40
+# The pass after a step that changes no fitted value, and not sigma, by
+# more than this fraction of sigma keeps the Hessian of the pass before
+# (half-lines): the Hessian has moved by a few times that fraction, so the
+# next Newton step (itself of the order of the square of this one) is off
+# by as much of itself, about 1e-16 sigma (measured: after a step of 4e-5
+# sigma, the next one was off by 2e-13 sigma).
+_LAG_HESSIAN_STEP = 3e-6
+# Rows per block of a pass over half-lines (its temporaries, about 150
+# bytes per row, stay in the processor's cache).
+_BLOCK_ROWS = 16384
+# impute_near: the largest change of a row's standardized bound for which
+# the first-order terms are used (the second-order ones are below 1e-16).
+_TAYLOR_MAX_STEP = 1e-8
+
+
+_CONTROLLER: list = []
+
+
+def one_blas_thread() -> contextlib.AbstractContextManager:
+    """A context limiting the BLAS libraries to one thread.
+
+    The products of a pass have ``p + 2`` rows: BLAS threads save little
+    there, and their waits count as CPU time (the more so on a loaded
+    machine).  The libraries are found once per process (a search costs a
+    few milliseconds, more than a pass on a thousand rows).
+    """
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 class NewtonResult(NamedTuple):
@@ -65,6 +100,9 @@ class _Pass(NamedTuple):
     grad: NDArray
     hess: NDArray
     eta: NDArray
+    # Half-lines only: log Φ(s) and the Mills ratio r of each row (the
+    # terms :meth:`CensoredNormal.impute_near` extends to a nearby point).
+    half_terms: tuple | None = None
 
 
 class CensoredNormal:
@@ -115,7 +153,10 @@ class CensoredNormal:
         Dt = aug[:q]
         cols = Dt[1:] if fit_intercept else Dt
         np.subtract(X.T, self._mean[:, None], out=cols)
-        scale = np.sqrt(np.einsum("i,ji,ji->j", w, cols, cols) / total)
+        # (one dot product per column: a fraction of einsum's time)
+        unit = bool(np.all(w == 1.0))
+        scale = np.array([col @ (col if unit else col * w) for col in cols])
+        scale = np.sqrt(scale / total)
         scale[~(scale > 0)] = 1.0
         cols /= scale[:, None]
         if fit_intercept:
@@ -124,15 +165,22 @@ class CensoredNormal:
         self.Dt = Dt
         self.known_theta = None if sigma is None else 1.0 / float(sigma)
 
-        both = fin_l & fin_u
-        with np.errstate(invalid="ignore"):
-            narrow = both & (
-                (upper - lower) <= 1e-9 * (1.0 + np.abs(lower) + np.abs(upper))
-            )
-        exact = narrow
-        cell = both & ~exact
         self._groups = []
         self._exact_w = 0.0
+        if all_half:
+            # (the general grouping below, without its index arrays)
+            c = np.where(fin_u, upper, lower)
+            sign = fin_u * 2.0 - 1.0
+            self._groups.append(("half", None, (c, sign)))
+            exact = cell = half = np.zeros(0, dtype=bool)
+        else:
+            both = fin_l & fin_u
+            with np.errstate(invalid="ignore"):
+                narrow = both & (
+                    (upper - lower) <= 1e-9 * (1.0 + np.abs(lower) + np.abs(upper))
+                )
+            exact = narrow
+            cell = both & ~exact
         if exact.any():
             idx = np.flatnonzero(exact)
             y = 0.5 * (lower[idx] + upper[idx])
@@ -147,10 +195,14 @@ class CensoredNormal:
         if cell.any():
             idx = np.flatnonzero(cell)
             self._groups.append(("cell", idx, (lower[idx], upper[idx])))
-        if len(self._groups) == 1 and self._groups[0][1].size == n:
+        if (
+            len(self._groups) == 1
+            and self._groups[0][1] is not None
+            and self._groups[0][1].size == n
+        ):
             kind, _, data = self._groups[0]
             self._groups = [(kind, None, data)]
-        self._unit = bool(np.all(w == 1.0))
+        self._unit = unit
         # Only half-lines (Case-I reports): each row's terms in (δ, θ) are
         # those in η times the row (d_i, -c_i), so the gradient and the
         # Hessian are one product and one Gram matrix of the augmented
@@ -254,13 +306,19 @@ class CensoredNormal:
                 y[idx] = out
         return y, ll
 
-    def evaluate(self, params: NDArray, eta: NDArray | None = None) -> _Pass:
-        """Log-likelihood, gradient and Hessian at ``params``."""
+    def evaluate(
+        self, params: NDArray, eta: NDArray | None = None, hess: NDArray | None = None
+    ) -> _Pass:
+        """Log-likelihood, gradient and Hessian at ``params``.
+
+        A ``hess`` passed in (of a point close by) is returned as the
+        Hessian instead of being computed, when every row is a half-line.
+        """
         delta, theta = self.split(params)
         if eta is None:
             eta = delta @ self.Dt
         if self._aug is not None:
-            return self._evaluate_half_lines(theta, eta)
+            return self._evaluate_half_lines(theta, eta, hess)
         n = self.n
         g_eta = np.empty(n)
         h_eta = np.empty(n)
@@ -325,42 +383,119 @@ class CensoredNormal:
         hess[q, q] = h_theta
         return _Pass(ll, np.append(grad_delta, g_theta), hess, eta)
 
-    def _evaluate_half_lines(self, theta: float, eta: NDArray) -> _Pass:
+    def _evaluate_half_lines(
+        self, theta: float, eta: NDArray, hess: NDArray | None = None
+    ) -> _Pass:
         # Every row a half-line: with s = sign (θ c - η) and the Mills ratio
         # r = φ(s) / Φ(s), the row's gradient is -sign r (d, -c) and its
         # Hessian -r (s + r) (d, -c)(d, -c)ᵀ in (δ, θ).  One log_ndtr and a
         # handful of in-place operations per row, then one product and one
         # symmetric Gram product (A Aᵀ with A = [D, -c] scaled by
-        # sqrt(r (s + r)), which BLAS computes as a rank-k update).
+        # sqrt(r (s + r)), which BLAS computes as a rank-k update).  The rows
+        # are taken in blocks that stay in the processor's cache through all
+        # these steps (one pass over memory instead of one per step).  A
+        # Hessian given (from a point close by) skips the Gram products.
         c, sign = self._groups[0][2]
-        s = np.multiply(c, theta)
-        s -= eta
-        s *= sign
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            lp = log_ndtr(s)
-            r = np.square(s)
-            r *= -0.5
-            r -= _LOG_SQRT_2PI
-            r -= lp
-            np.exp(r, out=r)
-        curv = np.add(s, r, out=s)
-        curv *= r
-        # r (s + r) > 0; rounding in the far tail must not make it negative.
-        np.maximum(curv, 0.0, out=curv)
-        g = np.multiply(r, self._neg_sign, out=r)
-        if self._unit:
-            ll = float(lp.sum())
-        else:
-            ll = float(self.w @ lp)
-            g *= self.w
-            curv *= self.w
+        n = self.n
         E = self._aug if self.known_theta is None else self.Dt
-        grad = E @ g
-        np.sqrt(curv, out=curv)
-        B = E * curv
-        hess = B @ B.T
-        np.negative(hess, out=hess)
-        return _Pass(ll, grad, hess, eta)
+        lp = np.empty(n)
+        r = np.empty(n)
+        grad = np.zeros(E.shape[0])
+        total = None
+        for start in range(0, n, _BLOCK_ROWS):
+            rows = slice(start, min(start + _BLOCK_ROWS, n))
+            s = np.multiply(c[rows], theta)
+            s -= eta[rows]
+            s *= sign[rows]
+            lp_b, r_b = lp[rows], r[rows]
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                log_ndtr(s, out=lp_b)
+                np.square(s, out=r_b)
+                r_b *= -0.5
+                r_b -= _LOG_SQRT_2PI
+                r_b -= lp_b
+                np.exp(r_b, out=r_b)
+            g = np.multiply(r_b, self._neg_sign[rows])
+            if not self._unit:
+                g *= self.w[rows]
+            E_b = E[:, rows]
+            grad += E_b @ g
+            if hess is None:
+                curv = np.add(s, r_b, out=s)
+                curv *= r_b
+                # r (s + r) > 0; rounding in the far tail must not make it
+                # negative.
+                np.maximum(curv, 0.0, out=curv)
+                if not self._unit:
+                    curv *= self.w[rows]
+                np.sqrt(curv, out=curv)
+                B = np.multiply(E_b, curv, out=self._gram_buffer(E_b.shape))
+                part = B @ B.T
+                total = part if total is None else np.add(total, part, out=total)
+        ll = float(lp.sum()) if self._unit else float(self.w @ lp)
+        if hess is None:
+            hess = np.negative(total, out=total)
+        return _Pass(ll, grad, hess, eta, (lp, r))
+
+    def _gram_buffer(self, shape: tuple) -> NDArray:
+        # The scaled block of the Gram product, allocated once per model.
+        buffer = getattr(self, "_buffer", None)
+        if buffer is None or buffer.shape[0] != shape[0] or buffer.shape[1] < shape[1]:
+            buffer = self._buffer = np.empty((shape[0], max(shape[1], _BLOCK_ROWS)))
+        return buffer[:, : shape[1]]
+
+    def impute_near(
+        self,
+        params: NDArray,
+        eta: NDArray,
+        near: _Pass,
+        near_theta: float,
+        d_eta: NDArray | None = None,
+    ) -> tuple[NDArray, float] | None:
+        """:meth:`impute` at ``params`` from the terms of a pass close by.
+
+        Half-lines only: each row's ``s`` moves by ``Δs`` from the pass at
+        ``θ = near_theta`` (linear predictor ``near.eta``), and ``log Φ`` and
+        the Mills ratio move by their first-order terms ``r Δs`` and ``-r (s
+        + r) Δs``.  Used when every ``|Δs|`` is below ``1e-8`` (a converged
+        Newton step), where the second-order terms are below ``1e-16``:
+        the result equals :meth:`impute`'s to rounding, without its
+        ``log_ndtr``.  None when the pass has no such terms or a row moved
+        further.  ``d_eta`` is ``eta - near.eta`` when the caller has it.
+        """
+        if near.half_terms is None:
+            return None
+        lp, r = near.half_terms
+        _, theta = self.split(params)
+        c, sign = self._groups[0][2]
+        if d_eta is None:
+            d_eta = eta - near.eta
+        n = self.n
+        y = np.empty(n)
+        ll = float(self.w @ lp)
+        # in blocks that stay in cache, as the passes
+        for start in range(0, n, _BLOCK_ROWS):
+            rows = slice(start, min(start + _BLOCK_ROWS, n))
+            sign_b, r_b = sign[rows], r[rows]
+            ds = np.multiply(c[rows], theta - near_theta)
+            ds -= d_eta[rows]
+            ds *= sign_b
+            if not np.max(np.abs(ds), initial=0.0) <= _TAYLOR_MAX_STEP:
+                return None
+            s = np.multiply(c[rows], near_theta)
+            s -= near.eta[rows]
+            s *= sign_b
+            with np.errstate(over="ignore", invalid="ignore"):
+                ll += float(self.w[rows] @ (r_b * ds))
+                # r at the new point: r - r (s + r) Δs
+                s += r_b
+                s *= r_b
+                s *= ds
+                moved = np.subtract(r_b, s, out=s)
+            moved *= sign_b
+            y_b = np.subtract(eta[rows], moved, out=y[rows])
+            y_b *= 1.0 / theta
+        return y, ll
 
 
 def _cell_terms(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray, NDArray]:
@@ -432,6 +567,7 @@ def newton_interval_mle(
     changes: list = []
     sigmas: list = []
     n = model.n
+    final_eta = None
     while True:
         if not (
             np.isfinite(cur.ll)
@@ -442,26 +578,39 @@ def newton_interval_mle(
         step = _newton_step(cur.grad, cur.hess)
         if not np.all(np.isfinite(step)):
             return None
-        _, theta = model.split(params)
-        fitted = cur.eta / theta
-        d_eta = model.linear_predictor(step)
+        delta, theta = model.split(params)
         full = params + step
         if model.known_theta is None and not full[-1] > 0:
             full = None
+        change_full = None
         if full is not None:
-            f_full = (cur.eta + d_eta) / model.split(full)[1]
-            change = float(np.max(np.abs(f_full - fitted), initial=0.0))
-            if change * theta <= step_tol:
+            # the change of the linear predictor and of the fitted values,
+            # (δ + Δδ) D / θ' - δ D / θ, in one product with the design
+            new_delta, new_theta = model.split(full)
+            v = new_delta / new_theta - delta / theta
+            d_eta, moved = np.stack([step[: delta.size], v]) @ model.Dt
+            eta_full = cur.eta + d_eta
+            change_full = float(np.max(np.abs(moved, out=moved), initial=0.0))
+            if change_full * theta <= step_tol:
                 # Converged: the error left after this step is about the
                 # square of its size.
                 params = full
-                changes.append(change)
+                changes.append(change_full)
                 sigmas.append(1.0 / theta)
+                final_eta = eta_full
                 break
+        else:
+            d_eta = model.linear_predictor(step)
         # Rounding of a sum of n log-probabilities.
         slack = 1e-12 * (abs(cur.ll) + n)
         t = 1.0
         accepted = None
+        # A tiny step: the Hessian of its start still holds at its end
+        # (half-lines).
+        small = change_full is not None and change_full * theta <= _LAG_HESSIAN_STEP
+        if small and model.known_theta is None:
+            small = abs(step[-1]) <= _LAG_HESSIAN_STEP * theta
+        lagged = cur.hess if small else None
         for _ in range(_MAX_HALVINGS):
             trial = params + t * step
             if model.known_theta is None and not trial[-1] > 0:
@@ -469,7 +618,12 @@ def newton_interval_mle(
                 continue
             if passes >= max_passes:
                 return None
-            ev = model.evaluate(trial, cur.eta + t * d_eta)
+            # (t == 1: the linear predictor and change of the full step)
+            eta = eta_full if t == 1.0 and full is not None else cur.eta + t * d_eta
+            if lagged is None:
+                ev = model.evaluate(trial, eta)
+            else:
+                ev = model.evaluate(trial, eta, hess=lagged)
             passes += 1
             if np.isfinite(ev.ll) and ev.ll >= cur.ll - slack:
                 accepted = (trial, ev)
@@ -478,17 +632,22 @@ def newton_interval_mle(
         if accepted is None:
             return None
         new_params, new = accepted
-        f_new = new.eta / model.split(new_params)[1]
-        changes.append(float(np.max(np.abs(f_new - fitted))))
+        if t == 1.0 and change_full is not None:
+            changes.append(change_full)
+        else:
+            f_new = new.eta / model.split(new_params)[1]
+            changes.append(float(np.max(np.abs(f_new - cur.eta / theta))))
         sigmas.append(1.0 / theta)
         params, cur = new_params, new
     coef, intercept, sig = model.coefficients(params)
-    imputed, ll = model.impute(params)
+    # (theta: that of the last pass, from which the converged step was taken)
+    near = model.impute_near(params, final_eta, cur, theta, d_eta)
+    imputed, ll = model.impute(params) if near is None else near
     return NewtonResult(
         coef=coef,
         intercept=intercept,
         sigma=sig,
-        fitted=model.fitted(params),
+        fitted=final_eta / model.split(params)[1],
         imputed=imputed,
         log_likelihood=ll,
         n_passes=passes,

@@ -47,13 +47,21 @@ def _log_phi(t: NDArray) -> NDArray:
 _DEEP = -1e4
 
 
-def _mills(b: NDArray) -> NDArray:
-    """``phi(b) / Phi(b)``, accurate far into the lower tail."""
+def _mills(b: NDArray, log_cdf: NDArray | None = None) -> NDArray:
+    """``phi(b) / Phi(b)``, accurate far into the lower tail.
+
+    ``log_cdf`` is ``log_ndtr(b)`` when the caller has it already.
+    """
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        direct = np.exp(_log_phi(b) - log_ndtr(b))
+        if log_cdf is None:
+            log_cdf = log_ndtr(b)
+        direct = np.exp(_log_phi(b) - log_cdf)
+        deep = b < _DEEP
+        if not deep.any():
+            return direct
         x = -np.minimum(b, _DEEP)
         series = x + 1.0 / x - 2.0 / x**3
-    return np.where(b < _DEEP, series, direct)
+    return np.where(deep, series, direct)
 
 
 def _log_cdf_ratio(a: NDArray, b: NDArray) -> NDArray:
@@ -106,15 +114,25 @@ def _gauss_moments(a: NDArray, b: NDArray, log_prob: bool = False):
     forms of :func:`_gauss_mean` and :func:`_gauss_second`.
     """
     a, b, flip = _reflect(a, b)
+    half = np.isneginf(a) & np.isfinite(b)
+    if half.all():
+        # Only half-lines (Case-I reports): the terms below without the
+        # selection of their rows.
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            lp = log_ndtr(b)
+            ratio = _mills(b, lp)
+            m2 = 1.0 - b * ratio
+        m = np.negative(ratio, out=ratio)
+        np.negative(m, out=m, where=flip)
+        return (m, m2, lp) if log_prob else (m, m2)
     m = np.zeros(a.shape)
     m2 = np.ones(a.shape)
     lp = np.zeros(a.shape) if log_prob else None
-    half = np.isneginf(a) & np.isfinite(b)
     both = np.isfinite(a) & np.isfinite(b)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         bh = b[half]
         ln_bh = log_ndtr(bh)
-        ratio = _mills(bh)
+        ratio = _mills(bh, ln_bh)
         if log_prob:
             lp[half] = ln_bh
         m[half] = -ratio
@@ -122,7 +140,7 @@ def _gauss_moments(a: NDArray, b: NDArray, log_prob: bool = False):
         ab, bb = a[both], b[both]
         ln_b = log_ndtr(bb)
         den = np.expm1(_log_cdf_ratio(ab, bb))  # -(Phi(b) - Phi(a)) / Phi(b)
-        ratio_b = _mills(bb)
+        ratio_b = _mills(bb, ln_b)
         m[both] = -ratio_b * np.expm1(0.5 * (bb - ab) * (bb + ab)) / den
         term_a = ab * ratio_b * np.exp(-0.5 * (ab - bb) * (ab + bb))
         m2[both] = 1.0 - (term_a - bb * ratio_b) / den
@@ -356,6 +374,10 @@ def log_interval_prob(
     a, b, shape = _prepare(lower, upper, scale)
     a, b, _ = _reflect(a, b)
     with np.errstate(divide="ignore", invalid="ignore"):
+        if noise == "gaussian" and np.all(np.isneginf(a)):
+            # half-lines (-inf, b] only: the general form below is log Phi(b)
+            # plus log(1)
+            return log_ndtr(b).reshape(shape)
         if noise == "gaussian":
             ln_a, ln_b = log_ndtr(a), log_ndtr(b)
         else:

@@ -470,19 +470,24 @@ class _CubicWindows:
             ** np.arange(4)[:, None, None, None]
         )
 
-    def prefix(self, f: NDArray) -> NDArray[np.float64]:
+    def prefix(self, f: NDArray, out: NDArray | None = None) -> NDArray[np.float64]:
         """The block prefix sums of ``jump * t**p`` of the step functions ``f``.
 
         ``f`` has one column per step function (values per cell); the
-        result, one column each, is what :attr:`matrix` reads.
+        result, one column each, is what :attr:`matrix` reads (written to
+        ``out``, of shape ``(4 * nb * B, k)``, when given).
         """
         B, nb, (n, k) = self.B, self.nb, f.shape
         jumps = np.zeros((nb * B, k))  # the jumps of f at its edges, zero beyond
         jumps[0] = f[0]
         np.subtract(f[1:], f[:-1], out=jumps[1:n])
         jumps[n] = -f[-1]
-        terms = jumps.reshape(1, nb, B, k) * self.tpow
-        return np.cumsum(terms, axis=2, out=terms).reshape(4 * nb * B, k)
+        if out is None:
+            out = np.empty((4 * nb * B, k))
+        terms = out.reshape(4, nb, B, k)
+        np.multiply(jumps.reshape(1, nb, B, k), self.tpow, out=terms)
+        np.cumsum(terms, axis=2, out=terms)
+        return out
 
     def __call__(self, f: NDArray) -> NDArray[np.float64]:
         """``C`` at the queries for the step function ``f`` (values per cell)."""
@@ -572,9 +577,14 @@ class SafeCellOperator:
 
     @staticmethod
     def _edge_integral(matrix, cubic, density, mass):
-        stacked = np.concatenate(
-            [cubic.prefix(density), np.cumsum(mass, axis=0), mass], axis=0
-        )
+        # [prefix sums of the cubic windows; cumsum(mass); mass], written in
+        # place into one array, read by the sparse matrix
+        size = 4 * cubic.nb * cubic.B
+        rows = mass.shape[0]
+        stacked = np.empty((size + 2 * rows, mass.shape[1]))
+        cubic.prefix(density, out=stacked[:size])
+        np.cumsum(mass, axis=0, out=stacked[size : size + rows])
+        stacked[size + rows :] = mass
         return matrix @ stacked
 
     def matvec(self, w: NDArray) -> NDArray[np.float64]:
@@ -582,7 +592,11 @@ class SafeCellOperator:
         w = np.asarray(w, dtype=float)
         W = w.reshape(w.shape[0], -1)
         G = self._edge_integral(self._forward, self.fw_c, W / self.widths_x[:, None], W)
-        out = self.profile[:, None] * W.sum(axis=0) - self.norm * (G[1:] - G[:-1])
+        # profile * sum(w) - norm * (G[1:] - G[:-1]), without temporaries
+        step = np.subtract(G[1:], G[:-1])
+        step *= self.norm
+        out = np.multiply(self.profile[:, None], W.sum(axis=0))
+        out -= step
         return out.reshape((-1, *w.shape[1:]))
 
     def rmatvec(self, u: NDArray) -> NDArray[np.float64]:
@@ -591,7 +605,11 @@ class SafeCellOperator:
         U = u.reshape(u.shape[0], -1)
         mass = U * self.widths_y[:, None]
         G = self._edge_integral(self._backward, self.bw_c, U, mass)
-        out = self.norm * (mass.sum(axis=0) - (G[1:] - G[:-1]) / self.widths_x[:, None])
+        # norm * (sum(mass) - (G[1:] - G[:-1]) / widths_x), without temporaries
+        out = np.subtract(G[1:], G[:-1])
+        out /= self.widths_x[:, None]
+        np.subtract(mass.sum(axis=0), out, out=out)
+        out *= self.norm
         return out.reshape((-1, *u.shape[1:]))
 
     def __matmul__(self, w: NDArray) -> NDArray[np.float64]:
