@@ -1031,6 +1031,7 @@ SPECS: dict[str, ModuleSpec] = {
                     ("mean_interval", 30),
                     ("mean_interval", 48),
                     ("widen_pointwise", 48),
+                    ("warn_if_set_wider", 39),
                 )
             },
         },

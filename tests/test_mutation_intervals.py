@@ -425,3 +425,70 @@ def test_identified_set_frame_names_the_mean():
     est = _npmle(NINE, (0.0, 10.0))
     ci = est.conf_int("mean", X=NINE, n_resamples=5, random_state=0)
     assert ci["quantity"].tolist() == ["mean"]
+
+
+# -- the influence interval's identification warning (warn_if_set_wider) --
+
+
+def _fitted_three_masses():
+    """An NPMLE with masses 1/4, 1/2, 1/4 on (-2, -1.5], (0, 0.5], (2, 3].
+
+    Supported range (-1, 1) and bounds (-4, 4): the outer masses may sit
+    anywhere in [-4, -1] and [1, 4], so the mean's identified set is
+    [1/4 (-4) + 1/2 (0) + 1/4 (1), 1/4 (-1) + 1/2 (0.5) + 1/4 (4)]
+    = [-0.75, 1], of width 1.75, with half the mass outside.
+    """
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        bounds=(-4.0, 4.0),
+        supported_range_=(-1.0, 1.0),
+        innermost_=np.array([[-2.0, -1.5], [0.0, 0.5], [2.0, 3.0]]),
+        probabilities_=np.array([0.25, 0.5, 0.25]),
+    )
+
+
+def test_identification_warning_states_share_set_width_and_interval_width():
+    from skprivate.exceptions import NotIdentifiableWarning
+    from skprivate.interval._identified import warn_if_set_wider
+
+    est = _fitted_three_masses()
+    # 95%: 2 z se = 2 (1.959964) (0.3) = 1.176 < 1.75
+    with pytest.warns(NotIdentifiableWarning) as record:
+        warn_if_set_wider(est, 0.3, 0.95)
+    assert [w.category for w in record] == [NotIdentifiableWarning]
+    assert str(record[0].message) == (
+        "50.0% of the estimated mass lies outside the anchors' supported "
+        "range: under the declared bounds=(-4, 4) the data locate the mean "
+        "only up to a set of width 1.75, wider than this 95% interval (1.18), "
+        "which assumes the anchors span the values. Use "
+        "method='identified_set' (the default with bounds) for an interval "
+        "that covers the mean."
+    )
+    # 50%: 2 (0.6744898) (1.0) = 1.349 < 1.75
+    with pytest.warns(NotIdentifiableWarning, match=r"50% interval \(1\.35\)"):
+        warn_if_set_wider(est, 1.0, 0.5)
+
+
+def test_identification_warning_only_when_the_set_is_strictly_wider():
+    from skprivate.interval._identified import warn_if_set_wider
+
+    est = _fitted_three_masses()
+    z = float(stats.norm.ppf(0.975))
+    # the se at which the 95% interval is exactly as wide as the set
+    se = 1.75 / (2.0 * z)
+    for _ in range(8):
+        width = 2.0 * z * se
+        if width == 1.75:
+            break
+        se = np.nextafter(se, np.inf if width < 1.75 else -np.inf)
+    assert 2.0 * z * se == 1.75
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_if_set_wider(est, se, 0.95)  # as wide: no warning
+        warn_if_set_wider(est, 0.45, 0.95)  # 1.764 > 1.75
+        warn_if_set_wider(est, 0.7, 0.8)  # 2 (1.2816) (0.7) = 1.794
+    with pytest.warns(UserWarning):
+        warn_if_set_wider(est, np.nextafter(se, 0.0), 0.95)
+    with pytest.warns(UserWarning):
+        warn_if_set_wider(est, 0.6, 0.8)  # 1.538 < 1.75

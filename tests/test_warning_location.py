@@ -147,6 +147,14 @@ def _in_memory_cases():
                 .conf_int("mean", X=SIX, n_resamples=20, random_state=0)
             ),
         ),
+        "influence interval, set wider": (
+            NotIdentifiableWarning,
+            lambda: (
+                IntervalNPMLE(bounds=(-100, 100))
+                .fit(SIX)
+                .conf_int("mean", X=SIX, method="influence")
+            ),
+        ),
         "widened interval": (
             NotIdentifiableWarning,
             lambda: (

@@ -205,3 +205,149 @@ def test_icm_step_never_empties_a_row():
     est = IntervalNPMLE().fit(Z[idx])
     assert est.converged_
     assert est.optimality_gap_ <= 1e-8
+
+
+def _draws(Z, indices):
+    """The draws of ``resampled_statistics``: sorted by replicate and range."""
+    from skprivate.interval._npmle_resampling import DataCells
+
+    n, B = Z.shape[0], len(indices)
+    cells = DataCells(Z)
+    block = np.repeat(np.arange(B), [len(i) for i in indices])
+    keys, count = np.unique(
+        block * n + cells.rank[np.concatenate(indices)], return_counts=True
+    )
+    block, rank = np.divmod(keys, n)
+    return cells, block, cells.order[rank], count.astype(float)
+
+
+def _tied_rows(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 8, 240).astype(float)
+    Z = np.column_stack([a, a + rng.integers(0, 3, 240)])
+    Z[:40, 0] = -np.inf
+    Z[40:80, 1] = np.inf
+    return Z
+
+
+@pytest.mark.parametrize("kind", ["case-two", "tied"])
+def test_replicate_problems_are_each_draws_own_likelihood(kind):
+    # Each replicate's innermost intervals and pooled rows, found on the
+    # data's cells, are those the fit finds on the drawn rows themselves.
+    from skprivate.interval._npmle import _innermost
+    from skprivate.interval._npmle_resampling import replicate_problems
+
+    Z = _case_two(300, seed=17) if kind == "case-two" else _tied_rows(18)
+    n = Z.shape[0]
+    indices = resample_indices(n, 6, 19) + resample_indices(n, 6, 20, 40, False)
+    cells, block, row, count = _draws(Z, indices)
+    p = replicate_problems(Z, block, row, count, len(indices), cells)
+    for b, idx in enumerate(indices):
+        inner, start, stop, _ = _innermost(Z[idx])
+        m = inner.shape[0]
+        assert p.m[b] == m
+        np.testing.assert_array_equal(p.left[b, :m], inner[:, 0])
+        np.testing.assert_array_equal(p.right[b, :m], inner[:, 1])
+        assert np.isnan(p.left[b, m:]).all()
+        key, counts = np.unique(start * (m + 1) + stop, return_counts=True)
+        rows = slice(0, p.n_rows[b])
+        ours = p.start[b, rows] * (m + 1) + p.stop[b, rows]
+        pooled = np.bincount(
+            np.searchsorted(key, ours), weights=p.w[b, rows], minlength=key.size
+        )
+        assert np.isin(ours, key).all()
+        np.testing.assert_allclose(pooled, counts / len(idx), rtol=1e-12)
+        # Padding rows weigh nothing and hold every innermost interval.
+        assert (p.w[b, p.n_rows[b] :] == 0).all()
+        assert (p.start[b, p.n_rows[b] :] == 0).all()
+        assert (p.stop[b, p.n_rows[b] :] == m).all()
+
+
+@pytest.mark.parametrize(("early", "steps"), [(3, 5), (1, 9), (0, 15)])
+def test_support_reduction_reaches_the_optimum(early, steps):
+    # The fast path: the fit's first EM-ICM iterations (3), then support
+    # reduction.  Every replicate settles within a few Newton steps, well
+    # inside the fit's tolerance: its mean is that of a refit converged far
+    # beyond the default.  After one iteration cells must enter the
+    # support; from the uniform start (none) most must leave it.
+    from scipy.optimize import isotonic_regression
+
+    from skprivate.interval import _npmle_resampling as R
+    from skprivate.interval._npmle_active_set import solve_active_set
+
+    assert R._EARLY_ITER == 3
+    Z = _case_two(400, seed=21)
+    indices = resample_indices(400, 12, 22)
+    cells, block, row, count = _draws(Z, indices)
+    p = R.replicate_problems(Z, block, row, count, 12, cells)
+    if early:
+        s0 = R.solve_batch(p, "em-icm", R._EARLY_TOL, early, isotonic_regression)[0]
+    else:
+        s0 = np.where(np.isnan(p.left), 0.0, 1.0 / p.m[:, None])
+    s, converged, n_iter = solve_active_set(p.start, p.stop, p.w, p.m, s0, 1e-10, 50)
+    assert converged.all()
+    assert n_iter.max() <= steps
+    np.testing.assert_allclose(s.sum(axis=1), 1.0)
+    for b, idx in enumerate(indices):
+        tight = IntervalNPMLE(tol=1e-13, max_iter=100_000).fit(Z[idx])
+        m = p.m[b]
+        np.testing.assert_allclose(
+            s[b, :m] @ p.right[b, :m], tight.mean(), rtol=0, atol=1e-9
+        )
+
+
+def test_unsettled_replicates_fall_back_to_the_fits_iteration(monkeypatch):
+    # With no Newton step allowed no replicate settles: all of them run the
+    # fit's own iteration, and equal one refit per draw as before.
+    from skprivate.interval import _npmle_resampling as R
+
+    monkeypatch.setattr(R, "_NEWTON_ITER", 0)
+    Z = _case_two(300, seed=23)
+    fast, slow = _both(IntervalNPMLE(), Z, _Mean(), n_resamples=15, random_state=24)
+    assert np.abs(fast - slow).max() <= 1e-8
+
+
+def test_a_replicate_with_a_far_larger_support_runs_the_fits_iteration(monkeypatch):
+    # Newton systems are padded to the largest support: a replicate whose
+    # support after the EM-ICM iterations is far above the others' (here:
+    # no EM-ICM iteration, so every support is all of its cells, and one
+    # draw is much larger) is solved by the fit's iteration instead.
+    from skprivate.interval import _npmle_resampling as R
+
+    seen = []
+
+    def spy(start, *args):
+        seen.append(start.shape[0])
+        return solve(start, *args)
+
+    solve = R.solve_active_set
+    monkeypatch.setattr(R, "solve_active_set", spy)
+    monkeypatch.setattr(R, "_EARLY_ITER", 0)
+    monkeypatch.setattr(R, "_SUPPORT_FLOOR", 8)
+    Z = _case_two(400, seed=25)
+    rng = np.random.default_rng(26)
+    indices = [np.arange(400)] + [rng.choice(400, 40, replace=False) for _ in range(5)]
+    out = R.resampled_statistics(IntervalNPMLE(), Z, indices, _Mean())
+    assert seen == [5]
+    for idx, value in zip(indices, out):
+        assert abs(value[0] - IntervalNPMLE().fit(Z[idx]).mean()) <= TOL
+
+
+def test_newton_systems_taken_in_parts_alike(monkeypatch):
+    # Bounded memory: with room for one replicate's systems at a time, the
+    # replicates are solved one by one, to the same values.
+    from skprivate.interval import _npmle_resampling as R
+
+    seen = []
+
+    def spy(start, *args):
+        seen.append(start.shape[0])
+        return solve(start, *args)
+
+    solve = R.solve_active_set
+    monkeypatch.setattr(R, "solve_active_set", spy)
+    monkeypatch.setattr(R, "_NEWTON_CELLS", 1)
+    Z = _case_two(300, seed=27)
+    fast, slow = _both(IntervalNPMLE(), Z, _Mean(), n_resamples=6, random_state=28)
+    assert seen == [1] * 6
+    assert np.abs(fast - slow).max() <= TOL
