@@ -766,3 +766,30 @@ def test_regression_wald_reads_single_precision_features_exactly():
         got = reg.conf_int(kind, points, X=X32, y=y)[columns]
         want = reg.conf_int(kind, points, X=X32.astype(float), y=y)[columns]
         np.testing.assert_array_equal(got.to_numpy(), want.to_numpy(), err_msg=kind)
+
+
+def test_regression_wald_on_censored_rows_is_equivariant_under_a_shift():
+    # Case-I rows (half-lines) around a large intercept: shifting every
+    # value and anchor by 40 shifts the intercept by 40 and leaves every
+    # standard error as it is (the information does not depend on where the
+    # line sits); the difference steps of the information scale with sigma
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(200, 1))
+    y = 0.5 + x[:, 0] + rng.normal(size=200)
+    u = rng.normal(0.5, 1.5, size=200)
+
+    def rows(shift):
+        below = y <= u
+        return np.where(
+            below[:, None],
+            np.c_[np.full(200, -np.inf), u + shift],
+            np.c_[u + shift, np.full(200, np.inf)],
+        )
+
+    near = _regressor(init="constant").fit(x, rows(0.0))
+    far = _regressor(init="constant").fit(x, rows(40.0))
+    a = near.conf_int("coef", X=x, y=rows(0.0))
+    b = far.conf_int("coef", X=x, y=rows(40.0))
+    np.testing.assert_allclose(b["estimate"] - a["estimate"], [40.0, 0.0], atol=1e-5)
+    np.testing.assert_allclose(b["se"], a["se"], rtol=1e-4)
+    assert np.all(np.isfinite(a["se"])) and a["se"].iloc[1] > 0
