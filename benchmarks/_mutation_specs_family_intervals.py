@@ -12,6 +12,7 @@ from ._mutation_modules import ModuleSpec, _all_but
 _NEW = [
     "tests/test_mutation_family_intervals.py",
     "tests/test_mutation_family_intervals_ldp2.py",
+    "tests/test_mutation_family_intervals_ldp3.py",
 ]
 # the tests of the other modules, in files of their own: a survivor runs the
 # whole of its module's new tests
@@ -73,44 +74,46 @@ SPECS: dict[str, ModuleSpec] = {
                 "fit and partial_fit always set _Z (None for a streamed fit), so the "
                 "default is never used",
             ),
-            f"{_D}_conf_int_quantile__mutmut_30": (
+            f"{_D}_conf_int_quantile__mutmut_34": (
                 'z = _records(request, getattr(self, "_Z", ))',
                 "as _conf_int_mean__mutmut_33",
             ),
-            f"{_D}_ci_pointwise__mutmut_63": (
+            f"{_D}_ci_pointwise__mutmut_65": (
                 "None,",
-                "a key of the per-call cache, which holds no other key here: the "
-                "same memoized ratio",
+                "a key of the per-call cache, which holds no other key here but "
+                "the smoothed warning's flag ('smoothed-warned'): the same "
+                "memoized ratio",
             ),
-            f"{_D}_ci_pointwise__mutmut_67": (
+            f"{_D}_ci_pointwise__mutmut_69": (
                 '"XXratioXX",',
-                "as _ci_pointwise__mutmut_63",
+                "as _ci_pointwise__mutmut_65",
             ),
-            f"{_D}_ci_pointwise__mutmut_68": (
+            f"{_D}_ci_pointwise__mutmut_70": (
                 '"RATIO",',
-                "as _ci_pointwise__mutmut_63",
-            ),
-            f"{_D}_conf_int_quantile__mutmut_46": (
-                'None, lambda: self._ci_linear_ratio(z, coarse, "cdf", rbc)',
-                "a key of the per-call cache, distinct from its other keys (the "
-                "tuples ('fine', q)): the same memoized coarse grid",
+                "as _ci_pointwise__mutmut_65",
             ),
             f"{_D}_conf_int_quantile__mutmut_50": (
+                'None, lambda: self._ci_linear_ratio(z, coarse, "cdf", rbc)',
+                "a key of the per-call cache, distinct from its other keys (the "
+                "tuples ('fine', q) and the smoothed warning's flag): the same "
+                "memoized coarse grid",
+            ),
+            f"{_D}_conf_int_quantile__mutmut_54": (
                 '"XXcoarseXX", lambda: self._ci_linear_ratio(z, coarse, "cdf", rbc)',
-                "as _conf_int_quantile__mutmut_46",
+                "as _conf_int_quantile__mutmut_50",
             ),
-            f"{_D}_conf_int_quantile__mutmut_51": (
+            f"{_D}_conf_int_quantile__mutmut_55": (
                 '"COARSE", lambda: self._ci_linear_ratio(z, coarse, "cdf", rbc)',
-                "as _conf_int_quantile__mutmut_46",
+                "as _conf_int_quantile__mutmut_50",
             ),
-            f"{_D}_conf_int_quantile__mutmut_130": (
+            f"{_D}_conf_int_quantile__mutmut_134": (
                 'request.memo(("XXfineXX", float(p))',
                 "the keys stay distinct per q and from 'coarse': the same "
                 "memoized fine grids",
             ),
-            f"{_D}_conf_int_quantile__mutmut_131": (
+            f"{_D}_conf_int_quantile__mutmut_135": (
                 'grid, F, se = request.memo(("FINE", float(p)), lambda p=p: fine(p))',
-                "as _conf_int_quantile__mutmut_130",
+                "as _conf_int_quantile__mutmut_134",
             ),
             f"{_R}_ci_prediction_intervals__mutmut_10": (
                 'if (hasattr(request.points, "iloc")) and False',
@@ -146,46 +149,48 @@ SPECS: dict[str, ModuleSpec] = {
                 'degree = getattr(self, "degree_", )',
                 "as _ci_prediction_intervals__mutmut_25",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_70": (
+            f"{_R}_ci_prediction_intervals__mutmut_100": (
                 "fallback = np.asarray(self.fallback_mask(request.points), dtype=None)",
                 "fallback_mask returns a boolean array already",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_72": (
+            f"{_R}_ci_prediction_intervals__mutmut_102": (
                 "fallback = np.asarray(self.fallback_mask(request.points), )",
-                "as _ci_prediction_intervals__mutmut_70",
+                "as _ci_prediction_intervals__mutmut_100",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_84": (
+            f"{_R}_ci_prediction_intervals__mutmut_114": (
                 "None,",
-                "a key of the per-call cache, distinct from its other key "
-                "('fits'): the same memoized replicates",
+                "a key of the per-call cache, distinct from its other keys "
+                "('fits' and the smoothed warning's flag): the same memoized "
+                "replicates",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_88": (
+            f"{_R}_ci_prediction_intervals__mutmut_118": (
                 '"XXbootstrapXX",',
-                "as _ci_prediction_intervals__mutmut_84",
+                "as _ci_prediction_intervals__mutmut_114",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_89": (
+            f"{_R}_ci_prediction_intervals__mutmut_119": (
                 '"BOOTSTRAP",',
-                "as _ci_prediction_intervals__mutmut_84",
+                "as _ci_prediction_intervals__mutmut_114",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_97": (
+            f"{_R}_ci_prediction_intervals__mutmut_127": (
                 "n_jobs=None,",
                 "bootstrap_replicates seeds each replicate from random_state, so its "
                 "results do not depend on n_jobs (documented)",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_196": (
+            f"{_R}_ci_prediction_intervals__mutmut_226": (
                 "est, se, parts = (a.copy() for a in request.memo(None, fits))",
-                "a key of the per-call cache, distinct from its other key "
-                "('bootstrap'): the same memoized fits",
+                "a key of the per-call cache, distinct from its other keys "
+                "('bootstrap' and the smoothed warning's flag): the same "
+                "memoized fits",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_200": (
+            f"{_R}_ci_prediction_intervals__mutmut_230": (
                 'est, se, parts = (a.copy() for a in request.memo("XXfitsXX", fits))',
-                "as _ci_prediction_intervals__mutmut_196",
+                "as _ci_prediction_intervals__mutmut_226",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_201": (
+            f"{_R}_ci_prediction_intervals__mutmut_231": (
                 'est, se, parts = (a.copy() for a in request.memo("FITS", fits))',
-                "as _ci_prediction_intervals__mutmut_196",
+                "as _ci_prediction_intervals__mutmut_226",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_212": (
+            f"{_R}_ci_prediction_intervals__mutmut_242": (
                 "ratio = ~np.isnan(parts[..., 1])",
                 "parts holds NaN rows exactly where the local linear fit was used "
                 "(its initial fill); the local constant rows have finite N and D "
@@ -228,6 +233,10 @@ SPECS: dict[str, ModuleSpec] = {
                 "Y = np.asarray(W[:, 1:], )",
                 "as _ci_training__mutmut_34",
             ),
+            f"{_R}_ci_training__mutmut_48": (
+                "return np.asarray(Z, dtype=None), Y, labels",
+                "fit stores _Z as a float64 array",
+            ),
             f"{_R}_ci_training__mutmut_50": (
                 "return np.asarray(Z, ), Y, labels",
                 "fit stores _Z as a float64 array",
@@ -256,11 +265,11 @@ SPECS: dict[str, ModuleSpec] = {
                 "the branch for support_ None, which fit never leaves (as "
                 "_ci_offers_kind__mutmut_5)",
             ),
-            f"{_D}_ci_pointwise__mutmut_36": (
+            f"{_D}_ci_pointwise__mutmut_38": (
                 'z = _records(request, getattr(self, "_Z", ))',
                 "as _conf_int_mean__mutmut_33",
             ),
-            f"{_D}_ci_pointwise__mutmut_53": (
+            f"{_D}_ci_pointwise__mutmut_55": (
                 "est = np.where(x >= b, 1.0, 0.0)",
                 "differs only at x = b, which is inside the support, where the "
                 "ratio overwrites this value",
@@ -280,11 +289,6 @@ SPECS: dict[str, ModuleSpec] = {
             f"{_R}_ci_resampling_template__mutmut_10": (
                 "noise_scale=np.asarray(self.noise_scale_, ),",
                 "as _ci_resampling_template__mutmut_8",
-            ),
-            f"{_D}_ci_smoothing_method__mutmut_9": (
-                'else "XXsmoothedXX"',
-                "the chosen method is only compared with 'rbc' and 'bootstrap' "
-                "afterwards: any other default acts as 'smoothed'",
             ),
             f"{_D}_conf_int_mean__mutmut_3": (
                 '("noisy-mean", "bootstrap"), None, type(self).__name__',
@@ -306,12 +310,12 @@ SPECS: dict[str, ModuleSpec] = {
                     "value of `what` gives the CDF",
                 )
                 for n, line in (
-                    (55, "self._ci_linear_ratio(z, coarse, None, rbc)"),
-                    (61, 'self._ci_linear_ratio(z, coarse, "XXcdfXX", rbc)'),
-                    (62, 'self._ci_linear_ratio(z, coarse, "CDF", rbc)'),
-                    (110, "self._ci_linear_ratio(z, grid, None, rbc)"),
-                    (116, 'self._ci_linear_ratio(z, grid, "XXcdfXX", rbc)'),
-                    (117, 'self._ci_linear_ratio(z, grid, "CDF", rbc)'),
+                    (59, "self._ci_linear_ratio(z, coarse, None, rbc)"),
+                    (65, 'self._ci_linear_ratio(z, coarse, "XXcdfXX", rbc)'),
+                    (66, 'self._ci_linear_ratio(z, coarse, "CDF", rbc)'),
+                    (114, "self._ci_linear_ratio(z, grid, None, rbc)"),
+                    (120, 'self._ci_linear_ratio(z, grid, "XXcdfXX", rbc)'),
+                    (121, 'self._ci_linear_ratio(z, grid, "CDF", rbc)'),
                 )
             },
             **{
@@ -321,10 +325,10 @@ SPECS: dict[str, ModuleSpec] = {
                     "exactly, a measure-zero coincidence",
                 )
                 for n, line in (
-                    (67, "np.abs(Fc - p) < _WIDE_Z * sc"),
-                    (73, "wide = np.flatnonzero(p < Fc)[:1]"),
-                    (137, "above = np.flatnonzero(p < F)"),
-                    (180, "ok = np.flatnonzero(np.abs(F - p) < zq * se)"),
+                    (71, "np.abs(Fc - p) < _WIDE_Z * sc"),
+                    (77, "wide = np.flatnonzero(p < Fc)[:1]"),
+                    (141, "above = np.flatnonzero(p < F)"),
+                    (184, "ok = np.flatnonzero(np.abs(F - p) < zq * se)"),
                 )
             },
             **{
@@ -335,18 +339,25 @@ SPECS: dict[str, ModuleSpec] = {
                     "the mass terms themselves) and q < 1",
                 )
                 for n, line in (
-                    (77, "wide = wide if (wide.size) or True else"),
-                    (78, "wide = wide if wide.size else np.array(None)"),
-                    (79, "wide = wide if wide.size else np.array([_COARSE + 1])"),
-                    (80, "wide = wide if wide.size else np.array([_COARSE - 2])"),
+                    (81, "wide = wide if (wide.size) or True else"),
+                    (82, "wide = wide if wide.size else np.array(None)"),
+                    (83, "wide = wide if wide.size else np.array([_COARSE + 1])"),
+                    (84, "wide = wide if wide.size else np.array([_COARSE - 2])"),
                 )
             },
-            f"{_D}_conf_int_quantile__mutmut_148": (
+            f"{_D}_conf_int_quantile__mutmut_152": (
                 "if i > 0 and F[i] >= F[i - 1]:",
                 "i is the first fine point with q <= F, so F[i - 1] < q <= F[i] "
                 "and both tests hold (they differ only for F[i] = F[i - 1] "
                 "exactly when no fine point reaches q, a measure-zero "
                 "coincidence)",
+            ),
+            f"{_D}_conf_int_quantile__mutmut_169": (
+                "estimate[j] = grid[i - 1] + np.clip(frac, None, 1) * (",
+                "the interpolation runs only where F[i] > F[i - 1] and either "
+                "F[i - 1] < q (i the first fine point with q <= F) or F[i] < q "
+                "(no such point): frac is positive either way, so its lower "
+                "clip at 0 never acts",
             ),
             f"{_R}_ci_kept_release__mutmut_5": (
                 'if getattr(self, "privatizer_", ) is None:',
@@ -387,9 +398,9 @@ SPECS: dict[str, ModuleSpec] = {
                 'np.einsum("NAB,B->NA", L, beta[:, c])',
                 "the same contraction under other index letters",
             ),
-            f"{_R}_ci_prediction_intervals__mutmut_104": (
+            f"{_R}_ci_prediction_intervals__mutmut_134": (
                 "),",
-                "the call without n_jobs: as _ci_prediction_intervals__mutmut_97",
+                "the call without n_jobs: as _ci_prediction_intervals__mutmut_127",
             ),
             **{
                 f"{_R}_ci_prediction_intervals__mutmut_{n}": (
@@ -398,10 +409,10 @@ SPECS: dict[str, ModuleSpec] = {
                     "size as 'infer'",
                 )
                 for n, line in (
-                    (118, "lower.reshape(c, -2).T"),
-                    (124, "upper.reshape(c, -2).T"),
-                    (131, "est = est.reshape(c, -2).T"),
-                    (146, "ddof=1).reshape(c, -2).T"),
+                    (148, "lower.reshape(c, -2).T"),
+                    (154, "upper.reshape(c, -2).T"),
+                    (161, "est = est.reshape(c, -2).T"),
+                    (176, "ddof=1).reshape(c, -2).T"),
                 )
             },
             f"{_R}_ci_training__mutmut_71": (
@@ -416,6 +427,13 @@ SPECS: dict[str, ModuleSpec] = {
             f"{_R}_conf_int_predict__mutmut_2": (
                 "return self._ci_prediction_intervals(request, proba=None)",
                 "proba is tested for truth: None acts as False",
+            ),
+            f"{_PK}_ci_resampling_template__mutmut_16": (
+                "privatizer=None, bounds=tuple(self.bounds_), )",
+                "only a 'paper' fit gets here (an 'ml' one is refused first): "
+                "its method is 'paper', or 'auto' without a known noise law, "
+                "and the clone has no privatizer, so 'auto' resolves to "
+                "'paper' as well",
             ),
             f"{_PK}_ci_ems_system__mutmut_5": (
                 "law = _noise_law(None, self.privatizer_)",
