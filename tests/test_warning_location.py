@@ -26,7 +26,11 @@ from skprivate import (
     SubsetUniform,
 )
 from skprivate.distributions import DiscreteDistribution, PopulationEstimateMixin
-from skprivate.exceptions import NotIdentifiableWarning, PrivacyLeakWarning
+from skprivate.exceptions import (
+    CoverageWarning,
+    NotIdentifiableWarning,
+    PrivacyLeakWarning,
+)
 from skprivate.frequency import GeneralizedRandomizedResponse
 from skprivate.integral import laplace_statistic
 from skprivate.interval import IntervalCaseI, IntervalCaseII, IntervalNPMLE
@@ -161,6 +165,17 @@ def _in_memory_cases():
                 IntervalNPMLE(bounds=(0, 10))
                 .fit(SIX)
                 .conf_int("quantile", [0.9], X=SIX)
+            ),
+        ),
+        # the smoothed grid-EMS interval does not cover the true value
+        "smoothed interval": (
+            CoverageWarning,
+            lambda: (
+                RVNSDensityEstimator(
+                    privatizer=RVNSPerturber(d=2.0, k=2, bounds=(0, 10), random_state=0)
+                )
+                .fit(X)
+                .conf_int("mean", method="smoothed")
             ),
         ),
         "solver": (
