@@ -167,6 +167,15 @@ def _in_memory_cases():
                 .conf_int("quantile", [0.9], X=SIX)
             ),
         ),
+        # subsampling intervals of the NPMLE at moderate n
+        "subsampling interval": (
+            CoverageWarning,
+            lambda: (
+                IntervalNPMLE()
+                .fit(CASE_TWO)
+                .conf_int("cdf", [0.0], X=CASE_TWO, n_resamples=10, random_state=0)
+            ),
+        ),
         # the smoothed grid-EMS interval does not cover the true value
         "smoothed interval": (
             CoverageWarning,

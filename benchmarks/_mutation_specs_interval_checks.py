@@ -1,0 +1,73 @@
+"""Mutation specs of the checks that make intervals say when they may miss.
+
+Small modules split out of the interval code of their families: the
+warning that a smoothed interval covers a smoothed target
+(``ldp/_smoothed_warning.py``), the check that a robust bias-corrected
+deconvolution interval has a bandwidth small enough for its correction
+(``ldp/_rbc_check.py``), the check of the NPMLE's subsampling intervals at
+moderate n (``interval/_subsampling_check.py``), and the grid EMS's choice
+of the smoothing width with the band of widths the held-out likelihood
+cannot tell apart (``_grid_density/_width_choice.py``).  Each has its own
+test file of exact cases; the exact warning texts are in the new tests of
+the interval modules.  Merged into ``MODULES`` by ``_mutation_modules.py``.
+"""
+
+from __future__ import annotations
+
+from ._mutation_modules import ModuleSpec, _all_but
+
+_SW = "skprivate.ldp._smoothed_warning."
+_SC = "skprivate.interval._subsampling_check.xǁSubsamplingCheckMixinǁ"
+_STACKLEVEL = (
+    "the warning loses its stacklevel; under mutmut a trampoline frame is the "
+    "caller, so only the location checks outside mutmut see it "
+    "(tests/test_warning_location.py; for the smoothed warning also "
+    "tests/ldp/test_smoothed_interval_warning.py)"
+)
+
+SPECS: dict[str, ModuleSpec] = {
+    "ldp_smoothed_warning": ModuleSpec(
+        path="skprivate/ldp/_smoothed_warning.py",
+        # not the two that check the warning's location, which mutmut's
+        # trampolines move (tests/test_warning_location.py checks it too)
+        tests=_all_but(
+            "tests/ldp/test_smoothed_interval_warning.py",
+            "test_density_warns_for_explicit_smoothed",
+            "test_regressor_warns_for_smoothed_not_for_rbc",
+        ),
+        new_tests=[
+            "tests/test_mutation_interval_checks.py",
+            "tests/test_mutation_family_intervals_ldp3.py",
+        ],
+        excluded={f"{_SW}x_warn_smoothed__mutmut_13": (")", _STACKLEVEL)},
+    ),
+    "ldp_rbc_check": ModuleSpec(
+        path="skprivate/ldp/_rbc_check.py",
+        tests=["tests/ldp/test_rbc_check.py"],
+        new_tests=["tests/test_mutation_family_intervals_ldp3.py"],
+    ),
+    "interval_subsampling_check": ModuleSpec(
+        path="skprivate/interval/_subsampling_check.py",
+        tests=["tests/interval/test_subsampling_check.py"],
+        new_tests=["tests/test_mutation_interval_checks.py"],
+        equivalent={
+            f"{_SC}_ci_check_subsampling__mutmut_8": (
+                'if len(frame) else "XXXX"',
+                "the method of an empty frame is only searched for "
+                "'subsampling', which neither '' nor 'XXXX' contains",
+            ),
+            f"{_SC}_ci_check_subsampling__mutmut_23": (
+                "if rows > MIN_WINDOW_ROWS:",
+                "rows is b**(2/3) for an integer b, never exactly 100 in "
+                "floating point (b = 1000 gives 99.99999999999997, b = 1001 "
+                "gives 100.07), so > and >= agree",
+            ),
+        },
+        excluded={f"{_SC}_ci_check_subsampling__mutmut_33": (")", _STACKLEVEL)},
+    ),
+    "grid_width_choice": ModuleSpec(
+        path="skprivate/_grid_density/_width_choice.py",
+        tests=["tests/test_width_choice.py"],
+        new_tests=["tests/test_mutation_intervals_grid2.py"],
+    ),
+}
