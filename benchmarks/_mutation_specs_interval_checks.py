@@ -18,6 +18,7 @@ from ._mutation_modules import ModuleSpec, _all_but
 
 _SW = "skprivate.ldp._smoothed_warning."
 _SC = "skprivate.interval._subsampling_check.xǁSubsamplingCheckMixinǁ"
+_RC = "skprivate.ldp._rbc_check.xǁBandwidthCheckMixinǁ"
 _STACKLEVEL = (
     "the warning loses its stacklevel; under mutmut a trampoline frame is the "
     "caller, so only the location checks outside mutmut see it "
@@ -44,7 +45,18 @@ SPECS: dict[str, ModuleSpec] = {
     "ldp_rbc_check": ModuleSpec(
         path="skprivate/ldp/_rbc_check.py",
         tests=["tests/ldp/test_rbc_check.py"],
-        new_tests=["tests/test_mutation_family_intervals_ldp3.py"],
+        new_tests=[
+            "tests/test_mutation_interval_checks.py",
+            "tests/test_mutation_family_intervals_ldp3.py",
+        ],
+        equivalent={
+            f"{_RC}_ci_check_bandwidth__mutmut_8": (
+                'if len(frame) else "XXXX"',
+                "the method of an empty frame is only tested for starting with "
+                "'rbc', which neither '' nor 'XXXX' does",
+            ),
+        },
+        excluded={f"{_RC}_ci_check_bandwidth__mutmut_163": (")", _STACKLEVEL)},
     ),
     "interval_subsampling_check": ModuleSpec(
         path="skprivate/interval/_subsampling_check.py",

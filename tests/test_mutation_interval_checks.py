@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from skprivate._uncertainty import IntervalRequest
 from skprivate.exceptions import CoverageWarning
@@ -24,13 +25,13 @@ from skprivate.interval._subsampling_check import (
 from skprivate.ldp._smoothed_warning import warn_smoothed
 
 
-def _request(kind="cdf", level=0.95):
+def _request(kind="cdf", level=0.95, X=None):
     return IntervalRequest(
         kind=kind,
         points=[0.0],
         level=level,
         method="auto",
-        X=None,
+        X=X,
         y=None,
         n_resamples=None,
         random_state=None,
@@ -139,3 +140,127 @@ def test_subsampling_check_is_silent_for_other_methods_no_rows_and_large_n():
         [lambda: _Checked(_frame("subsampling"), 31_600)._conf_int_cdf(_request())]
     )
     assert len(caught) == 1
+
+
+# -- the rbc bandwidth check of the deconvolution density (ldp/_rbc_check.py) --
+
+
+class _DensityBase:
+    def _conf_int_pdf(self, request):
+        return self.frame
+
+    def _conf_int_cdf(self, request):
+        return self.frame
+
+    def _conf_int_quantile(self, request):
+        return self.frame
+
+
+def _density(frame, z=None, noise_scale=0.5, bandwidth=1.5):
+    from skprivate.ldp._rbc_check import BandwidthCheckMixin
+
+    class _Deconvolved(BandwidthCheckMixin, _DensityBase):
+        pass
+
+    est = _Deconvolved()
+    est.frame, est.bandwidth_, est.noise_scale_ = frame, bandwidth, noise_scale
+    if z is not None:
+        est._Z = np.asarray(z, dtype=float)
+    return est
+
+
+def _rbc_frame(point, estimate, se, half=None):
+    half = se if half is None else half
+    return pd.DataFrame(
+        {
+            "point": [point],
+            "estimate": [estimate],
+            "lower": [estimate - half],
+            "upper": [estimate + half],
+            "se": [se],
+            "method": ["rbc (robust bias-corrected)"],
+        }
+    )
+
+
+_TAIL = (
+    ". A smaller bandwidth reduces that bias (as h**4); method='smoothed' "
+    "covers the density smoothed at this bandwidth instead."
+)
+_NO_SPREAD = (
+    "the releases vary no more than the noise does, so the spread of the "
+    "clean values (against which the bandwidth must be small for the bias "
+    "correction to hold) cannot be estimated"
+)
+
+
+@pytest.mark.parametrize(
+    "z, noise_scale",
+    [
+        ([0.0, 2.0], 1.0),  # variance 2 - 2 b**2 = 0 exactly
+        ([0.0, np.sqrt(30.0)], 3.0),  # 15 - 2 (9) < 0 (not 15 - 2 (3) (2))
+    ],
+)
+def test_rbc_check_without_spread_beyond_the_noise(z, noise_scale):
+    est = _density(_rbc_frame(0.0, 0.3, 0.01), z, noise_scale)
+    request = _request("cdf")
+    caught = _caught([lambda: est._conf_int_cdf(request)] * 2)
+    assert [w.category for w in caught] == [CoverageWarning]
+    assert str(caught[0].message) == (
+        "_Deconvolved: the rbc cdf interval may cover less often than its "
+        "level: " + _NO_SPREAD + _TAIL
+    )
+
+
+def test_rbc_check_reason_names_bandwidth_spread_bias_and_coverage():
+    from skprivate.ldp._rbc_check import bias_coverage, reference_bias
+
+    z = np.random.default_rng(4).normal(0.0, 2.0, 400)
+    sd = np.sqrt(np.var(z, ddof=1) - 2 * 0.25)
+    # the pdf at 0.5 (not at the estimate 0.1) with se 0.002
+    est = _density(_rbc_frame(0.5, 0.1, 0.002, half=0.05), z)
+    bias, _ = reference_bias("pdf", np.array([0.5]), float(np.mean(z)), sd, 1.5)
+    delta = float(np.abs(bias[0]) / 0.002)
+    coverage = float(bias_coverage(0.95, delta))
+    caught = _caught([lambda: est._conf_int_pdf(_request("pdf"))])
+    assert len(caught) == 1
+    assert str(caught[0].message) == (
+        "_Deconvolved: the rbc pdf interval may cover less often than its "
+        f"level: the bandwidth (1.5) is {1.5 / sd:.2f} times the deconvolved "
+        f"spread of the values (standard deviation {sd:.3g}), where the bias "
+        "the correction leaves is, for a normal law of that spread, "
+        f"{delta:.2g} standard errors, which brings the coverage of this 0.95 "
+        f"interval to about {coverage:.2f}" + _TAIL
+    )
+    # a quantile is judged at its estimate (1.0, not the level 0.5), with
+    # se = half-width / z times the density there (not the se column)
+    q = _density(_rbc_frame(0.5, 1.0, 0.3, half=0.005), z)
+    zq = float(stats.norm.ppf(0.975))
+    qbias, qdens = reference_bias("cdf", np.array([1.0]), float(np.mean(z)), sd, 1.5)
+    qdelta = float(np.abs(qbias[0]) / (0.005 / zq * qdens[0]))
+    found = _caught([lambda: q._conf_int_quantile(_request("quantile"))])
+    assert len(found) == 1
+    message = str(found[0].message)
+    assert message.startswith("_Deconvolved: the rbc quantile interval may cover")
+    assert f"{qdelta:.2g} standard errors" in message and "about 0.00" in message
+
+
+def test_rbc_check_is_silent_for_zero_se_other_methods_and_empty_frames():
+    z = np.random.default_rng(4).normal(0.0, 2.0, 400)
+    frames = [
+        _rbc_frame(0.5, 0.1, 0.0, half=0.0),  # se 0: no bias in SE units
+        _rbc_frame(0.5, 0.1, 0.002).assign(method="smoothed"),
+        _rbc_frame(0.5, 0.1, 0.002).iloc[:0],
+    ]
+    for frame in frames:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert _density(frame, z)._conf_int_pdf(_request("pdf")) is frame
+
+
+def test_rbc_check_reads_the_records_given_to_the_call():
+    z = np.random.default_rng(4).normal(0.0, 2.0, 400)
+    est = _density(_rbc_frame(0.5, 0.1, 0.002, half=0.05))  # keeps no records
+    request = _request("pdf", X=z[:, None])
+    caught = _caught([lambda: est._conf_int_pdf(request)])
+    assert len(caught) == 1 and "the rbc pdf interval" in str(caught[0].message)

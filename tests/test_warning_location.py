@@ -9,6 +9,7 @@ line of the call.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 
@@ -167,6 +168,11 @@ def _in_memory_cases():
                 .conf_int("quantile", [0.9], X=SIX)
             ),
         ),
+        # an rbc deconvolution interval whose bandwidth is large for its bias
+        "rbc bandwidth": (
+            CoverageWarning,
+            lambda: _rbc_fit()[0].conf_int("pdf", [0.0], X=_rbc_fit()[1]),
+        ),
         # subsampling intervals of the NPMLE at moderate n
         "subsampling interval": (
             CoverageWarning,
@@ -197,6 +203,18 @@ def _in_memory_cases():
             ).fit(X),
         ),
     }
+
+
+@functools.cache
+def _rbc_fit():
+    # a bandwidth large against the spread: the rbc interval's check warns
+    x = np.random.default_rng(0).normal(size=(2000, 1)).clip(-4, 4)
+    ldp = LaplaceLDP(epsilon=4.0, bounds=(-4, 4), random_state=0)
+    z = ldp.fit_transform(x)
+    kde = DeconvolutionKernelDensity(
+        bandwidth=1.0, noise_scale=ldp.scale_, support=(-4, 4), algorithm="binned"
+    ).fit(z)
+    return kde, z
 
 
 def _dask_cases():
