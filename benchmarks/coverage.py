@@ -749,7 +749,7 @@ def _integral(n, decimals, rng, pilot):
         decimals=decimals,
         random_state=rng.integers(2**31),
     ).fit(x)
-    ci = est.conf_int("mean", level=LEVELS)
+    ci = _ci(est, "mean", level=LEVELS)
     if not np.isfinite(ci["lower"]).all():
         return [{"interval": "mean, release rule", "missing": True}]
     return [_row("mean, release rule", ci, _INTEGRAL_MEAN)]

@@ -32,6 +32,10 @@ class NotIdentifiableWarning(UserWarning):
 class CoverageWarning(UserWarning):
     """A confidence interval is likely to cover less often than its level.
 
+    Or its coverage depends on the unknown truth far more than on chance (a
+    release rounded to a coarse grid covers more or less often depending on
+    where the truth lies between two grid values).
+
     Raised by ``conf_int`` where a documented check on the data says that the
     interval's approximation does not hold for this setting (for instance,
     the held-out likelihood cannot tell apart smoothing widths that give

@@ -23,6 +23,7 @@ from ..utils.validation import check_numeric_input
 from ._intervals import IntegralIntervalsMixin
 from ._microaggregation import microaggregate
 from ._resampling import STATISTICS, integral_private_column
+from ._rounding_check import RoundingCheckMixin
 
 __all__ = ["IntegralPrivateStatistics", "integral_describe"]
 
@@ -173,7 +174,7 @@ def column_values(X: np.ndarray, names: Sequence[str]) -> list[np.ndarray]:
 
 
 class IntegralPrivateStatistics(
-    IntegralIntervalsMixin, ParamsValidationMixin, BaseEstimator
+    RoundingCheckMixin, IntegralIntervalsMixin, ParamsValidationMixin, BaseEstimator
 ):
     """Integrally private descriptive statistics (Algorithm 1 of the paper).
 

@@ -1,0 +1,225 @@
+"""The coverage of rounded integrally private releases and its warning."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skprivate import IntegralPrivateStatistics
+from skprivate.exceptions import CoverageWarning
+from skprivate.integral._rounding_check import COVERAGE_TOLERANCE, rounded_coverage
+
+
+def _by_enumeration(sd, step, c, o):
+    """P(|round(M) - o| <= c) for M ~ N(o, sd**2), one grid value at a time."""
+    centre = int(np.round(o / step))
+    k = np.arange(centre - 200, centre + 201)
+    p = stats.norm.cdf((k + 0.5) * step, o, sd) - stats.norm.cdf(
+        (k - 0.5) * step, o, sd
+    )
+    return float(p[np.abs(k * step - o) <= c].sum())
+
+
+def test_exact_small_cases():
+    # truth on the grid, only its own grid value inside: P(|Z| < 1/2)
+    assert rounded_coverage(1.0, 1.0, 0.5, [0.0])[0] == pytest.approx(
+        2 * stats.norm.cdf(0.5) - 1, abs=1e-15
+    )
+    # truth at 0.25 with c = 1: the values 0 and 1 are inside, -1 is not
+    got = rounded_coverage(1.0, 1.0, 1.0, [0.25])[0]
+    want = stats.norm.cdf(1.25) - stats.norm.cdf(-0.75)
+    assert got == pytest.approx(want, abs=1e-15)
+    # an interval shorter than the distance to every grid value never covers
+    assert rounded_coverage(0.3, 1.0, 0.2, [0.5])[0] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("sd", "step", "c"),
+    [(0.09, 0.1, 0.18), (0.045, 0.1, 0.1), (0.2, 0.05, 0.33), (1.0, 2.5, 0.7)],
+)
+def test_equals_enumeration_at_every_place(sd, step, c):
+    offsets = np.linspace(0.0, step, 37)
+    got = rounded_coverage(sd, step, c, offsets)
+    want = [_by_enumeration(sd, step, c, o) for o in offsets]
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_default_places_reach_both_sides_of_each_jump():
+    # c = 0.13, step = 0.1: the grid values 0.2 and -0.1 enter and leave at
+    # o = 0.07 and 0.03, where the coverage jumps; 11 even places miss the
+    # lowest coverage, the default places hold both sides of each jump
+    sd, step, c = 0.06, 0.1, 0.13
+    got = rounded_coverage(sd, step, c)
+    fine = rounded_coverage(sd, step, c, np.linspace(0.0, step, 200_001))
+    coarse = rounded_coverage(sd, step, c, np.linspace(0.0, step, 11))
+    assert fine.min() - 1e-5 < got.min() <= fine.min()
+    assert got.max() == pytest.approx(fine.max(), abs=1e-12)
+    assert coarse.min() > got.min() + 0.01
+    lowest = _by_enumeration(sd, step, c, 0.07 * (1 - 1e-9))
+    assert got.min() == pytest.approx(lowest, abs=1e-9)
+
+
+@pytest.mark.parametrize(("sd", "step"), [(0.0894, 0.1), (0.0447, 0.1), (0.2, 0.05)])
+def test_average_over_places_is_about_the_level(sd, step):
+    # the interval's variance includes the rounding's, step**2 / 12
+    c = stats.norm.ppf(0.975) * np.sqrt(sd**2 + step**2 / 12)
+    places = np.linspace(0.0, step, 4001)[:-1]
+    assert rounded_coverage(sd, step, c, places).mean() == pytest.approx(
+        0.95, abs=0.006
+    )
+
+
+def _fitted(n, decimals, seed=0, statistics=("count", "mean", "std")):
+    x = np.random.default_rng(seed).normal(10.037, 2.0, size=(n, 1))
+    return IntegralPrivateStatistics(
+        statistics=statistics, n_resamples=500, decimals=decimals, random_state=1
+    ).fit(x)
+
+
+def _expected_range(est, kind, level):
+    table = est.results_.set_index("statistic")["value"]
+    count, std = float(table["count"]), float(table["std"])
+    ci = est.conf_int(kind, level=level)
+    step = 10.0**-est.decimals
+    sd = std / np.sqrt(count) if kind == "mean" else std * np.sqrt(count)
+    spread = np.sqrt(max(float(ci["se"].iloc[0]) ** 2 - step**2 / 12, sd**2))
+    c = float(ci["upper"].iloc[0] - ci["estimate"].iloc[0])
+    fine = rounded_coverage(spread, step, c, np.linspace(0.0, step, 20_001))
+    places = np.linspace(0.0, step, 2001)[:-1]
+    average = np.mean([_by_enumeration(spread, step, c, o) for o in places])
+    return fine.min(), fine.max(), average, spread, step
+
+
+def test_warning_names_the_range_the_step_and_the_column():
+    est = _fitted(500, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        low, high, average, spread, step = _expected_range(est, "mean", 0.95)
+    with pytest.warns(CoverageWarning) as caught:
+        est.conf_int("mean", level=0.95)
+    assert len(caught) == 1
+    text = str(caught[0].message)
+    assert text == (
+        "IntegralPrivateStatistics: the mean interval of column 'x0' covers "
+        f"between {low:.2f} and {high:.2f} of the time instead of 0.95, "
+        "depending on where the true mean lies between two values of the "
+        "release's grid: the release is rounded to a step of 0.1 (decimals=1), "
+        f"{step / spread:.2g} times the standard error of the release before "
+        f"rounding, so it takes only a few values near the truth ({average:.2f} "
+        "on average over that place). More decimals give a finer grid."
+    )
+    # the numbers of this design: a step of about 1.1 standard errors
+    assert (low, high) == pytest.approx((0.90, 0.975), abs=0.01)
+
+
+def test_warns_once_per_call_and_for_the_sum():
+    est = _fitted(2000, 1, statistics=("count", "mean", "std", "sum"))
+    with pytest.warns(CoverageWarning) as caught:
+        est.conf_int("mean", level=(0.9, 0.95))
+    assert len([w for w in caught if w.category is CoverageWarning]) == 1
+    assert "instead of 0.9," in str(caught[0].message)
+    # the sum is rounded to the same step, a tiny fraction of its error
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CoverageWarning)
+        est.conf_int("sum", level=0.95)
+
+
+def test_sum_warns_where_its_step_is_large():
+    # five values, decimals=0: released std 1, sum error about 2.2, step 1
+    x = np.random.default_rng(2).normal(0.0, 1.2, size=(5, 1))
+    est = IntegralPrivateStatistics(
+        statistics=("count", "std", "sum"),
+        n_resamples=500,
+        decimals=0,
+        random_state=2,
+    ).fit(x)
+    assert est.results_["value"].tolist()[:2] == [5.0, 1.0]
+    with pytest.warns(CoverageWarning) as caught:
+        ci = est.conf_int("sum", level=0.95)
+    text = str(caught[0].message)
+    assert text.startswith(
+        "IntegralPrivateStatistics: the sum interval of column 'x0' covers between"
+    )
+    spread = np.sqrt(float(ci["se"].iloc[0]) ** 2 - 1 / 12)
+    assert f"{1 / spread:.2g} times the standard error" in text
+    half = float(ci["upper"].iloc[0] - ci["estimate"].iloc[0])
+    coverage = rounded_coverage(spread, 1.0, half)
+    assert f"between {coverage.min():.2f} and {coverage.max():.2f}" in text
+
+
+def test_std_rounded_to_zero_warns_that_the_interval_has_no_width():
+    x = np.random.default_rng(0).normal(0.0, 1.2, size=(5, 1))
+    est = IntegralPrivateStatistics(
+        statistics=("count", "std", "sum"),
+        n_resamples=500,
+        decimals=0,
+        random_state=2,
+    ).fit(x)
+    with pytest.warns(CoverageWarning) as caught:
+        ci = est.conf_int("sum", level=(0.9, 0.95))
+    assert len(caught) == 1
+    assert str(caught[0].message) == (
+        "IntegralPrivateStatistics: the sum interval of column 'x0' has no "
+        "width: the released standard deviation is 0 at decimals=0 (rounded to "
+        "a step of 1), so the interval holds the release only and almost never "
+        "covers the true value. More decimals give a finer grid."
+    )
+    assert (ci["lower"] == ci["upper"]).all()
+
+
+@pytest.mark.parametrize(("n", "decimals"), [(500, 2), (2000, 2)])
+def test_fine_grids_do_not_warn(n, decimals):
+    est = _fitted(n, decimals)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CoverageWarning)
+        ci = est.conf_int("mean", level=(0.9, 0.95))
+    assert np.isfinite(ci["lower"]).all()
+
+
+@pytest.mark.parametrize(("n", "decimals"), [(500, 1), (2000, 1), (500, 2), (2000, 2)])
+def test_warns_exactly_when_the_range_leaves_the_band(n, decimals):
+    est = _fitted(n, decimals)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        low, high, *_ = _expected_range(est, "mean", 0.95)
+    outside = low < 0.95 - COVERAGE_TOLERANCE or high > 0.95 + COVERAGE_TOLERANCE
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.conf_int("mean", level=0.95)
+    warned = any(w.category is CoverageWarning for w in caught)
+    assert warned == outside
+    assert outside == (decimals == 1)
+
+
+def test_unrounded_release_and_missing_std_do_not_warn():
+    x = np.random.default_rng(0).normal(10.0, 2.0, size=(300, 1))
+    est = IntegralPrivateStatistics(
+        statistics=("count", "mean"), n_resamples=300, decimals=1, random_state=0
+    ).fit(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CoverageWarning)
+        ci = est.conf_int("mean", level=0.95)
+    assert np.isnan(ci["lower"]).all()
+
+
+def test_values_are_those_of_the_release_rule():
+    est = _fitted(500, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
+        ci = est.conf_int("mean", level=0.95)
+    se = float(ci["se"].iloc[0])
+    value = float(est.results_.set_index("statistic")["value"]["mean"])
+    z = stats.norm.ppf(0.975)
+    assert ci["estimate"].iloc[0] == value
+    assert ci["lower"].iloc[0] == pytest.approx(value - z * se, abs=1e-12)
+    assert ci["upper"].iloc[0] == pytest.approx(value + z * se, abs=1e-12)
+
+
+def test_warning_points_to_the_caller():
+    est = _fitted(500, 1)
+    with pytest.warns(CoverageWarning) as caught:
+        est.conf_int("mean", level=0.95)
+    assert caught[0].filename == __file__
