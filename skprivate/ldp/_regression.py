@@ -31,6 +31,7 @@ from ._common import (
     use_binned,
 )
 from ._direct_sums import direct_sums
+from ._fieller_check import FiellerCheckMixin
 from ._intervals import DeconvolutionRegressionIntervalsMixin
 from ._kernels import (
     moment_specs,
@@ -158,6 +159,7 @@ def _central(X: NDArray) -> NDArray[np.bool_]:
 
 
 class _DeconvolutionNadarayaWatson(
+    FiellerCheckMixin,
     DeconvolutionRegressionIntervalsMixin,
     PrivatizedInputMixin,
     ParamsValidationMixin,

@@ -1,11 +1,13 @@
-"""Mutation spec of the check that the intervals of rounded releases warn.
+"""Mutation specs of two checks that make intervals say what they cover.
 
 ``integral/_rounding_check.py`` computes the coverage of an integrally
 private release's interval for every place of the truth between two values
 of the rounding grid and warns where that range leaves the band around the
-level.  Its exact cases (enumeration of the grid values, the jumps, the
+level; its exact cases (enumeration of the grid values, the jumps, the
 warning's full text) are in ``tests/integral/test_rounding_check.py``.
-Merged into ``MODULES`` by ``_mutation_modules.py``.
+``ldp/_fieller_check.py`` warns where a deconvolution regression's Fieller
+interval holds every value (``tests/ldp/test_fieller_check.py``).  Merged
+into ``MODULES`` by ``_mutation_modules.py``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,14 @@ SPECS: dict[str, ModuleSpec] = {
         tests=_all_but(
             "tests/integral/test_rounding_check.py",
             "test_warning_points_to_the_caller",
+        ),
+        new_tests=[],
+    ),
+    "ldp_fieller_check": ModuleSpec(
+        path="skprivate/ldp/_fieller_check.py",
+        # not the test of the warning's location (as above)
+        tests=_all_but(
+            "tests/ldp/test_fieller_check.py", "test_warning_points_to_the_caller"
         ),
         new_tests=[],
     ),
