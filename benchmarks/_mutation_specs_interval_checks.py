@@ -19,6 +19,29 @@ from ._mutation_modules import ModuleSpec, _all_but
 _SW = "skprivate.ldp._smoothed_warning."
 _SC = "skprivate.interval._subsampling_check.xǁSubsamplingCheckMixinǁ"
 _RC = "skprivate.ldp._rbc_check.xǁBandwidthCheckMixinǁ"
+_WC = "skprivate._grid_density._width_choice."
+_WM = _WC + "xǁWidthChoiceCheckMixinǁ"
+_DISTINCT_WIDTHS = (
+    "argsort of -widths has a single order when the widths differ, and the "
+    "sort kind only orders equal ones: every fit's choice holds distinct "
+    "candidate widths (np.array(ML_WIDTHS), the only widths any fit passes to "
+    "width_choice)"
+)
+_WARN_NONE = (
+    "ems_cell_probabilities warns only `if warn and not converged`: None is "
+    "falsy, as False is"
+)
+_WIDTHS_F64 = (
+    "every fit passes np.array(ML_WIDTHS), already float64, which asarray "
+    "returns as it is with or without dtype=float; the widths are then only "
+    "compared, sorted, read by float() and printed with :g"
+)
+_MEMO_KEY = (
+    "the key only names the memo in the cache of one conf_int call (shared by "
+    "its levels); no other code reads 'width-band', and no other memo or flag "
+    "uses None, 'XXwidth-bandXX' or 'WIDTH-BAND': the tied cells are computed "
+    "once and reused alike"
+)
 _STACKLEVEL = (
     "the warning loses its stacklevel; under mutmut a trampoline frame is the "
     "caller, so only the location checks outside mutmut see it "
@@ -87,6 +110,65 @@ SPECS: dict[str, ModuleSpec] = {
                 "test_smoothed_square_wave_interval_warns_once_naming_its_target",
             ),
         ],
-        new_tests=["tests/test_mutation_intervals_grid2.py"],
+        new_tests=[
+            "tests/test_mutation_intervals_grid2.py",
+            "tests/test_mutation_width_choice.py",
+        ],
+        equivalent={
+            f"{_WC}x_extend_width_path__mutmut_29": (
+                "np.argsort(-choice.widths, kind=None)",
+                _DISTINCT_WIDTHS,
+            ),
+            f"{_WC}x_extend_width_path__mutmut_31": (
+                "for k in np.argsort(-choice.widths, ):",
+                _DISTINCT_WIDTHS,
+            ),
+            f"{_WC}x_extend_width_path__mutmut_34": (
+                'np.argsort(-choice.widths, kind="STABLE")',
+                "numpy reads the sort kind by its first letter, in either case: "
+                "'STABLE' is the stable sort",
+            ),
+            f"{_WC}x_extend_width_path__mutmut_54": ("warn=None,", _WARN_NONE),
+            f"{_WC}x_width_band__mutmut_33": (
+                'np.einsum("PI,IJ,PJ->P", W, cov, W)',
+                "einsum takes letters of either case as labels: the upper-case "
+                "subscripts name the same contraction",
+            ),
+            f"{_WC}x_width_choice__mutmut_6": (
+                "widths = np.asarray(widths, dtype=None)",
+                _WIDTHS_F64,
+            ),
+            f"{_WC}x_width_choice__mutmut_8": (
+                "widths = np.asarray(widths, )",
+                _WIDTHS_F64,
+            ),
+            f"{_WM}_ci_check_width_choice__mutmut_16": (
+                'if len(frame) else "XXXX"',
+                "the method of an empty frame is only searched for "
+                "'bias-corrected', which neither '' nor 'XXXX' contains",
+            ),
+            f"{_WM}_ci_tied_cells__mutmut_37": (
+                "X if (X.ndim == 2) or True else X[:, None]",
+                "only a 1-D X changes, and every _ci_ems_system bins X "
+                "elementwise while ems_covariance (_report_covariance) reads "
+                "1-D unit_bins as one report per respondent, as the column "
+                "X[:, None] gives: the same covariance",
+            ),
+            f"{_WM}_ci_tied_cells__mutmut_67": ("warn=None,", _WARN_NONE),
+            f"{_WM}_ci_width_band__mutmut_2": (
+                "cells = request.memo(None, ",
+                _MEMO_KEY,
+            ),
+            f"{_WM}_ci_width_band__mutmut_6": ('"XXwidth-bandXX"', _MEMO_KEY),
+            f"{_WM}_ci_width_band__mutmut_7": ('"WIDTH-BAND"', _MEMO_KEY),
+        },
+        excluded={
+            f"{_WM}_ci_check_width_choice__mutmut_47": (
+                ")",
+                "the warning loses its stacklevel; under mutmut a trampoline "
+                "frame is the caller, so only the location check outside "
+                "mutmut sees it (tests/test_width_choice_warning_location.py)",
+            )
+        },
     ),
 }
