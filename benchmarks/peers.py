@@ -385,7 +385,7 @@ def _interval_mle_rows(repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
-# -- row 5 (measured, not yet met): interval regression against survreg ----
+# -- row 5: interval regression against survreg -----------------------------
 
 _SURVREG_X = """
 suppressMessages(library(survival))

@@ -4,7 +4,9 @@
 and the orchestration of a fit: the start (marginal MLE or boosted), the
 choice of solver (Newton's method of :mod:`._newton` for a Gaussian
 ``LinearRegression``, else the iteration of :mod:`._em` with or without
-SQUAREM) and the final model.
+SQUAREM) and the final model.  The base regressor's clone and the
+responses it is fitted to come from :mod:`._regression_inputs`, the choices
+of ``init="auto"`` from :mod:`._auto_init`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, RegressorMixin, clone, is_classifier
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.exceptions import (
     ConvergenceWarning,
     NotFittedError,
@@ -25,15 +27,9 @@ from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
-from ..utils import HasMethods, Interval, Options, check_generator
+from ..utils import HasMethods, Interval, Options
 from ..utils._warnings import warn_once
-from ..utils.validation import (
-    check_interval_array,
-    check_magnitude,
-    check_numeric_input,
-    check_two_sided,
-    check_weights,
-)
+from ..utils.validation import check_weights
 from ._auto_init import _START_ROWS, AutoInitMixin
 from ._em import (
     EMState,
@@ -55,6 +51,7 @@ from ._newton import _STEP_TOL as _NEWTON_STEP_TOL
 from ._newton import CensoredNormal, newton_interval_mle, one_blas_thread
 from ._parametric import IntervalMLE
 from ._refit import LinearSmoother, make_refitter
+from ._regression_inputs import RegressionInputsMixin
 from ._warm_start import WarmStarter
 
 __all__ = ["IterativeIntervalRegressor"]
@@ -82,6 +79,7 @@ _NEWTON_SUBSAMPLE_TOL = 1e-3
 
 class IterativeIntervalRegressor(
     AutoInitMixin,
+    RegressionInputsMixin,
     RegressionIntervalsMixin,
     PrivatizedInputMixin,
     ParamsValidationMixin,
@@ -455,68 +453,6 @@ default="auto"
         self.random_state = random_state
         self.verbose = verbose
 
-    def _get_estimator(self):
-        return LinearRegression() if self.estimator is None else self.estimator
-
-    def _make_estimator(self):
-        base = self._get_estimator()
-        if is_classifier(base):
-            raise ValueError(
-                f"estimator must be a regressor; got the classifier {base!r}."
-            )
-        try:
-            kind = get_tags(base).estimator_type
-        except Exception:
-            kind = None
-        if kind not in (None, "regressor"):
-            raise ValueError(f"estimator must be a regressor; got a {kind} {base!r}.")
-        est = clone(base)
-        if self.random_state is not None:
-            rng = check_generator(self.random_state)
-            seeds = {
-                k: int(rng.integers(np.iinfo(np.int32).max))
-                for k, v in sorted(est.get_params(deep=True).items())
-                if (k == "random_state" or k.endswith("__random_state")) and v is None
-            }
-            est.set_params(**seeds)
-        return est
-
-    def _responses(self, y: Any) -> NDArray[np.float64]:
-        if self.privatizer is not None:
-            y_raw = np.asarray(check_numeric_input(y, name="y"), dtype=float)
-            if y_raw.ndim == 2 and y_raw.shape[1] == 1:
-                y_raw = y_raw[:, 0]
-            if y_raw.ndim != 1:
-                raise ValueError(
-                    "With a privatizer, y must be the raw 1-D responses; got shape "
-                    f"{y_raw.shape}."
-                )
-            y = np.asarray(self._privatize(y_raw.reshape(-1, 1)), dtype=float)
-            if y.shape != (y_raw.shape[0], 2):
-                # A mechanism releasing values (LaplaceLDP) is not censoring:
-                # reading its outputs as exact responses would be wrong.
-                raise ValueError(
-                    "privatizer must be an interval mechanism (IntervalCaseI, "
-                    "IntervalCaseII, IntervalMechanism, IntervalEnsemble) whose "
-                    "transform returns one interval [lower, upper] per row; "
-                    f"{type(self.privatizer).__name__} returned shape {y.shape}."
-                )
-            Z = check_interval_array(y, name="y")
-        else:
-            self._privatize(None)
-            if y is None:
-                raise ValueError(
-                    f"{type(self).__name__} requires y to be passed, but the target y "
-                    "is None."
-                )
-            Z = check_interval_array(y, name="y")
-        if np.any(np.isinf(Z[:, 0]) & np.isinf(Z[:, 1])):
-            raise ValueError(
-                "y has rows (-inf, inf) that carry no information; drop them first."
-            )
-        check_magnitude(Z, name="y")  # (it skips the infinite bounds)
-        return check_two_sided(Z, name="y")
-
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None):
         """Fit the base regressor on interval responses.
 
@@ -539,18 +475,8 @@ default="auto"
         self._check_params()
         est = self._make_estimator()
         Z = self._responses(y)
+        all_exact = self._check_samples(X, Z)
         n = Z.shape[0]
-        n_x = X.shape[0] if hasattr(X, "shape") else np.asarray(X).shape[0]
-        if n_x != n:
-            raise ValueError(
-                f"X and y have inconsistent numbers of samples: {n_x} and {n}."
-            )
-        if n > 1 and np.all(Z[:, 0] == Z[:, 1]) and np.all(Z[:, 0] == Z[0, 0]):
-            raise ValueError(
-                f"y holds a single distinct exact value (all {n} rows): the noise "
-                "scale is not identified and there is nothing to regress. Check "
-                "the target column."
-            )
         w = check_weights(sample_weight, n)
         check_base_features(est, X)
         underdetermined = check_rows_for_linear_base(est, X, Z)
@@ -609,7 +535,7 @@ default="auto"
             and self.sigma == "auto"
             and not one_fit
             # Exact responses only: the MLE is least squares already.
-            and not bool(np.all(Z[:, 0] == Z[:, 1]))
+            and not all_exact
             and importlib.util.find_spec("lightgbm") is not None
         )
         self.projection_ = None
@@ -711,7 +637,7 @@ default="auto"
                 )
                 at = rough and sub.params_for(rough.coef, rough.intercept, rough.sigma)
                 rough = newton_interval_mle(
-                    sub, loc, sigma, max_passes, _NEWTON_SUBSAMPLE_TOL, at
+                    sub, loc, sigma, max_passes, _NEWTON_SUBSAMPLE_TOL, at, impute=False
                 )
             # On failure (e.g. a degenerate subsample) the full solve starts
             # from the constant fit.
