@@ -36,34 +36,43 @@ only, as the interval does.
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from ..exceptions import CoverageWarning
 from ..utils._warnings import external_stacklevel
 
-__all__ = ["COVERAGE_TOLERANCE", "RoundingCheckMixin", "rounded_coverage"]
+__all__ = [
+    "COVERAGE_TOLERANCE",
+    "RoundingCheckMixin",
+    "coverage_range",
+    "rounded_coverage",
+]
 
 COVERAGE_TOLERANCE = 0.02
 
-# offsets of the truth between two grid points at which coverage is computed
-_OFFSETS = 2001
+
+def _covered(sd: float, step: float, o: NDArray, k_lo: NDArray, k_hi: NDArray):
+    """``P(k_lo <= round(M / step) <= k_hi)`` for ``M ~ N(o, sd**2)``."""
+    inside = special.ndtr(((k_hi + 0.5) * step - o) / sd) - special.ndtr(
+        ((k_lo - 0.5) * step - o) / sd
+    )
+    return np.where(k_hi >= k_lo, inside, 0.0)
 
 
 def rounded_coverage(
-    sd: float, step: float, half_width: float, offsets: NDArray | None = None
+    sd: float, step: float, half_width: float, offsets: ArrayLike
 ) -> NDArray[np.float64]:
-    """Coverage of ``release -/+ half_width`` for each place of the truth.
+    """Coverage of ``release -/+ half_width`` at each place of the truth.
 
     The release is ``N(mu, sd**2)`` rounded to the multiples of ``step``;
-    ``offsets`` are the truth's places ``mu`` in ``[0, step]`` (default: a
-    grid of 2,001 places, plus both sides of each place where the number
-    of covering grid values changes).
+    ``offsets`` are places of the truth ``mu``.
 
     Parameters
     ----------
@@ -73,7 +82,7 @@ def rounded_coverage(
         Rounding step (``> 0``).
     half_width : float
         Half-width ``c`` of the interval (``>= 0``).
-    offsets : array-like or None, default=None
+    offsets : array-like
         Places of the truth.
 
     Returns
@@ -89,20 +98,113 @@ def rounded_coverage(
     >>> float(rounded_coverage(1.0, 1.0, 0.5, [0.0])[0].round(4))
     0.3829
     """
-    if offsets is None:
-        o = np.linspace(0.0, step, _OFFSETS)
-        r = np.mod(half_width, step)
-        jumps = np.array([r, step - r])
-        o = np.concatenate([o, jumps * (1 - 1e-9), jumps * (1 + 1e-9)])
-        o = o[(o >= 0) & (o <= step)]
-    else:
-        o = np.asarray(offsets, dtype=float)
+    o = np.asarray(offsets)
     k_lo = np.ceil((o - half_width) / step)
     k_hi = np.floor((o + half_width) / step)
-    inside = special.ndtr(((k_hi + 0.5) * step - o) / sd) - special.ndtr(
-        ((k_lo - 0.5) * step - o) / sd
+    return _covered(sd, step, o, k_lo, k_hi)
+
+
+def _pieces(step: float, half_width: float) -> list[tuple[float, float, int, int]]:
+    """``(a, b, k_lo, k_hi)``: the places ``[a, b]`` of the truth in one step
+    over which the same grid values ``k_lo..k_hi`` lie within ``half_width``.
+
+    With ``c = K step + r`` (``0 <= r < step``) and the truth at ``o`` in
+    ``[0, step]``, ``k_lo`` is ``-K`` up to ``o = r`` and ``1 - K`` after,
+    ``k_hi`` is ``K`` below ``o = step - r`` and ``K + 1`` from there.
+    """
+    K = np.floor(half_width / step)
+    r = half_width - K * step
+    cuts = sorted({0.0, step, *(x for x in (r, step - r) if 0.0 < x < step)})
+    pieces = []
+    for a, b in itertools.pairwise(cuts):
+        middle = (a + b) / 2
+        k_lo = -K + (middle > r)
+        k_hi = K + (middle > step - r)
+        pieces.append((a, b, int(k_lo), int(k_hi)))
+    return pieces
+
+
+def _integral_of_ndtr(u: float, a: float, b: float, sd: float) -> float:
+    """``integral_a^b Phi((u - o) / sd) do`` in closed form."""
+
+    def G(x: float) -> float:  # an antiderivative of Phi
+        return x * special.ndtr(x) + np.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)
+
+    return sd * (G((u - a) / sd) - G((u - b) / sd))
+
+
+def coverage_range(sd: float, step: float, half_width: float) -> tuple[float, ...]:
+    """Lowest, average and highest coverage over the truth's place in a step.
+
+    The coverage of :func:`rounded_coverage` as the truth moves over one
+    step of the grid: on each piece of that step where the same grid values
+    lie within ``half_width`` (:func:`_pieces`) it is ``Phi(A - o / sd) -
+    Phi(B - o / sd)``, which has no interior minimum and its maximum where
+    ``o`` is the centre of those values; its lowest and highest values are
+    therefore among the pieces' ends (as limits from inside the piece), the
+    cuts themselves (where a grid value lies exactly at distance ``c``) and
+    those centres, and its average over the step is a sum of closed-form
+    integrals of ``Phi``.
+
+    Parameters
+    ----------
+    sd : float
+        Standard deviation of the statistic before rounding (``> 0``).
+    step : float
+        Rounding step (``> 0``).
+    half_width : float
+        Half-width ``c`` of the interval (``>= 0``).
+
+    Returns
+    -------
+    low, average, high : float
+
+    Examples
+    --------
+    >>> from skprivate.integral._rounding_check import coverage_range
+    >>> low, average, high = coverage_range(0.0894, 0.1, 0.184)
+    >>> round(low, 3), round(average, 3), round(high, 3)
+    (0.901, 0.95, 0.975)
+    """
+    pieces = _pieces(step, half_width)
+    # at the cuts themselves a grid value may lie exactly at distance c
+    cuts = [a for a, *_ in pieces] + [step]
+    values, total = list(rounded_coverage(sd, step, half_width, cuts)), 0.0
+    for a, b, k_lo, k_hi in pieces:
+        places = [a, b]
+        centre = (k_lo + k_hi) * step / 2
+        if a < centre < b:
+            places.append(centre)
+        k = np.full(len(places), 1.0)
+        values.extend(_covered(sd, step, np.array(places), k_lo * k, k_hi * k))
+        if k_hi >= k_lo:
+            total += _integral_of_ndtr((k_hi + 0.5) * step, a, b, sd)
+            total -= _integral_of_ndtr((k_lo - 0.5) * step, a, b, sd)
+    return float(min(values)), float(total / step), float(max(values))
+
+
+def _rounding_message(
+    name: str,
+    kind: str,
+    point: Any,
+    decimals: int,
+    spread: float,
+    low: float,
+    average: float,
+    high: float,
+    level: float,
+) -> str:
+    step = 10.0 ** (-decimals)
+    return (
+        f"{name}: the {kind} interval of column {point!r} covers between "
+        f"{low:.2f} and {high:.2f} of the time instead of {level:g}, depending "
+        f"on where the true {kind} lies between two values of the release's "
+        f"grid: the release is rounded to a step of {step:g} "
+        f"(decimals={decimals}), {step / spread:.2g} times the standard error "
+        "of the release before rounding, so it takes only a few values near "
+        f"the truth ({average:.2f} on average over that place). More decimals "
+        "give a finer grid."
     )
-    return np.where(k_hi >= k_lo, inside, 0.0)
 
 
 class RoundingCheckMixin:
@@ -124,54 +226,52 @@ class RoundingCheckMixin:
         return frame
 
     def _ci_check_rounding(self, request: Any, frame: pd.DataFrame, kind: str) -> None:
-        decimals = getattr(self, "decimals", None)
-        if decimals is None or request.cache.get("rounding-warned"):
+        if self.decimals is None or request.cache.get("rounding-warned"):
             return
-        step = 10.0 ** (-int(decimals))
+        decimals = int(self.decimals)
+        step = 10.0 ** (-decimals)
         table = self.results_.pivot(index="column", columns="statistic", values="value")
-        for row in frame.itertuples(index=False):
-            got = table.loc[row.point]
-            count, std = float(got.get("count", np.nan)), float(got.get("std", np.nan))
-            half_width = (float(row.upper) - float(row.lower)) / 2.0
-            if not (np.isfinite(half_width) and count >= 1 and std >= 0):
+        name = type(self).__name__
+        messages = []
+        columns = ("point", "lower", "upper", "se", "level")
+        for point, lower, upper, se, level in zip(*(frame[c] for c in columns)):
+            got = table.loc[point]
+            std = float(got.get("std", np.nan))
+            half_width = (upper - lower) / 2.0
+            if not (np.isfinite(half_width) and std >= 0):
                 continue
             if std == 0:
-                request.cache["rounding-warned"] = True
-                warnings.warn(
-                    f"{type(self).__name__}: the {kind} interval of column "
-                    f"{row.point!r} has no width: the released standard "
-                    f"deviation is 0 at decimals={int(decimals)} (rounded to a "
-                    f"step of {step:g}), so the interval holds the release only "
-                    "and almost never covers the true value. More decimals "
-                    "give a finer grid.",
-                    CoverageWarning,
-                    stacklevel=external_stacklevel(),
+                messages.append(
+                    f"{name}: the {kind} interval of column {point!r} has no "
+                    "width: the released standard deviation is 0 at "
+                    f"decimals={decimals} (rounded to a step of {step:g}), so "
+                    "the interval holds the release only and almost never "
+                    "covers the true value. More decimals give a finer grid."
                 )
-                return
+                continue
+            count = float(got["count"])
             sd = std / np.sqrt(count) if kind == "mean" else std * np.sqrt(count)
             # the release's error before rounding: sampling plus the choice
             # of the most frequent resample (the interval's variance less
-            # that of the rounding)
-            spread = np.sqrt(max(float(row.se) ** 2 - step**2 / 12.0, sd**2))
-            coverage = rounded_coverage(spread, step, half_width)
-            low, high = float(coverage.min()), float(coverage.max())
-            places = np.linspace(0.0, step, _OFFSETS)[:-1]
-            average = float(rounded_coverage(spread, step, half_width, places).mean())
-            level = float(row.level)
-            if level - COVERAGE_TOLERANCE <= low and high <= level + COVERAGE_TOLERANCE:
-                continue
+            # that of the rounding), at least the sampling error
+            spread = np.sqrt(max(se**2 - step**2 / 12.0, sd**2))
+            low, average, high = coverage_range(spread, step, half_width)
+            if low < level - COVERAGE_TOLERANCE or high > level + COVERAGE_TOLERANCE:
+                messages.append(
+                    _rounding_message(
+                        name,
+                        kind,
+                        point,
+                        decimals,
+                        spread,
+                        low,
+                        average,
+                        high,
+                        level,
+                    )
+                )
+        if messages:
             request.cache["rounding-warned"] = True
             warnings.warn(
-                f"{type(self).__name__}: the {kind} interval of column "
-                f"{row.point!r} covers between {low:.2f} and {high:.2f} of the "
-                f"time instead of {level:g}, depending on where the true {kind} "
-                f"lies between two values of the release's grid: the release "
-                f"is rounded to a step of {step:g} (decimals={int(decimals)}), "
-                f"{step / spread:.2g} times the standard error of the "
-                f"release before rounding, so it takes only a few values near "
-                f"the truth ({average:.2f} on average over that place). More "
-                "decimals give a finer grid.",
-                CoverageWarning,
-                stacklevel=external_stacklevel(),
+                messages[0], CoverageWarning, stacklevel=external_stacklevel()
             )
-            return

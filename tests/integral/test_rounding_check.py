@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
 from skprivate import IntegralPrivateStatistics
 from skprivate.exceptions import CoverageWarning
-from skprivate.integral._rounding_check import COVERAGE_TOLERANCE, rounded_coverage
+from skprivate.integral import _rounding_check
+from skprivate.integral._rounding_check import (
+    COVERAGE_TOLERANCE,
+    RoundingCheckMixin,
+    _pieces,
+    coverage_range,
+    rounded_coverage,
+)
 
 
 def _by_enumeration(sd, step, c, o):
@@ -47,19 +56,70 @@ def test_equals_enumeration_at_every_place(sd, step, c):
     np.testing.assert_allclose(got, want, atol=1e-12)
 
 
-def test_default_places_reach_both_sides_of_each_jump():
-    # c = 0.13, step = 0.1: the grid values 0.2 and -0.1 enter and leave at
-    # o = 0.07 and 0.03, where the coverage jumps; 11 even places miss the
-    # lowest coverage, the default places hold both sides of each jump
-    sd, step, c = 0.06, 0.1, 0.13
-    got = rounded_coverage(sd, step, c)
-    fine = rounded_coverage(sd, step, c, np.linspace(0.0, step, 200_001))
-    coarse = rounded_coverage(sd, step, c, np.linspace(0.0, step, 11))
-    assert fine.min() - 1e-5 < got.min() <= fine.min()
-    assert got.max() == pytest.approx(fine.max(), abs=1e-12)
-    assert coarse.min() > got.min() + 0.01
-    lowest = _by_enumeration(sd, step, c, 0.07 * (1 - 1e-9))
-    assert got.min() == pytest.approx(lowest, abs=1e-9)
+def test_pieces_of_a_step_by_hand():
+    # c = 0.13 = 1 step + 0.03: the value -0.1 lies within c up to o = 0.03,
+    # the value 0.2 from o = 0.07
+    np.testing.assert_allclose(
+        _pieces(0.1, 0.13),
+        [(0.0, 0.03, -1, 1), (0.03, 0.07, 0, 1), (0.07, 0.1, 0, 2)],
+        atol=1e-15,
+    )
+    # c = 0.08 = 0 steps + 0.08, beyond half a step: the cuts come in the
+    # other order (0.02, then 0.08)
+    np.testing.assert_allclose(
+        _pieces(0.1, 0.08),
+        [(0.0, 0.02, 0, 0), (0.02, 0.08, 0, 1), (0.08, 0.1, 1, 1)],
+        atol=1e-15,
+    )
+    # c = 0.02 < half a step: between the cuts no grid value is within c
+    np.testing.assert_allclose(
+        _pieces(0.1, 0.02),
+        [(0.0, 0.02, 0, 0), (0.02, 0.08, 1, 0), (0.08, 0.1, 1, 1)],
+        atol=1e-15,
+    )
+    # c a whole number of steps: one piece
+    assert _pieces(1.0, 2.0) == [(0.0, 1.0, -1, 2)]
+
+
+@pytest.mark.parametrize(
+    ("sd", "step", "c"),
+    [
+        (0.0894, 0.1, 0.184),
+        (0.06, 0.1, 0.13),
+        (0.04, 0.1, 0.08),
+        (0.3, 1.0, 0.2),
+        (0.2, 0.05, 0.33),
+        (1.0, 2.0, 4.0),
+    ],
+)
+def test_range_and_average_equal_a_fine_search(sd, step, c):
+    low, average, high = coverage_range(sd, step, c)
+    places = np.linspace(0.0, step, 400_001)
+    fine = rounded_coverage(sd, step, c, places)
+    # the lowest value may be a limit at a jump, which no place attains
+    assert fine.min() - 1e-5 < low <= fine.min() + 1e-12
+    assert high == pytest.approx(fine.max(), abs=1e-9)
+    assert average == pytest.approx(fine[:-1].mean(), abs=1e-5)
+
+
+def test_highest_at_the_centre_lowest_as_a_limit_at_a_cut():
+    # step 0.1, c = 0.08: from o = 0.02 to 0.08 the values 0 and 0.1 are
+    # within c, and the coverage peaks half-way, at 0.05
+    low, _, high = coverage_range(0.04, 0.1, 0.08)
+    assert high == pytest.approx(2 * stats.norm.cdf(2.5) - 1, abs=1e-14)
+    assert high == pytest.approx(_by_enumeration(0.04, 0.1, 0.08, 0.05), abs=1e-14)
+    # lowest: the limit as the truth reaches 0.02 from below, only the value
+    # 0 within c; at 0.02 itself 0.1 is at distance c exactly and counts
+    limit = stats.norm.cdf(0.05, 0.02, 0.04) - stats.norm.cdf(-0.05, 0.02, 0.04)
+    assert low == pytest.approx(limit, abs=1e-14)
+    assert _by_enumeration(0.04, 0.1, 0.08 + 1e-12, 0.02) > limit + 0.2
+
+
+def test_a_truth_on_the_grid_with_c_a_whole_number_of_steps():
+    # c = 2 steps: at o = 0 the values -2 and 2 are at distance c exactly
+    # and count, a coverage no place inside the step reaches
+    _, _, high = coverage_range(1.0, 1.0, 2.0)
+    assert high == pytest.approx(stats.norm.cdf(2.5) - stats.norm.cdf(-2.5), abs=1e-14)
 
 
 @pytest.mark.parametrize(("sd", "step"), [(0.0894, 0.1), (0.0447, 0.1), (0.2, 0.05)])
@@ -87,10 +147,8 @@ def _expected_range(est, kind, level):
     sd = std / np.sqrt(count) if kind == "mean" else std * np.sqrt(count)
     spread = np.sqrt(max(float(ci["se"].iloc[0]) ** 2 - step**2 / 12, sd**2))
     c = float(ci["upper"].iloc[0] - ci["estimate"].iloc[0])
-    fine = rounded_coverage(spread, step, c, np.linspace(0.0, step, 20_001))
-    places = np.linspace(0.0, step, 2001)[:-1]
-    average = np.mean([_by_enumeration(spread, step, c, o) for o in places])
-    return fine.min(), fine.max(), average, spread, step
+    low, average, high = coverage_range(spread, step, c)
+    return low, high, average, spread, step
 
 
 def test_warning_names_the_range_the_step_and_the_column():
@@ -146,8 +204,8 @@ def test_sum_warns_where_its_step_is_large():
     spread = np.sqrt(float(ci["se"].iloc[0]) ** 2 - 1 / 12)
     assert f"{1 / spread:.2g} times the standard error" in text
     half = float(ci["upper"].iloc[0] - ci["estimate"].iloc[0])
-    coverage = rounded_coverage(spread, 1.0, half)
-    assert f"between {coverage.min():.2f} and {coverage.max():.2f}" in text
+    low, _, high = coverage_range(spread, 1.0, half)
+    assert f"between {low:.2f} and {high:.2f}" in text
 
 
 def test_std_rounded_to_zero_warns_that_the_interval_has_no_width():
@@ -223,3 +281,110 @@ def test_warning_points_to_the_caller():
     with pytest.warns(CoverageWarning) as caught:
         est.conf_int("mean", level=0.95)
     assert caught[0].filename == __file__
+
+
+class _Released(RoundingCheckMixin):
+    """The check alone, on released values given by hand."""
+
+    def __init__(self, decimals, count, std):
+        self.decimals = decimals
+        self.results_ = pd.DataFrame(
+            {
+                "column": ["x", "x"],
+                "statistic": ["count", "std"],
+                "value": [count, std],
+            }
+        )
+
+
+def _check(owner, kind, se, half_width, level=0.95):
+    frame = pd.DataFrame(
+        {
+            "point": ["x"],
+            "lower": [10.0 - half_width],
+            "upper": [10.0 + half_width],
+            "se": [se],
+            "level": [level],
+        }
+    )
+    request = SimpleNamespace(cache={})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        owner._ci_check_rounding(request, frame, kind)
+    return [str(w.message) for w in caught], request.cache
+
+
+def test_spread_is_the_interval_variance_less_the_rounding():
+    # step 1, se**2 = 0.1: the release's error before rounding has variance
+    # 0.1 - 1/12, above the sampling variance (0.2 / 2)**2 = 0.01
+    owner = _Released(0, 4.0, 0.2)
+    (text,), cache = _check(owner, "mean", np.sqrt(0.1), 0.6)
+    spread = np.sqrt(0.1 - 1 / 12)
+    low, average, high = coverage_range(spread, 1.0, 0.6)
+    assert f"{1 / spread:.2g} times the standard error" in text
+    assert f"between {low:.2f} and {high:.2f}" in text
+    assert f"({average:.2f} on average" in text
+    assert "7.7 times" in text
+    assert cache == {"rounding-warned": True}
+
+
+def test_spread_is_at_least_the_sampling_error_of_the_sum():
+    # the sum of 4 values of SD 0.6 has sampling SD 1.2, above the
+    # interval's variance less the rounding's, 1 - 1/12
+    owner = _Released(0, 4.0, 0.6)
+    (text,), _ = _check(owner, "sum", 1.0, 0.6)
+    low, _, high = coverage_range(1.2, 1.0, 0.6)
+    assert "the sum interval of column 'x'" in text
+    assert "0.83 times the standard error" in text
+    assert f"between {low:.2f} and {high:.2f}" in text
+    # the mean's sampling SD is 0.3: below sqrt(1 - 1/12), not used
+    (text,), _ = _check(owner, "mean", 1.0, 0.6)
+    assert f"{1 / np.sqrt(1 - 1 / 12):.2g} times the standard error" in text
+
+
+_LOW_EDGE = 0.95 - COVERAGE_TOLERANCE
+_HIGH_EDGE = 0.95 + COVERAGE_TOLERANCE
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "warns"),
+    [
+        (_LOW_EDGE, _HIGH_EDGE, False),
+        (np.nextafter(_LOW_EDGE, 0), 0.95, True),
+        (0.95, np.nextafter(_HIGH_EDGE, 1), True),
+    ],
+)
+def test_the_band_is_closed(monkeypatch, low, high, warns):
+    monkeypatch.setattr(
+        _rounding_check, "coverage_range", lambda *args: (low, 0.95, high)
+    )
+    messages, cache = _check(_Released(1, 500.0, 2.0), "mean", 0.1, 0.2)
+    assert bool(messages) == warns
+    assert cache == ({"rounding-warned": True} if warns else {})
+
+
+def test_first_offending_column_is_named_once():
+    x = np.random.default_rng(0).normal(10.0, 2.0, size=(500, 2))
+    est = IntegralPrivateStatistics(
+        statistics=("count", "mean", "std"),
+        n_resamples=500,
+        decimals=1,
+        random_state=0,
+    ).fit(x)
+    with pytest.warns(CoverageWarning) as caught:
+        est.conf_int("mean", level=0.95)
+    assert len(caught) == 1
+    assert "column 'x0'" in str(caught[0].message)
+    with pytest.warns(CoverageWarning, match="column 'x1'"):
+        est.conf_int("mean", ["x1"], level=0.95)
+
+
+def test_no_released_count_gives_no_interval_and_no_warning():
+    x = np.random.default_rng(0).normal(10.0, 2.0, size=(300, 1))
+    est = IntegralPrivateStatistics(
+        statistics=("mean", "std"), n_resamples=300, decimals=1, random_state=0
+    ).fit(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CoverageWarning)
+        ci = est.conf_int("mean", level=0.95)
+    assert np.isnan(ci["lower"]).all()
