@@ -14,6 +14,13 @@ from __future__ import annotations
 
 from ._mutation_modules import ModuleSpec, _all_but
 
+_RC = "skprivate.integral._rounding_check."
+_STACKLEVEL = (
+    "the warning loses its stacklevel; under mutmut a trampoline frame is the "
+    "caller, so only the location check outside mutmut sees it "
+    "(test_warning_points_to_the_caller in the module's test file)"
+)
+
 SPECS: dict[str, ModuleSpec] = {
     "integral_rounding_check": ModuleSpec(
         path="skprivate/integral/_rounding_check.py",
@@ -24,6 +31,45 @@ SPECS: dict[str, ModuleSpec] = {
             "test_warning_points_to_the_caller",
         ),
         new_tests=[],
+        equivalent={
+            f"{_RC}x__pieces__mutmut_12": (
+                "if 0.0 <= x < step)})",
+                "x = 0 can only be r = 0, and 0.0 is in the set of cuts already",
+            ),
+            f"{_RC}x__pieces__mutmut_13": (
+                "if 0.0 < x <= step)})",
+                "x = step can only be step - r with r = 0, and step is in the "
+                "set of cuts already",
+            ),
+            f"{_RC}x__pieces__mutmut_23": (
+                "k_lo = -K + (middle >= r)",
+                "middle lies strictly between two distinct cuts, and r is a cut, "
+                "or (in floating point) at most 0 or at least step, outside "
+                "every middle, so middle == r never holds",
+            ),
+            f"{_RC}x__pieces__mutmut_26": (
+                "k_hi = K + (middle >= step - r)",
+                "middle lies strictly between two distinct cuts, and step - r is "
+                "a cut, or (in floating point) at least step or at most 0, "
+                "outside every middle, so middle == step - r never holds",
+            ),
+            f"{_RC}x_coverage_range__mutmut_25": (
+                "if a <= centre < b:",
+                "a centre at a adds the place a a second time, which the "
+                "piece's end already is: the same values, the same min and max",
+            ),
+            f"{_RC}x_coverage_range__mutmut_26": (
+                "if a < centre <= b:",
+                "a centre at b adds the place b a second time, which the "
+                "piece's end already is: the same values, the same min and max",
+            ),
+        },
+        excluded={
+            f"{_RC}xǁRoundingCheckMixinǁ_ci_check_rounding__mutmut_149": (
+                "messages[0], CoverageWarning, )",
+                _STACKLEVEL,
+            ),
+        },
     ),
     "ldp_fieller_check": ModuleSpec(
         path="skprivate/ldp/_fieller_check.py",
@@ -32,5 +78,9 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/ldp/test_fieller_check.py", "test_warning_points_to_the_caller"
         ),
         new_tests=[],
+        excluded={
+            "skprivate.ldp._fieller_check.xǁFiellerCheckMixinǁ"
+            "_ci_check_fieller__mutmut_44": (")", _STACKLEVEL),
+        },
     ),
 }

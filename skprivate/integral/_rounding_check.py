@@ -175,8 +175,7 @@ def coverage_range(sd: float, step: float, half_width: float) -> tuple[float, ..
         centre = (k_lo + k_hi) * step / 2
         if a < centre < b:
             places.append(centre)
-        k = np.full(len(places), 1.0)
-        values.extend(_covered(sd, step, np.array(places), k_lo * k, k_hi * k))
+        values.extend(_covered(sd, step, np.array(places), k_lo, k_hi))
         if k_hi >= k_lo:
             total += _integral_of_ndtr((k_hi + 0.5) * step, a, b, sd)
             total -= _integral_of_ndtr((k_lo - 0.5) * step, a, b, sd)
@@ -272,6 +271,11 @@ class RoundingCheckMixin:
                 )
         if messages:
             request.cache["rounding-warned"] = True
+            more = len(messages) - 1
+            if more:
+                messages[0] += (
+                    f" The same holds for {more} more column{'s' * (more > 1)}."
+                )
             warnings.warn(
                 messages[0], CoverageWarning, stacklevel=external_stacklevel()
             )

@@ -60,9 +60,9 @@ def uninformative_points(frame: pd.DataFrame, proba: bool) -> tuple[int, int]:
     >>> uninformative_points(frame, proba=False)
     (1, 2)
     """
-    estimate = frame["estimate"].to_numpy(float)
-    lower = frame["lower"].to_numpy(float)
-    upper = frame["upper"].to_numpy(float)
+    estimate = frame["estimate"].to_numpy()
+    lower = frame["lower"].to_numpy()
+    upper = frame["upper"].to_numpy()
     if proba:
         every = (lower <= 0.0) & (upper >= 1.0)
     else:
@@ -84,17 +84,18 @@ class FiellerCheckMixin:
 
     def _conf_int_predict(self, request: Any) -> pd.DataFrame:
         frame = super()._conf_int_predict(request)
-        self._ci_check_fieller(request, frame, proba=False)
+        self._ci_check_fieller(request, frame, "predict")
         return frame
 
     def _conf_int_predict_proba(self, request: Any) -> pd.DataFrame:
         frame = super()._conf_int_predict_proba(request)
-        self._ci_check_fieller(request, frame, proba=True)
+        self._ci_check_fieller(request, frame, "predict_proba")
         return frame
 
-    def _ci_check_fieller(self, request: Any, frame: pd.DataFrame, proba: bool) -> None:
+    def _ci_check_fieller(self, request: Any, frame: pd.DataFrame, kind: str) -> None:
         if request.cache.get("fieller-warned"):
             return
+        proba = kind == "predict_proba"
         k, m = uninformative_points(frame, proba)
         if k == 0:
             return
@@ -102,7 +103,7 @@ class FiellerCheckMixin:
         name = type(self).__name__
         if proba:
             message = (
-                f"{name}: at {k} of {m} points the predict_proba interval holds "
+                f"{name}: at {k} of {m} points the {kind} interval holds "
                 f"every probability ([0, 1]) at level {request.level:g}: the "
                 "releases do not narrow P(y | x) there (the kernel weights' "
                 "sum, the deconvolved density of the covariate and the "
@@ -111,7 +112,7 @@ class FiellerCheckMixin:
             )
         else:
             message = (
-                f"{name}: at {k} of {m} points the predict interval is the whole "
+                f"{name}: at {k} of {m} points the {kind} interval is the whole "
                 "line: there the kernel weights' sum (the deconvolved density of "
                 "the covariate, the estimate's denominator) is not significantly "
                 f"above 0 at level {request.level:g}, so the releases do not "

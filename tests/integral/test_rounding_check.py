@@ -284,27 +284,30 @@ def test_warning_points_to_the_caller():
 
 
 class _Released(RoundingCheckMixin):
-    """The check alone, on released values given by hand."""
+    """The check alone, on released values given by hand (per column)."""
 
-    def __init__(self, decimals, count, std):
+    def __init__(self, decimals, count, std, columns=("x",)):
         self.decimals = decimals
+        stds = np.broadcast_to(std, len(columns))
         self.results_ = pd.DataFrame(
             {
-                "column": ["x", "x"],
-                "statistic": ["count", "std"],
-                "value": [count, std],
+                "column": np.repeat(columns, 2),
+                "statistic": ["count", "std"] * len(columns),
+                "value": np.ravel([(count, s) for s in stds]),
             }
         )
 
 
-def _check(owner, kind, se, half_width, level=0.95):
+def _check(owner, kind, se, half_width, level=0.95, points=("x",)):
+    k = len(points)
+    half = np.broadcast_to(half_width, k)
     frame = pd.DataFrame(
         {
-            "point": ["x"],
-            "lower": [10.0 - half_width],
-            "upper": [10.0 + half_width],
-            "se": [se],
-            "level": [level],
+            "point": list(points),
+            "lower": 10.0 - half,
+            "upper": 10.0 + half,
+            "se": np.broadcast_to(se, k),
+            "level": [level] * k,
         }
     )
     request = SimpleNamespace(cache={})
@@ -312,6 +315,24 @@ def _check(owner, kind, se, half_width, level=0.95):
         warnings.simplefilter("always")
         owner._ci_check_rounding(request, frame, kind)
     return [str(w.message) for w in caught], request.cache
+
+
+def test_later_columns_are_checked_past_one_without_interval():
+    owner = _Released(0, 4.0, 0.2, columns=("x", "y"))
+    (text,), _ = _check(owner, "mean", np.sqrt(0.1), [np.nan, 0.6], points=("x", "y"))
+    assert "column 'y'" in text
+    assert text.endswith("More decimals give a finer grid.")
+
+
+def test_other_offending_columns_are_counted():
+    owner = _Released(0, 4.0, [0.0, 0.2, 0.2], columns=("x", "y", "z"))
+    (text,), _ = _check(owner, "mean", np.sqrt(0.1), 0.6, points=("x", "y", "z"))
+    assert text.startswith("_Released: the mean interval of column 'x' has no width")
+    assert text.endswith(
+        "More decimals give a finer grid. The same holds for 2 more columns."
+    )
+    (text,), _ = _check(owner, "mean", np.sqrt(0.1), 0.6, points=("x", "y"))
+    assert text.endswith("The same holds for 1 more column.")
 
 
 def test_spread_is_the_interval_variance_less_the_rounding():
@@ -374,9 +395,13 @@ def test_first_offending_column_is_named_once():
     with pytest.warns(CoverageWarning) as caught:
         est.conf_int("mean", level=0.95)
     assert len(caught) == 1
-    assert "column 'x0'" in str(caught[0].message)
-    with pytest.warns(CoverageWarning, match="column 'x1'"):
+    text = str(caught[0].message)
+    assert "column 'x0'" in text
+    assert text.endswith("The same holds for 1 more column.")
+    with pytest.warns(CoverageWarning) as caught:
         est.conf_int("mean", ["x1"], level=0.95)
+    assert "column 'x1'" in str(caught[0].message)
+    assert str(caught[0].message).endswith("finer grid.")
 
 
 def test_no_released_count_gives_no_interval_and_no_warning():
