@@ -33,10 +33,12 @@ caller.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["solve_active_set"]
+__all__ = ["armijo_search", "solve_active_set"]
 
 _ARMIJO = 0.1
 _MAX_HALVINGS = 30
@@ -165,6 +167,86 @@ def _support_step(H: NDArray, g: NDArray, sA: NDArray, valid: NDArray) -> NDArra
     return target
 
 
+def armijo_search(
+    ratio: NDArray,
+    w: NDArray,
+    slope: NDArray,
+    pending: NDArray,
+    linear: NDArray | None = None,
+    confirm: Callable[[NDArray, NDArray, NDArray], NDArray] | None = None,
+) -> tuple[NDArray, NDArray, NDArray]:
+    """Backtracking along a direction, every replicate at once.
+
+    Replicate ``b`` moves by ``lam`` times its direction, which changes row
+    ``i``'s probability by the factor ``1 + lam * ratio[b, i]`` and the
+    objective by the gain
+    ``sum_i w[b, i] log1p(lam * ratio[b, i]) - lam * linear[b]``.  Starting
+    at ``lam = 1``, the step is halved (at most ``_MAX_HALVINGS`` tries)
+    until every row keeps a positive probability and the gain is at least
+    ``_ARMIJO * lam * slope[b]``; ``confirm(b, lam, gain)``, when given, is
+    asked about the replicates accepted in a round and may still refuse
+    some (they go on halving).
+
+    Parameters
+    ----------
+    ratio, w : ndarray of shape (B, R)
+        Relative change of each row's probability per unit step; row
+        weights.
+    slope : ndarray of shape (B,)
+        Directional derivative of the objective at ``lam = 0``.
+    pending : ndarray of bool, shape (B,)
+        The replicates searched (the others keep ``lam = 1``, unaccepted).
+    linear : ndarray of shape (B,), optional
+        Linear part of the objective's change per unit step.
+    confirm : callable, optional
+        ``confirm(b, lam, gain)`` on the replicates ``b`` passing the test
+        in a round, returning which of them are accepted.
+
+    Returns
+    -------
+    lam : ndarray of shape (B,)
+        The step accepted (for others, the last one tried, halved).
+    accepted : ndarray of bool, shape (B,)
+    gain : ndarray of shape (B,)
+        The gain at the accepted step (NaN where none was).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.interval._npmle_active_set import armijo_search
+    >>> lam, ok, gain = armijo_search(
+    ...     np.array([[-1.5, 3.0]]),
+    ...     np.array([[0.5, 0.5]]),
+    ...     np.array([0.75]),
+    ...     np.array([True]),
+    ... )
+    >>> lam.tolist(), ok.tolist()  # 1 leaves a row negative, 0.5 loses
+    ([0.25], [True])
+    """
+    lam = np.ones(slope.shape[0])
+    pending = pending.copy()
+    accepted = np.zeros(slope.shape[0], dtype=bool)
+    gains = np.full(slope.shape[0], np.nan)
+    for _ in range(_MAX_HALVINGS):
+        idx = np.flatnonzero(pending)
+        if idx.size == 0:
+            break
+        change = ratio[idx] * lam[idx, None]
+        positive = change.min(axis=1) > -1.0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            gain = np.einsum("ij,ij->i", np.log1p(change), w[idx])
+        if linear is not None:
+            gain -= lam[idx] * linear[idx]
+        ok = positive & (gain >= _ARMIJO * lam[idx] * slope[idx])
+        if confirm is not None and ok.any():
+            ok[ok] = confirm(idx[ok], lam[idx[ok]], gain[ok])
+        accepted[idx[ok]] = True
+        gains[idx[ok]] = gain[ok]
+        pending[idx[ok]] = False
+        lam[idx[~ok]] *= 0.5
+    return lam, accepted, gains
+
+
 def solve_active_set(
     start: NDArray,
     stop: NDArray,
@@ -281,22 +363,8 @@ def _newton_step(
         ratio = (np.take(dc, rows.fstop) - np.take(dc, rows.fstart)) / P
     ratio = np.where(rows.w > 0, ratio, 0.0)
     mass_change = ds.sum(axis=1)
-    lam = np.ones(B)
     pending = np.isfinite(slope) & (slope > 0) & np.isfinite(ratio).all(axis=1)
-    accepted = np.zeros(B, dtype=bool)
-    for _ in range(_MAX_HALVINGS):
-        idx = np.flatnonzero(pending)
-        if idx.size == 0:
-            break
-        change = ratio[idx] * lam[idx, None]
-        positive = change.min(axis=1) > -1.0
-        with np.errstate(invalid="ignore", divide="ignore"):
-            gain = np.einsum("ij,ij->i", np.log1p(change), rows.w[idx])
-        gain -= lam[idx] * mass_change[idx]
-        ok = positive & (gain >= _ARMIJO * lam[idx] * slope[idx])
-        accepted[idx[ok]] = True
-        pending[idx[ok]] = False
-        lam[idx[~ok]] *= 0.5
+    lam, accepted, _ = armijo_search(ratio, rows.w, slope, pending, mass_change)
     moved = accepted
     s_new = np.where(moved[:, None], np.clip(s + lam[:, None] * ds, 0.0, None), s)
     return s_new, rows.probabilities(s_new), moved

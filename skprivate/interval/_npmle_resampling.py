@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 
 from ..utils.validation import check_interval_array
 from ._identified import check_value_bounds
-from ._npmle_active_set import solve_active_set
+from ._npmle_active_set import armijo_search, solve_active_set
 from ._npmle_likelihood import endpoint_order
 
 __all__ = [
@@ -62,9 +62,6 @@ __all__ = [
     "solve_batch",
 ]
 
-# Armijo constant and step halvings of the ICM line search (as the fit's).
-_ARMIJO = 0.1
-_MAX_HALVINGS = 30
 # Replicates set up and solved together: about this many (replicate, drawn
 # row) cells per batch, which bounds its memory (a few tens of MB; the dense
 # set-up below is used only when it is at most four times this).
@@ -408,40 +405,35 @@ class _Batch:
         local_start, local_stop = self.start[moving], self.stop[moving]
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = (cum[local_stop + base] - cum[local_start + base]) / P[moving]
-        w = self.w[moving]
-        step = np.ones(moving.size)
-        pending = np.ones(moving.size, dtype=bool)
         out_s, out_P, out_ll = out_s.copy(), P.copy(), ll.copy()
-        for _ in range(_MAX_HALVINGS):
-            idx = np.flatnonzero(pending)
-            if idx.size == 0:
-                break
-            change = ratio[idx] * step[idx, None]
-            positive = change.min(axis=1) > -1.0
-            with np.errstate(invalid="ignore", divide="ignore"):
-                gain = np.sum(np.log1p(change) * w[idx], axis=1)
-            accept = positive & (gain >= _ARMIJO * step[idx] * slope[moving[idx]])
-            if accept.any():
-                j = np.flatnonzero(accept)
-                i, b = idx[j], moving[idx[j]]
-                F_new = np.ones((j.size, M + 1))
-                F_new[:, 0] = 0.0
-                F_new[:, 1:M] = np.where(
-                    inner[b], F[b] + step[i, None] * direction[b], 1.0
-                )
-                trial = np.clip(np.diff(F_new, axis=1), 0.0, None)
-                trial /= trial.sum(axis=1, keepdims=True)
-                c = np.zeros((j.size, M + 1))
-                np.cumsum(trial, axis=1, out=c[:, 1:])
-                sub = (np.arange(j.size) * (M + 1))[:, None]
-                c = c.ravel()
-                Q = c[local_stop[i] + sub] - c[local_start[i] + sub]
-                good = Q.min(axis=1) > 0
-                out_s[b[good]] = trial[good]
-                out_P[b[good]] = Q[good]
-                out_ll[b[good]] = ll[b[good]] + gain[j[good]]
-                pending[i[good]] = False
-            step[idx] *= 0.5
+
+        def confirm(i: NDArray, step: NDArray, gain: NDArray) -> NDArray:
+            # The accepted step's masses; a row whose probability rounds to
+            # zero refuses it.
+            b = moving[i]
+            F_new = np.ones((i.size, M + 1))
+            F_new[:, 0] = 0.0
+            F_new[:, 1:M] = np.where(inner[b], F[b] + step[:, None] * direction[b], 1.0)
+            trial = np.clip(np.diff(F_new, axis=1), 0.0, None)
+            trial /= trial.sum(axis=1, keepdims=True)
+            c = np.zeros((i.size, M + 1))
+            np.cumsum(trial, axis=1, out=c[:, 1:])
+            sub = (np.arange(i.size) * (M + 1))[:, None]
+            c = c.ravel()
+            Q = c[local_stop[i] + sub] - c[local_start[i] + sub]
+            good = Q.min(axis=1) > 0
+            out_s[b[good]] = trial[good]
+            out_P[b[good]] = Q[good]
+            out_ll[b[good]] = ll[b[good]] + gain[good]
+            return good
+
+        armijo_search(
+            ratio,
+            self.w[moving],
+            slope[moving],
+            np.ones(moving.size, dtype=bool),
+            confirm=confirm,
+        )
         return out_s, out_P, out_ll
 
     def subset(self, keep: NDArray) -> _Batch:
