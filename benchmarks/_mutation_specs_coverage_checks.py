@@ -15,6 +15,7 @@ from __future__ import annotations
 from ._mutation_modules import ModuleSpec, _all_but
 
 _RC = "skprivate.integral._rounding_check."
+_RVNS = "skprivate.negative_survey._reconstruction.xǁRVNSDensityEstimatorǁ"
 _STACKLEVEL = (
     "the warning loses its stacklevel; under mutmut a trampoline frame is the "
     "caller, so only the location check outside mutmut sees it "
@@ -82,5 +83,31 @@ SPECS: dict[str, ModuleSpec] = {
             "skprivate.ldp._fieller_check.xǁFiellerCheckMixinǁ"
             "_ci_check_fieller__mutmut_44": (")", _STACKLEVEL),
         },
+    ),
+    # The RVNS estimator's part of its intervals: the report cells and
+    # transition of its placement (also used by the fit) and the template its
+    # bootstrap refits (the rest of fit is estimation, not interval code).
+    "rvns_reconstruction_ci": ModuleSpec(
+        path="skprivate/negative_survey/_reconstruction.py",
+        tests=[
+            "tests/negative_survey/test_intervals.py",
+            "tests/test_guarantee_pins.py::"
+            "test_rvns_bootstrap_with_a_paper_privatizer_refits_the_paper_placement",
+            "tests/test_guarantee_pins.py::"
+            "test_rvns_moment_tilt_targets_the_report_mean_square_with_sheppard",
+            *(
+                test
+                for test in _all_but(
+                    "tests/test_mutation_family_intervals_categories.py"
+                )
+                if "rvns" in test.lower() or "negative" in test.lower()
+            ),
+        ],
+        new_tests=["tests/negative_survey/test_reconstruction_ci.py"],
+        functions=[
+            f"{_RVNS}_ci_ems_system__mutmut_*",
+            f"{_RVNS}_ci_resampling_template__mutmut_*",
+            f"{_RVNS}_cell_matrix__mutmut_*",
+        ],
     ),
 }

@@ -452,8 +452,10 @@ def _dk_classifier(n, epsilon, rng, pilot):
     clf = DeconvolutionKernelClassifier(
         bandwidth=pilot["bandwidth"], degree=0, noise_scale=ldp.scale_
     ).fit(z, y)
-    ci = clf.conf_int("predict_proba", [[_X0]], level=LEVELS)
+    ci = _ci(clf, "predict_proba", [[_X0]], level=LEVELS)
+    warning = ci.attrs["warning"]
     ci = ci[ci["quantity"] == "P(y=1)"]
+    ci.attrs["warning"] = warning
     return [_row("P(y=1 | 0.5), rbc", ci, 1.0 / (1.0 + np.exp(-2.0 * _X0)))]
 
 
