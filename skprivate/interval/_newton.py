@@ -456,6 +456,33 @@ class CensoredNormal:
             buffer = self._buffer = np.empty((shape[0], max(shape[1], _BLOCK_ROWS)))
         return buffer[:, : shape[1]]
 
+    def _moved_bounds(
+        self,
+        rows: slice,
+        theta: float,
+        near: _Pass,
+        near_theta: float,
+        d_eta: NDArray,
+        max_step: float,
+    ) -> tuple[NDArray, NDArray, NDArray] | None:
+        """Signs, ``Δs`` and ``s`` of half-line rows since ``near``, or ``None``.
+
+        ``s`` is each row's signed standardized bound at ``near`` and ``Δs``
+        its change; a Taylor extension of ``near``'s terms holds only while
+        every ``|Δs|`` is at most ``max_step``.
+        """
+        c, sign = self._groups[0][2]
+        sign_b = sign[rows]
+        ds = np.multiply(c[rows], theta - near_theta)
+        ds -= d_eta[rows]
+        ds *= sign_b
+        if not np.max(np.abs(ds), initial=0.0) <= max_step:
+            return None
+        s = np.multiply(c[rows], near_theta)
+        s -= near.eta[rows]
+        s *= sign_b
+        return sign_b, ds, s
+
     def evaluate_near(
         self,
         params: NDArray,
@@ -484,7 +511,6 @@ class CensoredNormal:
             return None
         lp0, r0 = near.half_terms
         _, theta = self.split(params)
-        c, sign = self._groups[0][2]
         n = self.n
         E = self._aug if self.known_theta is None else self.Dt
         lp = np.empty(n)
@@ -492,15 +518,13 @@ class CensoredNormal:
         grad = np.zeros(E.shape[0])
         for start in range(0, n, _BLOCK_ROWS):
             rows = slice(start, min(start + _BLOCK_ROWS, n))
-            sign_b, r_b = sign[rows], r0[rows]
-            ds = np.multiply(c[rows], theta - near_theta)
-            ds -= d_eta[rows]
-            ds *= sign_b
-            if not np.max(np.abs(ds), initial=0.0) <= _TAYLOR_PASS_MAX_STEP:
+            moved_rows = self._moved_bounds(
+                rows, theta, near, near_theta, d_eta, _TAYLOR_PASS_MAX_STEP
+            )
+            if moved_rows is None:
                 return None
-            s = np.multiply(c[rows], near_theta)
-            s -= near.eta[rows]
-            s *= sign_b
+            _, ds, s = moved_rows
+            r_b = r0[rows]
             with np.errstate(over="ignore", invalid="ignore"):
                 q = s + r_b
                 s2r = q + r_b
@@ -561,7 +585,6 @@ class CensoredNormal:
             return None
         lp, r = near.half_terms
         _, theta = self.split(params)
-        c, sign = self._groups[0][2]
         if d_eta is None:
             d_eta = eta - near.eta
         n = self.n
@@ -570,15 +593,13 @@ class CensoredNormal:
         # in blocks that stay in cache, as the passes
         for start in range(0, n, _BLOCK_ROWS):
             rows = slice(start, min(start + _BLOCK_ROWS, n))
-            sign_b, r_b = sign[rows], r[rows]
-            ds = np.multiply(c[rows], theta - near_theta)
-            ds -= d_eta[rows]
-            ds *= sign_b
-            if not np.max(np.abs(ds), initial=0.0) <= _TAYLOR_MAX_STEP:
+            moved_rows = self._moved_bounds(
+                rows, theta, near, near_theta, d_eta, _TAYLOR_MAX_STEP
+            )
+            if moved_rows is None:
                 return None
-            s = np.multiply(c[rows], near_theta)
-            s -= near.eta[rows]
-            s *= sign_b
+            sign_b, ds, s = moved_rows
+            r_b = r[rows]
             with np.errstate(over="ignore", invalid="ignore"):
                 ll += float(self.w[rows] @ (r_b * ds))
                 # r at the new point: r - r (s + r) Δs
