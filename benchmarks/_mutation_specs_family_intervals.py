@@ -608,15 +608,6 @@ SPECS: dict[str, ModuleSpec] = {
     ),
     "negative_survey_intervals": ModuleSpec(
         path="skprivate/negative_survey/_intervals.py",
-        # not the mixin's _ci_ems_system and _ci_resampling_template: the
-        # mixin's only user, RVNSDensityEstimator, defines its own (the
-        # report cells and the setting of its band placement), which shadow
-        # them, so no call ever reaches them (dead code)
-        functions=[
-            f"{_NS}_ci_uses_ems__mutmut_*",
-            f"{_NS}_ci_moment_tilt__mutmut_*",
-            f"{_NS}_conf_int_mean__mutmut_*",
-        ],
         tests=["tests/negative_survey/test_intervals.py"],
         new_tests=_CATEGORIES,
         equivalent={

@@ -380,24 +380,58 @@ def _stack(*problems):
 
 
 def test_a_replicate_whose_start_fails_is_reported_alone_and_silently():
-    # Replicate 1's start gives a row of weight zero probability zero (0 / 0
-    # in its gradient), and in the second case rows of positive weight too
-    # (w / 0): its gap is not finite, it is returned NaN and unconverged at
-    # once, without a floating-point warning (the caller then runs the
-    # fit's own iteration on it); replicate 0 is solved as alone.
+    # Replicate 1's start gives rows of positive weight probability zero
+    # (w / 0 in its gradient): its gap is not finite, it is returned NaN and
+    # unconverged at once, without a floating-point warning (the caller then
+    # runs the fit's own iteration on it); replicate 0 is solved as alone.
     from skprivate.interval._npmle_active_set import solve_active_set
 
     rows = [(0, 1, 0.2), (0, 3, 0.4), (2, 3, 0.1), (1, 2, 0.3)]
     good = _problem(rows, 3)
-    bad = [(0, 1, 0.2), (0, 3, 0.5), (2, 3, 0.0), (1, 2, 0.3)]
     worse = [(0, 1, 0.0), (1, 2, 0.5), (2, 3, 0.5), (0, 3, 0.0)]
-    for other in (_problem(bad, 3, [0.5, 0.5, 0.0]), _problem(worse, 3, [0, 0, 1])):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s, ok, n_iter = solve_active_set(
+            *_stack(good, _problem(worse, 3, [0, 0, 1])), 1e-12, 50
+        )
+    np.testing.assert_allclose(s[0], [1 / 3, 1 / 2, 1 / 6], atol=1e-12)
+    assert np.isnan(s[1]).all()
+    assert ok.tolist() == [True, False] and n_iter[1] == 0
+
+
+def test_a_row_of_weight_zero_and_probability_zero_is_ignored():
+    # A row of weight zero whose cells hold no mass (0 / 0 in the gradient
+    # and the Hessian) adds nothing: the replicate is solved as without it,
+    # silently.  By hand: 0.2 log s0 + 0.5 log 1 + 0.3 log s1 gives
+    # (0.4, 0.6, 0).  The row is also ignored when the start gives it mass,
+    # and when it is the only row of its cell.
+    from skprivate.interval._npmle_active_set import solve_active_set
+
+    rows = [(0, 1, 0.2), (0, 3, 0.4), (2, 3, 0.1), (1, 2, 0.3)]
+    good = _problem(rows, 3)
+    idle = [(0, 1, 0.2), (0, 3, 0.5), (2, 3, 0.0), (1, 2, 0.3)]
+    for start in ([0.5, 0.5, 0.0], [0.2, 0.2, 0.6], None):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            s, ok, n_iter = solve_active_set(*_stack(good, other), 1e-12, 50)
+            s, ok, n_iter = solve_active_set(
+                *_stack(good, _problem(idle, 3, start)), 1e-12, 50
+            )
         np.testing.assert_allclose(s[0], [1 / 3, 1 / 2, 1 / 6], atol=1e-12)
-        assert np.isnan(s[1]).all()
-        assert ok.tolist() == [True, False] and n_iter[1] == 0
+        np.testing.assert_allclose(s[1], [0.4, 0.6, 0.0], atol=1e-12)
+        assert ok.tolist() == [True, True] and n_iter[1] > 0
+    # the idle row on the first cell of the first replicate, and on the last
+    # cell of the last (the ends of the Hessian's table): (0, 0.6, 0.4) and
+    # (0.4, 0.6, 0) by hand
+    first = [(0, 1, 0.0), (0, 3, 0.5), (1, 2, 0.3), (2, 3, 0.2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s, ok, _ = solve_active_set(
+            *_stack(_problem(first, 3), good, _problem(idle, 3)), 1e-12, 50
+        )
+    np.testing.assert_allclose(s[0], [0.0, 0.6, 0.4], atol=1e-12)
+    np.testing.assert_allclose(s[1], [1 / 3, 1 / 2, 1 / 6], atol=1e-12)
+    np.testing.assert_allclose(s[2], [0.4, 0.6, 0.0], atol=1e-12)
+    assert ok.all()
 
 
 def test_a_replicate_whose_newton_step_is_not_finite_stops_alone():

@@ -83,6 +83,18 @@ class _Rows:
         return np.where(self.valid, d[:, : self.M], -np.inf)
 
 
+def _weighted_ratio(w: NDArray, P: NDArray, where: NDArray | None = None) -> NDArray:
+    """``w / P`` where ``where`` (default ``w > 0``), 0 elsewhere, silently.
+
+    A row of positive weight and probability zero gives ``inf`` (the
+    replicate's gap is then not finite and it stops, see
+    :func:`solve_active_set`).
+    """
+    where = w > 0 if where is None else where
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.divide(w, P, out=np.zeros_like(P), where=where)
+
+
 def _new_cells(d: NDArray, support: NDArray, valid: NDArray) -> NDArray:
     """In each gap of the support, the cell where ``d`` is largest, if above one."""
     B, M = d.shape
@@ -104,11 +116,15 @@ def _hessian(rows: _Rows, r2: NDArray, alpha: NDArray, beta: NDArray, K: int):
     Row ``i`` holds the support cells ``alpha_i <= a < beta_i``; the entry
     ``(a, b)``, ``a <= b``, sums ``w_i / P_i^2`` over the rows holding
     both, that is over ``alpha_i <= a`` and ``beta_i - 1 >= b``: a table of
-    the rows by ``(alpha_i, beta_i - 1)``, summed down and leftwards.
+    the rows by ``(alpha_i, beta_i - 1)``, summed down and leftwards.  A
+    row holding no support cell (``alpha_i = beta_i``: a row of weight
+    zero, as every other row has a positive probability) has no entry.
     """
     B = rows.B
     index = (np.arange(B)[:, None] * K + alpha) * K + (beta - 1)
-    table = rows.counts(index, r2, K * K).reshape(B, K, K)
+    held = beta > alpha
+    table = rows.counts(np.where(held, index, 0), np.where(held, r2, 0.0), K * K)
+    table = table.reshape(B, K, K)
     np.cumsum(table, axis=1, out=table)
     upper = np.cumsum(table[:, :, ::-1], axis=2)[:, :, ::-1]
     return np.triu(upper) + np.triu(upper, 1).transpose(0, 2, 1)
@@ -306,9 +322,11 @@ def solve_active_set(
     P = rows.probabilities(s)
     moved = np.ones(B, dtype=bool)
     for it in range(max_iter + 1):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = rows.w / P
-        d = rows.gradient(r)
+        # A row of weight zero adds nothing, whatever its probability (a
+        # padding row, or a row a replicate did not draw, may have none).
+        r = _weighted_ratio(rows.w, P)
+        with np.errstate(invalid="ignore"):  # inf - inf: that gap is not finite
+            d = rows.gradient(r)
         total = s.sum(axis=1)
         gap = d.max(axis=1) * total - 1.0
         done = (gap <= target) | ~np.isfinite(gap)
@@ -342,8 +360,7 @@ def _newton_step(
     K = int(count[:, -1].max())
     flat = count.ravel()
     alpha, beta = np.take(flat, rows.fstart), np.take(flat, rows.fstop)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r2 = r / P
+    r2 = _weighted_ratio(r, P, rows.w > 0)
     H = _hessian(rows, r2, alpha, beta, K)
     b, j = np.nonzero(support)
     slot = count[b, j]

@@ -10,13 +10,17 @@ derivative of the fit's moment tilt (``moment_correction=True``).  By
 default (``method="rbc"``) they are centred on the fit corrected for its
 bias at the fitted law and cover the true value; ``method="smoothed"``
 (formerly ``"linearized"``) is centred on the fit and covers the
-EMS-smoothed target at the smoothing width the fit chose.  Neither includes
-the variability of the width choice, which under heavy noise (small ``d``)
-ranges over the candidates from sample to sample, so the intervals are then
-too short (measured in ``python -m benchmarks coverage``).
-``method="bootstrap"`` resamples respondents and refits (the smoothing
-width re-chosen each time, which includes that variability at the cost of
-one fit per replicate), and is the only method for ``method="paper"`` fits.
+EMS-smoothed target at the smoothing width the fit chose.  The width
+choice is itself in doubt under heavy noise (small ``d``): the ``"rbc"``
+interval is then the union of its intervals over the widths the held-out
+likelihood cannot tell from the chosen one
+(:mod:`skprivate._grid_density._width_choice`); the ``"smoothed"`` one is
+not widened.  ``method="bootstrap"`` resamples respondents and refits (the
+smoothing width re-chosen each time, at the cost of one fit per replicate),
+and is the only method for ``method="paper"`` fits.  The EM system (the
+report cells of the fit's placement and their transition matrix) and the
+template of the refits are the estimator's own
+(:class:`~skprivate.negative_survey.RVNSDensityEstimator`).
 
 The mean.  With the boundary-safe placement (reports on ``[a - d, b + d]``)
 ``E[Y | x] = C - d x / (b - a + d)`` with ``C = ((b + d)**2 - (a - d)**2) /
@@ -43,13 +47,11 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sklearn.base import clone
 
 from .._grid_density._ems import ML_MAX_ITER, ML_TOL, ems_cell_probabilities
 from .._grid_density._intervals import (
     GridEMSIntervalsMixin,
     MomentTilt,
-    smoothing_matrix,
 )
 from .._grid_density._moments import binned_moments, moment_covariance, rvns_features
 from .._uncertainty import IntervalRequest, normal_frame
@@ -76,17 +78,6 @@ class RVNSIntervalsMixin(GridEMSIntervalsMixin):
             getattr(self, "smoothing_width_", None) is not None
             and getattr(self, "l2_", None) is None
         )
-
-    def _ci_ems_system(self, X: NDArray):
-        if not self._ci_uses_ems():
-            return None
-        from ._solvers import cell_transition_matrix
-
-        a, b = self.bounds_
-        m = self.edges_.size - 1
-        bins = np.clip(((X - a) / (b - a) * m).astype(np.intp), 0, m - 1)
-        A = cell_transition_matrix(self.edges_, self.d_, (a, b))
-        return A, bins, smoothing_matrix(m, self.smoothing_width_)
 
     def _ci_moment_tilt(self, X: NDArray, A: NDArray, unit_bins: NDArray, S: Any):
         # The fit tilts the EMS fixed point to the reports' mean and mean
@@ -121,11 +112,6 @@ class RVNSIntervalsMixin(GridEMSIntervalsMixin):
             ),
             untilted=untilted,
             moment_cov=moment_covariance(n, mean, square, third, fourth),
-        )
-
-    def _ci_resampling_template(self) -> Any:
-        return clone(self).set_params(
-            privatizer=None, d=float(self.d_), bounds=tuple(self.bounds_)
         )
 
     def _conf_int_mean(self, request: IntervalRequest):
