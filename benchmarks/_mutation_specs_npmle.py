@@ -38,6 +38,15 @@ _LIVE_P = (
     "before any step), so this division neither divides by zero nor makes "
     "0 / 0 and the error state it sets is never consulted"
 )
+_R_POSITIVE = (
+    "r = w / P is positive exactly where w is (P > 0 gives w / P > 0, P = 0 "
+    "gives inf, and rows of weight zero have r = 0), so the mask is the same"
+)
+_NO_INVALID = (
+    "the division is made only where the mask holds: there w > 0, so it "
+    "gives a finite quotient or, at P = 0, w / 0 = inf (the divide flag), "
+    "and never 0 / 0 or inf / inf (the invalid flag)"
+)
 _DECOUPLED = (
     "the slots outside the kept set have zero rows and columns in the "
     "system (A is zeroed outside keep) and are set to 0 in the output: "
@@ -192,37 +201,47 @@ SPECS: dict[str, ModuleSpec] = {
                 "by rounding can be below zero, and it has cur <= 0 and is "
                 "dropped in the same round, its value never read again",
             ),
-            f"{_AS}x__newton_step__mutmut_43": ("invalid=None):", _LIVE_P),
-            f"{_AS}x__newton_step__mutmut_44": ('errstate(invalid="ignore"):', _LIVE_P),
             f"{_AS}x__newton_step__mutmut_45": (
+                "_weighted_ratio(r, P, None)",
+                _R_POSITIVE,
+            ),
+            f"{_AS}x__newton_step__mutmut_48": ("_weighted_ratio(r, P, )", _R_POSITIVE),
+            f"{_AS}x__weighted_ratio__mutmut_3": (
+                "where = w > 0 if (where is None) or True else where",
+                "the one caller passing where (the Newton step's r / P) passes "
+                "w > 0 with r in place of w, and r > 0 exactly where w > 0: "
+                + _R_POSITIVE,
+            ),
+            f"{_AS}x__weighted_ratio__mutmut_8": ("invalid=None):", _NO_INVALID),
+            f"{_AS}x__weighted_ratio__mutmut_10": (
                 'errstate(divide="ignore", ):',
-                _LIVE_P,
+                _NO_INVALID,
             ),
-            f"{_AS}x__newton_step__mutmut_101": ("divide=None,", _LIVE_P),
-            f"{_AS}x__newton_step__mutmut_102": ("invalid=None):", _LIVE_P),
-            f"{_AS}x__newton_step__mutmut_103": (
-                'errstate(invalid="ignore"):',
-                _LIVE_P,
+            f"{_AS}x__hessian__mutmut_25": (
+                "np.where(held, index, 1)",
+                "the rows moved to slot 1 weigh 0 there and add nothing; slot 1 "
+                "is in the table whenever it has two entries (B K^2 >= 2), and a "
+                "table of one entry (one replicate, one support cell) is never "
+                "built: a single support cell holds every row of positive "
+                "weight, so its d is 1 / s and the gap at the scaled masses is "
+                "0, and a cell with d > 1 would have entered the support, so "
+                "the replicate stops before a Newton step",
             ),
-            f"{_AS}x__newton_step__mutmut_104": (
-                'errstate(divide="ignore", ):',
-                _LIVE_P,
-            ),
-            f"{_AS}x__newton_step__mutmut_76": (
+            f"{_AS}x__newton_step__mutmut_75": (
                 "valid = np.arange(K)[None, :] <= count[:, -1][:, None]",
                 "the one more slot kept, the first padded one, has a zero row "
                 "and column in H, g = 0 and sA = 0: it solves to exactly 0 "
                 "and changes neither the kept block nor the step in the cells "
                 "(only support slots are mapped back)",
             ),
-            f"{_AS}x__newton_step__mutmut_129": (
+            f"{_AS}x__newton_step__mutmut_128": (
                 "ratio = np.where(rows.w > 0, ratio, 1.0)",
                 "the entries replaced are those of rows of weight zero: they "
                 "enter the line search only in the positivity test (lam * 1 > "
                 "-1 holds like lam * 0 > -1) and in the gain times weight 0 "
                 "(log1p(lam) * 0 = 0)",
             ),
-            f"{_AS}x__newton_step__mutmut_162": (
+            f"{_AS}x__newton_step__mutmut_161": (
                 "np.clip(s + lam[:, None] * ds, None, None)",
                 "s + lam ds >= 0 in floating point without the clip: on the "
                 "support ds = fl(target - s) >= -s (target >= 0, monotone "

@@ -147,13 +147,18 @@ def _not_widest(choice):
     widest = int(np.argmax(choice.widths))
     gain, se = choice.gain.copy(), choice.gain_se.copy()
     gain[widest], se[widest] = 1.0, 0.01
-    return replace(choice, gain=gain, gain_se=se, log_probs=None)
+    # a chosen width with a narrower one next to it (the band reads the
+    # chosen width from the choice)
+    chosen = max(choice.chosen, 4)
+    return replace(choice, chosen=chosen, gain=gain, gain_se=se, log_probs=None)
 
 
 def _neighbour(choice):
-    """A width next to the chosen one, not the widest."""
-    k = choice.chosen + 1
-    return k if k < np.argmax(choice.widths) else choice.chosen - 1
+    """The narrowest width, narrower than the chosen one (joined when tied,
+    as the widest is not tied: see ``_not_widest``)."""
+    narrowest = int(np.argmin(choice.widths))
+    assert narrowest != choice.chosen
+    return narrowest
 
 
 def test_rbc_cdf_interval_is_the_band_over_the_tied_widths():

@@ -434,6 +434,50 @@ def test_a_row_of_weight_zero_and_probability_zero_is_ignored():
     assert ok.all()
 
 
+def test_a_row_of_weight_zero_holding_an_entering_cell_is_ignored():
+    # Rows {0} 0.4 and {1, 2} 0.6 and an idle row {2} (weight zero,
+    # probability zero at the start): cell 2 enters the support at the first
+    # step (its d is 1.2), so the idle row holds a support cell of mass zero:
+    # its w / P and w / P^2 are 0 / 0, which must count as 0, silently.  The
+    # NPMLE: s0 = 0.4 and s1 + s2 = 0.6 (split not unique).
+    from skprivate.interval._npmle_active_set import solve_active_set
+
+    rows = [(0, 1, 0.4), (1, 3, 0.6), (2, 3, 0.0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s, ok, n_iter = solve_active_set(*_problem(rows, 3, [0.5, 0.5, 0.0]), 1e-12, 50)
+    assert ok.tolist() == [True] and n_iter[0] > 0
+    assert abs(s[0, 0] - 0.4) < 1e-12 and abs(s[0, 1:].sum() - 0.6) < 1e-12
+    assert s[0, 2] > 0  # the entering cell took mass
+
+
+def test_hessian_counts_only_the_rows_holding_support_cells():
+    # Support slots {0, 1} (cells 0 and 1 of 3); rows {0}, {0, 1, 2}, {1}
+    # and {2}: the last holds no support cell and has no entry, whatever
+    # its r2.  By hand: H = [[1 + 2, 2], [2, 2 + 3]].
+    from skprivate.interval._npmle_active_set import _hessian, _Rows
+
+    start, stop = np.array([[0, 0, 1, 2]]), np.array([[1, 3, 2, 3]])
+    rows = _Rows(start, stop, np.array([[0.2, 0.4, 0.4, 0.0]]), np.array([3]), 3)
+    count = np.array([0, 1, 2, 2])  # support slots before each cell edge
+    alpha, beta = count[start], count[stop]
+    r2 = np.array([[1.0, 2.0, 3.0, 5.0]])
+    H = _hessian(rows, r2, alpha, beta, 2)
+    np.testing.assert_array_equal(H, [[[3.0, 2.0], [2.0, 5.0]]])
+    # two replicates: the second's idle row adds nothing to the first's table
+    rows2 = _Rows(
+        np.repeat(start, 2, axis=0),
+        np.repeat(stop, 2, axis=0),
+        np.array([[0.2, 0.4, 0.4, 0.0]] * 2),
+        np.array([3, 3]),
+        3,
+    )
+    H2 = _hessian(
+        rows2, np.repeat(r2, 2, axis=0), *(np.repeat(a, 2, 0) for a in (alpha, beta)), 2
+    )
+    np.testing.assert_array_equal(H2, [[[3.0, 2.0], [2.0, 5.0]]] * 2)
+
+
 def test_a_replicate_whose_newton_step_is_not_finite_stops_alone():
     # Cell 0 of mass 1e-200 held alone by a row: its Hessian entry
     # w / P^2 overflows, the step is not finite and refused: the replicate

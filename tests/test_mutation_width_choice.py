@@ -286,11 +286,13 @@ def _corrected_at(est, X, width, fit):
 def test_tied_cells_are_the_rbc_correction_at_each_tied_width(rvns):
     est, r = rvns
     base = est._width_choice
-    c = base.chosen
-    others = sorted(set(range(base.widths.size)) - {c}, key=lambda k: abs(k - c))[:2]
+    # a choice in the middle of the widths, tied with the two next narrower
+    # ones (the widest not tied: the narrower tied widths are joined)
+    c = 4
+    others = [c - 2, c - 1]
     # the fits given unnormalized (three times their mass): the cells are the
     # same, as each fit is read as a law
-    choice = replace(_tied_at(base, [c, *others]), fits=3.0 * base.fits)
+    choice = replace(_tied_at(base, [c, *others]), chosen=c, fits=3.0 * base.fits)
     est._width_choice = choice
     try:
         cells = est._ci_tied_cells(_request(est, r))
@@ -306,6 +308,36 @@ def test_tied_cells_are_the_rbc_correction_at_each_tied_width(rvns):
         assert abs(delta.sum()) < 1e-12  # two laws' difference
 
 
+def test_tied_cells_join_wider_widths_only_when_the_widest_is_tied(rvns):
+    # chosen width 4 (index), tied with 2 (narrower) and 6 (wider): with the
+    # widest (8) separated, only width 2 is joined; with the widest tied
+    # too, every tied width is, in the order of widths
+    est, r = rvns
+    base = est._width_choice
+    c, widest = 4, int(np.argmax(base.widths))
+    cells = {}
+    for name, tied in (("bounded", [2, c, 6]), ("open", [2, c, 6, widest])):
+        choice = replace(_tied_at(base, tied), chosen=c)
+        assert choice.tied.tolist() == [k in tied for k in range(base.widths.size)]
+        est._width_choice = choice
+        try:
+            cells[name] = est._ci_tied_cells(_request(est, r))
+        finally:
+            est._width_choice = base
+    chosen_bc, _ = _corrected_at(est, r, base.widths[c], base.fits[c])
+    assert len(cells["bounded"]) == 1 and len(cells["open"]) == 3
+    for got, k in [*zip(cells["bounded"], [2]), *zip(cells["open"], [2, 6, widest])]:
+        theta_bc, cov_bc = _corrected_at(est, r, base.widths[k], base.fits[k])
+        np.testing.assert_allclose(got[0], theta_bc - chosen_bc, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(got[1], cov_bc, rtol=0, atol=1e-14)
+    # tied only with wider widths, the widest separated: the chosen alone
+    est._width_choice = replace(_tied_at(base, [c, 5, 6]), chosen=c)
+    try:
+        assert est._ci_tied_cells(_request(est, r)) is None
+    finally:
+        est._width_choice = base
+
+
 def test_tied_cells_read_single_precision_reports_as_doubles(rvns):
     # -1.6 and 0.2 in single precision lie within a rounding of edges of the
     # 30 report bins over [-4, 14] (just below and just above): as doubles
@@ -313,7 +345,7 @@ def test_tied_cells_read_single_precision_reports_as_doubles(rvns):
     est, r = rvns
     base = est._width_choice
     c = base.chosen
-    est._width_choice = _tied_at(base, [c, c - 1 if c > 0 else c + 1])
+    est._width_choice = replace(_tied_at(base, [c + 1, c]), chosen=c + 1)
     single = r.astype(np.float32)
     single[:2, 0] = [-1.6, 0.2]
     try:
@@ -331,8 +363,7 @@ def test_tied_cell_refits_do_not_warn(rvns, monkeypatch):
     est, r = rvns
     base = est._width_choice
     c = base.chosen
-    k = c - 1 if c > 0 else c + 1
-    est._width_choice = _tied_at(base, [c, k])
+    est._width_choice = replace(_tied_at(base, [c + 1, c]), chosen=c + 1)
     monkeypatch.setattr(wc, "ML_MAX_ITER", 1)
     try:
         with warnings.catch_warnings():

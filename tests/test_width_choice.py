@@ -1,6 +1,7 @@
 """The held-out choice of the smoothing width behind the grid EMS intervals."""
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -151,3 +152,25 @@ def test_the_widest_choice_is_flagged_for_the_corrected_interval_only():
     rbc = _coverage_warnings(est, r, method="rbc")[1]
     assert len(rbc) == 1
     assert "widest candidate" in str(rbc[0].message)
+
+
+def test_united_widths_by_hand():
+    # widths 1..5, chosen 3 (index 2): tied 1 (index 0), 3 and 4 (index 3)
+    widths = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    gain = np.array([0.0, 1.0, 0.0, 0.0, 1.0])
+    choice = WidthChoice(widths, 2, gain, np.full(5, 0.1), np.ones((5, 2)) / 2)
+    assert choice.tied.tolist() == [True, False, True, True, False]
+    # the widest (5) separated: the tied widths at most as wide as 3
+    assert choice.united.tolist() == [True, False, True, False, False]
+    # the widest tied: every tied width
+    open_end = replace(choice, gain=np.array([0.0, 1.0, 0.0, 0.0, 0.1]))
+    assert open_end.tied.tolist() == [True, False, True, True, True]
+    assert open_end.united.tolist() == open_end.tied.tolist()
+    # the widest chosen: every tied width (all at most as wide)
+    widest = replace(choice, chosen=4, gain=np.array([0.0, 1.0, 1.0, 0.0, 0.0]))
+    assert widest.united.tolist() == [True, False, False, True, True]
+    # widths given in any order: "widest" and "at most as wide" by value
+    order = np.array([2, 0, 4, 1, 3])
+    shuffled = replace(choice, widths=widths[order], gain=gain[order], chosen=0)
+    assert shuffled.widths[shuffled.chosen] == 3.0
+    assert shuffled.united.tolist() == [True, True, False, False, False]
