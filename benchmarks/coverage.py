@@ -1091,12 +1091,26 @@ def _miss_reason(row: pd.Series) -> str:
             "centre"
         )
     if "bias-corrected" in interval:
+        chosen_width = "RVNS" in learner or "PerturbedKDE" in learner
         if cov > TARGET[1]:
+            if chosen_width:
+                return (
+                    "conservative: the interval is the union of the intervals at "
+                    "the smoothing widths the held-out likelihood cannot tell "
+                    "from the chosen one, each at the level; where many widths "
+                    "tie, it covers more often than each"
+                )
             return (
                 "conservative: the variance of the corrected estimate includes "
                 "that of the bias estimate"
             )
         if np.isfinite(bias) and abs(bias) < 0.25:
+            if not chosen_width:
+                return (
+                    f"{side}, with little bias{bias_text}: the interval is too "
+                    "short for the estimate's spread (the smoothing is a fixed "
+                    "filter here: no width choice enters)"
+                )
             return (
                 f"{side}, with little bias{bias_text}: the interval is too short "
                 "for the estimate's spread, since the linearization holds the "
