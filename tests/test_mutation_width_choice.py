@@ -3,7 +3,8 @@
 Small hand-built cases of :mod:`skprivate._grid_density._width_choice`: the
 diagnostics a choice keeps, the path of narrower widths scored while the
 narrowest scored one is tied (order, warm starts, both stopping ends), the
-cells of every tied width (the ``"rbc"`` correction at that width), the band
+cells of the tied widths the band joins (the ``"rbc"`` correction at each
+width; the wider ones only when the widest is tied), the band
 of widths in double precision, and the full text of the warning when the
 widest candidate is tied.
 """

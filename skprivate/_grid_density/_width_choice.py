@@ -9,9 +9,10 @@ from sample to sample, and so does the estimate.  A choice at a wide width
 is the harmful one: the fitted law is then too smooth to show its own
 smoothing bias, which the bias correction reads off it, so the interval is
 off by several standard errors.  The ``"rbc"`` interval therefore takes the
-union of its intervals over every width the data cannot tell from the
-chosen one: a confidence set for the width, then the union over it, as
-for a nuisance parameter (Berger and Boos, 1994).
+union of its intervals over the widths the data cannot tell from the
+chosen one (the wider of them only when the data do not bound the width
+on the smooth side): a confidence set for the width, then the union over
+it, as for a nuisance parameter (Berger and Boos, 1994).
 
 The rule, step by step (no constant is fitted to a benchmark design):
 
