@@ -1271,16 +1271,17 @@ def readme_example(tmp_path_factory):
 
 
 def test_readme_command_line_example_shows_its_intervals(readme_example):
-    # the README's estimate prints 95% intervals by default: the median 35.8
+    # the README's estimate prints 95% intervals by default: the median 35.4
     # to 39.3 around the bias-corrected 37.6 (the file of the fixture holds
-    # the same table)
+    # the same table); the fit chose the narrowest candidate width, so the
+    # interval joins every tied width and its note says so
     ages, _, _, folder = readme_example
     table = pd.read_csv(folder / "table.csv").set_index("statistic")
     median = table.loc["q50"]
     assert median["level"] == 0.95
     assert median["lower"] < median["value"] < median["upper"]
     assert median["lower"] < median["centre"] < median["upper"]
-    assert abs(median["lower"] - 35.8) < 0.06 and abs(median["upper"] - 39.3) < 0.06
+    assert abs(median["lower"] - 35.4) < 0.06 and abs(median["upper"] - 39.3) < 0.06
     assert abs(median["centre"] - 37.6) < 0.06
     mean = table.loc["mean"]
     assert mean["lower"] < ages.mean() < mean["upper"]

@@ -36,7 +36,8 @@ SMOOTHED_WARNING = (
 WIDENED_NOTE = (
     "the fit's bias at the fitted law removed to first order; the union over "
     "the smoothing widths the held-out likelihood cannot tell from the chosen one "
-    "(the wider ones only when the widest candidate is among them)"
+    "(the wider ones only when the widest candidate is among them or the chosen "
+    "width is the narrowest candidate)"
 )
 CORRECTED_NOTE = (
     "the fit's bias at the fitted law removed to first order; the smoothing "

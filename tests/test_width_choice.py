@@ -174,3 +174,23 @@ def test_united_widths_by_hand():
     shuffled = replace(choice, widths=widths[order], gain=gain[order], chosen=0)
     assert shuffled.widths[shuffled.chosen] == 3.0
     assert shuffled.united.tolist() == [True, True, False, False, False]
+    # the narrowest chosen, the widest separated: every tied width (the
+    # choice is not bracketed on the rough side)
+    narrowest = replace(choice, chosen=0, gain=np.array([0.0, 0.0, 1.0, 0.0, 1.0]))
+    assert narrowest.tied.tolist() == [True, True, False, True, False]
+    assert narrowest.united.tolist() == narrowest.tied.tolist()
+    # the same by value when the narrowest width is not listed first
+    shuffled_narrowest = replace(
+        narrowest,
+        widths=widths[order],
+        gain=narrowest.gain[order],
+        chosen=1,
+    )
+    assert shuffled_narrowest.widths[shuffled_narrowest.chosen] == 1.0
+    assert shuffled_narrowest.united.tolist() == shuffled_narrowest.tied.tolist()
+    assert shuffled_narrowest.united.sum() == 3
+    # the second narrowest chosen (a narrower width scored and lost): the
+    # tied widths at most as wide only
+    second = replace(choice, chosen=1, gain=np.array([1.0, 0.0, 0.0, 0.0, 1.0]))
+    assert second.tied.tolist() == [False, True, True, True, False]
+    assert second.united.tolist() == [False, True, False, False, False]

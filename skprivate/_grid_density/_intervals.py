@@ -65,8 +65,9 @@ the criterion barely separates the candidates, and an interval at the
 chosen width alone is too short (a wide choice shows too little of its own
 bias).  The ``"rbc"`` interval is then the union of its intervals over
 the widths the held-out likelihood cannot tell from the chosen one (those
-wider than it only when the widest candidate is among them), and warns
-when the widest candidate is among them (:mod:`._width_choice`).
+wider than it only when the widest candidate is among them or the chosen
+width is the narrowest candidate), and warns when the widest candidate is
+among them (:mod:`._width_choice`).
 ``method="smoothed"`` is not widened; it warns
 (:class:`~skprivate.exceptions.CoverageWarning`) that it covers the
 EMS-smoothed target, not the true value, whenever it is returned.  The
@@ -551,7 +552,7 @@ _WIDENED_NOTE = (
     "the fit's bias at the fitted law removed to first order; the union "
     "over the smoothing widths the held-out likelihood cannot tell from "
     "the chosen one (the wider ones only when the widest candidate is "
-    "among them)"
+    "among them or the chosen width is the narrowest candidate)"
 )
 
 
