@@ -24,7 +24,8 @@ caused by bias from one caused by a wrong spread.
 
 Cost.  Cells run 500 replications, except those whose interval refits the
 estimator many times (stated per cell): the subsampling and bootstrap
-intervals refit the NPMLE 100 times per interval.  The narrow-anchor
+intervals refit the NPMLE 400 and 200 times per interval, the jackknife
+of its mean beyond Case I 20 times.  The narrow-anchor
 cells of the NPMLE (anchors that do not reach the population's tails, so the
 mean is only set-identified) run 400 replications and score both the
 identified-set interval and the influence interval against the true
@@ -105,7 +106,7 @@ from skprivate.frequency import (
     LongitudinalFrequencyEstimator,
     LongitudinalOracle,
 )
-from skprivate.interval._intervals import NPMLE_SUBSAMPLES
+from skprivate.interval._intervals import NPMLE_JACKKNIFE_GROUPS, NPMLE_SUBSAMPLES
 from skprivate.ldp import PerturbedKDEEstimator, SquareWaveEMSEstimator, SquareWaveLDP
 from skprivate.ldp._noise_laws import GeneralizedGaussianNoise
 from skprivate.ldp._transitions import additive_transition, square_wave_transition
@@ -224,13 +225,32 @@ def _npmle_resampling(n, case, rng, pilot):
     Z = mech(random_state=rng.integers(2**31)).fit_transform(x)
     est = IntervalNPMLE().fit(Z)
     seed = int(rng.integers(2**31))
-    rows = [
-        _row(
-            f"mean, bootstrap ({DEFAULT_RESAMPLES} replicates)",
-            _ci(est, "mean", X=Z, level=LEVELS, method="bootstrap", random_state=seed),
-            0.0,
-        )
-    ]
+    if case == "I":
+        rows = [
+            _row(
+                f"mean, bootstrap ({DEFAULT_RESAMPLES} replicates)",
+                _ci(
+                    est,
+                    "mean",
+                    X=Z,
+                    level=LEVELS,
+                    method="bootstrap",
+                    random_state=seed,
+                ),
+                0.0,
+            )
+        ]
+    else:
+        # The default beyond Case I.  The percentile bootstrap of 200
+        # replicates, the default before it, covered 0.928 at 500 rows and
+        # 0.942 at 2,000 (2,000 replications each).
+        rows = [
+            _row(
+                f"mean, jackknife ({NPMLE_JACKKNIFE_GROUPS} groups)",
+                _ci(est, "mean", X=Z, level=LEVELS, random_state=seed),
+                0.0,
+            )
+        ]
     if case == "II":
         rows.append(
             _row(
@@ -1083,6 +1103,11 @@ def _miss_reason(row: pd.Series) -> str:
             "inaccurate at moderate n (Politis, Romano & Wolf, 1999, ch. 9): "
             "the subsample statistics are further from their limit law than "
             "the full-sample one; calibrating b would help"
+        )
+    if "jackknife" in interval:
+        return (
+            f"{side}: finite-sample error of the jackknife t interval at this "
+            f"n{bias_text}"
         )
     if "bootstrap" in interval:
         return (

@@ -333,14 +333,15 @@ def test_npmle_mean_methods():
         )
     assert boot["se"].iloc[0] == pytest.approx(np.nanstd(reps, ddof=1))
     assert boot["method"].iloc[0] == "bootstrap-percentile"
-    # Case-II rows: the bootstrap by default, influence refused
+    # Case-II rows: the jackknife by default, influence refused
     two = _quiet_npmle(CASE_TWO)
     auto = two.conf_int("mean", X=CASE_TWO, n_resamples=5, random_state=0)
-    assert auto["method"].iloc[0] == "bootstrap-percentile"
+    assert auto["method"].iloc[0] == "jackknife (5 random groups, t with 4 df)"
     with pytest.raises(
         ValueError,
         match=re.escape(
-            "method='influence' needs Case-I data; use method='bootstrap'."
+            "method='influence' needs Case-I data; use method='jackknife' "
+            "(the default for other interval data) or method='bootstrap'."
         ),
     ):
         two.conf_int("mean", X=CASE_TWO, method="influence")
@@ -348,7 +349,8 @@ def test_npmle_mean_methods():
         ValueError,
         match=re.escape(
             "IntervalNPMLE computes 'mean' intervals with method in ['bootstrap', "
-            "'identified_set', 'influence'] (or 'auto'); got method='wald'."
+            "'identified_set', 'influence', 'jackknife'] (or 'auto'); "
+            "got method='wald'."
         ),
     ):
         two.conf_int("mean", X=CASE_TWO, method="wald")
@@ -484,7 +486,8 @@ def test_npmle_influence_frame_and_refusal_text():
     assert ci["quantity"].tolist() == ["mean"]
     two = _quiet_npmle(CASE_TWO)
     _raises_exactly(
-        "method='influence' needs Case-I data; use method='bootstrap'.",
+        "method='influence' needs Case-I data; use method='jackknife' "
+        "(the default for other interval data) or method='bootstrap'.",
         two.conf_int,
         "mean",
         X=CASE_TWO,

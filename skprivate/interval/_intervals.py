@@ -38,9 +38,21 @@ Geskus & Groeneboom, 1999, Case II) with, for Case I, the variance
 density; the variance Theorem 6 of Ding & Ding minimizes).  The
 ``"influence"`` method estimates it by ``n**-2 sum_i F_hat(u_i) (1 -
 F_hat(u_i)) / g_hat(u_i)**2`` (``phi' = 1``; ``g_hat`` a Gaussian kernel
-estimate of the public anchors); ``"bootstrap"`` is the percentile
-bootstrap of the rows (consistent for smooth functionals of the current
-status NPMLE: Groeneboom & Hendrickx, 2017), for any interval data.
+estimate of the public anchors).  For any interval data,
+``"jackknife"`` (the default beyond Case I) is the delete-a-group
+jackknife: the rows are split at random into ``G = 20`` groups (``n_resamples``
+sets ``G``), the NPMLE is refitted without each group, and the interval is
+``mean -/+ t_{G-1} se`` with the jackknife standard error of the
+pseudo-values.  The NPMLE mean is asymptotically linear, so for fixed ``G``
+the pseudo-values are asymptotically independent normal group means of its
+influence function and the studentized mean follows ``t_{G-1}`` (the
+random-groups argument; Wolter, 2007, ch. 2 and 4).  Its coverage was
+measured at 0.95-0.96 for 100 to 2,000 rows of Case II data, where the
+percentile bootstrap of 200 replicates (``"bootstrap"``, consistent for
+smooth functionals of the current status NPMLE: Groeneboom & Hendrickx,
+2017) covered 0.928 at 500 rows: its standard error fell a few per cent
+short of the sampling spread and 200 replicates leave about five in each
+tail.  The jackknife costs ``G`` refits where the bootstrap costs 200.
 
 Parametric MLE.  Wald intervals from the observed information (the
 numerical Hessian of the interval log-likelihood at the estimate) in
@@ -87,6 +99,12 @@ Collections 1, 282-292.
 B. Sen, M. Banerjee and M. Woodroofe (2010), "Inconsistency of bootstrap:
 the Grenander estimator", Annals of Statistics 38, 1953-1977.
 
+K. M. Wolter (2007), Introduction to Variance Estimation, 2nd ed.,
+Springer.
+
+F. M. T. A. Busing, E. Meijer and R. van der Leeden (1999), "Delete-m
+jackknife for unequal m", Statistics and Computing 9, 3-8.
+
 P. Groeneboom and K. Hendrickx (2017), "The nonparametric bootstrap for the
 current status model", Electronic Journal of Statistics 11, 3446-3484.
 """
@@ -109,11 +127,14 @@ from .._uncertainty import (
     IntervalRequest,
     PopulationIntervalMixin,
     bootstrap_replicates,
+    group_jackknife_indices,
+    group_jackknife_interval,
     interval_frame,
     normal_frame,
     normal_interval,
     percentile_interval,
     probabilities_of,
+    replicate_statistics,
     subsampling_interval,
     values_of,
 )
@@ -139,6 +160,11 @@ _CUBE_ROOT = 1.0 / 3.0
 # order statistics of the rescaled subsample spread, so it needs more draws
 # than a percentile bootstrap of a smooth functional.
 NPMLE_SUBSAMPLES = 400
+# Groups of the NPMLE mean's delete-a-group jackknife: a refit each.  The
+# interval's expected length over that of a known standard error is
+# t_{G-1, 0.975} c4(G) / 1.96 (c4 the bias factor of a standard deviation of
+# G - 1 degrees of freedom): 1.12 for 10 groups, 1.05 for 20, 1.02 for 40.
+NPMLE_JACKKNIFE_GROUPS = 20
 
 
 def _lr_critical(level: float) -> float | None:
@@ -295,9 +321,11 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
     ``"mean"``: ``"identified_set"`` (the Imbens-Manski interval of the
     set the declared ``bounds`` leave the mean in; see
     :mod:`skprivate.interval._identified`), ``"influence"`` (Case-I data,
-    assumes the anchors span the values) or ``"bootstrap"`` (any);
+    assumes the anchors span the values), ``"jackknife"`` (any; the
+    delete-a-group jackknife with ``n_resamples`` groups, 20 by default) or
+    ``"bootstrap"`` (any; percentile, ``n_resamples`` replicates);
     ``"auto"`` takes the first when ``bounds`` are declared, else the
-    second when it applies.  With ``bounds``, the quantile and CDF
+    second when it applies, else the third.  With ``bounds``, the quantile and CDF
     intervals also reach the bounds over the unsupported region.  The
     density of an NPMLE is not estimated at any known rate (the estimate is
     discrete), so there is no ``"pdf"``.  ``X`` is the interval data given
@@ -398,23 +426,61 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
     def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
         return self._ci_pointwise(request, "quantile")
 
+    def _ci_mean_jackknife(self, request: IntervalRequest, Z: NDArray) -> pd.DataFrame:
+        n = Z.shape[0]
+        n_groups = request.resamples(min(NPMLE_JACKKNIFE_GROUPS, n))
+        if n_groups > n:
+            raise ValueError(
+                "method='jackknife' leaves out one group of rows per refit, so "
+                f"n_resamples (the number of groups) must be at most the {n} "
+                f"informative rows; got n_resamples={n_groups}."
+            )
+        kept, sizes = request.memo(
+            "jackknife-groups",
+            lambda: group_jackknife_indices(n, n_groups, request.random_state),
+        )
+        reps = request.memo(
+            "jackknife",
+            lambda: replicate_statistics(
+                clone(self), Z, _Mean(), kept, n_jobs=request.n_jobs
+            ),
+        )
+        estimate = self.mean()
+        lower, upper, se = group_jackknife_interval(
+            estimate, reps, sizes, request.level
+        )
+        return interval_frame(
+            "mean",
+            None,
+            estimate,
+            lower,
+            upper,
+            request.level,
+            f"jackknife ({n_groups} random groups, t with {n_groups - 1} df)",
+            "E[X]",
+            se=se,
+        )
+
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
         Z = self._ci_interval_data(request)
         case_one = _is_case_one(Z)
         method = request.choose(
-            ("identified_set", "influence", "bootstrap"),
+            ("identified_set", "influence", "jackknife", "bootstrap"),
             "identified_set"
             if self.bounds is not None
-            else ("influence" if case_one else "bootstrap"),
+            else ("influence" if case_one else "jackknife"),
             type(self).__name__,
         )
         if method == "identified_set":
             return mean_interval(self, request, Z)
         if method == "bootstrap":
             return self._ci_bootstrap_population(request, None, _Mean())
+        if method == "jackknife":
+            return self._ci_mean_jackknife(request, Z)
         if not case_one:
             raise ValueError(
-                "method='influence' needs Case-I data; use method='bootstrap'."
+                "method='influence' needs Case-I data; use method='jackknife' "
+                "(the default for other interval data) or method='bootstrap'."
             )
         cs = _CurrentStatus(Z)
         F = cs.F[np.searchsorted(cs.anchors, cs.u)]
