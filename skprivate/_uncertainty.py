@@ -278,7 +278,11 @@ def resample_indices(
     size = n if size is None else int(size)
     if replace:
         return [rng.integers(0, n, size=size) for _ in range(n_resamples)]
-    return [np.sort(rng.permutation(n)[:size]) for _ in range(n_resamples)]
+    # a uniform subset of size rows; unshuffled, as it is sorted anyway
+    return [
+        np.sort(rng.choice(n, size, replace=False, shuffle=False))
+        for _ in range(n_resamples)
+    ]
 
 
 def _take(data: Any, idx: NDArray) -> Any:

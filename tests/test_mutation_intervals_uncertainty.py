@@ -221,11 +221,12 @@ def test_resampled_rows_follow_the_seed():
     # a smaller size draws that many rows per replicate
     assert [len(i) for i in resample_indices(10, 3, 0, size=4)] == [4, 4, 4]
     assert resample_indices(10, 3, 0, size=np.int64(4))[0].dtype.kind == "i"
-    # without replacement: sorted distinct rows, as a sorted permutation prefix
+    # without replacement: sorted distinct rows, numpy's uniform subset
     rng = np.random.default_rng(np.random.SeedSequence(5))
     sub = resample_indices(10, 2, 5, size=4, replace=False)
     for idx in sub:
-        np.testing.assert_array_equal(idx, np.sort(rng.permutation(10)[:4]))
+        want = np.sort(rng.choice(10, 4, replace=False, shuffle=False))
+        np.testing.assert_array_equal(idx, want)
         assert len(set(idx.tolist())) == 4
     # a Generator or RandomState seeds the draws from its stream (and moves on)
     gen = np.random.default_rng(1)
@@ -1060,3 +1061,18 @@ def test_population_bootstrap_uses_the_requested_workers_and_points():
             main = threading.get_ident()
             assert len(_FIT_THREADS) == 4
             assert [t == main for t in _FIT_THREADS] == [in_main] * 4
+
+
+def test_subsamples_are_uniform_over_the_subsets():
+    # every 2-subset of 5 rows equally likely: 20,000 draws, 10 subsets,
+    # chi-square with 9 degrees of freedom
+    from itertools import combinations
+
+    from scipy import stats
+
+    draws = resample_indices(5, 20_000, 11, size=2, replace=False)
+    pairs = list(combinations(range(5), 2))
+    counts = np.zeros(len(pairs))
+    for idx in draws:
+        counts[pairs.index(tuple(idx.tolist()))] += 1
+    assert stats.chisquare(counts).pvalue > 1e-3

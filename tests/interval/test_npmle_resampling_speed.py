@@ -192,8 +192,8 @@ def test_quantile_conf_int_between_the_one_by_one_intervals(monkeypatch):
     for side in ("lower", "upper"):
         ends = sorted([low[side].iloc[0], high[side].iloc[0]])
         assert ends[0] <= fast[side].iloc[0] <= ends[1]
-    # And they are those of one refit per draw unless a tie moved an end.
-    assert abs(fast["upper"].iloc[0] - slow["upper"].iloc[0]) < 0.05
+        # one refit per draw at the level itself lies in the same bracket
+        assert ends[0] <= slow[side].iloc[0] <= ends[1]
 
 
 def test_icm_step_never_empties_a_row():
