@@ -1120,10 +1120,13 @@ def _miss_reason(row: pd.Series) -> str:
         if cov > TARGET[1]:
             if chosen_width:
                 return (
-                    "conservative: the interval is the union of the intervals at "
-                    "the smoothing widths the held-out likelihood cannot tell "
-                    "from the chosen one, each at the level; where many widths "
-                    "tie, it covers more often than each"
+                    "conservative: the coverage given the chosen smoothing width "
+                    "depends on the choice: the samples that choose a wider width "
+                    "cover more often than the level (with that width's interval "
+                    "alone, before the union over the tied widths), those that "
+                    "choose the narrowest less, and the two balance only roughly "
+                    "(pilot per choice: notes of "
+                    "skprivate/_grid_density/_width_choice.py)"
                 )
             return (
                 "conservative: the variance of the corrected estimate includes "
