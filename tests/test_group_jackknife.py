@@ -152,6 +152,15 @@ def test_npmle_mean_jackknife_equals_refits_one_by_one():
     assert got["method"].iloc[0] == "jackknife (9 random groups, t with 8 df)"
     with pytest.raises(ValueError, match=re.escape("got n_resamples=10.")):
         few.conf_int("mean", X=small, n_resamples=10)
+    one = np.array([[0.0, 1.0], [-np.inf, np.inf]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lone = IntervalNPMLE().fit(one)
+    with pytest.raises(
+        ValueError,
+        match=re.escape("at least 2 informative rows (not (-inf, inf)); X has 1."),
+    ):
+        lone.conf_int("mean", X=one)
 
 
 def test_npmle_mean_jackknife_covers_the_mean():

@@ -428,6 +428,11 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
 
     def _ci_mean_jackknife(self, request: IntervalRequest, Z: NDArray) -> pd.DataFrame:
         n = Z.shape[0]
+        if n < 2:
+            raise ValueError(
+                "method='jackknife' refits without each group of rows and needs "
+                f"at least 2 informative rows (not (-inf, inf)); X has {n}."
+            )
         n_groups = request.resamples(min(NPMLE_JACKKNIFE_GROUPS, n))
         if n_groups > n:
             raise ValueError(
