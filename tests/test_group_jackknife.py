@@ -19,7 +19,7 @@ from skprivate._uncertainty import (
 )
 
 
-@pytest.mark.parametrize("n, G", [(10, 3), (7, 7), (1000, 20)])
+@pytest.mark.parametrize("n, G", [(10, 3), (7, 7), (1000, 20), (5, 2)])
 def test_groups_partition_the_rows(n, G):
     kept, sizes = group_jackknife_indices(n, G, random_state=3)
     assert len(kept) == G and sizes.sum() == n
@@ -76,6 +76,17 @@ def test_interval_on_unequal_groups_by_hand():
         1.0, np.array([[0.8], [1.1], [1.3]]), [1, 1, 2], 0.8
     )
     assert lo80[0] == pytest.approx(1.0 - 1.885618083 * np.sqrt(0.073125), rel=1e-9)
+
+
+def test_two_groups_are_enough():
+    # G = 2: pseudo-values 2 (1) - 0.9 = 1.1 and 2 (1) - 1.3 = 0.7 about
+    # the centre 2 - (0.9 + 1.3) / 2 = 0.9; se^2 = (0.2^2 + 0.2^2) / 2 = 0.04
+    lower, upper, se = group_jackknife_interval(
+        1.0, np.array([[0.9], [1.3]]), [3, 3], 0.95
+    )
+    assert se[0] == pytest.approx(0.2, rel=1e-12)
+    assert upper[0] - 1.0 == pytest.approx(stats.t.ppf(0.975, 1) * 0.2, rel=1e-12)
+    assert 1.0 - lower[0] == pytest.approx(stats.t.ppf(0.975, 1) * 0.2, rel=1e-12)
 
 
 def test_failed_groups_are_left_out():
@@ -136,6 +147,9 @@ def test_npmle_mean_jackknife_equals_refits_one_by_one():
     assert ci["target"].tolist() == ["E[X]"] * 2
     kept, sizes = group_jackknife_indices(120, 6, random_state=9)
     reps = np.array([[IntervalNPMLE(tol=1e-12).fit(Z[k]).mean()] for k in kept])
+    assert ci["quantity"].tolist() == ["mean", "mean"]
+    assert ci["level"].tolist() == [0.8, 0.95]
+    assert ci["point"].isna().all()
     for level, row in zip([0.8, 0.95], ci.itertuples(), strict=True):
         lower, upper, se = group_jackknife_interval(est.mean(), reps, sizes, level)
         assert row.estimate == est.mean()
@@ -150,8 +164,13 @@ def test_npmle_mean_jackknife_equals_refits_one_by_one():
         few = IntervalNPMLE().fit(small)
         got = few.conf_int("mean", X=small, random_state=0)
     assert got["method"].iloc[0] == "jackknife (9 random groups, t with 8 df)"
-    with pytest.raises(ValueError, match=re.escape("got n_resamples=10.")):
+    with pytest.raises(ValueError) as info:
         few.conf_int("mean", X=small, n_resamples=10)
+    assert str(info.value) == (
+        "method='jackknife' leaves out one group of rows per refit, so "
+        "n_resamples (the number of groups) must be at most the 9 informative "
+        "rows; got n_resamples=10."
+    )
     one = np.array([[0.0, 1.0], [-np.inf, np.inf]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -176,3 +195,22 @@ def test_npmle_mean_jackknife_covers_the_mean():
         ci = IntervalNPMLE().fit(Z).conf_int("mean", X=Z, random_state=seed)
         hits += bool(ci["lower"].iloc[0] <= 0.0 <= ci["upper"].iloc[0])
     assert 0.90 <= hits / 200 <= 0.995
+
+
+def test_npmle_mean_jackknife_passes_the_workers_on(monkeypatch):
+    # n_jobs reaches the refits (used where they are not batched)
+    from skprivate.interval import IntervalNPMLE, _intervals
+
+    seen = []
+    real = _intervals.replicate_statistics
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("n_jobs", "missing"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_intervals, "replicate_statistics", spy)
+    Z = _case_two(60, 3)
+    est = IntervalNPMLE().fit(Z)
+    est.conf_int("mean", X=Z, n_resamples=4, random_state=0, n_jobs=2)
+    est.conf_int("mean", X=Z, n_resamples=4, random_state=0)
+    assert seen == [2, None]
