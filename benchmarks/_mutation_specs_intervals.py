@@ -91,6 +91,43 @@ SPECS: dict[str, ModuleSpec] = {
                 ")",
                 "as x_interval_frame__mutmut_31 (the columns= argument left out)",
             ),
+            f"{_UNC}x_group_jackknife_indices__mutmut_29": (
+                "np.bincount(group, )",
+                "2 <= n_groups <= n and the groups are dealt round-robin over n "
+                "rows: every group holds a row, so the count has n_groups "
+                "entries without minlength",
+            ),
+            **{
+                f"{_UNC}x_group_jackknife_interval__mutmut_{k}": (
+                    change,
+                    "an integer estimate, replicates or sizes enter only "
+                    "products and quotients with floats (h = n / sizes is a "
+                    "true division): the same floats without dtype=float",
+                )
+                for k, change in (
+                    (4, "np.asarray(estimate, dtype=None)"),
+                    (6, "np.asarray(estimate, )"),
+                    (13, "np.asarray(replicates, dtype=None)"),
+                    (15, "np.asarray(replicates, )"),
+                    (20, "np.asarray(sizes, dtype=None)"),
+                    (22, "np.asarray(sizes, )"),
+                )
+            },
+            f"{_UNC}x_group_jackknife_interval__mutmut_17": (
+                ".reshape(-2, estimate.size)",
+                "numpy reads any negative length in reshape as the one "
+                "inferred dimension: the same shape as -1",
+            ),
+            f"{_UNC}x_resample_indices__mutmut_24": (
+                "replace=None",
+                "Generator.choice tests replace for truth: None draws without "
+                "replacement, as False",
+            ),
+            f"{_UNC}x_resample_indices__mutmut_25": (
+                "shuffle=None",
+                "the draw is sorted right after, so the order choice returns "
+                "(shuffled or not) is lost; None is falsy, as False",
+            ),
             f"{_UNC}x__seed_sequence__mutmut_6": (
                 "random_state.integers(2**63 - 1, size=4)",
                 "integers(n) draws from [0, n) like integers(0, n), with the "
@@ -372,6 +409,31 @@ SPECS: dict[str, ModuleSpec] = {
         ],
         functions=_NPMLE_FUNCTIONS,
         equivalent={
+            **{
+                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_mean_jackknife__mutmut_{k}": (
+                    change,
+                    "the key only names the memo in the cache of one conf_int "
+                    "call; the two keys of the jackknife stay distinct from "
+                    "each other and from the other methods' keys",
+                )
+                for k, change in (
+                    (19, "None,"),
+                    (23, "XXjackknife-groupsXX"),
+                    (24, "JACKKNIFE-GROUPS"),
+                    (33, "None,"),
+                    (37, "XXjackknifeXX"),
+                    (38, "JACKKNIFE"),
+                )
+            },
+            **{
+                f"{_IV}xǁNPMLEIntervalsMixinǁ_conf_int_mean__mutmut_{k}": (
+                    change,
+                    "an unknown method from 'auto' falls through every branch "
+                    "to the influence interval, which is what 'influence' "
+                    "chooses (Case-I data, no bounds)",
+                )
+                for k, change in ((27, "XXinfluenceXX"), (28, '"INFLUENCE"'))
+            },
             f"{_IV}x__lr_critical__mutmut_3": (
                 "if abs(level - key) <= 1e-9:",
                 "within a factor 2 of a key the difference level - key is "

@@ -175,11 +175,18 @@ def test_npmle_mean_jackknife_equals_refits_one_by_one():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         lone = IntervalNPMLE().fit(one)
-    with pytest.raises(
-        ValueError,
-        match=re.escape("at least 2 informative rows (not (-inf, inf)); X has 1."),
-    ):
+    with pytest.raises(ValueError) as info:
         lone.conf_int("mean", X=one)
+    assert str(info.value) == (
+        "method='jackknife' refits without each group of rows and needs at "
+        "least 2 informative rows (not (-inf, inf)); X has 1."
+    )
+    # two informative rows are enough (two groups of one row)
+    two = np.array([[0.0, 1.0], [0.5, 2.0], [-np.inf, np.inf]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pair = IntervalNPMLE().fit(two).conf_int("mean", X=two, random_state=0)
+    assert pair["method"].iloc[0] == "jackknife (2 random groups, t with 1 df)"
 
 
 def test_npmle_mean_jackknife_covers_the_mean():
