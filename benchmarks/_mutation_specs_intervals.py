@@ -1,10 +1,10 @@
 """Mutation specs of the shared and interval-family confidence-interval code.
 
 Merged into ``MODULES`` by ``_mutation_modules.py``; the form of each entry
-is described there.  ``skprivate/interval/_intervals.py`` is mutated in two
-restricted runs (its NPMLE intervals; its MLE and regression intervals), each
-with the tests that reach that half, so that a run stays within the time
-one module is given on the shared machine.
+is described there.  The interval family's intervals are mutated one
+module at a time (the NPMLE's, the MLE's, the regressor's, and the statistics
+their resampling recomputes), each with the tests that reach it, so that a
+run stays within the time one module is given on the shared machine.
 """
 
 from __future__ import annotations
@@ -14,32 +14,10 @@ from ._mutation_modules import ModuleSpec, _all_but
 _UNC = "skprivate._uncertainty."
 _POP = f"{_UNC}xǁPopulationIntervalMixinǁ"
 _GRID = "skprivate._grid_density._intervals."
-_IV = "skprivate.interval._intervals."
+_NP = "skprivate.interval._npmle_intervals."
+_ML = "skprivate.interval._mle_intervals."
+_RG = "skprivate.interval._regression_intervals."
 _ID = "skprivate.interval._identified."
-
-_NPMLE_FUNCTIONS = [
-    f"{_IV}x__lr_critical__mutmut_*",
-    f"{_IV}x__informative__mutmut_*",
-    f"{_IV}x__is_case_one__mutmut_*",
-    f"{_IV}xǁ_CurrentStatusǁ*",
-    f"{_IV}x__kde_at__mutmut_*",
-    f"{_IV}xǁNPMLEIntervalsMixinǁ*",
-    f"{_IV}xǁ_CdfAtǁ*",
-    f"{_IV}xǁ_QuantileAtǁ*",
-    f"{_IV}xǁ_Meanǁ*",
-]
-_MLE_FUNCTIONS = [
-    f"{_IV}xǁ_Scaleǁ*",
-    f"{_IV}xǁ_Predictǁ*",
-    f"{_IV}x__hessian__mutmut_*",
-    f"{_IV}x__covariance__mutmut_*",
-    f"{_IV}x__row_loglik__mutmut_*",
-    f"{_IV}xǁMLEIntervalsMixinǁ*",
-    f"{_IV}x__identity__mutmut_*",
-    f"{_IV}xǁRegressionIntervalsMixinǁ*",
-    f"{_IV}xǁ_LinearInformationǁ*",
-    f"{_IV}xǁ_Coefǁ*",
-]
 
 # the interval tests of several seconds to minutes each (coverage by
 # simulation, bootstrap refits of the regressor) are left out: every
@@ -56,6 +34,299 @@ _IDENTIFIED_TESTS = _all_but(
     "tests/interval/test_identified.py",
     "test_narrow_anchors_identified_set_covers_where_the_old_interval_does_not",
 )
+
+
+def _within(prefix: str, mutants: dict) -> dict:
+    """The entries of ``mutants`` that name a mutant of one module."""
+    return {k: v for k, v in mutants.items() if k.startswith(prefix)}
+
+
+# equivalent mutants of the Wald intervals, over the MLE's module and the
+# regressor's (each spec takes its own module's)
+_WALD_EQUIVALENT = {
+    **{
+        f"{_ML}xǁMLEIntervalsMixinǁ_ci_parameter_covariance__mutmut_{i}": (
+            line,
+            "the noise name is only compared with 'gaussian' (in "
+            "_row_loglik and log_interval_prob): any other name is the "
+            "logistic law, as 'logistic' is",
+        )
+        for i, line in (
+            (25, 'else "XXlogisticXX"'),
+            (26, 'else "LOGISTIC"'),
+        )
+    },
+    **{
+        f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
+            line,
+            "the method choose() returns is only compared with "
+            "'bootstrap': any other auto value is Wald, as 'wald' is",
+        )
+        for i, line in (
+            (2, '("wald", "bootstrap"), None,'),
+            (11, '("wald", "bootstrap"), "XXwaldXX",'),
+            (12, '("wald", "bootstrap"), "WALD",'),
+        )
+    },
+    **{
+        f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
+            line,
+            "the one memo of a Wald call (the bootstrap's memo is never "
+            "in the same conf_int call, whose method is fixed): the "
+            "renamed key still computes the information once per call",
+        )
+        for i, line in (
+            (39, "None, lambda: self._ci_parameter_covariance"),
+            (43, '"XXcovarianceXX", lambda'),
+            (44, '"COVARIANCE", lambda'),
+        )
+    },
+    f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_63": (
+        '"IJ,JK,IK->I"',
+        "einsum takes upper-case letters as subscripts too: the same contraction",
+    ),
+    **{
+        f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
+            line,
+            "the value is already float64 (loc_, log(scale_), or "
+            "arithmetic on the float64 arrays of probabilities_of and "
+            "values_of): asarray without a dtype keeps it",
+        )
+        for i, line in (
+            (74, "np.asarray(value, dtype=None)"),
+            (76, "np.asarray(value, )"),
+        )
+    },
+    f"{_RG}xǁ_LinearInformationǁse__mutmut_13": (
+        '"IJ,JK,IK->I"',
+        "as _ci_wald__mutmut_63",
+    ),
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_bootstrap_reps__mutmut_{i}": (
+            line,
+            "the one memo of a bootstrap call (the Wald path's "
+            "'information' memo is never in the same conf_int call): "
+            "the renamed key still refits once per call",
+        )
+        for i, line in (
+            (1, "None,"),
+            (5, '"XXbootstrapXX",'),
+            (6, '"BOOTSTRAP",'),
+        )
+    },
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_bootstrap_reps__mutmut_{i}": (
+            line,
+            "bootstrap_replicates draws every replicate's rows before "
+            "any fit, so the replicates do not depend on n_jobs "
+            "(test_uncertainty checks it); None is its default: only "
+            "the number of joblib workers changes",
+        )
+        for i, line in ((14, "n_jobs=None,"), (21, "),"))
+    },
+    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_coefficients__mutmut_15": (
+        'getattr(self, "n_features_in_", )',
+        "conf_int refuses an unfitted estimator before any handler, "
+        "and a fitted regressor always has n_features_in_ (read from "
+        "estimator_): the default is never used",
+    ),
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_coefficients__mutmut_{i}": (
+            line,
+            "the coefficients reach the intervals only as the estimate, "
+            "which normal_interval and interval_frame compute with in "
+            "float (and the intercept concatenated first is a float): "
+            "an integer coef_ gives the same floats",
+        )
+        for i, line in (
+            (34, "np.asarray(coef, dtype=None)"),
+            (36, "np.asarray(coef, )"),
+        )
+    },
+    **{
+        f"{_RG}xǁ_Coefǁ__call____mutmut_{i}": (
+            line,
+            "bootstrap_replicates stores each replicate in its float "
+            "array of replicates: an integer coef_ gives the same floats",
+        )
+        for i, line in (
+            (5, "np.asarray(model.coef_, dtype=None)"),
+            (7, "np.asarray(model.coef_, )"),
+        )
+    },
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_kept_release__mutmut_{i}": (
+            line,
+            "fit always sets privatizer_ and released_ (both branches "
+            "of PrivatizingMixin._privatize), and conf_int refuses an "
+            "unfitted estimator first: the default is never used",
+        )
+        for i, line in (
+            (5, 'getattr(self, "privatizer_", )'),
+            (15, 'getattr(self, "released_", )'),
+        )
+    },
+    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_regression_method__mutmut_9": (
+        'getattr(self, "solver_", )',
+        "fit always sets solver_ (to 'newton' or None at the solve, "
+        "then possibly 'projection', 'squarem' or 'em'), and conf_int "
+        "refuses an unfitted estimator first: the default is never used",
+    ),
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_regression_method__mutmut_{i}": (
+            line,
+            "the auto value of an MLE fit (LinearRegression, Gaussian, "
+            "not projected) is compared with 'bootstrap' by the "
+            "handlers, and with 'wald' only by the three refusals, "
+            "each of which needs a fit that is not the MLE: any other "
+            "name is Wald, as 'wald' is",
+        )
+        for i, line in ((36, '"XXwaldXX" if mle'), (37, '"WALD" if mle'))
+    },
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_{kind}__mutmut_{i}": (
+            line,
+            "the one memo of a Wald call (the bootstrap's memo is never "
+            "in the same conf_int call): the renamed key still computes "
+            "the information once per call",
+        )
+        for kind, i, line in (
+            ("coef", 30, "None,"),
+            ("coef", 34, '"XXinformationXX",'),
+            ("coef", 35, '"INFORMATION",'),
+            ("predict", 54, "None,"),
+            ("predict", 58, '"XXinformationXX",'),
+            ("predict", 59, '"INFORMATION",'),
+        )
+    },
+    f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_coef__mutmut_51": (
+        "G = np.zeros((p + 1, p + 3))",
+        "se() keeps only the columns of the free parameters, all below "
+        "p + 2: the extra zero column is never read",
+    ),
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_predict__mutmut_{i}": (
+            line,
+            "the estimate enters only the float arithmetic of "
+            "normal_interval and interval_frame's float conversion; a "
+            "predict in float32 or integers widens exactly: the same "
+            "floats",
+        )
+        for i, line in (
+            (8, "np.asarray(self.predict(points), dtype=None)"),
+            (10, "np.asarray(self.predict(points), )"),
+        )
+    },
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_predict__mutmut_{i}": (
+            line,
+            "np.asarray(frame, dtype=float) is frame.to_numpy(dtype="
+            "float): a DataFrame of points gives the same rows either way",
+        )
+        for i, line in (
+            (16, 'hasattr(points, "iloc")) or True'),
+            (22, 'hasattr(None, "iloc")'),
+            (26, 'hasattr(points, "XXilocXX")'),
+            (27, 'hasattr(points, "ILOC")'),
+        )
+    },
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
+            line,
+            reason,
+        )
+        for i, line, reason in (
+            (
+                30,
+                "if (model.fit_intercept) or True else 0.0",
+                "without fit_intercept LinearRegression sets intercept_ "
+                "= 0.0: float(intercept_) is the else branch's 0.0",
+            ),
+            (
+                32,
+                "if model.fit_intercept else 1.0",
+                "without an intercept theta0[0] is never read: split() "
+                "takes b = 0.0 and theta[0] is not free (keep[0] is "
+                "has_b, False)",
+            ),
+            (
+                65,
+                "b = theta[0] if (has_b) or True else 0.0",
+                "without an intercept theta[0] stays theta0[0] = 0.0 + "
+                "zeros @ coef = 0.0 (intercept_ is 0.0, the mean is "
+                "zeros) and is never freed: the same b = 0.0",
+            ),
+            (
+                73,
+                "if (known) and False else theta[1 + p]",
+                "with a known sigma theta[1 + p] stays theta0[1 + p] = "
+                "log(sigma_): not freed (keep's last entry is False) "
+                "and not profiled",
+            ),
+            (
+                121,
+                "np.ones(p, None)",
+                "np.r_ of a bool, float ones and a bool is a float "
+                "array with the same nonzero entries: flatnonzero "
+                "gives the same free indices",
+            ),
+            (123, "np.ones(p, )", "as _ci_linear_information__mutmut_121"),
+        )
+    },
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
+            line,
+            "name='y' is the default of check_interval_array and "
+            "check_two_sided: the same messages",
+        )
+        for i, line in (
+            (5, 'check_interval_array(y, name="y"), )'),
+            (9, 'check_interval_array(y, ), name="y")'),
+        )
+    },
+    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_47": (
+        "scale[~(scale > 0)] = 2.0",
+        "only constant features get 2.0 for 1.0, and only without an "
+        "intercept (beside one, a constant feature is refused as "
+        "singular either way): their slope is reparametrized by the "
+        "exact factor 2, which G undoes, and only the central-"
+        "difference step in that slope is halved; with exact rows the "
+        "log-likelihood is quadratic in the slopes and the differences "
+        "are exact at any step, with interval rows the two "
+        "informations agree within the differences' truncation error "
+        "(about 1e-4 relative where a step moves the fitted values by "
+        "one sigma), which the interval cannot be pinned to",
+    ),
+    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_113": (
+        "if found.success or np.isfinite(found.x):",
+        "the two differ only when Brent reports failure with a finite "
+        "x or success with a non-finite one; scipy's Brent fails only "
+        "after 500 iterations, which its golden-section steps never "
+        "need from a finite bracket, and on the profile (finite at "
+        "every finite log sigma) it returns a finite x even when the "
+        "minimum runs off to -inf (x about -4e307, with success)",
+    ),
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
+            line,
+            "the bracket only starts Brent's downhill search for the "
+            "minimum of the profile in log sigma, which is unimodal "
+            "(convex for exact rows: n u + RSS e^(-2u) / 2); from any "
+            "start it ends at the same minimum within Brent's xtol "
+            "(1.5e-8), below the accuracy of the central-difference "
+            "information; for p = 2 theta0[1 - p] is theta0[-1], the "
+            "same entry",
+        )
+        for i, line in (
+            (102, "profile, bracket=None"),
+            (104, "profile, )"),
+            (106, "bracket=(theta0[1 - p] - 0.1, theta0[1 + p] + 0.1)"),
+            (108, "bracket=(theta0[1 + p] - 1.1, theta0[1 + p] + 0.1)"),
+            (110, "bracket=(theta0[1 + p] - 0.1, theta0[1 - p] + 0.1)"),
+            (112, "bracket=(theta0[1 + p] - 0.1, theta0[1 + p] + 1.1)"),
+        )
+    },
+}
 
 SPECS: dict[str, ModuleSpec] = {
     "uncertainty": ModuleSpec(
@@ -392,7 +663,7 @@ SPECS: dict[str, ModuleSpec] = {
     # the NPMLE's intervals: likelihood ratio, subsampling, influence, and
     # the dispatch to the identified set
     "interval_intervals_npmle": ModuleSpec(
-        path="skprivate/interval/_intervals.py",
+        path="skprivate/interval/_npmle_intervals.py",
         tests=[
             *_INTERVAL_TESTS,
             *_IDENTIFIED_TESTS,
@@ -407,10 +678,9 @@ SPECS: dict[str, ModuleSpec] = {
                 "test_npmle_mean_jackknife_covers_the_mean",
             ),
         ],
-        functions=_NPMLE_FUNCTIONS,
         equivalent={
             **{
-                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_mean_jackknife__mutmut_{k}": (
+                f"{_NP}xǁNPMLEIntervalsMixinǁ_ci_mean_jackknife__mutmut_{k}": (
                     change,
                     "the key only names the memo in the cache of one conf_int "
                     "call; the two keys of the jackknife stay distinct from "
@@ -426,7 +696,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁNPMLEIntervalsMixinǁ_conf_int_mean__mutmut_{k}": (
+                f"{_NP}xǁNPMLEIntervalsMixinǁ_conf_int_mean__mutmut_{k}": (
                     change,
                     "an unknown method from 'auto' falls through every branch "
                     "to the influence interval, which is what 'influence' "
@@ -434,14 +704,14 @@ SPECS: dict[str, ModuleSpec] = {
                 )
                 for k, change in ((27, "XXinfluenceXX"), (28, '"INFLUENCE"'))
             },
-            f"{_IV}x__lr_critical__mutmut_3": (
+            f"{_NP}x__lr_critical__mutmut_3": (
                 "if abs(level - key) <= 1e-9:",
                 "within a factor 2 of a key the difference level - key is "
                 "exact (Sterbenz) and a multiple of 2^-53, which the double "
                 "1e-9 is not: no level is exactly 1e-9 from a key",
             ),
             **{
-                f"{_IV}x__kde_at__mutmut_{i}": (
+                f"{_NP}x__kde_at__mutmut_{i}": (
                     line,
                     "values and points lie at least 4h inside the grid, so "
                     "pos > 0 and pos < m - 1: floor(pos) is already in [0, m - "
@@ -454,7 +724,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}x__kde_at__mutmut_{i}": (
+                f"{_NP}x__kde_at__mutmut_{i}": (
                     line,
                     "an accuracy setting of the binned estimate (margin, node "
                     "count, kernel cut-off; scale-free like the original): its "
@@ -474,7 +744,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_point_subsampling__mutmut_{i}": (
+                f"{_NP}xǁNPMLEIntervalsMixinǁ_ci_point_subsampling__mutmut_{i}": (
                     line,
                     "the one memo of a subsampling call (the likelihood-ratio "
                     "path memoizes nothing): the renamed key still draws the "
@@ -487,7 +757,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_{i}": (
+                f"{_NP}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_{i}": (
                     line,
                     "the chosen method is only compared with "
                     "'likelihood-ratio': any other auto value is subsampling",
@@ -498,7 +768,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_{i}": (
+                f"{_NP}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_{i}": (
                     line,
                     "the NPMLE's cdf and quantile return float64 arrays: "
                     "asarray without a dtype keeps them",
@@ -510,13 +780,13 @@ SPECS: dict[str, ModuleSpec] = {
                     (72, "np.asarray(self.quantile(points), )"),
                 )
             },
-            f"{_IV}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_117": (
+            f"{_NP}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_117": (
                 "request, Z, None, stat, estimate",
                 "_ci_point_subsampling does not read its points argument (the "
                 "statistic holds the points)",
             ),
             **{
-                f"{_IV}xǁNPMLEIntervalsMixinǁ_conf_int_mean__mutmut_{i}": (
+                f"{_NP}xǁNPMLEIntervalsMixinǁ_conf_int_mean__mutmut_{i}": (
                     line,
                     "the chosen method is compared with 'identified_set' and "
                     "'bootstrap'; any other name is the influence method, the "
@@ -528,7 +798,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁ_CurrentStatusǁ__init____mutmut_{i}": (line, reason)
+                f"{_NP}xǁ_CurrentStatusǁ__init____mutmut_{i}": (line, reason)
                 for i, line, reason in (
                     (
                         21,
@@ -555,7 +825,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁ_CurrentStatusǁ_iso__mutmut_{i}": (
+                f"{_NP}xǁ_CurrentStatusǁ_iso__mutmut_{i}": (
                     line,
                     "h / w is in [0, 1] (hits <= weight per anchor) and PAVA "
                     "returns weighted means of those values, also in [0, 1]: "
@@ -568,7 +838,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁ_CurrentStatusǁsplit__mutmut_{i}": (
+                f"{_NP}xǁ_CurrentStatusǁsplit__mutmut_{i}": (
                     line,
                     "slice(None, s) and slice(s) are slice(0, s)",
                 )
@@ -578,7 +848,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁ_CurrentStatusǁcdf_interval__mutmut_{i}": (line, reason)
+                f"{_NP}xǁ_CurrentStatusǁcdf_interval__mutmut_{i}": (line, reason)
                 for i, line, reason in (
                     (
                         15,
@@ -639,7 +909,7 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             },
             **{
-                f"{_IV}xǁ_CurrentStatusǁquantile_interval__mutmut_{i}": (line, reason)
+                f"{_NP}xǁ_CurrentStatusǁquantile_interval__mutmut_{i}": (line, reason)
                 for i, line, reason in (
                     (
                         9,
@@ -664,9 +934,9 @@ SPECS: dict[str, ModuleSpec] = {
             },
         },
     ),
-    # the MLE's Wald intervals and the regressor's predict and coef intervals
+    # the MLE's Wald intervals and the Wald helpers the regressor shares
     "interval_intervals_mle": ModuleSpec(
-        path="skprivate/interval/_intervals.py",
+        path="skprivate/interval/_mle_intervals.py",
         tests=[
             *_INTERVAL_TESTS,
             *_all_but(
@@ -680,292 +950,35 @@ SPECS: dict[str, ModuleSpec] = {
             "test_interval_regressor_refuses_the_raw_responses",
         ],
         new_tests=["tests/test_mutation_intervals_mle.py"],
-        functions=_MLE_FUNCTIONS,
-        equivalent={
-            **{
-                f"{_IV}xǁMLEIntervalsMixinǁ_ci_parameter_covariance__mutmut_{i}": (
-                    line,
-                    "the noise name is only compared with 'gaussian' (in "
-                    "_row_loglik and log_interval_prob): any other name is the "
-                    "logistic law, as 'logistic' is",
-                )
-                for i, line in (
-                    (25, 'else "XXlogisticXX"'),
-                    (26, 'else "LOGISTIC"'),
-                )
-            },
-            **{
-                f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
-                    line,
-                    "the method choose() returns is only compared with "
-                    "'bootstrap': any other auto value is Wald, as 'wald' is",
-                )
-                for i, line in (
-                    (2, '("wald", "bootstrap"), None,'),
-                    (11, '("wald", "bootstrap"), "XXwaldXX",'),
-                    (12, '("wald", "bootstrap"), "WALD",'),
-                )
-            },
-            **{
-                f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
-                    line,
-                    "the one memo of a Wald call (the bootstrap's memo is never "
-                    "in the same conf_int call, whose method is fixed): the "
-                    "renamed key still computes the information once per call",
-                )
-                for i, line in (
-                    (39, "None, lambda: self._ci_parameter_covariance"),
-                    (43, '"XXcovarianceXX", lambda'),
-                    (44, '"COVARIANCE", lambda'),
-                )
-            },
-            f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_63": (
-                '"IJ,JK,IK->I"',
-                "einsum takes upper-case letters as subscripts too: the same "
-                "contraction",
+        equivalent=_within(_ML, _WALD_EQUIVALENT),
+    ),
+    # the regressor's predict and coef intervals (Wald and pairs bootstrap)
+    "interval_intervals_regression": ModuleSpec(
+        path="skprivate/interval/_regression_intervals.py",
+        tests=[
+            *_INTERVAL_TESTS,
+            *_all_but(
+                "tests/interval/test_coef_intervals.py",
+                "test_coef_wald_interval_covers_at_95",
+                "test_predict_with_logistic_noise_defaults_to_the_bootstrap_and_refuses_wald",
+                "test_coef_with_logistic_noise_defaults_to_the_bootstrap",
+                "test_coef_bootstrap_for_a_linear_base_other_than_least_squares",
             ),
-            **{
-                f"{_IV}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
-                    line,
-                    "the value is already float64 (loc_, log(scale_), or "
-                    "arithmetic on the float64 arrays of probabilities_of and "
-                    "values_of): asarray without a dtype keeps it",
-                )
-                for i, line in (
-                    (74, "np.asarray(value, dtype=None)"),
-                    (76, "np.asarray(value, )"),
-                )
-            },
-            f"{_IV}xǁ_LinearInformationǁse__mutmut_13": (
-                '"IJ,JK,IK->I"',
-                "as _ci_wald__mutmut_63",
-            ),
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_bootstrap_reps__mutmut_{i}": (
-                    line,
-                    "the one memo of a bootstrap call (the Wald path's "
-                    "'information' memo is never in the same conf_int call): "
-                    "the renamed key still refits once per call",
-                )
-                for i, line in (
-                    (1, "None,"),
-                    (5, '"XXbootstrapXX",'),
-                    (6, '"BOOTSTRAP",'),
-                )
-            },
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_bootstrap_reps__mutmut_{i}": (
-                    line,
-                    "bootstrap_replicates draws every replicate's rows before "
-                    "any fit, so the replicates do not depend on n_jobs "
-                    "(test_uncertainty checks it); None is its default: only "
-                    "the number of joblib workers changes",
-                )
-                for i, line in ((14, "n_jobs=None,"), (21, "),"))
-            },
-            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_coefficients__mutmut_15": (
-                'getattr(self, "n_features_in_", )',
-                "conf_int refuses an unfitted estimator before any handler, "
-                "and a fitted regressor always has n_features_in_ (read from "
-                "estimator_): the default is never used",
-            ),
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_coefficients__mutmut_{i}": (
-                    line,
-                    "the coefficients reach the intervals only as the estimate, "
-                    "which normal_interval and interval_frame compute with in "
-                    "float (and the intercept concatenated first is a float): "
-                    "an integer coef_ gives the same floats",
-                )
-                for i, line in (
-                    (34, "np.asarray(coef, dtype=None)"),
-                    (36, "np.asarray(coef, )"),
-                )
-            },
-            **{
-                f"{_IV}xǁ_Coefǁ__call____mutmut_{i}": (
-                    line,
-                    "bootstrap_replicates stores each replicate in its float "
-                    "array of replicates: an integer coef_ gives the same floats",
-                )
-                for i, line in (
-                    (5, "np.asarray(model.coef_, dtype=None)"),
-                    (7, "np.asarray(model.coef_, )"),
-                )
-            },
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_kept_release__mutmut_{i}": (
-                    line,
-                    "fit always sets privatizer_ and released_ (both branches "
-                    "of PrivatizingMixin._privatize), and conf_int refuses an "
-                    "unfitted estimator first: the default is never used",
-                )
-                for i, line in (
-                    (5, 'getattr(self, "privatizer_", )'),
-                    (15, 'getattr(self, "released_", )'),
-                )
-            },
-            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_regression_method__mutmut_9": (
-                'getattr(self, "solver_", )',
-                "fit always sets solver_ (to 'newton' or None at the solve, "
-                "then possibly 'projection', 'squarem' or 'em'), and conf_int "
-                "refuses an unfitted estimator first: the default is never used",
-            ),
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_regression_method__mutmut_{i}": (
-                    line,
-                    "the auto value of an MLE fit (LinearRegression, Gaussian, "
-                    "not projected) is compared with 'bootstrap' by the "
-                    "handlers, and with 'wald' only by the three refusals, "
-                    "each of which needs a fit that is not the MLE: any other "
-                    "name is Wald, as 'wald' is",
-                )
-                for i, line in ((36, '"XXwaldXX" if mle'), (37, '"WALD" if mle'))
-            },
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_{kind}__mutmut_{i}": (
-                    line,
-                    "the one memo of a Wald call (the bootstrap's memo is never "
-                    "in the same conf_int call): the renamed key still computes "
-                    "the information once per call",
-                )
-                for kind, i, line in (
-                    ("coef", 30, "None,"),
-                    ("coef", 34, '"XXinformationXX",'),
-                    ("coef", 35, '"INFORMATION",'),
-                    ("predict", 54, "None,"),
-                    ("predict", 58, '"XXinformationXX",'),
-                    ("predict", 59, '"INFORMATION",'),
-                )
-            },
-            f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_coef__mutmut_51": (
-                "G = np.zeros((p + 1, p + 3))",
-                "se() keeps only the columns of the free parameters, all below "
-                "p + 2: the extra zero column is never read",
-            ),
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_predict__mutmut_{i}": (
-                    line,
-                    "the estimate enters only the float arithmetic of "
-                    "normal_interval and interval_frame's float conversion; a "
-                    "predict in float32 or integers widens exactly: the same "
-                    "floats",
-                )
-                for i, line in (
-                    (8, "np.asarray(self.predict(points), dtype=None)"),
-                    (10, "np.asarray(self.predict(points), )"),
-                )
-            },
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_conf_int_predict__mutmut_{i}": (
-                    line,
-                    "np.asarray(frame, dtype=float) is frame.to_numpy(dtype="
-                    "float): a DataFrame of points gives the same rows either way",
-                )
-                for i, line in (
-                    (16, 'hasattr(points, "iloc")) or True'),
-                    (22, 'hasattr(None, "iloc")'),
-                    (26, 'hasattr(points, "XXilocXX")'),
-                    (27, 'hasattr(points, "ILOC")'),
-                )
-            },
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
-                    line,
-                    reason,
-                )
-                for i, line, reason in (
-                    (
-                        30,
-                        "if (model.fit_intercept) or True else 0.0",
-                        "without fit_intercept LinearRegression sets intercept_ "
-                        "= 0.0: float(intercept_) is the else branch's 0.0",
-                    ),
-                    (
-                        32,
-                        "if model.fit_intercept else 1.0",
-                        "without an intercept theta0[0] is never read: split() "
-                        "takes b = 0.0 and theta[0] is not free (keep[0] is "
-                        "has_b, False)",
-                    ),
-                    (
-                        65,
-                        "b = theta[0] if (has_b) or True else 0.0",
-                        "without an intercept theta[0] stays theta0[0] = 0.0 + "
-                        "zeros @ coef = 0.0 (intercept_ is 0.0, the mean is "
-                        "zeros) and is never freed: the same b = 0.0",
-                    ),
-                    (
-                        73,
-                        "if (known) and False else theta[1 + p]",
-                        "with a known sigma theta[1 + p] stays theta0[1 + p] = "
-                        "log(sigma_): not freed (keep's last entry is False) "
-                        "and not profiled",
-                    ),
-                    (
-                        121,
-                        "np.ones(p, None)",
-                        "np.r_ of a bool, float ones and a bool is a float "
-                        "array with the same nonzero entries: flatnonzero "
-                        "gives the same free indices",
-                    ),
-                    (123, "np.ones(p, )", "as _ci_linear_information__mutmut_121"),
-                )
-            },
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
-                    line,
-                    "name='y' is the default of check_interval_array and "
-                    "check_two_sided: the same messages",
-                )
-                for i, line in (
-                    (5, 'check_interval_array(y, name="y"), )'),
-                    (9, 'check_interval_array(y, ), name="y")'),
-                )
-            },
-            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_47": (
-                "scale[~(scale > 0)] = 2.0",
-                "only constant features get 2.0 for 1.0, and only without an "
-                "intercept (beside one, a constant feature is refused as "
-                "singular either way): their slope is reparametrized by the "
-                "exact factor 2, which G undoes, and only the central-"
-                "difference step in that slope is halved; with exact rows the "
-                "log-likelihood is quadratic in the slopes and the differences "
-                "are exact at any step, with interval rows the two "
-                "informations agree within the differences' truncation error "
-                "(about 1e-4 relative where a step moves the fitted values by "
-                "one sigma), which the interval cannot be pinned to",
-            ),
-            f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_113": (
-                "if found.success or np.isfinite(found.x):",
-                "the two differ only when Brent reports failure with a finite "
-                "x or success with a non-finite one; scipy's Brent fails only "
-                "after 500 iterations, which its golden-section steps never "
-                "need from a finite bracket, and on the profile (finite at "
-                "every finite log sigma) it returns a finite x even when the "
-                "minimum runs off to -inf (x about -4e307, with success)",
-            ),
-            **{
-                f"{_IV}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
-                    line,
-                    "the bracket only starts Brent's downhill search for the "
-                    "minimum of the profile in log sigma, which is unimodal "
-                    "(convex for exact rows: n u + RSS e^(-2u) / 2); from any "
-                    "start it ends at the same minimum within Brent's xtol "
-                    "(1.5e-8), below the accuracy of the central-difference "
-                    "information; for p = 2 theta0[1 - p] is theta0[-1], the "
-                    "same entry",
-                )
-                for i, line in (
-                    (102, "profile, bracket=None"),
-                    (104, "profile, )"),
-                    (106, "bracket=(theta0[1 - p] - 0.1, theta0[1 + p] + 0.1)"),
-                    (108, "bracket=(theta0[1 + p] - 1.1, theta0[1 + p] + 0.1)"),
-                    (110, "bracket=(theta0[1 + p] - 0.1, theta0[1 - p] + 0.1)"),
-                    (112, "bracket=(theta0[1 + p] - 0.1, theta0[1 + p] + 1.1)"),
-                )
-            },
-        },
+            "tests/test_release_only_methods.py::"
+            "test_interval_regressor_refuses_the_raw_responses",
+        ],
+        new_tests=["tests/test_mutation_intervals_mle.py"],
+        equivalent=_within(_RG, _WALD_EQUIVALENT),
+    ),
+    # the statistics resampling recomputes on each refit
+    "interval_resampled_statistics": ModuleSpec(
+        path="skprivate/interval/_resampled_statistics.py",
+        tests=[
+            *_INTERVAL_TESTS,
+            "tests/interval/test_npmle_resampling_speed.py",
+            "tests/test_mutation_npmle_resampling.py",
+        ],
+        new_tests=["tests/test_mutation_intervals_mle.py"],
     ),
     "interval_identified": ModuleSpec(
         path="skprivate/interval/_identified.py",

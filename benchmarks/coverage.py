@@ -106,7 +106,7 @@ from skprivate.frequency import (
     LongitudinalFrequencyEstimator,
     LongitudinalOracle,
 )
-from skprivate.interval._intervals import NPMLE_JACKKNIFE_GROUPS, NPMLE_SUBSAMPLES
+from skprivate.interval._npmle_intervals import NPMLE_JACKKNIFE_GROUPS, NPMLE_SUBSAMPLES
 from skprivate.ldp import PerturbedKDEEstimator, SquareWaveEMSEstimator, SquareWaveLDP
 from skprivate.ldp._noise_laws import GeneralizedGaussianNoise
 from skprivate.ldp._transitions import additive_transition, square_wave_transition

@@ -652,12 +652,11 @@ def _npmle_interval_rows(repeat: int) -> list[dict[str, Any]]:
         replicate_statistics,
         resample_indices,
     )
-    from skprivate.interval._intervals import (
+    from skprivate.interval._npmle_intervals import (
         NPMLE_JACKKNIFE_GROUPS,
         NPMLE_SUBSAMPLES,
-        _CdfAt,
-        _Mean,
     )
+    from skprivate.interval._resampled_statistics import CdfAt, Mean
 
     rows = []
     t = 3.0
@@ -674,7 +673,7 @@ def _npmle_interval_rows(repeat: int) -> list[dict[str, Any]]:
             (
                 "cdf",
                 [t],
-                _CdfAt(np.array([t])),
+                CdfAt(np.array([t])),
                 "subsampling",
                 NPMLE_SUBSAMPLES,
                 resample_indices(n, NPMLE_SUBSAMPLES, 0, b, replace=False),
@@ -682,12 +681,12 @@ def _npmle_interval_rows(repeat: int) -> list[dict[str, Any]]:
             (
                 "mean",
                 None,
-                _Mean(),
+                Mean(),
                 "jackknife",
                 NPMLE_JACKKNIFE_GROUPS,
                 group_jackknife_indices(n, NPMLE_JACKKNIFE_GROUPS, 0)[0],
             ),
-            ("mean", None, _Mean(), "bootstrap", 200, resample_indices(n, 200, 0)),
+            ("mean", None, Mean(), "bootstrap", 200, resample_indices(n, 200, 0)),
         )
         for kind, points, stat, method, k, draws in kinds:
 

@@ -276,7 +276,7 @@ def test_batched_npmle_refits_equal_one_refit_per_draw(scheme):
         replicate_statistics,
         resample_indices,
     )
-    from skprivate.interval._intervals import _CdfAt, _Mean
+    from skprivate.interval._resampled_statistics import CdfAt, Mean
 
     n = 600
     x = np.random.default_rng(3).normal(3.0, 2.0, size=(n, 1))
@@ -286,11 +286,11 @@ def test_batched_npmle_refits_equal_one_refit_per_draw(scheme):
         Z = Z.fit_transform(x)
     est = IntervalNPMLE()
     if scheme == "jackknife":
-        stat, draws = _Mean(), group_jackknife_indices(n, 20, 0)[0]
+        stat, draws = Mean(), group_jackknife_indices(n, 20, 0)[0]
     elif scheme == "bootstrap":
-        stat, draws = _Mean(), resample_indices(n, 15, 0)
+        stat, draws = Mean(), resample_indices(n, 15, 0)
     else:
-        stat, draws = _CdfAt(np.array([3.0])), resample_indices(n, 15, 0, 72, False)
+        stat, draws = CdfAt(np.array([3.0])), resample_indices(n, 15, 0, 72, False)
     fast = replicate_statistics(clone(est), Z, stat, draws)
     slow = replicate_statistics(clone(est), Z, _OneByOne(stat), draws)
     assert not np.isnan(slow).any()

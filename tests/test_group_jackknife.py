@@ -206,16 +206,16 @@ def test_npmle_mean_jackknife_covers_the_mean():
 
 def test_npmle_mean_jackknife_passes_the_workers_on(monkeypatch):
     # n_jobs reaches the refits (used where they are not batched)
-    from skprivate.interval import IntervalNPMLE, _intervals
+    from skprivate.interval import IntervalNPMLE, _npmle_intervals
 
     seen = []
-    real = _intervals.replicate_statistics
+    real = _npmle_intervals.replicate_statistics
 
     def spy(*args, **kwargs):
         seen.append(kwargs.get("n_jobs", "missing"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(_intervals, "replicate_statistics", spy)
+    monkeypatch.setattr(_npmle_intervals, "replicate_statistics", spy)
     Z = _case_two(60, 3)
     est = IntervalNPMLE().fit(Z)
     est.conf_int("mean", X=Z, n_resamples=4, random_state=0, n_jobs=2)

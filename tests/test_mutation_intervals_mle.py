@@ -2,8 +2,9 @@
 unchecked.
 
 Each test pins a documented behaviour of the Wald and bootstrap intervals
-of ``skprivate/interval/_intervals.py`` (the parametric MLE, the
-iterative regressor's predictions and coefficients) with an exact small
+of ``skprivate/interval/_mle_intervals.py`` (the parametric MLE) and
+``skprivate/interval/_regression_intervals.py`` (the iterative regressor's
+predictions and coefficients) with an exact small
 case: the Hessian and covariance, the row log-likelihood, the delta
 method, the refusals naming their reason, and the pairs bootstrap.
 """
@@ -25,12 +26,12 @@ INF = np.inf
 
 
 def _iv():
-    from skprivate.interval import _intervals
+    from skprivate.interval import _mle_intervals
 
-    return _intervals
+    return _mle_intervals
 
 
-# -- the MLE's Wald intervals: skprivate/interval/_intervals.py ---------------
+# -- the MLE's Wald intervals: skprivate/interval/_mle_intervals.py -----------
 
 # Mixed rows (exact values, intervals, half-lines) for the parametric MLE.
 MIXED = np.array(

@@ -1,7 +1,7 @@
 """Interval-NPMLE interval behaviour that mutation testing found unchecked.
 
 Each test pins a documented behaviour of the NPMLE's intervals in
-``skprivate/interval/_intervals.py`` with an exact small case: the
+``skprivate/interval/_npmle_intervals.py`` with an exact small case: the
 likelihood-ratio critical values and current-status intervals, the rows
 without information, the subsampling and influence intervals, and the
 widening by declared value bounds.
@@ -20,15 +20,15 @@ from skprivate._uncertainty import (
     subsampling_interval,
 )
 
-# -- the NPMLE's intervals: skprivate/interval/_intervals.py ------------------
+# -- the NPMLE's intervals: skprivate/interval/_npmle_intervals.py -----------
 # The small cases shared with the identified-set tests.
 from .test_mutation_intervals import CASE_TWO, INF, NINE, SIX, _npmle
 
 
 def _iv():
-    from skprivate.interval import _intervals
+    from skprivate.interval import _npmle_intervals
 
-    return _intervals
+    return _npmle_intervals
 
 
 def optimize_brentq(func, a, b):

@@ -537,15 +537,15 @@ def _quantile(atoms, masses, p, tol=1e-9):
 
 def test_replicate_statistics_are_the_hand_solved_npmles():
     from skprivate.interval import IntervalNPMLE
-    from skprivate.interval._intervals import _CdfAt, _Mean, _QuantileAt
     from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import CdfAt, Mean, QuantileAt
 
     points = np.array([-5.0, 0.7, 1.0, 1.5, 2.0, 2.9, 3.0, 4.0, 9.0])
     levels = np.array([0.2, 0.3, 0.6, 0.8, 1.0])
     est = IntervalNPMLE()
-    mean = resampled_statistics(est, Z6, DRAWS, _Mean())
-    cdf = resampled_statistics(est, Z6, DRAWS, _CdfAt(points))
-    quantile = resampled_statistics(est, Z6, DRAWS, _QuantileAt(levels))
+    mean = resampled_statistics(est, Z6, DRAWS, Mean())
+    cdf = resampled_statistics(est, Z6, DRAWS, CdfAt(points))
+    quantile = resampled_statistics(est, Z6, DRAWS, QuantileAt(levels))
     for b, idx in enumerate(DRAWS):
         atoms, masses = ATOMS[b], MASSES[b]
         assert mean[b].shape == (1,)
@@ -577,8 +577,8 @@ def test_each_iteration_is_the_fits_own(method, data):
     # different masses (means 2.0662, 2.0681, 2.0657 on all six rows): each
     # replicate is its own method's refit up to rounding.
     from skprivate.interval import IntervalNPMLE
-    from skprivate.interval._intervals import _Mean
     from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
 
     if data == "hand":
         Z, draws = Z6, DRAWS
@@ -587,7 +587,7 @@ def test_each_iteration_is_the_fits_own(method, data):
         rng = np.random.default_rng(8)
         draws = [rng.integers(0, 80, 80) for _ in range(6)]
     est = IntervalNPMLE(method=method, tol=1e-3, max_iter=999)
-    out = resampled_statistics(est, Z, draws, _Mean())
+    out = resampled_statistics(est, Z, draws, Mean())
     for b, idx in enumerate(draws):
         refit = IntervalNPMLE(method=method, tol=1e-3, max_iter=999).fit(Z[idx])
         assert abs(out[b][0] - refit.mean()) <= 1e-12
@@ -596,7 +596,7 @@ def test_each_iteration_is_the_fits_own(method, data):
 def test_auto_is_em_icm_and_takes_the_newton_path(monkeypatch):
     from skprivate.interval import IntervalNPMLE
     from skprivate.interval import _npmle_resampling as R
-    from skprivate.interval._intervals import _CdfAt, _Mean, _QuantileAt
+    from skprivate.interval._resampled_statistics import CdfAt, Mean, QuantileAt
 
     calls = []
     solve = R.solve_active_set
@@ -607,12 +607,12 @@ def test_auto_is_em_icm_and_takes_the_newton_path(monkeypatch):
 
     monkeypatch.setattr(R, "solve_active_set", spy)
     for est, stat, newton in (
-        (IntervalNPMLE(method="auto"), _Mean(), True),
-        (IntervalNPMLE(method="em-icm", max_iter=1000), _CdfAt(np.array([2.0])), True),
-        (IntervalNPMLE(method="em-icm", max_iter=999), _Mean(), False),
-        (IntervalNPMLE(method="icm", max_iter=5000), _Mean(), False),
-        (IntervalNPMLE(method="turnbull", max_iter=5000), _Mean(), False),
-        (IntervalNPMLE(), _QuantileAt(np.array([0.5])), False),
+        (IntervalNPMLE(method="auto"), Mean(), True),
+        (IntervalNPMLE(method="em-icm", max_iter=1000), CdfAt(np.array([2.0])), True),
+        (IntervalNPMLE(method="em-icm", max_iter=999), Mean(), False),
+        (IntervalNPMLE(method="icm", max_iter=5000), Mean(), False),
+        (IntervalNPMLE(method="turnbull", max_iter=5000), Mean(), False),
+        (IntervalNPMLE(), QuantileAt(np.array([0.5])), False),
     ):
         calls.clear()
         out = R.resampled_statistics(est, Z6, DRAWS, stat)
@@ -625,7 +625,7 @@ def test_auto_is_em_icm_and_takes_the_newton_path(monkeypatch):
 def test_what_is_not_batched_is_declined():
     from skprivate.interval import IntervalNPMLE
     from skprivate.interval import _npmle_resampling as R
-    from skprivate.interval._intervals import _Mean
+    from skprivate.interval._resampled_statistics import Mean
 
     draws = [np.arange(3)]
     est = IntervalNPMLE()
@@ -633,37 +633,37 @@ def test_what_is_not_batched_is_declined():
     # that says nothing (-inf, inf)
     assert R.resampled_statistics(est, Z6, draws, lambda e: e.mean()) is None
     assert (
-        R.resampled_statistics(IntervalNPMLE(method="pava"), Z6, draws, _Mean()) is None
+        R.resampled_statistics(IntervalNPMLE(method="pava"), Z6, draws, Mean()) is None
     )
     assert (
-        R.resampled_statistics(est, np.array([[1.0, 0.0]] * 3), draws, _Mean()) is None
+        R.resampled_statistics(est, np.array([[1.0, 0.0]] * 3), draws, Mean()) is None
     )
     assert (
-        R.resampled_statistics(IntervalNPMLE(bounds=(3, 1)), Z6, draws, _Mean()) is None
+        R.resampled_statistics(IntervalNPMLE(bounds=(3, 1)), Z6, draws, Mean()) is None
     )
     wide = Z6.copy()
     wide[4] = [-np.inf, np.inf]
-    assert R.resampled_statistics(est, wide, draws, _Mean()) is None
+    assert R.resampled_statistics(est, wide, draws, Mean()) is None
     # without scipy's isotonic regression returning its pools
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(R, "_isotonic_blocks", lambda: None)
-        assert R.resampled_statistics(est, Z6, draws, _Mean()) is None
+        assert R.resampled_statistics(est, Z6, draws, Mean()) is None
 
 
 def test_statistics_of_given_masses():
     # The statistic of each replicate's masses, normalised: masses (1, 1, 0)
     # on atoms (1, 2, 3) are the law 1/2, 1/2 on 1 and 2.
-    from skprivate.interval._intervals import _CdfAt, _Mean, _QuantileAt
     from skprivate.interval._npmle_resampling import _statistic_values
+    from skprivate.interval._resampled_statistics import CdfAt, Mean, QuantileAt
 
     support = np.array([[1.0, 2.0, 3.0]])
     s = np.array([[1.0, 1.0, 0.0]])
     ok = np.array([True])
-    assert _statistic_values(_Mean(), support, s, ok).tolist() == [[1.5]]
-    cdf = _statistic_values(_CdfAt(np.array([0.5, 1.0, 1.5, 2.0, 3.0])), support, s, ok)
+    assert _statistic_values(Mean(), support, s, ok).tolist() == [[1.5]]
+    cdf = _statistic_values(CdfAt(np.array([0.5, 1.0, 1.5, 2.0, 3.0])), support, s, ok)
     assert cdf.tolist() == [[0.0, 0.5, 0.5, 1.0, 1.0]]
     # the first level reached: exactly 1/2 is reached at the first atom
-    q = _statistic_values(_QuantileAt(np.array([0.25, 0.5, 0.75, 1.0])), support, s, ok)
+    q = _statistic_values(QuantileAt(np.array([0.25, 0.5, 0.75, 1.0])), support, s, ok)
     assert q.tolist() == [[1.0, 1.0, 2.0, 2.0]]
     assert _statistic_values(lambda est: 0.0, support, s, ok) is None
 
@@ -672,42 +672,42 @@ def test_cdf_is_one_from_the_last_atom_on():
     # Ten masses of 0.1 sum to 1 - 2**-53 in floating point, and 0.7, 0.2,
     # 0.1 to 1 + 2**-52: the CDF is exactly 1 from the last atom on (atoms
     # after padding NaNs of a wider batch do not count).
-    from skprivate.interval._intervals import _CdfAt, _QuantileAt
     from skprivate.interval._npmle_resampling import _statistic_values
+    from skprivate.interval._resampled_statistics import CdfAt, QuantileAt
 
     support = np.vstack([np.arange(1.0, 11.0), [1.0, 2.0, 3.0] + [np.nan] * 7])
     s = np.vstack([np.full(10, 0.1), [0.7, 0.2, 0.1] + [0.0] * 7])
     ok = np.array([True, True])
-    cdf = _statistic_values(_CdfAt(np.array([3.0, 10.0, 11.0])), support, s, ok)
+    cdf = _statistic_values(CdfAt(np.array([3.0, 10.0, 11.0])), support, s, ok)
     assert cdf[0, 1:].tolist() == [1.0, 1.0] and cdf[1].tolist() == [1.0, 1.0, 1.0]
-    q = _statistic_values(_QuantileAt(np.array([1.0])), support, s, ok)
+    q = _statistic_values(QuantileAt(np.array([1.0])), support, s, ok)
     assert q.tolist() == [[10.0], [3.0]]
 
 
 def test_cdf_below_the_second_atom_when_the_first_cell_is_empty():
-    from skprivate.interval._intervals import _CdfAt, _QuantileAt
     from skprivate.interval._npmle_resampling import _statistic_values
+    from skprivate.interval._resampled_statistics import CdfAt, QuantileAt
 
     support = np.array([[1.0, 2.0, 3.0]])
     s = np.array([[0.0, 0.25, 0.75]])
     ok = np.array([True])
-    cdf = _statistic_values(_CdfAt(np.array([1.0, 2.0, 2.5, 3.0])), support, s, ok)
+    cdf = _statistic_values(CdfAt(np.array([1.0, 2.0, 2.5, 3.0])), support, s, ok)
     assert cdf.tolist() == [[0.0, 0.25, 0.25, 1.0]]
-    q = _statistic_values(_QuantileAt(np.array([0.0, 0.25, 0.5])), support, s, ok)
+    q = _statistic_values(QuantileAt(np.array([0.0, 0.25, 0.5])), support, s, ok)
     assert q.tolist() == [[2.0, 2.0, 3.0]]
 
 
 def test_failed_replicates_are_skipped_silently():
-    from skprivate.interval._intervals import _CdfAt, _Mean
     from skprivate.interval._npmle_resampling import _statistic_values
+    from skprivate.interval._resampled_statistics import CdfAt, Mean
 
     support = np.array([[1.0, 2.0], [1.0, 2.0]])
     s = np.array([[0.5, 0.5], [np.nan, np.nan]])
     ok = np.array([True, False])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        mean = _statistic_values(_Mean(), support, s, ok)
-        cdf = _statistic_values(_CdfAt(np.array([1.5])), support, s, ok)
+        mean = _statistic_values(Mean(), support, s, ok)
+        cdf = _statistic_values(CdfAt(np.array([1.5])), support, s, ok)
     assert mean[0].tolist() == [1.5] and cdf[0].tolist() == [0.5]
 
 
@@ -719,7 +719,7 @@ def test_case_one_draws_are_the_fits_own_pava(monkeypatch, cells):
     # draw per set-up chunk.
     from skprivate.interval import IntervalNPMLE
     from skprivate.interval import _npmle_resampling as R
-    from skprivate.interval._intervals import _CdfAt
+    from skprivate.interval._resampled_statistics import CdfAt
 
     if cells is not None:
         monkeypatch.setattr(R, "_CELLS", cells)
@@ -734,7 +734,7 @@ def test_case_one_draws_are_the_fits_own_pava(monkeypatch, cells):
     points = np.linspace(0.25, 3.75, 8)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # mass on unbounded cells
-        out = resampled_statistics(IntervalNPMLE(), Z, draws, _CdfAt(points))
+        out = resampled_statistics(IntervalNPMLE(), Z, draws, CdfAt(points))
         refits = [IntervalNPMLE().fit(Z[idx]).cdf(points) for idx in draws]
     assert np.array_equal(out[0], refits[0]) and np.array_equal(out[1], refits[1])
     np.testing.assert_allclose(out[2], refits[2], rtol=0, atol=1e-7)
@@ -766,13 +766,13 @@ def test_only_supports_within_four_times_the_median_take_newton_steps(
     # draw of five runs the fit's iteration; all of them with a floor of 5.
     from skprivate.interval import IntervalNPMLE
     from skprivate.interval import _npmle_resampling as R
-    from skprivate.interval._intervals import _Mean
+    from skprivate.interval._resampled_statistics import Mean
 
     monkeypatch.setattr(R, "_EARLY_ITER", 0)
     monkeypatch.setattr(R, "_SUPPORT_FLOOR", floor)
     calls = _spy(monkeypatch, R, "solve_active_set")
     draws = [np.array([0]), np.array([1]), np.array([2]), np.array([3]), np.arange(5)]
-    out = R.resampled_statistics(IntervalNPMLE(), APART, draws, _Mean())
+    out = R.resampled_statistics(IntervalNPMLE(), APART, draws, Mean())
     assert sum(c[0].shape[0] for c in calls) == newton
     want = [1.0, 3.0, 5.0, 7.0, 5.0]
     np.testing.assert_allclose(np.concatenate(out), want, rtol=0, atol=1e-9)
@@ -783,12 +783,12 @@ def test_newton_systems_in_parts_of_newton_cells_entries(monkeypatch):
     # 81 entries; room for 162 entries solves two replicates at a time.
     from skprivate.interval import IntervalNPMLE
     from skprivate.interval import _npmle_resampling as R
-    from skprivate.interval._intervals import _Mean
+    from skprivate.interval._resampled_statistics import Mean
 
     monkeypatch.setattr(R, "_EARLY_ITER", 0)
     monkeypatch.setattr(R, "_NEWTON_CELLS", 2 * 81)
     calls = _spy(monkeypatch, R, "solve_active_set")
-    out = R.resampled_statistics(IntervalNPMLE(), Z6, DRAWS, _Mean())
+    out = R.resampled_statistics(IntervalNPMLE(), Z6, DRAWS, Mean())
     assert [c[0].shape[0] for c in calls] == [2, 2, 1]
     for b in range(len(DRAWS)):
         assert abs(out[b][0] - np.dot(ATOMS[b], MASSES[b])) <= 1e-9
@@ -797,13 +797,13 @@ def test_newton_systems_in_parts_of_newton_cells_entries(monkeypatch):
 def test_draws_set_up_in_chunks_of_about_cells_rows(monkeypatch):
     from skprivate.interval import IntervalNPMLE
     from skprivate.interval import _npmle_resampling as R
-    from skprivate.interval._intervals import _Mean
+    from skprivate.interval._resampled_statistics import Mean
 
     draws = [np.array([0, 1, 2]), np.array([1, 2, 4]), np.array([3, 3, 4])]
     for cells, blocks in ((3, [1, 1, 1]), (6, [2, 1]), (100, [3])):
         monkeypatch.setattr(R, "_CELLS", cells)
         calls = _spy(monkeypatch, R, "replicate_problems")
-        out = R.resampled_statistics(IntervalNPMLE(), Z6, draws, _Mean())
+        out = R.resampled_statistics(IntervalNPMLE(), Z6, draws, Mean())
         assert [c[4] for c in calls] == blocks
         np.testing.assert_allclose(
             np.concatenate(out), [2.5, 3.5, 8 / 3], rtol=0, atol=1e-9
@@ -816,13 +816,13 @@ def test_bounds_refuse_mass_wholly_outside_them_ends_included():
     # kept (the fit accepts it); draw 4 holds (3, 5], wholly above an upper
     # bound of 3: refused, as the fit refuses it.
     from skprivate.interval import IntervalNPMLE
-    from skprivate.interval._intervals import _Mean
     from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
 
     draws = [DRAWS[0], DRAWS[4]]
-    low = resampled_statistics(IntervalNPMLE(bounds=(2.0, 10.0)), Z6, draws, _Mean())
+    low = resampled_statistics(IntervalNPMLE(bounds=(2.0, 10.0)), Z6, draws, Mean())
     assert abs(low[0][0] - 2.5) <= 1e-9 and low[1] is None
-    high = resampled_statistics(IntervalNPMLE(bounds=(0.0, 3.0)), Z6, draws, _Mean())
+    high = resampled_statistics(IntervalNPMLE(bounds=(0.0, 3.0)), Z6, draws, Mean())
     assert abs(high[0][0] - 2.5) <= 1e-9 and high[1] is None
     with pytest.raises(ValueError, match="outside the declared bounds"):
         IntervalNPMLE(bounds=(0.0, 3.0)).fit(Z6[DRAWS[4]])
@@ -835,13 +835,13 @@ def test_iterating_below_rounding_stays_silent():
     # v = 0: an extrapolation of -|r| / 0, refused): silently, and on the
     # hand-solved NPMLEs.
     from skprivate.interval import IntervalNPMLE
-    from skprivate.interval._intervals import _Mean
     from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
 
     est = IntervalNPMLE(tol=1e-300, max_iter=400)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = resampled_statistics(est, Z6, DRAWS, _Mean())
+        out = resampled_statistics(est, Z6, DRAWS, Mean())
     for b in range(len(DRAWS)):
         assert abs(out[b][0] - np.dot(ATOMS[b], MASSES[b])) <= 1e-12
 
@@ -850,12 +850,12 @@ def test_icm_alone_solves_two_cell_draws():
     # ICM only (no EM steps): draws of two cells (the whole batch too) are
     # solved by its own steps: masses 1/2, 1/2 and 3/4, 1/4 and 2/3, 1/3.
     from skprivate.interval import IntervalNPMLE
-    from skprivate.interval._intervals import _Mean
     from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
 
     est = IntervalNPMLE(method="icm", tol=1e-10, max_iter=999)
     draws = [DRAWS[0], DRAWS[1], DRAWS[4]]
-    out = resampled_statistics(est, Z6, draws, _Mean())
+    out = resampled_statistics(est, Z6, draws, Mean())
     want = [2.5, 1.875, 8 / 3]
     np.testing.assert_allclose(np.concatenate(out), want, rtol=0, atol=1e-9)
 
@@ -944,9 +944,9 @@ def test_draws_of_one_cell_each_stay_apart():
     # twice is (0.5, 1.5]; (3, 5] alone.  Their rows are pooled within a
     # draw, never across draws.
     from skprivate.interval import IntervalNPMLE
-    from skprivate.interval._intervals import _Mean
     from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
 
     draws = [np.array([0, 1]), np.array([3, 3]), np.array([4])]
-    out = resampled_statistics(IntervalNPMLE(), Z6, draws, _Mean())
+    out = resampled_statistics(IntervalNPMLE(), Z6, draws, Mean())
     assert [o.tolist() for o in out] == [[2.0], [1.5], [5.0]]

@@ -33,7 +33,7 @@ from ..utils._statistic import RowStatistic
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_interval_array, check_weights
 from ._identified import check_value_bounds, mean_set, supported_range
-from ._intervals import NPMLEIntervalsMixin
+from ._npmle_intervals import NPMLEIntervalsMixin
 from ._npmle_likelihood import IntervalLikelihood, endpoint_order
 from ._subsampling_check import SubsamplingCheckMixin
 

@@ -53,6 +53,7 @@ from ..utils.validation import check_interval_array
 from ._identified import check_value_bounds
 from ._npmle_active_set import armijo_search, solve_active_set
 from ._npmle_likelihood import endpoint_order
+from ._resampled_statistics import CdfAt, Mean, QuantileAt
 
 __all__ = [
     "DataCells",
@@ -525,15 +526,13 @@ def _statistic_values(
     statistic: Any, support: NDArray, s: NDArray, ok: NDArray
 ) -> NDArray | None:
     """The statistic of each replicate's discrete distribution, or None."""
-    from ._intervals import _CdfAt, _Mean, _QuantileAt
-
     held = (s > 0) & ok[:, None]
     mass = np.where(held, s, 0.0)
     total = mass.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         weights = mass / total
     atoms = np.where(held, support, np.inf)
-    if isinstance(statistic, _Mean):
+    if isinstance(statistic, Mean):
         return np.sum(np.where(held, weights * np.where(held, support, 0.0), 0.0), 1)[
             :, None
         ]
@@ -541,7 +540,7 @@ def _statistic_values(
     last = held.shape[1] - 1 - np.argmax(held[:, ::-1], axis=1)
     after = np.arange(held.shape[1])[None, :] >= last[:, None]
     cum = np.where(after, 1.0, cum)
-    if isinstance(statistic, _CdfAt):
+    if isinstance(statistic, CdfAt):
         x = np.asarray(statistic.points, dtype=float).ravel()
         out = np.empty((s.shape[0], x.size))
         for k, t in enumerate(x):
@@ -551,7 +550,7 @@ def _statistic_values(
             pos = np.where(n_below > 0, _last_true(below), 0)
             out[:, k] = np.where(n_below > 0, cum[np.arange(s.shape[0]), pos], 0.0)
         return out
-    if isinstance(statistic, _QuantileAt):
+    if isinstance(statistic, QuantileAt):
         q = np.asarray(statistic.points, dtype=float).ravel()
         out = np.empty((s.shape[0], q.size))
         rows = np.arange(s.shape[0])
@@ -648,7 +647,7 @@ def resampled_statistics(
         The rows of each replicate.
     statistic : callable
         The statistic of a refit: the CDF at points, quantiles or the mean
-        of :mod:`._intervals`; another statistic is not batched.
+        of :mod:`._resampled_statistics`; another statistic is not batched.
 
     Returns
     -------
@@ -662,17 +661,15 @@ def resampled_statistics(
     --------
     >>> import numpy as np
     >>> from skprivate.interval import IntervalNPMLE
-    >>> from skprivate.interval._intervals import _Mean
+    >>> from skprivate.interval._resampled_statistics import Mean
     >>> from skprivate.interval._npmle_resampling import resampled_statistics
     >>> Z = np.array([[0.0, 2.0], [1.0, 3.0], [2.5, 4.0], [0.5, 1.5]])
-    >>> out = resampled_statistics(IntervalNPMLE(), Z, [np.arange(4)], _Mean())
+    >>> out = resampled_statistics(IntervalNPMLE(), Z, [np.arange(4)], Mean())
     >>> round(float(out[0][0]), 6) == round(IntervalNPMLE().fit(Z).mean(), 6)
     True
     """
-    from ._intervals import _CdfAt, _Mean, _QuantileAt
-
     isotonic = _isotonic_blocks()
-    if isotonic is None or not isinstance(statistic, (_CdfAt, _Mean, _QuantileAt)):
+    if isotonic is None or not isinstance(statistic, (CdfAt, Mean, QuantileAt)):
         return None
     if estimator.method == "pava":
         return None
@@ -694,7 +691,7 @@ def resampled_statistics(
     newton = (
         method == "em-icm"
         and estimator.max_iter >= _NEWTON_MIN_ITER
-        and not isinstance(statistic, _QuantileAt)
+        and not isinstance(statistic, QuantileAt)
     )
     out: list[NDArray | None] = [None] * len(indices)
     serial: list[int] = []

@@ -22,8 +22,8 @@ from ..utils.validation import (
     check_two_sided,
 )
 from ._anchors import as_cdf
-from ._intervals import MLEIntervalsMixin
 from ._location_scale import fit_location_scale
+from ._mle_intervals import MLEIntervalsMixin
 from ._npmle import IntervalRows, IntervalRowsFitMixin
 from ._truncated import interval_log_likelihood
 

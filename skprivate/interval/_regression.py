@@ -44,7 +44,6 @@ from ._input_checks import (
     check_rows_for_linear_base,
     warn_if_scale_unidentified,
 )
-from ._intervals import RegressionIntervalsMixin
 from ._metrics import interval_r2_score
 from ._newton import _MAX_PASSES as _NEWTON_MAX_PASSES
 from ._newton import _STEP_TOL as _NEWTON_STEP_TOL
@@ -52,6 +51,7 @@ from ._newton import CensoredNormal, newton_interval_mle, one_blas_thread
 from ._parametric import IntervalMLE
 from ._refit import LinearSmoother, make_refitter
 from ._regression_inputs import RegressionInputsMixin
+from ._regression_intervals import RegressionIntervalsMixin
 from ._warm_start import WarmStarter
 
 __all__ = ["IterativeIntervalRegressor"]

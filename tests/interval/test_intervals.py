@@ -11,7 +11,7 @@ from skprivate import (
     IntervalNPMLE,
     IterativeIntervalRegressor,
 )
-from skprivate.interval._intervals import LR_CRITICAL_VALUES, _CurrentStatus
+from skprivate.interval._npmle_intervals import LR_CRITICAL_VALUES, _CurrentStatus
 
 # Binomial standard error of an empirical 95% coverage over 200 replications.
 SE_200 = np.sqrt(0.95 * 0.05 / 200)

@@ -22,7 +22,7 @@ from sklearn.base import clone
 
 from skprivate._uncertainty import bootstrap_replicates, resample_indices
 from skprivate.interval import IntervalCaseII, IntervalNPMLE
-from skprivate.interval._intervals import _CdfAt, _Mean, _QuantileAt
+from skprivate.interval._resampled_statistics import CdfAt, Mean, QuantileAt
 
 TOL = 1e-6
 
@@ -59,7 +59,7 @@ def test_subsampled_cdf_replicates_equal_one_refit_per_draw():
     fast, slow = _both(
         IntervalNPMLE(),
         Z,
-        _CdfAt(points),
+        CdfAt(points),
         n_resamples=80,
         random_state=1,
         size=45,
@@ -74,7 +74,7 @@ def test_subsampled_cdf_replicates_equal_one_refit_per_draw():
 
 def test_bootstrap_mean_replicates_equal_one_refit_per_draw():
     Z = _case_two(400, seed=2)
-    fast, slow = _both(IntervalNPMLE(), Z, _Mean(), n_resamples=40, random_state=3)
+    fast, slow = _both(IntervalNPMLE(), Z, Mean(), n_resamples=40, random_state=3)
     assert not np.isnan(slow).any()
     assert np.abs(fast - slow).max() <= TOL
     assert slow.std() > 0.01
@@ -84,7 +84,7 @@ def test_bootstrap_mean_replicates_equal_one_refit_per_draw():
 def test_other_iterations_batched_alike(method):
     Z = _case_two(200, seed=4)
     est = IntervalNPMLE(method=method, max_iter=20000)
-    fast, slow = _both(est, Z, _Mean(), n_resamples=12, random_state=5)
+    fast, slow = _both(est, Z, Mean(), n_resamples=12, random_state=5)
     assert np.abs(fast - slow).max() <= TOL
 
 
@@ -93,7 +93,7 @@ def test_subsampled_quantiles_are_quantiles_of_the_one_by_one_refits():
     levels = np.array([0.25, 0.5, 0.9])
     est = IntervalNPMLE()
     draws = {"n_resamples": 60, "random_state": 7, "size": 45, "replace": False}
-    fast = bootstrap_replicates(clone(est), Z, _QuantileAt(levels), **draws)
+    fast = bootstrap_replicates(clone(est), Z, QuantileAt(levels), **draws)
     indices = resample_indices(300, 60, 7, 45, False)
     for rep, idx in enumerate(indices):
         refit = IntervalNPMLE().fit(Z[idx])
@@ -115,7 +115,7 @@ def test_case_one_draws_fall_back_to_their_own_fit():
     indices = resample_indices(60, 40, 9, 8, False)
     assert any(np.all(idx >= 3) for idx in indices)
     assert any(np.any(idx < 3) for idx in indices)
-    fast, slow = _both(IntervalNPMLE(), Z, _CdfAt(np.array([2.0])), **draws)
+    fast, slow = _both(IntervalNPMLE(), Z, CdfAt(np.array([2.0])), **draws)
     np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
     assert np.nanmax(np.abs(fast - slow)) <= TOL
 
@@ -135,7 +135,7 @@ def test_mixed_rows_with_ties_batched_alike():
         {"n_resamples": 50, "random_state": 15, "size": 39, "replace": False},
         {"n_resamples": 30, "random_state": 16},
     ):
-        fast, slow = _both(IntervalNPMLE(), Z, _CdfAt(points), **draws)
+        fast, slow = _both(IntervalNPMLE(), Z, CdfAt(points), **draws)
         np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
         assert np.nanmax(np.abs(fast - slow)) <= TOL
 
@@ -149,7 +149,7 @@ def test_refits_refused_by_the_bounds_fail_alike():
     draws = {"n_resamples": 60, "random_state": 11, "size": 20, "replace": False}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fast, slow = _both(est, Z, _CdfAt(np.array([3.0])), **draws)
+        fast, slow = _both(est, Z, CdfAt(np.array([3.0])), **draws)
     np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
     assert np.isnan(slow).any() and not np.isnan(slow).all()
     assert np.nanmax(np.abs(fast - slow)) <= TOL
@@ -303,7 +303,7 @@ def test_unsettled_replicates_fall_back_to_the_fits_iteration(monkeypatch):
 
     monkeypatch.setattr(R, "_NEWTON_ITER", 0)
     Z = _case_two(300, seed=23)
-    fast, slow = _both(IntervalNPMLE(), Z, _Mean(), n_resamples=15, random_state=24)
+    fast, slow = _both(IntervalNPMLE(), Z, Mean(), n_resamples=15, random_state=24)
     assert np.abs(fast - slow).max() <= 1e-8
 
 
@@ -327,7 +327,7 @@ def test_a_replicate_with_a_far_larger_support_runs_the_fits_iteration(monkeypat
     Z = _case_two(400, seed=25)
     rng = np.random.default_rng(26)
     indices = [np.arange(400)] + [rng.choice(400, 40, replace=False) for _ in range(5)]
-    out = R.resampled_statistics(IntervalNPMLE(), Z, indices, _Mean())
+    out = R.resampled_statistics(IntervalNPMLE(), Z, indices, Mean())
     assert seen == [5]
     for idx, value in zip(indices, out):
         assert abs(value[0] - IntervalNPMLE().fit(Z[idx]).mean()) <= TOL
@@ -348,6 +348,6 @@ def test_newton_systems_taken_in_parts_alike(monkeypatch):
     monkeypatch.setattr(R, "solve_active_set", spy)
     monkeypatch.setattr(R, "_NEWTON_CELLS", 1)
     Z = _case_two(300, seed=27)
-    fast, slow = _both(IntervalNPMLE(), Z, _Mean(), n_resamples=6, random_state=28)
+    fast, slow = _both(IntervalNPMLE(), Z, Mean(), n_resamples=6, random_state=28)
     assert seen == [1] * 6
     assert np.abs(fast - slow).max() <= TOL

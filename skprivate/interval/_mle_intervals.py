@@ -1,0 +1,212 @@
+"""Confidence intervals of :class:`IntervalMLE`, and the Wald machinery
+the regressor's intervals share.
+
+:class:`MLEIntervalsMixin` adds the kinds ``"mean"``, ``"quantile"``,
+``"cdf"``, ``"pdf"`` and ``"scale"`` of ``conf_int`` (see
+:mod:`skprivate._uncertainty`); it reads the fitted attributes and the
+interval data passed as ``X``.
+
+Parametric MLE.  Wald intervals from the observed information (the
+numerical Hessian of the interval log-likelihood at the estimate) in
+``(mu, log sigma)``, carried to each quantity by the delta method; the CDF
+is bounded on the probit/logit scale ``(x - mu) / sigma`` and the density on
+the log scale, so the intervals stay in range.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from scipy import stats
+
+from .._uncertainty import (
+    IntervalRequest,
+    PopulationIntervalMixin,
+    interval_frame,
+    normal_interval,
+    probabilities_of,
+    values_of,
+)
+from ..utils.validation import check_interval_array, check_two_sided
+from ._resampled_statistics import CdfAt, Mean, QuantileAt
+from ._truncated import log_interval_prob
+
+__all__ = ["MLEIntervalsMixin"]
+
+
+class _Scale:
+    def __call__(self, est: Any) -> float:
+        return est.scale_
+
+
+def _hessian(func, theta: NDArray, steps: NDArray) -> NDArray[np.float64]:
+    """Central-difference Hessian of a scalar function."""
+    k = theta.size
+    H = np.empty((k, k))
+    f0 = func(theta)
+    for i in range(k):
+        ei = np.zeros(k)
+        ei[i] = steps[i]
+        H[i, i] = (func(theta + ei) - 2.0 * f0 + func(theta - ei)) / steps[i] ** 2
+        for j in range(i):
+            ej = np.zeros(k)
+            ej[j] = steps[j]
+            H[i, j] = H[j, i] = (
+                func(theta + ei + ej)
+                - func(theta + ei - ej)
+                - func(theta - ei + ej)
+                + func(theta - ei - ej)
+            ) / (4.0 * steps[i] * steps[j])
+    return H
+
+
+def _covariance(H: NDArray, what: str) -> NDArray[np.float64]:
+    info = -H
+    try:
+        cov = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        cov = None
+    if cov is None or not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
+        raise ValueError(
+            f"The observed information of {what} is singular or not positive "
+            "definite: the data do not identify the parameters well enough for "
+            "Wald intervals (use method='bootstrap')."
+        )
+    return cov
+
+
+def _row_loglik(
+    lower: NDArray, upper: NDArray, center: NDArray, noise: str, log_scale: float
+) -> NDArray[np.float64]:
+    """Per-row interval log-likelihood (log density for exact rows)."""
+    scale = float(np.exp(log_scale))
+    exact = lower == upper
+    ll = np.empty(lower.shape)
+    iv = ~exact
+    if iv.any():
+        ll[iv] = log_interval_prob(
+            lower[iv] - center[iv], upper[iv] - center[iv], noise, scale
+        )
+    if exact.any():
+        t = (lower[exact] - center[exact]) / scale
+        if noise == "gaussian":
+            ll[exact] = -0.5 * t * t - 0.5 * np.log(2 * np.pi) - log_scale
+        else:
+            ll[exact] = -t - 2.0 * np.logaddexp(0.0, -t) - log_scale
+    return ll
+
+
+class MLEIntervalsMixin(PopulationIntervalMixin):
+    """``conf_int`` of :class:`IntervalMLE`: Wald intervals from the information.
+
+    Kinds ``"mean"``, ``"quantile"``, ``"cdf"``, ``"pdf"`` and ``"scale"``
+    (the fitted ``scale_``); ``method="wald"`` (default: observed
+    information in ``(mu, log sigma)`` and the delta method; the CDF on the
+    scale of ``(x - mu) / sigma``, the density and the scale on the log
+    scale, the last as R's ``survreg`` gives it: ``exp(log(scale) -/+ z
+    se(log scale))``) or ``"bootstrap"``.  ``X`` is the
+    interval data given to ``fit``.  The intervals assume the family is
+    right; under misspecification the bootstrap is the safer choice.
+    """
+
+    def _ci_offers_kind(self, kind: str) -> bool:
+        return kind in ("mean", "quantile", "cdf", "pdf", "scale")
+
+    def _ci_parameter_covariance(self, X: Any) -> NDArray[np.float64]:
+        Z = check_two_sided(check_interval_array(X, name="X"), name="X")
+        lo, hi = Z[:, 0], Z[:, 1]
+        noise = "gaussian" if self.family == "normal" else "logistic"
+
+        def loglik(theta):
+            center = np.full(lo.shape, theta[0])
+            return float(np.sum(_row_loglik(lo, hi, center, noise, theta[1])))
+
+        theta = np.array([self.loc_, np.log(self.scale_)])
+        H = _hessian(loglik, theta, np.array([1e-3 * self.scale_, 1e-3]))
+        return _covariance(H, "IntervalMLE")
+
+    def _ci_wald(
+        self, request: IntervalRequest, points, value, gradient, back, target, kind
+    ):
+        if request.choose(("wald", "bootstrap"), "wald", type(self).__name__) == (
+            "bootstrap"
+        ):
+            stat = {
+                "mean": Mean(),
+                "quantile": QuantileAt(points),
+                "cdf": CdfAt(points),
+                "pdf": lambda est: est.pdf(points),
+                "scale": _Scale(),
+            }[kind]
+            return self._ci_bootstrap_population(request, points, stat)
+        cov = request.memo(
+            "covariance", lambda: self._ci_parameter_covariance(request.data("X"))
+        )
+        G = np.atleast_2d(gradient)
+        se = np.sqrt(np.einsum("ij,jk,ik->i", G, cov, G))
+        lower, upper = normal_interval(value, se, request.level)
+        estimate = back(np.asarray(value, dtype=float))
+        return interval_frame(
+            kind,
+            points,
+            estimate,
+            back(lower),
+            back(upper),
+            request.level,
+            "wald (observed information)",
+            target,
+            se=se if back is _identity else None,
+        )
+
+    def _ci_standard(self):
+        return stats.norm if self.family == "normal" else stats.logistic
+
+    def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
+        return self._ci_wald(
+            request, None, self.loc_, [1.0, 0.0], _identity, "E[X]", "mean"
+        )
+
+    def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
+        q = probabilities_of(request.points)
+        zq = self._ci_standard().ppf(q)
+        value = self.loc_ + self.scale_ * zq
+        gradient = np.column_stack([np.ones_like(zq), self.scale_ * zq])
+        return self._ci_wald(
+            request, q, value, gradient, _identity, "F^-1(q)", "quantile"
+        )
+
+    def _conf_int_cdf(self, request: IntervalRequest) -> pd.DataFrame:
+        x = values_of(request.points)
+        eta = (x - self.loc_) / self.scale_
+        gradient = np.column_stack([np.full_like(eta, -1.0 / self.scale_), -eta])
+        return self._ci_wald(
+            request, x, eta, gradient, self._ci_standard().cdf, "F(x)", "cdf"
+        )
+
+    def _conf_int_pdf(self, request: IntervalRequest) -> pd.DataFrame:
+        x = values_of(request.points)
+        eta = (x - self.loc_) / self.scale_
+        std = self._ci_standard()
+        # d log f0 / d eta: -eta (normal), -tanh(eta / 2) (logistic).
+        score = -eta if self.family == "normal" else -np.tanh(eta / 2.0)
+        value = std.logpdf(eta) - np.log(self.scale_)
+        gradient = np.column_stack([-score / self.scale_, -score * eta - 1.0])
+        return self._ci_wald(request, x, value, gradient, np.exp, "f(x)", "pdf")
+
+    def _conf_int_scale(self, request: IntervalRequest) -> pd.DataFrame:
+        return self._ci_wald(
+            request,
+            None,
+            np.log(self.scale_),
+            [0.0, 1.0],
+            np.exp,
+            "the scale of the family (sigma)",
+            "scale",
+        )
+
+
+def _identity(v):
+    return v
