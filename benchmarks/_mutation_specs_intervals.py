@@ -464,7 +464,7 @@ SPECS: dict[str, ModuleSpec] = {
             },
         },
         excluded={
-            f"{_UNC}x_bootstrap_replicates__mutmut_99": (
+            f"{_UNC}x_replicate_statistics__mutmut_77": (
                 ")",
                 "the failed-fits warning loses its stacklevel; under mutmut a "
                 "trampoline frame is the caller, so only "
