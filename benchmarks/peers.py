@@ -295,6 +295,18 @@ cat(sprintf("%.17g %.17g %.17g\n", coef(fit)[[1]], fit$scale,
 RSCRIPT = os.environ.get("SKPRIVATE_RSCRIPT", "/usr/bin/Rscript")
 
 
+class _PeerMissing(RuntimeError):
+    """The peer of a row is not installed on this machine."""
+
+
+def _require_rscript() -> None:
+    if not Path(RSCRIPT).exists():
+        raise _PeerMissing(
+            f"Rscript not found at {RSCRIPT} (Debian: apt install r-base-core "
+            "r-cran-survival; or set SKPRIVATE_RSCRIPT)"
+        )
+
+
 def _optimality_gap(Z: np.ndarray, loc: float, scale: float, family: str) -> float:
     """``max |H^-1 g|`` in (location, log scale) by Richardson differences."""
     from skprivate.interval._truncated import interval_log_likelihood
@@ -330,8 +342,7 @@ def _interval_mle_rows(repeat: int) -> list[dict[str, Any]]:
 
     from skprivate import IntervalCaseII, IntervalMLE
 
-    if not Path(RSCRIPT).exists():
-        return []
+    _require_rscript()
     rows = []
     k = 20
     for family, dist in (("normal", "gaussian"), ("logistic", "logistic")):
@@ -411,8 +422,7 @@ def _regression_rows(repeat: int) -> list[dict[str, Any]]:
 
     from skprivate import IntervalCaseI, IterativeIntervalRegressor
 
-    if not Path(RSCRIPT).exists():
-        return []
+    _require_rscript()
     rows = []
     beta = np.array([1.0, -1.0, 0.5, 0.0, 2.0])
     for n in (1_000, 10_000, 100_000):
@@ -774,8 +784,9 @@ _ROWS = (
 _RESULTS = Path(__file__).resolve().parent / "results" / "peers.md"
 
 
-def _kept_rows(selected: set[str]) -> list[dict[str, Any]]:
-    """The rows of the last results file whose number is not ``selected``."""
+def _kept_rows(selected: set[str], keep: bool = False) -> list[dict[str, Any]]:
+    """The rows of the last results file whose number is not ``selected``
+    (with ``keep=True``: whose number is)."""
     if not _RESULTS.exists():
         return []
     kept = []
@@ -783,7 +794,7 @@ def _kept_rows(selected: set[str]) -> list[dict[str, Any]]:
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
         if len(cells) != len(_COLUMNS) or not cells[0][:1].isdigit():
             continue
-        if cells[0].split(".")[0] not in selected:
+        if (cells[0].split(".")[0] in selected) == keep:
             kept.append(dict(zip(_COLUMNS, (c.replace("\\|", "|") for c in cells))))
     return kept
 
@@ -800,7 +811,16 @@ def run(quick: bool = False, n_jobs: int = -1) -> list[Section]:
     rows = [] if selected is None else _kept_rows(selected)
     for number, make in enumerate(_ROWS, start=1):
         if selected is None or str(number) in selected:
-            rows += make(repeat)
+            try:
+                rows += make(repeat)
+            except _PeerMissing as missing:
+                # the last measurement stays in the file rather than vanish
+                print(
+                    f"peers: row {number} not rerun ({missing}); its last results "
+                    "are kept",
+                    file=sys.stderr,
+                )
+                rows += _kept_rows({str(number)}, keep=True)
     rows.sort(key=lambda row: int(str(row["row"]).split(".")[0]))
     table = pd.DataFrame(rows)[_COLUMNS]
     text = (
