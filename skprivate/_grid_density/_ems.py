@@ -49,11 +49,20 @@ ML_TOL = 1e-7
 
 # Tolerance of the held-out fits that only rank the candidate widths.  Their
 # scores need far less precision than the estimate: near the best width the
-# mean held-out log-likelihoods of neighbouring widths differ by 1e-5 to
-# 1e-4 nats per report, well inside the sampling noise of the criterion,
-# and the slow modes of EMS at narrow widths (contraction rates above
-# 0.999) make the last decades of tolerance the most expensive ones.  The
-# fit at the chosen width runs to ``ML_TOL``.
+# mean held-out log-likelihoods of neighbouring widths usually differ by
+# 1e-5 to 1e-4 nats per report, well inside the sampling noise of the
+# criterion, and the slow modes of EMS at narrow widths (contraction rates
+# above 0.999: at 1.4 cells on the RVNS design of benchmarks/peers.py row
+# 6, 26 eigenvalues of the map's Jacobian above 0.99) make the last decades
+# of tolerance the most expensive ones.  At this tolerance a held-out score
+# is within a few 1e-6 nats per report of its limit (measured there up to
+# 4.5e-6; the iterates do not approach it monotonically), so two widths
+# closer than that are ranked by rounding: on that design 1.0 and 1.4
+# cells differ by 5.5e-6, and which one wins differs between CPUs (W1 1.26
+# and 1.18, both within the criterion's noise).  A Newton-Krylov solve
+# reaches 1e-9 in about 1.3-2 times SQUAREM's evaluations at this
+# tolerance, so a precise ranking costs more, not less.  The fit at the
+# chosen width runs to ``ML_TOL``.
 ML_SELECTION_TOL = 3e-6
 
 
