@@ -129,5 +129,9 @@ def test_smoothing_width_grid_is_fine_enough_for_flipped_huber_reports():
         for s in ML_WIDTHS
     ]
     default = w1(est.density_ * np.diff(est.edges_))
-    assert est.smoothing_width_ == 0.7
+    # 0.7 here; 0.5, 0.7 and 1.0 score within 3e-6 nats per report of each
+    # other, below the held-out scores' precision at the selection tolerance
+    # (notes of ML_SELECTION_TOL), so another CPU's rounding may pick a
+    # neighbour; the claim is the accuracy below
+    assert est.smoothing_width_ in (0.5, 0.7, 1.0)
     assert default <= 3 * min(fixed)

@@ -259,7 +259,11 @@ def test_batched_squarem_reaches_each_column_fixed_point():
 def test_adult_age_widths_kept_by_the_looser_selection_tolerance(n_points, widths):
     # Adult ages through RVNS (d=10 on (17, 90)), privatization seeds 0-2:
     # the widths the held-out fits chose when they ran to the final fit's
-    # tolerance (benchmarks/results/negative_survey_speed.md)
+    # tolerance (benchmarks/results/negative_survey_speed.md).  The best
+    # width leads the next by 2e-6 to 7e-6 nats per report, the size of the
+    # held-out scores' own precision at the selection tolerance (notes of
+    # ML_SELECTION_TOL), so another CPU's rounding may pick a neighbouring
+    # width: the choice must stay within one step of the grid.
     from skprivate.datasets import load_adult
 
     x = load_adult()["age"].to_numpy(float)[:, None]
@@ -267,7 +271,14 @@ def test_adult_age_widths_kept_by_the_looser_selection_tolerance(n_points, width
     for seed, width in zip(range(3), widths):
         Y = RVNSPerturber(d=10, bounds=(17, 90), random_state=seed).fit_transform(x)
         est = RVNSDensityEstimator(d=10, bounds=(17, 90), **kw).fit(Y)
-        assert est.smoothing_width_ == width
+        assert _grid_steps(est.smoothing_width_, width) <= 1
+
+
+def _grid_steps(a: float, b: float) -> int:
+    """How many steps of the candidate widths apart two widths are."""
+    from skprivate._grid_density._ems import ML_WIDTHS
+
+    return abs(ML_WIDTHS.index(a) - ML_WIDTHS.index(b))
 
 
 def test_final_fit_reaches_the_full_tolerance_after_the_selection():
