@@ -1,4 +1,5 @@
-"""Mutation specs: input validation and the frequency oracles' samplers.
+"""Mutation specs: input validation, the withholding of quoted raw values,
+and the frequency oracles' samplers.
 
 ``skprivate/utils/validation.py`` is split into two runs: the interval,
 bounds, weights and seed checks, and the numeric-column checks that every
@@ -296,6 +297,13 @@ SPECS: dict[str, ModuleSpec] = {
             f"{_V}x__position__mutmut_*",
             f"{_V}x_check_finite__mutmut_*",
         ],
+    ),
+    # the withholding of raw values quoted by scikit-learn's input checks
+    # (a side door: messages reach logs and bug reports)
+    "redact": ModuleSpec(
+        path="skprivate/utils/_redact.py",
+        tests=["tests/test_no_raw_in_messages.py"],
+        new_tests=["tests/test_mutation_redact.py"],
     ),
 }
 

@@ -1,0 +1,202 @@
+"""Exact output laws of the LDP grid samplers, pinned on small cases.
+
+``skprivate/ldp/_exact_laws.py`` describes the law each ``secure=True``
+sampler implements, which :func:`skprivate.audit` turns into the certified
+privacy loss.  ``benchmarks/_mutation_specs_exact_laws.py`` lists the
+mutants these tests kill.
+"""
+
+import math
+from types import SimpleNamespace
+
+import mpmath
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from skprivate._audit import BandLaw, NoExactLaw, ShiftLaw
+from skprivate.ldp._exact_laws import (
+    _flipped_huber_cdf_precise,
+    _flipped_huber_log_cdf,
+    _generalized_gaussian_cdf_precise,
+    _generalized_gaussian_log_cdf,
+    additive_exact_law,
+    laplace_exact_law,
+    square_wave_exact_law,
+)
+
+
+def _laplace_model(secure=True):
+    # column 1 is the one read: step 0.5, indices -3..7, margin 4, scale 2
+    # (4 steps); low = -2.0 rounds to index -4, below k_lo, and is clipped
+    return SimpleNamespace(
+        secure=secure,
+        grid_step_=np.array([0.1, 0.5]),
+        _k_low=np.array([0, -3]),
+        _k_high=np.array([9, 7]),
+        _margin=np.array([1, 4]),
+        bounds_=(np.array([0.0, -2.0]), np.array([1.0, 3.3])),
+        scale_=np.array([1.0, 2.0]),
+    )
+
+
+def test_laplace_law_reads_the_column_and_its_grid():
+    law = laplace_exact_law(_laplace_model(), 1)
+    assert isinstance(law, ShiftLaw)
+    assert (law.a, law.b, law.c_lo, law.c_hi) == (-3, 7, -7, 11)
+    t = np.array([-8.0, -2.0, 0.0])
+    np.testing.assert_array_equal(law.noise.log_cdf_negative(t), np.log(0.5) + t / 4.0)
+    np.testing.assert_array_equal(
+        law.noise.log_ratio_negative(np.array([-3.0]), np.array([-1.0])), [-0.5]
+    )
+    assert law.noise.description == "rounded Laplace of scale 4 steps"
+    # the bounds label their own indices; the other indices are k * step
+    assert (law.input_label(-3), law.input_label(7)) == (-2.0, 3.3)
+    assert (law.input_label(0), law.input_label(3)) == (0.0, 1.5)
+    assert (law.output_label(5), law.output_label(-7)) == (2.5, -3.5)
+
+
+def test_laplace_law_rounds_the_bounds_to_their_indices():
+    model = _laplace_model()
+    model.bounds_ = (np.array([0.0, -1.2]), np.array([1.0, 1.3]))
+    law = laplace_exact_law(model, 1)
+    # -1.2 / 0.5 = -2.4 -> -2; 1.3 / 0.5 = 2.6 -> 3
+    assert (law.a, law.b) == (-2, 3)
+    model.bounds_ = (np.array([0.0, -0.2]), np.array([1.0, 9.0]))
+    law = laplace_exact_law(model, 1)
+    assert (law.a, law.b) == (0, 7)  # 18 is clipped to k_hi
+
+
+@pytest.mark.parametrize(
+    "make, model",
+    [
+        (laplace_exact_law, _laplace_model(secure=False)),
+        (additive_exact_law, SimpleNamespace(secure=False)),
+        (square_wave_exact_law, SimpleNamespace(secure=False)),
+    ],
+)
+def test_floating_point_samplers_have_no_exact_law(make, model):
+    law = make(model, 0)
+    assert isinstance(law, NoExactLaw)
+    assert law.reason.startswith("secure=False draws floating-point noise")
+    assert "is not floating-point safe" in law.reason
+
+
+def test_generalized_gaussian_log_cdf_is_the_scaled_law():
+    law = SimpleNamespace(scale=1.5, power=1.7)
+    log_cdf = _generalized_gaussian_log_cdf(law, 0.25)  # 6 steps
+    ref = stats.gennorm(beta=1.7, scale=6.0)
+    t = np.array([-0.3, -2.0, -10.0, -40.0])
+    np.testing.assert_allclose(log_cdf(t), ref.logcdf(t), rtol=1e-12)
+    np.testing.assert_allclose(log_cdf(np.array([0.0])), [np.log(0.5)], rtol=1e-15)
+
+
+def test_generalized_gaussian_precise_cdf_on_both_sides():
+    law = SimpleNamespace(scale=1.5, power=1.7)
+    cdf = _generalized_gaussian_cdf_precise(law, 0.25)
+    ref = stats.gennorm(beta=1.7, scale=6.0)
+    for t in (-13.0, -3.0, 0.0, 2.5, 9.0):
+        assert float(cdf(mpmath.mpf(t))) == pytest.approx(ref.cdf(t), rel=1e-13)
+    assert cdf(mpmath.mpf(0)) == mpmath.mpf(1) / 2
+
+
+def _huber_cdf(t, unit, beta):
+    """P(Z <= t) for the density exp(-rho(z / unit)), by quadrature."""
+
+    def density(u):
+        return np.exp(
+            -(abs(u) if abs(u) <= beta else (u * u + beta * beta) / (2 * beta))
+        )
+
+    pieces = [(-np.inf, -beta), (-beta, 0.0), (0.0, beta), (beta, np.inf)]
+    total = sum(
+        integrate.quad(density, lo, hi, epsabs=0, epsrel=1e-13)[0] for lo, hi in pieces
+    )
+    u = t / unit
+    below = 0.0
+    for lo, hi in pieces:
+        if u > lo:
+            below += integrate.quad(density, lo, min(hi, u), epsabs=0, epsrel=1e-13)[0]
+    return below / total
+
+
+def test_flipped_huber_log_cdf_in_the_centre_and_the_tails():
+    law = SimpleNamespace(scale=0.8, beta=1.3)
+    log_cdf = _flipped_huber_log_cdf(law, 0.2)  # 4 steps per unit
+    # centre (|u| <= beta), the knee, the Gaussian tails
+    for t in (-0.5, -3.0, -5.2, -6.0, -12.0):
+        assert float(log_cdf(np.array([t]))[0]) == pytest.approx(
+            math.log(_huber_cdf(t, 4.0, 1.3)), rel=1e-10
+        )
+    # far in the tail, where the probability underflows a subtraction
+    far = float(log_cdf(np.array([-400.0]))[0])
+    assert np.isfinite(far) and far < -1000
+
+
+def test_flipped_huber_precise_cdf_on_both_sides():
+    law = SimpleNamespace(scale=0.8, beta=1.3)
+    cdf = _flipped_huber_cdf_precise(law, 0.2)
+    for t in (-6.0, -1.0, 0.0, 1.0, 6.0):
+        assert float(cdf(mpmath.mpf(t))) == pytest.approx(
+            _huber_cdf(t, 4.0, 1.3), rel=1e-11
+        )
+
+
+def test_additive_law_of_each_noise_family():
+    gg = SimpleNamespace(scale=1.5, power=1.7)
+    fh = SimpleNamespace(scale=0.8, beta=1.3)
+    model = SimpleNamespace(
+        secure=True,
+        noise_=[gg, fh],
+        grid_step_=np.array([0.25, 0.2]),
+        _n_cells=np.array([12, 20]),
+        _margin=np.array([3, 5]),
+        bounds_=(np.array([1.0, -2.0]), np.array([4.0, 2.0])),
+    )
+    law = additive_exact_law(model, 1)
+    assert isinstance(law, ShiftLaw)
+    assert (law.a, law.b, law.c_lo, law.c_hi) == (0, 20, -5, 25)
+    assert law.noise.description == "rounded flipped Huber"
+    t = np.array([-3.0, -7.5])
+    np.testing.assert_array_equal(
+        law.noise.log_cdf_negative(t), _flipped_huber_log_cdf(fh, 0.2)(t)
+    )
+    assert float(law.noise.cdf_precise(mpmath.mpf(-3))) == pytest.approx(
+        _huber_cdf(-3.0, 4.0, 1.3), rel=1e-11
+    )
+    # indices count from the low bound
+    assert (law.input_label(0), law.input_label(20)) == (-2.0, 2.0)
+    assert law.input_label(3) == pytest.approx(-1.4)
+    assert law.output_label(-5) == pytest.approx(-3.0)
+    law = additive_exact_law(model, 0)
+    assert (law.a, law.b, law.c_lo, law.c_hi) == (0, 12, -3, 15)
+    assert law.noise.description == "rounded generalized Gaussian (power 1.7)"
+    np.testing.assert_array_equal(
+        law.noise.log_cdf_negative(t), _generalized_gaussian_log_cdf(gg, 0.25)(t)
+    )
+    assert law.output_label(13) == pytest.approx(4.25)
+
+
+def test_square_wave_law_is_the_coin_it_realises():
+    p = 0.3
+    model = SimpleNamespace(
+        secure=True,
+        _n_cells=10,
+        _half_cells=2,
+        _p_far=p,
+        grid_step_=np.array([9.0, 0.5]),
+        bounds_=(np.array([7.0, 1.0]), np.array([8.0, 6.0])),
+    )
+    law = square_wave_exact_law(model, 1)
+    assert isinstance(law, BandLaw)
+    assert (law.K, law.W) == (10, 2)
+    realised = math.ceil(p * 2.0**53)
+    assert realised / 2.0**53 > p  # the coin is true slightly more often
+    far = realised / 2.0**53
+    assert law.log_far == pytest.approx(math.log(far / 10), rel=1e-15)
+    near_each = (1 - far) / 5
+    assert law.log_ratio == pytest.approx(
+        math.log(near_each) - math.log(far / 10), rel=1e-14
+    )
+    assert (law.input_label(0), law.input_label(10)) == (1.0, 6.0)
+    assert law.input_label(4) == 3.0 and law.output_label(-2) == 0.0
