@@ -1,0 +1,196 @@
+"""The audit's worst cases pinned on small exact laws.
+
+``skprivate/_audit/_shift.py`` and ``skprivate/_audit/_finite.py`` turn an
+exact output law into the privacy loss :func:`skprivate.audit` certifies.
+These tests compare them with brute force on laws small enough to
+enumerate; ``benchmarks/_mutation_specs_exact_laws.py`` lists the mutants
+they kill.
+"""
+
+import itertools
+
+import mpmath
+import numpy as np
+import pytest
+
+from skprivate._audit import BandLaw, MatrixLaw, RoundedNoise, ShiftLaw
+
+
+def _laplace_noise(s, precise=False, ratio=True):
+    """Rounded Laplace of scale ``s`` steps (the audit's own description)."""
+
+    def log_cdf_negative(t):
+        return np.log(0.5) + np.asarray(t, dtype=float) / s
+
+    def log_ratio_negative(t1, t2):
+        return (np.asarray(t1, dtype=float) - np.asarray(t2, dtype=float)) / s
+
+    def cdf(t):
+        with mpmath.workdps(40):
+            half = mpmath.exp(-abs(t) / mpmath.mpf(s)) / 2
+            return half if t <= 0 else 1 - half
+
+    return RoundedNoise(
+        log_cdf_negative,
+        "Laplace",
+        log_ratio_negative if ratio else None,
+        cdf if precise else None,
+    )
+
+
+def _brute(matrix, epsilon):
+    """Largest log ratio and largest hockey-stick divergence, by enumeration."""
+    P = np.exp(matrix)
+    loss, delta, where = 0.0, 0.0, None
+    for i, j in itertools.permutations(range(P.shape[0]), 2):
+        with np.errstate(divide="ignore"):
+            loss = max(loss, float(np.max(matrix[i] - matrix[j])))
+        d = float(np.sum(np.maximum(P[i] - np.exp(epsilon) * P[j], 0.0)))
+        if d > delta:
+            delta, where = d, (i, j)
+    return loss, delta, where
+
+
+@pytest.mark.parametrize("precise", [False, True])
+@pytest.mark.parametrize("ratio", [False, True])
+@pytest.mark.parametrize(
+    ("a", "b", "c_lo", "c_hi"), [(0, 4, -3, 7), (1, 3, -1, 9), (0, 5, -6, 6)]
+)
+def test_shift_law_worst_cases_equal_enumeration(a, b, c_lo, c_hi, precise, ratio):
+    law = ShiftLaw(a, b, c_lo, c_hi, _laplace_noise(1.7, precise, ratio))
+    matrix = law.to_matrix()
+    np.testing.assert_allclose(np.exp(matrix).sum(axis=1), 1.0, rtol=1e-12)
+    for eps in (0.3, 1.0):
+        loss, delta, _ = _brute(matrix, eps)
+        got = law.worst_epsilon()
+        assert got.value == pytest.approx(loss, rel=1e-12)
+        worst = law.worst_delta(eps)
+        assert worst.value == pytest.approx(delta, rel=1e-9)
+        # the pair is the extreme inputs, ordered as the divergence is taken
+        assert set(worst.inputs) == {a, b}
+        first, second = worst.inputs[0] - a, worst.inputs[1] - a
+        P = np.exp(matrix)
+        ordered = float(np.sum(np.maximum(P[first] - np.exp(eps) * P[second], 0)))
+        assert ordered == pytest.approx(worst.value, rel=1e-9)
+
+
+def _gaussian_noise(sigma):
+    from scipy import stats
+
+    return RoundedNoise(lambda t: stats.norm.logcdf(np.asarray(t) / sigma), "Gauss")
+
+
+@pytest.mark.parametrize(
+    ("c_lo", "c_hi", "pair", "output"), [(-2, 9, (4, 0), 9), (-5, 6, (0, 4), -5)]
+)
+def test_shift_law_worst_epsilon_names_the_clamp_it_is_attained_on(
+    c_lo, c_hi, pair, output
+):
+    # Gaussian tails: the ratio of the extreme inputs grows with the
+    # distance to the clamp, so the farther clamp is the worst output
+    law = ShiftLaw(0, 4, c_lo, c_hi, _gaussian_noise(1.5))
+    worst = law.worst_epsilon()
+    assert worst.inputs == pair and worst.output == output
+    loss, _, _ = _brute(law.to_matrix(), 1.0)
+    assert worst.value == pytest.approx(loss, rel=1e-12)
+    assert worst.method.startswith("shift law: monotone likelihood ratio")
+    for eps in (0.5, 2.0):
+        _, delta, _ = _brute(law.to_matrix(), eps)
+        assert law.worst_delta(eps).value == pytest.approx(delta, rel=1e-9)
+
+
+def test_shift_law_of_one_input_loses_nothing():
+    law = ShiftLaw(2, 2, 0, 5, _laplace_noise(1.0), input_label=lambda k: 10 * k)
+    assert law.worst_epsilon().value == 0.0
+    assert law.worst_epsilon().inputs == (20, 20)
+    assert law.worst_delta(0.5).value == 0.0
+
+
+def test_shift_law_labels_and_the_half_line_of_delta():
+    law = ShiftLaw(
+        0,
+        3,
+        -4,
+        7,
+        _laplace_noise(1.3),
+        input_label=lambda k: 0.5 * k,
+        output_label=lambda m: 0.5 * m,
+    )
+    worst = law.worst_delta(0.2)
+    assert set(worst.inputs) == {0.0, 1.5}
+    assert worst.output.startswith("outputs <= ") or worst.output.startswith(
+        "outputs >= "
+    )
+    assert law.worst_epsilon().output in (-2.0, 3.5)
+
+
+def test_shift_law_refuses_an_inconsistent_range_and_a_large_table():
+    with pytest.raises(ValueError, match="c_lo <= a <= b <= c_hi"):
+        ShiftLaw(0, 4, 1, 9, _laplace_noise(1.0))
+    with pytest.raises(ValueError, match="c_lo < c_hi"):
+        ShiftLaw(0, 0, 0, 0, _laplace_noise(1.0))
+    law = ShiftLaw(0, 9, -5, 15, _laplace_noise(1.0))
+    with pytest.raises(ValueError, match="10 x 21 cells, more than max_cells=100"):
+        law.to_matrix(max_cells=100)
+    assert law.to_matrix(max_cells=210).shape == (10, 21)
+    # outside the clamps nothing is released
+    assert law.log_prob(0, 16) == -np.inf and law.log_prob(0, -6) == -np.inf
+
+
+@pytest.mark.parametrize(("K", "W", "r"), [(4, 1, 1.2), (2, 3, 0.7), (6, 0, -0.9)])
+def test_band_law_worst_cases_equal_enumeration(K, W, r):
+    n_out = K + 2 * W + 1
+    # q from the normalization: (2 W + 1) e**r q + K q = 1
+    q = 1.0 / ((2 * W + 1) * np.exp(r) + K)
+    law = BandLaw(K, W, float(np.log(q)), r)
+    matrix = law.to_matrix()
+    assert matrix.shape == (K + 1, n_out)
+    np.testing.assert_allclose(np.exp(matrix).sum(axis=1), 1.0, rtol=1e-12)
+    for eps in (0.1, 0.5, 2.0):
+        loss, delta, _ = _brute(matrix, eps)
+        assert law.worst_epsilon().value == pytest.approx(loss, rel=1e-12)
+        assert law.worst_delta(eps).value == pytest.approx(delta, rel=1e-9, abs=1e-15)
+    pair = (0, K) if r >= 0 else (K, 0)
+    assert law.worst_epsilon().inputs == pair and law.worst_epsilon().output == -W
+    assert law.worst_delta(0.1).output == f"{min(K, 2 * W + 1)} outputs from {-W}"
+
+
+def test_band_law_of_one_input_and_its_normalization():
+    law = BandLaw(0, 2, float(np.log(0.2)), 0.0)
+    assert law.worst_epsilon().value == 0.0 and law.worst_delta(0.1).value == 0.0
+    with pytest.raises(ValueError, match="sum to"):
+        BandLaw(3, 1, float(np.log(0.1)), 0.0)
+
+
+def test_matrix_law_worst_cases_equal_enumeration():
+    rng = np.random.default_rng(3)
+    P = rng.dirichlet(np.ones(5), size=4)
+    P[1, 2] = 0.0
+    P[1] /= P[1].sum()
+    with np.errstate(divide="ignore"):
+        lp = np.log(P)
+    law = MatrixLaw(lp, input_labels=list("wxyz"), output_labels=[10, 11, 12, 13, 14])
+    loss, delta, pair = _brute(lp, 0.4)
+    assert law.worst_epsilon().value == loss  # an impossible output: inf
+    worst = law.worst_delta(0.4)
+    assert worst.value == pytest.approx(delta, rel=1e-12)
+    assert worst.inputs == ("wxyz"[pair[0]], "wxyz"[pair[1]])
+    assert worst.method == "finite law: every ordered input pair, all outputs summed"
+    # without the zero, a finite loss and the output it is attained on
+    law = MatrixLaw(np.log(rng.dirichlet(np.ones(3), size=3)))
+    lp = law.log_prob
+    spread = lp.max(axis=0) - lp.min(axis=0)
+    worst = law.worst_epsilon()
+    assert worst.value == pytest.approx(spread.max(), rel=1e-12)
+    assert worst.output == int(np.argmax(spread))
+    assert worst.inputs == (
+        int(np.argmax(lp[:, worst.output])),
+        int(np.argmin(lp[:, worst.output])),
+    )
+
+
+def test_matrix_law_refuses_tables_that_are_not_laws():
+    with pytest.raises(ValueError, match="2-D table"):
+        MatrixLaw(np.zeros(3))
+    with pytest.raises(ValueError, match="row 1 does not sum to one"):
+        MatrixLaw(np.log(np.array([[0.5, 0.5], [0.5, 0.6]])))
