@@ -10,7 +10,9 @@ Parametric MLE.  Wald intervals from the observed information (the
 numerical Hessian of the interval log-likelihood at the estimate) in
 ``(mu, log sigma)``, carried to each quantity by the delta method; the CDF
 is bounded on the probit/logit scale ``(x - mu) / sigma`` and the density on
-the log scale, so the intervals stay in range.
+the log scale, so the intervals stay in range.  The scale gets the Wald
+interval of ``log sigma``, mapped back by ``exp`` (as R's ``survreg``
+reports it).
 """
 
 from __future__ import annotations

@@ -15,9 +15,7 @@ logistic noise the fixed point of the iteration, which refits least squares
 to imputed responses, is not the logistic MLE, so Wald is refused there;
 logistic noise, other base regressors and the projection of
 ``init="auto"`` get the percentile bootstrap of the (feature, interval)
-pairs, each replicate refitting the whole algorithm.  The scale of
-:class:`IntervalMLE` gets the Wald interval of ``log sigma``, mapped back by
-``exp`` (as R's ``survreg`` reports it).
+pairs, each replicate refitting the whole algorithm.
 """
 
 from __future__ import annotations
