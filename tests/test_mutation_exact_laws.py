@@ -95,7 +95,7 @@ def test_generalized_gaussian_precise_cdf_on_both_sides():
     law = SimpleNamespace(scale=1.5, power=1.7)
     cdf = _generalized_gaussian_cdf_precise(law, 0.25)
     ref = stats.gennorm(beta=1.7, scale=6.0)
-    for t in (-13.0, -3.0, 0.0, 2.5, 9.0):
+    for t in (-13.0, -3.0, 0.0, 0.7, 2.5, 9.0):
         assert float(cdf(mpmath.mpf(t))) == pytest.approx(ref.cdf(t), rel=1e-13)
     assert cdf(mpmath.mpf(0)) == mpmath.mpf(1) / 2
 
@@ -166,6 +166,7 @@ def test_additive_law_of_each_noise_family():
     )
     # indices count from the low bound
     assert (law.input_label(0), law.input_label(20)) == (-2.0, 2.0)
+    assert law.input_label(1) == pytest.approx(-1.8)
     assert law.input_label(3) == pytest.approx(-1.4)
     assert law.output_label(-5) == pytest.approx(-3.0)
     law = additive_exact_law(model, 0)
@@ -199,4 +200,5 @@ def test_square_wave_law_is_the_coin_it_realises():
         math.log(near_each) - math.log(far / 10), rel=1e-14
     )
     assert (law.input_label(0), law.input_label(10)) == (1.0, 6.0)
-    assert law.input_label(4) == 3.0 and law.output_label(-2) == 0.0
+    assert law.input_label(1) == 1.5 and law.input_label(4) == 3.0
+    assert law.output_label(-2) == 0.0
