@@ -168,4 +168,36 @@ SPECS: dict[str, ModuleSpec] = {
         tests=_ENGINE_TESTS,
         new_tests=["tests/test_mutation_audit.py"],
     ),
+    # the interval release's infinite loss, with its witness pair
+    "interval_exact_laws": ModuleSpec(
+        path="skprivate/interval/_exact_laws.py",
+        tests=[*_AUDIT_TESTS, "tests/test_mutation_interval_mechanism.py"],
+        new_tests=["tests/test_mutation_exact_laws.py"],
+    ),
+    # the subset designs' report tables (independent, conditional, dummies)
+    "subset_exact_laws": ModuleSpec(
+        path="skprivate/subset/_exact_laws.py",
+        tests=[*_AUDIT_TESTS, "tests/subset/test_design.py"],
+        new_tests=["tests/test_mutation_exact_laws.py"],
+    ),
+    # the negative survey's windowed claim: the grid law it is audited on
+    "rvns_exact_laws": ModuleSpec(
+        path="skprivate/negative_survey/_exact_laws.py",
+        tests=[
+            *_AUDIT_TESTS,
+            "tests/negative_survey/test_audit_windows.py",
+            "tests/test_mutation_negative_survey.py",
+        ],
+        new_tests=["tests/test_mutation_exact_laws.py"],
+    ),
+    # the worst window tuple of the negative survey's grid law
+    "rvns_window_audit": ModuleSpec(
+        path="skprivate/negative_survey/_window_audit.py",
+        tests=[
+            *_AUDIT_TESTS,
+            "tests/negative_survey/test_audit_windows.py",
+            "tests/test_mutation_negative_survey.py",
+        ],
+        new_tests=["tests/test_mutation_audit.py"],
+    ),
 }

@@ -202,3 +202,190 @@ def test_square_wave_law_is_the_coin_it_realises():
     assert (law.input_label(0), law.input_label(10)) == (1.0, 6.0)
     assert law.input_label(1) == 1.5 and law.input_label(4) == 3.0
     assert law.output_label(-2) == 0.0
+
+
+# -- the subset designs: the law audit() certifies is the one transform draws
+
+
+def _subset_privatizers():
+    from skprivate import SubsetUniform
+    from skprivate.subset import SubsetDesign, SubsetMechanism
+
+    cats = [list("abcd")]
+    pairs = np.array(
+        [
+            [1, 1, 0, 0],
+            [0, 0, 1, 1],
+            [1, 0, 1, 0],
+            [0, 1, 0, 1],
+            [1, 0, 0, 1],
+            [0, 1, 1, 0],
+        ]
+    )
+    independent = SubsetDesign.independent(pairs, [0.3, 0.3, 0.1, 0.1, 0.1, 0.1])
+    # the six pairs and the full set: each category's subsets carry
+    # probability one (a: 0.3 + 0.25 + 0.2 + 0.25)
+    subsets = np.vstack([pairs, [[1, 1, 1, 1]]])
+    conditional = SubsetDesign.conditional(
+        subsets, [0.3, 0.3, 0.25, 0.25, 0.2, 0.2, 0.25]
+    )
+    return [
+        SubsetUniform(categories=cats, min_coverage=0.15, random_state=1),
+        SubsetMechanism(independent, categories=cats, random_state=2),
+        SubsetMechanism(conditional, categories=cats, random_state=3),
+    ]
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_subset_exact_law_is_the_law_transform_draws(index):
+    model = _subset_privatizers()[index]
+    model.fit(np.array([["a"], ["b"], ["c"], ["d"]]))
+    law = model._exact_law(0)
+    cats = list(law.input_labels)
+    assert cats == ["a", "b", "c", "d"]
+    labels = list(law.output_labels)
+    n = 40_000
+    for row, x in enumerate(cats):
+        R = model.transform(np.full((n, 1), x))
+        names = [
+            "{" + ", ".join(c for c, bit in zip(cats, r[:4], strict=True) if bit) + "}"
+            for r in R
+        ]
+        if R.shape[1] > 4:  # the dummy columns
+            names = [
+                f"{m} + dummy{int(np.argmax(r[4:])) + 1}" for m, r in zip(names, R)
+            ]
+        seen, counts = np.unique(names, return_counts=True)
+        # every report drawn is an output of the law, with positive probability
+        assert set(seen) <= set(labels)
+        p = np.exp(law.log_prob[row])
+        expected = np.array([p[labels.index(s)] for s in seen]) * n
+        assert expected.sum() == pytest.approx(n, rel=1e-12)  # nothing missed
+        stat, pvalue = stats.chisquare(counts, expected)
+        assert pvalue > 1e-4, (x, stat)
+
+
+# -- the interval release: infinite loss, shown by a real pair of values
+
+
+def _interval_models():
+    from skprivate import IntervalCaseI
+    from skprivate.interval import IntervalMechanism
+
+    return [
+        IntervalCaseI(
+            distribution="normal",
+            loc=0.5,
+            scale=2.0,
+            anchor_loc=10.0,
+            anchor_scale=3.0,
+            random_state=0,
+        ),
+        IntervalMechanism(
+            n_anchors=2, offsets=[-1.0, 1.0], anchor_scale=2.0, random_state=1
+        ),
+    ]
+
+
+def test_interval_law_names_the_thirds_of_the_first_anchor():
+    model = _interval_models()[0].fit(np.zeros((4, 1)))
+    loss = model._exact_law(0)
+    # the anchor is 10 + 3 (0.5 + 2 Z), Z standard normal
+    u, v = stats.norm(11.5, 6.0).ppf([1 / 3, 2 / 3])
+    assert loss.inputs == pytest.approx((u, v), rel=1e-12)
+    assert loss.output == (
+        f"an interval (lower, upper] with {u:.6g} <= upper < {v:.6g}"
+    )
+    assert loss.reason.startswith("interval release: the interval always contains")
+    assert loss.reason.endswith("the notion is coverage, not epsilon")
+    assert loss.worst_epsilon().value == np.inf
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_interval_law_pair_is_a_witness_of_the_sampler(index):
+    model = _interval_models()[index].fit(np.zeros((4, 1)))
+    u, v = model._exact_law(0).inputs
+    assert u < v
+    n = 20_000
+    upper_u = model.transform(np.full((n, 1), u))[:, 1]
+    upper_v = model.transform(np.full((n, 1), v))[:, 1]
+    # the output is possible for u (often: the anchors fall there) ...
+    assert np.mean((upper_u >= u) & (upper_u < v)) > 0.05
+    # ... and impossible for v, whose interval always contains it
+    assert not np.any(upper_v < v)
+
+
+def test_interval_law_moves_with_the_first_offset():
+    model = _interval_models()[1].fit(np.zeros((4, 1)))
+    # logistic anchors of scale 2, the first moved by 2 * (-1)
+    u, v = stats.logistic(-2.0, 2.0).ppf([1 / 3, 2 / 3])
+    assert model._exact_law(0).inputs == pytest.approx((u, v), rel=1e-12)
+
+
+# -- the negative survey: the grid law its windowed claim is audited on
+
+
+def _rvns(placement, **kw):
+    from skprivate import RVNSPerturber
+
+    X = np.array([[1.0, 20.0], [4.0, 25.0]])
+    params = {"d": [2.0, 3.0], "bounds": ([0.0, 18.0], [10.0, 30.0])}
+    params.update(kw)
+    return RVNSPerturber(placement=placement, random_state=0, **params).fit(X)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_rvns_law_reads_the_columns_grid_and_the_claims_delta(k):
+    model = _rvns("boundary_safe", k=k)
+    for j in (0, 1):
+        law = model._exact_law(j)
+        h, ja, jb, D = (np.asarray(v)[j] for v in model._grid)
+        delta = float(model.privacy_summary()["delta"])
+        assert (law.origin, law.step, law.delta) == (int(ja), float(h), delta)
+        assert law.placement == "boundary_safe"
+        g = law.grid
+        assert (g.K, g.D, g.m, g.k, g.safe) == (
+            int(jb - ja),
+            int(D),
+            math.floor(delta / float(h)),
+            k,
+            True,
+        )
+        assert g.inputs == (0, g.K)
+        worst = law.worst_epsilon()
+        assert worst.value == pytest.approx(
+            math.log(g.worst().ratio.numerator) - math.log(g.worst().ratio.denominator)
+        )
+        x, x2 = g.worst().inputs
+        assert worst.inputs == ((int(ja) + x) * float(h), (int(ja) + x2) * float(h))
+        noun = "window" if k == 1 else f"{k} windows"
+        assert worst.output.startswith(f"{noun} of half-width {delta:.6g} around y = ")
+        assert "over every input searched" in worst.method
+        assert law.worst_delta(1.0) is None
+
+
+def test_rvns_paper_law_audits_the_inputs_at_the_margin():
+    model = _rvns("paper")
+    delta = float(model.privacy_summary()["delta"])
+    for j, (low, high) in enumerate([(0.0, 10.0), (18.0, 30.0)]):
+        law = model._exact_law(j)
+        h, ja, jb, _ = (np.asarray(v)[j] for v in model._grid)
+        margin = float(np.broadcast_to(model.boundary_margin(delta), (2,))[j])
+        assert margin > 0
+        K = int(jb - ja)
+        lo = min(max(int(np.rint((low + margin) / h)) - int(ja), 0), K)
+        hi = min(max(int(np.rint((high - margin) / h)) - int(ja), 0), K)
+        assert law.grid.inputs == (lo, hi) and 0 < lo < hi < K
+        assert law.placement == "paper" and not law.grid.safe
+        assert "inputs at least boundary_margin from the bounds" in (
+            law.worst_epsilon().method
+        )
+
+
+def test_rvns_law_refusals():
+    from skprivate import RVNSPerturber
+
+    model = RVNSPerturber(d=2.0, bounds=(0, 10), secure=False).fit([[1.0]])
+    law = model._exact_law(0)
+    assert isinstance(law, NoExactLaw)
+    assert law.reason.startswith("secure=False draws floating-point reports")
