@@ -194,3 +194,95 @@ def test_matrix_law_refuses_tables_that_are_not_laws():
         MatrixLaw(np.zeros(3))
     with pytest.raises(ValueError, match="row 1 does not sum to one"):
         MatrixLaw(np.log(np.array([[0.5, 0.5], [0.5, 0.6]])))
+
+
+def test_rounded_noise_tails_and_their_ratios_by_hand():
+    s = 1.7
+    noise = _laplace_noise(s)
+    plain = _laplace_noise(s, ratio=False)
+
+    def F(t):  # P(Z <= t) of the Laplace law of scale s
+        return 0.5 * np.exp(t / s) if t <= 0 else 1 - 0.5 * np.exp(-t / s)
+
+    for n in (-3, -1, 0, 1, 2):
+        assert noise.logcdf(n) == pytest.approx(np.log(F(n + 0.5)), rel=1e-13)
+        assert noise.logsf(n) == pytest.approx(np.log(F(0.5 - n)), rel=1e-13)
+        pmf = F(abs(n) + 0.5) - F(abs(n) - 0.5)
+        assert noise.logpmf(n) == pytest.approx(np.log(pmf), rel=1e-12)
+    for n1, n2 in ((-4, -1), (-2, 1), (1, 3), (0, -2)):
+        for upper in (False, True):
+            if upper:
+                want = np.log(F(0.5 - n1)) - np.log(F(0.5 - n2))
+            else:
+                want = np.log(F(n1 + 0.5)) - np.log(F(n2 + 0.5))
+            for rounded in (noise, plain):
+                got = rounded.log_tail_ratio(n1, n2, upper=upper)
+                assert got == pytest.approx(want, rel=1e-12, abs=1e-14), (n1, n2, upper)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "c_lo", "c_hi"),
+    [(0, 3, 0, 6), (2, 5, -1, 5), (0, 2, 0, 2), (0, 1, 0, 3)],
+)
+@pytest.mark.parametrize("precise", [False, True])
+def test_shift_law_with_inputs_on_the_clamps(a, b, c_lo, c_hi, precise):
+    for noise in (_laplace_noise(0.9, precise), _gaussian_noise(1.1)):
+        law = ShiftLaw(a, b, c_lo, c_hi, noise)
+        matrix = law.to_matrix()
+        np.testing.assert_allclose(np.exp(matrix).sum(axis=1), 1.0, rtol=1e-12)
+        for eps in (0.05, 0.4, 1.5):
+            loss, delta, _ = _brute(matrix, eps)
+            assert law.worst_epsilon().value == pytest.approx(loss, rel=1e-12)
+            assert law.worst_delta(eps).value == pytest.approx(
+                delta, rel=1e-9, abs=1e-300
+            )
+
+
+def test_shift_law_reports_name_their_method_and_outputs():
+    law = ShiftLaw(
+        0,
+        3,
+        -4,
+        7,
+        _laplace_noise(1.3),
+        input_label=lambda k: k / 3,
+        output_label=lambda m: m / 3,
+    )
+    worst = law.worst_delta(0.2)
+    assert worst.method == (
+        "shift law: half-line rejection sets, extreme inputs, threshold by "
+        "bisection (tail probabilities in log space)"
+    )
+    # float labels are shown to ten significant digits
+    side, value = worst.output.split(" ", 2)[1:]
+    assert side in ("<=", ">=")
+    assert value == format(float(value), ".10g") and "." in value
+    assert worst.inputs in ((0.0, 1.0), (1.0, 0.0))
+    precise = ShiftLaw(0, 3, -4, 7, _laplace_noise(1.3, precise=True))
+    worst = precise.worst_delta(0.2)
+    assert worst.method.endswith("; delta evaluated at 40 significant digits")
+    # integer labels are shown as they are
+    assert worst.output.split(" ")[-1].lstrip("-").isdigit()
+    assert precise.worst_epsilon().method == (
+        "shift law: monotone likelihood ratio, extreme inputs, clamp outputs "
+        "(tail probabilities in log space)"
+    )
+
+
+def test_shift_law_of_one_input_reports_the_input_twice_and_no_output():
+    law = ShiftLaw(2, 2, 0, 5, _laplace_noise(1.0), input_label=lambda k: 10 * k)
+    for worst in (law.worst_epsilon(), law.worst_delta(0.5)):
+        assert worst.value == 0.0 and worst.inputs == (20, 20)
+        assert worst.output is None and worst.method.startswith("shift law: ")
+
+
+def test_shift_law_refusal_message_names_the_range():
+    message = (
+        "ShiftLaw needs c_lo <= a <= b <= c_hi and c_lo < c_hi; got a=0, b=4, "
+        "c_lo=1, c_hi=9."
+    )
+    with pytest.raises(ValueError) as caught:
+        ShiftLaw(0, 4, 1, 9, _laplace_noise(1.0))
+    assert str(caught.value) == message
+    for args in ((0, 4, 0, 4), (0, 0, 0, 1), (3, 3, 0, 3), (0, 3, 0, 3)):
+        ShiftLaw(*args, _laplace_noise(1.0))  # the edges are allowed
