@@ -286,3 +286,66 @@ def test_shift_law_refusal_message_names_the_range():
     assert str(caught.value) == message
     for args in ((0, 4, 0, 4), (0, 0, 0, 1), (3, 3, 0, 3), (0, 3, 0, 3)):
         ShiftLaw(*args, _laplace_noise(1.0))  # the edges are allowed
+
+
+def test_matrix_law_reports_and_refusal_of_a_large_table():
+    import skprivate._audit._finite as finite
+
+    P = np.array([[0.5, 0.3, 0.2, 0.0], [0.1, 0.2, 0.3, 0.4], [0.25, 0.25, 0.25, 0.25]])
+    with np.errstate(divide="ignore"):
+        lp = np.log(P)
+    law = MatrixLaw(lp)  # no labels: the indices
+    worst = law.worst_delta(0.1)
+    _, delta, pair = _brute(lp, 0.1)
+    assert worst.inputs == pair and worst.value == pytest.approx(delta, rel=1e-12)
+    i, i2 = pair
+    want = np.flatnonzero(P[i] - np.exp(0.1) * P[i2] > 0)[:5].tolist()
+    assert worst.output == want
+    worst = law.worst_epsilon()
+    assert worst.method == "finite law: every input pair and every output enumerated"
+    assert worst.value == np.inf and worst.output == 3 and worst.inputs == (1, 0)
+    # a table of equal rows loses nothing
+    same = MatrixLaw(np.log(np.full((3, 4), 0.25)))
+    assert same.worst_epsilon().value == 0.0 and same.worst_delta(0.0).value == 0.0
+    big = MatrixLaw(np.log(np.full((40, 5), 0.2)))
+    old = finite._MAX_PAIR_CELLS
+    try:
+        finite._MAX_PAIR_CELLS = 40 * 40 * 5 - 1
+        with pytest.raises(ValueError) as caught:
+            big.worst_delta(1.0)
+        assert str(caught.value) == (
+            "40 inputs x 5 outputs is too large a table to enumerate pairs."
+        )
+        finite._MAX_PAIR_CELLS = 40 * 40 * 5
+        assert big.worst_delta(1.0).value == 0.0
+    finally:
+        finite._MAX_PAIR_CELLS = old
+
+
+def test_band_law_reports_name_their_method_and_labels():
+    q = 1.0 / (3 * np.exp(0.8) + 4)
+    law = BandLaw(
+        4,
+        1,
+        float(np.log(q)),
+        0.8,
+        input_label=lambda k: f"x{k}",
+        output_label=lambda j: f"y{j}",
+    )
+    worst = law.worst_epsilon()
+    assert worst.inputs == ("x0", "x4") and worst.output == "y-1"
+    assert (
+        worst.method == "band law: two probability levels, extreme inputs, edge output"
+    )
+    worst = law.worst_delta(0.3)
+    assert worst.inputs == ("x0", "x4") and worst.output == "3 outputs from y-1"
+    assert worst.method == (
+        "band law: outputs in one band only, counted for the extreme pair"
+    )
+    assert law.worst_delta(0.8).value == 0.0 and law.worst_delta(2.0).value == 0.0
+    # a band wider than the inputs: K outputs differ, not 2 W + 1
+    q = 1.0 / (7 * np.exp(0.5) + 2)
+    wide = BandLaw(2, 3, float(np.log(q)), 0.5)
+    _, delta, _ = _brute(wide.to_matrix(), 0.2)
+    assert wide.worst_delta(0.2).value == pytest.approx(delta, rel=1e-12)
+    assert wide.worst_delta(0.2).output == "2 outputs from -3"
