@@ -117,6 +117,113 @@ _BELOW_NONE = (
     "where no held atom is at or below t the outer np.where gives 0.0 whatever pos is"
 )
 
+_INJECTIVE = (
+    "the pooling key only needs equal keys for equal (replicate, start, stop) "
+    "and distinct ones otherwise (equal ranges are neighbours already): with "
+    "0 <= start < stop <= M this weighting keeps every triple's key distinct"
+)
+_EVERY_BLOCK = (
+    "every replicate draws at least one row, which holds an innermost "
+    "interval, so every index up to B - 1 is counted and the length is B anyway"
+)
+# Mutants of replicate_problems and resampled_statistics as numbered on the
+# construction from the sorted places where rows start or stop.
+_SPARSE_PLACES = {
+    f"{_RS}x_replicate_problems__mutmut_23": (
+        "key = block * n - cells.rank[row]",
+        "the draws are then sorted by replicate and falling rank: each "
+        "replicate's draws stay together and equal ranges stay neighbours, so "
+        "the problems are the same with each replicate's pooled rows in the "
+        "reverse order (a sum the likelihood does not order; the statistics "
+        "agree to rounding)",
+    ),
+    f"{_RS}x_replicate_problems__mutmut_68": (
+        "following[-2:] = cuts[1:], cuts[-1:]",
+        "following[-2] is cuts[-1] already (following[:-1] = cuts[1:]): the same array",
+    ),
+    f"{_RS}x_replicate_problems__mutmut_84": (
+        "inner[-1] = None",
+        "None stored in a boolean array is False",
+    ),
+    f"{_RS}x_replicate_problems__mutmut_95": ("np.bincount(b_in, )", _EVERY_BLOCK),
+    **{
+        f"{_RS}x_replicate_problems__mutmut_{k}": (
+            line,
+            "float64 counts of at most M are exact, and they reach the "
+            "problems only through the integer arrays of starts and stops",
+        )
+        for k, line in (
+            (103, "np.empty(B * W, dtype=None)"),
+            (105, "np.empty(B * W, )"),
+        )
+    },
+    **{
+        f"{_RS}x_replicate_problems__mutmut_{k}": (line, _INJECTIVE)
+        for k, line in (
+            (159, "* (M + 1) - stop"),
+            (161, "(block * (M + 1) - start)"),
+            (164, "(block * (M + 2) + start)"),
+            (166, "* (M + 2) + stop"),
+        )
+    },
+    **{
+        f"{_RS}x_replicate_problems__mutmut_{k}": (
+            line,
+            "float ones and zeros select the same heads (np.flatnonzero)",
+        )
+        for k, line in (
+            (169, "np.ones(key.size, dtype=None)"),
+            (171, "np.ones(key.size, )"),
+        )
+    },
+    f"{_RS}x_replicate_problems__mutmut_190": ("np.bincount(b_key, )", _EVERY_BLOCK),
+    f"{_RS}x_replicate_problems__mutmut_207": (
+        "np.bincount(block, weights=count, )",
+        _EVERY_BLOCK,
+    ),
+    **{
+        f"{_RS}x_resampled_statistics__mutmut_{k}": (
+            line,
+            "equal keys are equal integers: every sort algorithm returns the "
+            "same sorted array (numpy also reads the kind case-insensitively)",
+        )
+        for k, line in (
+            (99, "np.sort(keys, kind=None)"),
+            (101, "np.sort(keys, )"),
+            (103, 'kind="STABLE"'),
+        )
+    },
+    f"{_RS}x_resampled_statistics__mutmut_112": (".astype(None)", _FLOAT),
+    f"{_RS}x_resampled_statistics__mutmut_218": (".astype(None)", _FLOAT),
+    **{
+        f"{_RS}x_resampled_statistics__mutmut_{k}": (
+            line,
+            "replicate_problems computes DataCells(Z) itself when no cells "
+            "are given: the same cells",
+        )
+        for k, line in (
+            (157, "batched.size, None)"),
+            (163, "batched.size, )"),
+        )
+    },
+    f"{_RS}x_resampled_statistics__mutmut_188": (
+        ".any(axis=None)",
+        "an innermost interval of informative rows has a finite end, so no "
+        "held cell lacks a location and the test is false for every "
+        "replicate either way",
+    ),
+    f"{_RS}x_resampled_statistics__mutmut_225": (
+        "statistic, None)",
+        "fit_y=None is falsy like False: the refit is est.fit(X[idx])",
+    ),
+    f"{_RS}x_resampled_statistics__mutmut_232": (
+        "statistic, True)",
+        "with y = None, _take(None, idx) is None and IntervalNPMLE.fit "
+        "ignores y: the same refit",
+    ),
+}
+
+
 SPECS: dict[str, ModuleSpec] = {
     "npmle_active_set": ModuleSpec(
         path="skprivate/interval/_npmle_active_set.py",
@@ -724,6 +831,9 @@ SPECS: dict[str, ModuleSpec] = {
                 "with y = None, _take(None, idx) is None and IntervalNPMLE.fit "
                 "ignores y: the same refit",
             ),
+            # the construction from the places where rows start or stop
+            # (numbered on that source)
+            **_SPARSE_PLACES,
         },
     ),
 }

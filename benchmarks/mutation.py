@@ -412,11 +412,33 @@ def _reusable(work: Path, spec: ModuleSpec) -> bool:
     )
 
 
-def _refresh_tests(work: Path) -> None:
+def _refresh_tests(work: Path, spec: ModuleSpec) -> None:
+    """The current tests, and the current package around the mutated module.
+
+    The kept run's copies of the other modules date from its full run; a
+    test added since may import a module that did not exist then, so they
+    are brought up to date too (the mutated module stays as it was run: it
+    is the same source, or the run would not be reused).
+    """
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for target in (work / "tests", work / "mutants" / "tests"):
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(ROOT / "tests", target, ignore=ignore)
+    current = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "skprivate").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+    for base in (work, work / "mutants"):
+        # mutmut's results (.meta) and the mutated module stay as they are
+        for path in list((base / "skprivate").rglob("*.py")):
+            name = path.relative_to(base).as_posix()
+            if name != spec.path and name not in current:
+                path.unlink()
+        for name in current - {spec.path}:
+            target = base / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(ROOT / name, target)
 
 
 def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict:
@@ -437,7 +459,7 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
     previous = _load_runs().get(key, {})
     rerun: list[str] | None = None
     if (reuse or incremental) and _reusable(work, spec):
-        _refresh_tests(work)
+        _refresh_tests(work, spec)
         start -= previous.get("mutmut_seconds", 0)
         rerun = list(previous.get("incremental", {}).get("functions", []) or [])
         incremental = "incremental" in previous
