@@ -349,3 +349,81 @@ def test_band_law_reports_name_their_method_and_labels():
     _, delta, _ = _brute(wide.to_matrix(), 0.2)
     assert wide.worst_delta(0.2).value == pytest.approx(delta, rel=1e-12)
     assert wide.worst_delta(0.2).output == "2 outputs from -3"
+
+
+def test_rounded_noise_ratio_at_the_centre_uses_the_tails_themselves():
+    # t1 <= 0 but t2 = 1/2 > 0: the Laplace shortcut (t1 - t2) / s does not
+    # apply there
+    s = 1.7
+    noise = _laplace_noise(s)
+    want = np.log(0.5 * np.exp(-2.5 / s)) - np.log(1 - 0.5 * np.exp(-0.5 / s))
+    assert noise.log_tail_ratio(-3, 0, upper=False) == pytest.approx(want, rel=1e-12)
+
+
+class _SkewedGeometric:
+    """Integer noise with P(N = n) proportional to exp(-right n) for n >= 0
+    and exp(left n) below: log-concave, not symmetric (the upper half-lines
+    can then be the worst rejection sets)."""
+
+    def __init__(self, left, right):
+        self.left, self.right = left, right
+        self.log_z = np.log(
+            1 / (1 - np.exp(-right)) + np.exp(-left) / (1 - np.exp(-left))
+        )
+
+    def _log_below(self, n):  # log P(N <= n), n < 0
+        return self.left * n - np.log1p(-np.exp(-self.left)) - self.log_z
+
+    def _log_above(self, n):  # log P(N >= n), n > 0
+        return -self.right * n - np.log1p(-np.exp(-self.right)) - self.log_z
+
+    def logpmf(self, n):
+        n = np.asarray(n, dtype=float)
+        return np.where(n >= 0, -self.right * n, self.left * n) - self.log_z
+
+    def logcdf(self, n):
+        n = np.asarray(n, dtype=float)
+        with np.errstate(invalid="ignore", over="ignore"):
+            low = self._log_below(np.minimum(n, -1))
+            high = np.log1p(-np.exp(self._log_above(np.maximum(n + 1, 1))))
+        return np.where(n < 0, low, high)
+
+    def logsf(self, n):
+        n = np.asarray(n, dtype=float)
+        with np.errstate(invalid="ignore", over="ignore"):
+            high = self._log_above(np.maximum(n, 1))
+            low = np.log1p(-np.exp(self._log_below(np.minimum(n - 1, -1))))
+        return np.where(n > 0, high, low)
+
+
+@pytest.mark.parametrize("skew", [(0.4, 1.5), (1.5, 0.4)])
+def test_shift_law_with_skewed_noise_reports_either_half_line(skew):
+    noise = _SkewedGeometric(*skew)
+    # the noise object is a law: its pmf sums to one, its cdf accumulates it
+    n = np.arange(-200, 201)
+    np.testing.assert_allclose(np.exp(noise.logpmf(n)).sum(), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(
+        np.exp(noise.logcdf(n[:-1])),
+        np.cumsum(np.exp(noise.logpmf(n)))[:-1],
+        rtol=1e-9,
+        atol=1e-15,
+    )
+    law = ShiftLaw(0, 3, -40, 43, noise, output_label=lambda m: m * 1e-5)
+    matrix = law.to_matrix()
+    loss, delta, pair = _brute(matrix, 0.2)
+    assert law.worst_epsilon().value == pytest.approx(loss, rel=1e-9)
+    worst = law.worst_delta(0.2)
+    assert worst.value == pytest.approx(delta, rel=1e-9)
+    assert worst.inputs == pair
+    side = "<=" if pair == (0, 3) else ">="
+    assert worst.output.startswith(f"outputs {side} ")
+    value = worst.output.removeprefix(f"outputs {side} ")
+    assert value == format(float(value), ".10g") and "e-05" in value
+
+
+def test_shift_law_table_size_limit():
+    with pytest.raises(ValueError, match="8 x 21 cells, more than max_cells=100"):
+        ShiftLaw(2, 9, -5, 15, _laplace_noise(1.0)).to_matrix(max_cells=100)
+    # the default limit is four million cells
+    with pytest.raises(ValueError, match="1 x 4000001 cells"):
+        ShiftLaw(0, 0, 0, 4_000_000, _laplace_noise(1.0)).to_matrix()
