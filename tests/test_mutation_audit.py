@@ -427,3 +427,14 @@ def test_shift_law_table_size_limit():
     # the default limit is four million cells
     with pytest.raises(ValueError, match="1 x 4000001 cells"):
         ShiftLaw(0, 0, 0, 4_000_000, _laplace_noise(1.0)).to_matrix()
+
+
+@pytest.mark.parametrize("precise", [False, True])
+def test_shift_law_far_from_the_origin(precise):
+    # grid indices far from 0: every offset t - a is read relative to its input
+    law = ShiftLaw(40, 44, 31, 55, _laplace_noise(1.4, precise))
+    matrix = law.to_matrix()
+    for eps in (0.1, 0.7):
+        loss, delta, _ = _brute(matrix, eps)
+        assert law.worst_epsilon().value == pytest.approx(loss, rel=1e-12)
+        assert law.worst_delta(eps).value == pytest.approx(delta, rel=1e-9)
