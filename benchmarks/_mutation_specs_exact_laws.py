@@ -42,6 +42,166 @@ _ENGINE_TESTS = [
     "tests/test_mutation_exact_laws.py",
 ]
 
+_SH = "skprivate._audit._shift."
+_RN = f"{_SH}xǁRoundedNoiseǁ"
+_SL = f"{_SH}xǁShiftLawǁ"
+_GRID_OFFSETS = (
+    "the offsets are grid indices or float64 already, and every use adds a "
+    "float (1/2) or passes them to a function that converts them: asarray "
+    "without a dtype gives the same values"
+)
+_WINDOW = (
+    "the thresholds scored are t* - 8 .. t* + 8 around the bisection's answer "
+    "t* (clipped to the clamps), a window that absorbs a wavering ratio test: "
+    "this change moves t* by at most two, or only where the predicate never "
+    "holds, and the window still holds the best threshold"
+)
+_OUTSIDE = (
+    "thresholds beyond the clamps are scored by the unclamped tails, whose "
+    "gap rises up to the threshold t* and falls after it, so they score no "
+    "more than the ones inside: the maximum is the same"
+)
+_SHIFT_EQUIVALENT = {
+    **{
+        f"{_RN}{name}": (line, _GRID_OFFSETS)
+        for name, line in (
+            ("_log_cdf__mutmut_3", "np.asarray(t, dtype=None)"),
+            ("_log_cdf__mutmut_5", "np.asarray(t, )"),
+            ("log_tail_ratio__mutmut_3", "np.asarray(n1, dtype=None)"),
+            ("log_tail_ratio__mutmut_5", "np.asarray(n1, )"),
+            ("log_tail_ratio__mutmut_8", "np.asarray(n2, dtype=None)"),
+            ("log_tail_ratio__mutmut_10", "np.asarray(n2, )"),
+            ("log_tail_ratio__mutmut_31", "(t1, t2), dtype=None)"),
+            ("log_tail_ratio__mutmut_33", "(t1, t2), )"),
+            ("logcdf__mutmut_4", "np.asarray(n, dtype=None) + 0.5"),
+            ("logcdf__mutmut_6", "np.asarray(n, ) + 0.5"),
+            ("logpmf__mutmut_4", "np.asarray(n, dtype=None)"),
+            ("logpmf__mutmut_6", "np.asarray(n, )"),
+            ("logsf__mutmut_5", "np.asarray(n, dtype=None)"),
+            ("logsf__mutmut_7", "np.asarray(n, )"),
+        )
+    },
+    **{
+        f"{_SL}{name}": (line, _GRID_OFFSETS)
+        for name, line in (
+            ("log_prob__mutmut_3", "np.asarray(k, dtype=None)"),
+            ("log_prob__mutmut_5", "np.asarray(k, )"),
+            ("log_prob__mutmut_8", "np.asarray(m, dtype=None)"),
+            ("log_prob__mutmut_10", "np.asarray(m, )"),
+        )
+    },
+    f"{_RN}_log_cdf__mutmut_16": (
+        "np.where(t < 0, low, log1mexp(low))",
+        "at t = 0 both branches give log 1/2 (log1mexp(log 1/2) = log 1/2)",
+    ),
+    **{
+        f"{_RN}log_tail_ratio__mutmut_{k}": (
+            line,
+            "t1 and t2 are n + 1/2 or 1/2 - n for integer n, never 0",
+        )
+        for k, line in ((26, "(t1 < 0) & (t2 <= 0)"), (28, "(t1 <= 0) & (t2 < 0)"))
+    },
+    f"{_SL}_clamp_ratios__mutmut_11": (
+        "upper=None)",
+        "None is falsy like False: the lower tails, as before",
+    ),
+    **{
+        f"{_SL}_last_true__mutmut_{k}": (line, _WINDOW)
+        for k, line in (
+            (1, "if lo > hi and not pred(lo):"),
+            (2, "if lo >= hi or not pred(lo):"),
+            (5, "return lo + 1"),
+            (6, "return lo - 2"),
+            (12, "mid = (lo + hi + 2) // 2"),
+            (18, "hi = mid - 2"),
+        )
+    },
+    **{
+        f"{_SL}worst_delta__mutmut_{k}": (line, _WINDOW)
+        for k, line in (
+            (76, "self.c_lo - 1, self.c_hi - 1, lambda t"),
+            (77, "self.c_lo + 2, self.c_hi - 1, lambda t"),
+            (78, "self.c_lo + 1, self.c_hi + 1, lambda t"),
+            (79, "self.c_lo + 1, self.c_hi - 2, lambda t"),
+            (123, "-(self.c_hi + 1), -(self.c_lo + 1), lambda s"),
+            (124, "-(self.c_hi - 2), -(self.c_lo + 1), lambda s"),
+            (126, "-(self.c_hi - 1), -(self.c_lo - 1), lambda s"),
+            (127, "-(self.c_hi - 1), -(self.c_lo + 2), lambda s"),
+            (100, "np.arange(t_star - 9, t_star + 9)"),
+            (102, "np.arange(t_star - 8, t_star + 10)"),
+            (149, "np.arange(u_star - 9, u_star + 9)"),
+            (151, "np.arange(u_star - 8, u_star + 10)"),
+        )
+    },
+    **{
+        f"{_SL}worst_delta__mutmut_{k}": (line, _OUTSIDE)
+        for k, line in (
+            (90, "t_star + 9), None, self.c_hi - 1)"),
+            (91, "t_star + 9), self.c_lo, None)"),
+            (103, "t_star + 9), self.c_lo, self.c_hi + 1)"),
+            (139, "u_star + 9), None, self.c_hi)"),
+            (140, "u_star + 9), self.c_lo + 1, None)"),
+            (152, "u_star + 9), self.c_lo - 1, self.c_hi)"),
+        )
+    },
+    f"{_SL}worst_delta__mutmut_23": (
+        "np.errstate(invalid=None)",
+        "an invalid operation there (both log probabilities -inf) gives NaN, "
+        "which np.where sends to -inf either way; only a RuntimeWarning differs",
+    ),
+    **{
+        f"{_SL}worst_delta__mutmut_{k}": (
+            line,
+            "for 0 <= d < 1 the kept branch is log_p + log1mexp(0) = -inf, the "
+            "value of the other branch",
+        )
+        for k, line in (
+            (32, "np.where(d <= 0, log_p"),
+            (33, "np.where(d < 1, log_p"),
+            (40, "np.minimum(d, 1.0)"),
+        )
+    },
+    f"{_SL}worst_delta__mutmut_68": (
+        "return ratio(t, first, second) >= eps",
+        "the pmf ratio equals e**eps exactly only on a run of ties, the "
+        "Laplace tails at eps = the loss itself, where delta is 0 whatever the "
+        "threshold; elsewhere the threshold moves by at most one step (the "
+        "window absorbs it)",
+    ),
+    f"{_SL}worst_delta__mutmut_183": (
+        "if lower[i] > upper[j]:",
+        "on a tie both half-lines attain the same delta: either pair and set "
+        "is a correct witness of the same value",
+    ),
+    f"{_SH}x__show__mutmut_2": (
+        "isinstance(value, float)) or True",
+        "labels are grid values (floats) or indices (integers), and "
+        "format(k, '.10g') of an integer is str(k)",
+    ),
+    f"{_SH}x__precise_gaps__mutmut_15": (
+        "if value >= 0 else -np.inf",
+        "mpmath.log(0) is -inf: the same -inf",
+    ),
+    **{
+        f"{_SH}{name}": (
+            "with mpmath.workdps(41):",
+            "one more working digit: the tests it decides and the gaps it "
+            "computes move below 1e-40 relative",
+        )
+        for name in ("x__precise_gaps__mutmut_19", "x__precise_ratio_test__mutmut_12")
+    },
+    **{
+        f"{_SH}x__precise_ratio_test__mutmut_{k}": (line, _WINDOW)
+        for k, line in (
+            (2, "half = mpmath.mpf(1) * 2"),
+            (4, "half = mpmath.mpf(2) / 2"),
+            (5, "half = mpmath.mpf(1) / 3"),
+            (16, ">= mpmath.exp(mpmath.mpf(eps))"),
+        )
+    },
+}
+
+
 SPECS: dict[str, ModuleSpec] = {
     # the Laplace, generalized Gaussian, flipped Huber and Square Wave laws
     "ldp_exact_laws": ModuleSpec(
@@ -161,6 +321,7 @@ SPECS: dict[str, ModuleSpec] = {
         path="skprivate/_audit/_shift.py",
         tests=_ENGINE_TESTS,
         new_tests=["tests/test_mutation_audit.py"],
+        equivalent=_SHIFT_EQUIVALENT,
     ),
     # the band and matrix laws (Square Wave, subset privacy)
     "audit_finite": ModuleSpec(
