@@ -201,6 +201,79 @@ _SHIFT_EQUIVALENT = {
     },
 }
 
+_BAND = "skprivate._audit._finite.xǁBandLawǁ"
+_MATRIX = "skprivate._audit._finite.xǁMatrixLawǁ"
+_FLOAT_TABLE = (
+    "the log probabilities are float64 (log of probabilities, -inf for "
+    "impossible outputs): asarray without a dtype gives the same table"
+)
+_FINITE_EQUIVALENT = {
+    f"{_BAND}__post_init____mutmut_17": (
+        "abs(total - 1.0) <= 1e-9",
+        "differs only for a total exactly 1e-9 from one",
+    ),
+    f"{_BAND}worst_delta__mutmut_21": (
+        "self.log_ratio <= 0 else 0.0",
+        "at log_ratio = 0 both branches add 0",
+    ),
+    f"{_BAND}worst_delta__mutmut_27": (
+        "if count == 0 or r < eps:",
+        "at r = eps the formula gives count e**(level + r + log1mexp(0)) = 0, "
+        "the value of the branch skipped",
+    ),
+    **{
+        f"{_BAND}{name}": (
+            line,
+            "at log_ratio = 0 every output is equally likely under every "
+            "input: delta and the loss are 0 and either order of the extreme "
+            "pair is a witness",
+        )
+        for name, line in (
+            ("worst_delta__mutmut_42", "if self.log_ratio > 0 else"),
+            ("worst_epsilon__mutmut_22", "if self.log_ratio > 0 else"),
+        )
+    },
+    **{
+        f"{_MATRIX}{name}": (line, _FLOAT_TABLE)
+        for name, line in (
+            ("__post_init____mutmut_3", "np.asarray(self.log_prob, dtype=None)"),
+            ("__post_init____mutmut_5", "np.asarray(self.log_prob, )"),
+            ("worst_delta__mutmut_3", "np.asarray(self.log_prob, dtype=None)"),
+            ("worst_delta__mutmut_5", "np.asarray(self.log_prob, )"),
+            ("worst_epsilon__mutmut_3", "np.asarray(self.log_prob, dtype=None)"),
+            ("worst_epsilon__mutmut_5", "np.asarray(self.log_prob, )"),
+        )
+    },
+    **{
+        f"{_MATRIX}{name}": (
+            "np.errstate(invalid=None)",
+            "the NaN of -inf - (-inf) is replaced by np.where before it is "
+            "read; only a RuntimeWarning differs",
+        )
+        for name in ("worst_delta__mutmut_13", "worst_epsilon__mutmut_15")
+    },
+    **{
+        f"{_MATRIX}worst_delta__mutmut_{k}": (
+            line,
+            "for 0 <= d < 1 the kept branch is exp(lp + log1mexp(0)) = 0, the "
+            "value of the other branch",
+        )
+        for k, line in (
+            (26, "d <= 0, np.exp("),
+            (27, "d < 1, np.exp("),
+            (35, "np.minimum(d, 1.0)"),
+        )
+    },
+    **{
+        f"{_MATRIX}worst_delta__mutmut_{k}": (
+            line,
+            "np.where has already sent every NaN of the difference to 0 (the "
+            "exponential is read only where d < 0), so the terms hold no NaN",
+        )
+        for k, line in ((41, "np.nan_to_num(terms, )"), (42, "nan=1.0"))
+    },
+}
+
 
 SPECS: dict[str, ModuleSpec] = {
     # the Laplace, generalized Gaussian, flipped Huber and Square Wave laws
@@ -328,6 +401,7 @@ SPECS: dict[str, ModuleSpec] = {
         path="skprivate/_audit/_finite.py",
         tests=_ENGINE_TESTS,
         new_tests=["tests/test_mutation_audit.py"],
+        equivalent=_FINITE_EQUIVALENT,
     ),
     # the interval release's infinite loss, with its witness pair
     "interval_exact_laws": ModuleSpec(

@@ -438,3 +438,54 @@ def test_shift_law_far_from_the_origin(precise):
         loss, delta, _ = _brute(matrix, eps)
         assert law.worst_epsilon().value == pytest.approx(loss, rel=1e-12)
         assert law.worst_delta(eps).value == pytest.approx(delta, rel=1e-9)
+
+
+def test_band_law_pairs_when_the_band_is_less_likely():
+    # r < 0: the band is the less likely part, the pair is (K, 0)
+    K, W, r = 6, 0, -0.9
+    q = 1.0 / ((2 * W + 1) * np.exp(r) + K)
+    law = BandLaw(K, W, float(np.log(q)), r, input_label=lambda k: 10 + k)
+    assert law.worst_epsilon().inputs == (16, 10)
+    assert law.worst_delta(0.1).inputs == (16, 10)
+    one = BandLaw(0, 2, float(np.log(0.2)), 0.0, input_label=lambda k: 10 + k)
+    worst = one.worst_epsilon()
+    assert worst.inputs == (10, 10) and worst.output is None
+    assert (
+        worst.method == "band law: two probability levels, extreme inputs, edge output"
+    )
+
+
+def test_matrix_law_ignores_outputs_no_input_can_produce():
+    P = np.array([[0.5, 0.0, 0.5], [0.2, 0.0, 0.8]])
+    with np.errstate(divide="ignore"):
+        law = MatrixLaw(np.log(P))
+    worst = law.worst_epsilon()
+    assert worst.value == pytest.approx(np.log(2.5), rel=1e-12)
+    assert worst.output == 0 and worst.inputs == (0, 1)
+
+
+def test_matrix_law_lists_at_most_five_outputs_of_the_worst_delta():
+    P = np.vstack([np.full(8, 1 / 8), np.r_[np.full(7, 0.01), 0.93]])
+    law = MatrixLaw(np.log(P))
+    worst = law.worst_delta(0.1)
+    assert worst.inputs == (0, 1) and worst.output == [0, 1, 2, 3, 4]
+
+
+def test_matrix_law_shape_and_normalization_refusals():
+    with pytest.raises(ValueError, match=r"2-D table; got shape \(0, 3\)"):
+        MatrixLaw(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="row 0 does not sum to one"):
+        MatrixLaw(np.zeros((2, 0)))
+    MatrixLaw(np.log(np.array([[0.5, 0.5]])))  # one input is a law too
+    # the rows must sum to one within 1e-9, absolutely
+    for excess, ok in ((5e-10, True), (5e-9, False), (5e-6, False)):
+        table = np.log(np.array([[0.5, 0.5 + excess], [0.5, 0.5]]))
+        if ok:
+            MatrixLaw(table)
+        else:
+            with pytest.raises(ValueError, match="row 0 does not sum to one"):
+                MatrixLaw(table)
+    # the row named is the one farthest from one
+    table = np.log(np.array([[0.25, 0.25], [0.6, 0.6], [0.5, 0.5]]))
+    with pytest.raises(ValueError, match="row 0 does not sum to one"):
+        MatrixLaw(table)
