@@ -282,7 +282,7 @@ def _interval_models():
             random_state=0,
         ),
         IntervalMechanism(
-            n_anchors=2, offsets=[-1.0, 1.0], anchor_scale=2.0, random_state=1
+            n_anchors=2, offsets=[-1.5, 1.0], anchor_scale=2.0, random_state=1
         ),
     ]
 
@@ -296,8 +296,12 @@ def test_interval_law_names_the_thirds_of_the_first_anchor():
     assert loss.output == (
         f"an interval (lower, upper] with {u:.6g} <= upper < {v:.6g}"
     )
-    assert loss.reason.startswith("interval release: the interval always contains")
-    assert loss.reason.endswith("the notion is coverage, not epsilon")
+    assert loss.reason == (
+        "interval release: the interval always contains the value, so an output "
+        "excluding the second value (probability 0 for it, positive for the "
+        "first) makes the likelihood ratio infinite; the notion is coverage, "
+        "not epsilon"
+    )
     assert loss.worst_epsilon().value == np.inf
 
 
@@ -317,8 +321,8 @@ def test_interval_law_pair_is_a_witness_of_the_sampler(index):
 
 def test_interval_law_moves_with_the_first_offset():
     model = _interval_models()[1].fit(np.zeros((4, 1)))
-    # logistic anchors of scale 2, the first moved by 2 * (-1)
-    u, v = stats.logistic(-2.0, 2.0).ppf([1 / 3, 2 / 3])
+    # logistic anchors of scale 2, the first moved by 2 * (-1.5)
+    u, v = stats.logistic(-3.0, 2.0).ppf([1 / 3, 2 / 3])
     assert model._exact_law(0).inputs == pytest.approx((u, v), rel=1e-12)
 
 
@@ -389,3 +393,15 @@ def test_rvns_law_refusals():
     law = model._exact_law(0)
     assert isinstance(law, NoExactLaw)
     assert law.reason.startswith("secure=False draws floating-point reports")
+
+
+def test_interval_law_of_an_ensemble_reads_its_first_member():
+    from skprivate import IntervalCaseI, IntervalCaseII
+    from skprivate.interval import IntervalEnsemble
+
+    model = IntervalEnsemble(
+        [IntervalCaseI(distribution="normal"), IntervalCaseII()], random_state=0
+    ).fit(np.zeros((4, 1)))
+    # an ensemble has no offsets of its own: the first member's anchor law
+    u, v = stats.norm.ppf([1 / 3, 2 / 3])
+    assert model._exact_law(0).inputs == pytest.approx((u, v), rel=1e-12)
