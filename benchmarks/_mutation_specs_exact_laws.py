@@ -274,6 +274,73 @@ _FINITE_EQUIVALENT = {
     },
 }
 
+_SUB = "skprivate.subset._exact_laws."
+_CLOSED = (
+    "an independent design's subsets are closed under complement (the "
+    "builder adds each missing complement, with probability 0 of being "
+    "shown), so every report is a key of the shown probabilities and the "
+    "reports are the subsets themselves"
+)
+_SUBSET_EQUIVALENT = {
+    **{
+        f"{_SUB}x__design_table__mutmut_{k}": (
+            line,
+            "the design stores integer masks and float64 probabilities: "
+            "asarray without a dtype gives the same arrays",
+        )
+        for k, line in (
+            (4, "np.asarray(design._masks, dtype=None)"),
+            (6, "np.asarray(design._masks, )"),
+            (19, "np.asarray(design._nu, dtype=None)"),
+            (21, "np.asarray(design._nu, )"),
+            (68, "np.asarray(design._mu, dtype=None)"),
+            (70, "np.asarray(design._mu, )"),
+        )
+    },
+    **{
+        f"{_SUB}{name}": (line, "the two sequences have the same length")
+        for name, line in (
+            ("x__design_table__mutmut_28", "strict=None))"),
+            ("x__design_table__mutmut_31", "nu.tolist(), ))"),
+            ("x__design_table__mutmut_32", "strict=False))"),
+            ("x_subset_exact_law__mutmut_17", "strict=None)"),
+            ("x_subset_exact_law__mutmut_20", "keep, )"),
+            ("x_subset_exact_law__mutmut_21", "strict=False)"),
+        )
+    },
+    **{
+        f"{_SUB}x__design_table__mutmut_{k}": (line, _CLOSED)
+        for k, line in (
+            (35, "set(masks.tolist()) & {full ^ m"),
+            (37, "{full & m for m"),
+            (44, "shown.get(mask, None) +"),
+            (46, "shown.get(mask, ) +"),
+            (47, "shown.get(mask, 1.0) +"),
+            (49, "shown.get(full ^ mask, None)"),
+            (51, "shown.get(full ^ mask, )"),
+            (53, "shown.get(full ^ mask, 1.0)"),
+            (62, "shown.get(m, None) for m"),
+            (64, "shown.get(m, ) for m"),
+            (65, "shown.get(m, 1.0) for m"),
+        )
+    },
+    f"{_SUB}x__design_table__mutmut_81": (
+        "[(m, -2) for m in reports]",
+        "a report's dummy is read only as dummy < 0 (no dummy): -2 is labelled "
+        "as -1 is",
+    ),
+    f"{_SUB}x_subset_exact_law__mutmut_11": (
+        "table.sum(axis=0) >= 0",
+        "every report of a design is possible for some category (a shown "
+        "subset, its complement, or a dummy's report, each of positive "
+        "probability), so no column is dropped either way",
+    ),
+    f"{_SUB}x_subset_exact_law__mutmut_43": (
+        "np.errstate(divide=None)",
+        "log(0) is -inf either way; only a RuntimeWarning differs",
+    ),
+}
+
 
 SPECS: dict[str, ModuleSpec] = {
     # the Laplace, generalized Gaussian, flipped Huber and Square Wave laws
@@ -414,6 +481,7 @@ SPECS: dict[str, ModuleSpec] = {
         path="skprivate/subset/_exact_laws.py",
         tests=[*_AUDIT_TESTS, "tests/subset/test_design.py"],
         new_tests=["tests/test_mutation_exact_laws.py"],
+        equivalent=_SUBSET_EQUIVALENT,
     ),
     # the negative survey's windowed claim: the grid law it is audited on
     "rvns_exact_laws": ModuleSpec(

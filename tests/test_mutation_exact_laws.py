@@ -229,14 +229,23 @@ def _subset_privatizers():
     conditional = SubsetDesign.conditional(
         subsets, [0.3, 0.3, 0.25, 0.25, 0.2, 0.2, 0.25]
     )
+    # a subset and its complement shown with different probabilities
+    skewed = SubsetDesign.independent(pairs, [0.4, 0.2, 0.1, 0.1, 0.1, 0.1])
+    # dummy categories on a conditional design (no builder makes one; the
+    # design and the sampler accept it): a dummy respondent reports no category
+    dummies = SubsetDesign(
+        4, "conditional", conditional._masks, conditional._mu, min_coverage=0.1
+    )
     return [
         SubsetUniform(categories=cats, min_coverage=0.15, random_state=1),
         SubsetMechanism(independent, categories=cats, random_state=2),
         SubsetMechanism(conditional, categories=cats, random_state=3),
+        SubsetMechanism(skewed, categories=cats, random_state=4),
+        SubsetMechanism(dummies, categories=cats, random_state=5),
     ]
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", [0, 1, 2, 3, 4])
 def test_subset_exact_law_is_the_law_transform_draws(index):
     model = _subset_privatizers()[index]
     model.fit(np.array([["a"], ["b"], ["c"], ["d"]]))
@@ -244,6 +253,9 @@ def test_subset_exact_law_is_the_law_transform_draws(index):
     cats = list(law.input_labels)
     assert cats == ["a", "b", "c", "d"]
     labels = list(law.output_labels)
+    assert len(set(labels)) == len(labels)
+    # every output listed is possible for some category
+    assert np.isfinite(law.log_prob).any(axis=0).all()
     n = 40_000
     for row, x in enumerate(cats):
         R = model.transform(np.full((n, 1), x))
@@ -405,3 +417,45 @@ def test_interval_law_of_an_ensemble_reads_its_first_member():
     # an ensemble has no offsets of its own: the first member's anchor law
     u, v = stats.norm.ppf([1 / 3, 2 / 3])
     assert model._exact_law(0).inputs == pytest.approx((u, v), rel=1e-12)
+
+
+def test_subset_law_normalizes_probabilities_within_the_designs_tolerance():
+    from skprivate.subset import SubsetDesign, SubsetMechanism
+
+    # the designs accept probabilities 1e-8 from summing to one; the law
+    # divides them out, so its rows sum to one (the audit checks to 1e-9)
+    pairs = np.array(
+        [
+            [1, 1, 0, 0],
+            [0, 0, 1, 1],
+            [1, 0, 1, 0],
+            [0, 1, 0, 1],
+            [1, 0, 0, 1],
+            [0, 1, 1, 0],
+        ]
+    )
+    nu = np.array([0.4, 0.2, 0.1, 0.1, 0.1, 0.1]) * (1 + 8e-9)
+    mu = np.array([0.3, 0.3, 0.25, 0.25, 0.2, 0.2, 0.25]) * (1 + 8e-9)
+    designs = [
+        SubsetDesign.independent(pairs, nu),
+        SubsetDesign.conditional(np.vstack([pairs, [[1, 1, 1, 1]]]), mu),
+    ]
+    X = np.array([["a"], ["b"], ["c"], ["d"]])
+    for design in designs:
+        model = SubsetMechanism(design, categories=[list("abcd")]).fit(X)
+        law = model._exact_law(0)
+        np.testing.assert_allclose(np.exp(law.log_prob).sum(axis=1), 1.0, atol=1e-12)
+
+
+def test_subset_law_of_a_design_too_large_to_enumerate():
+    from skprivate import SubsetUniform
+    from skprivate.subset._design import MAX_ENUMERATED
+
+    p = MAX_ENUMERATED + 1
+    cats = [f"c{i}" for i in range(p)]
+    model = SubsetUniform(categories=[cats]).fit(np.array([[cats[0]]]))
+    law = model._exact_law(0)
+    assert isinstance(law, NoExactLaw)
+    assert law.reason == (
+        f"the design has {p} categories, too many subsets to enumerate"
+    )
