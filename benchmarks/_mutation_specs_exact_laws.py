@@ -341,6 +341,33 @@ _SUBSET_EQUIVALENT = {
     ),
 }
 
+_RV = "skprivate.negative_survey._exact_laws."
+_MARGIN_STEPS = (
+    "the grid step of the float-safe sampler is d / 2**24 (or finer) and the "
+    "margin d / 780, so the audited inputs lie some 21,000 steps inside both "
+    "ends: the clip at 0 never acts, at 0 or at 1"
+)
+_NO_EMPTY_RANGE = (
+    "every column has d < b - a (refused otherwise) and the margin is d / "
+    "780, so the inputs between the margins are never empty nor a single "
+    "index: the refusal cannot be reached"
+)
+_RVNS_EQUIVALENT = {
+    f"{_RV}x_rvns_exact_law__mutmut_55": ("- int(ja), 1), K)", _MARGIN_STEPS),
+    f"{_RV}x_rvns_exact_law__mutmut_71": ("- int(ja), 1), K)", _MARGIN_STEPS),
+    **{
+        f"{_RV}x_rvns_exact_law__mutmut_{k}": (line, _NO_EMPTY_RANGE)
+        for k, line in (
+            (72, "if x_lo >= x_hi:"),
+            (73, "None"),
+            (74, "XXno input lies boundary_margin"),
+            (75, "NO INPUT LIES BOUNDARY_MARGIN"),
+            (76, "claim covers no value of this columnXX"),
+            (77, "PLACEMENT'S CLAIM COVERS NO VALUE"),
+        )
+    },
+}
+
 
 SPECS: dict[str, ModuleSpec] = {
     # the Laplace, generalized Gaussian, flipped Huber and Square Wave laws
@@ -492,6 +519,7 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/test_mutation_negative_survey.py",
         ],
         new_tests=["tests/test_mutation_exact_laws.py"],
+        equivalent=_RVNS_EQUIVALENT,
     ),
     # the worst window tuple of the negative survey's grid law
     "rvns_window_audit": ModuleSpec(

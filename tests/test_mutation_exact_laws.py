@@ -459,3 +459,37 @@ def test_subset_law_of_a_design_too_large_to_enumerate():
     assert law.reason == (
         f"the design has {p} categories, too many subsets to enumerate"
     )
+
+
+@pytest.mark.parametrize(("placement", "k"), [("boundary_safe", 2), ("paper", 1)])
+def test_rvns_law_report_texts_in_full(placement, k):
+    model = _rvns(placement, k=k)
+    law = model._exact_law(1)
+    g = law.grid
+    found = g.worst()
+    delta = law.delta
+    centres = ", ".join(f"{(law.origin + c) * law.step:.10g}" for c in found.centres)
+    noun = "window" if k == 1 else f"{k} windows"
+    worst = law.worst_epsilon()
+    assert worst.output == f"{noun} of half-width {delta:.6g} around y = {centres}"
+    scope = (
+        "every input"
+        if placement == "boundary_safe"
+        else "inputs at least boundary_margin from the bounds"
+    )
+    assert worst.method == (
+        f"windowed grid law ({placement}, k={k}, delta={delta:.6g}: "
+        f"band D={g.D} and window m={g.m} steps of {law.step:.6g}): exact "
+        "window probabilities (integer counts), the worst pair and window "
+        f"tuple over {scope} searched from the law's piecewise structure"
+    )
+
+
+def test_rvns_float_sampler_reason_in_full():
+    from skprivate import RVNSPerturber
+
+    law = RVNSPerturber(d=2.0, bounds=(0, 10), secure=False).fit([[1.0]])._exact_law(0)
+    assert law.reason == (
+        "secure=False draws floating-point reports whose rounding depends on "
+        "the band, hence on the value: no exact law, not floating-point safe"
+    )
