@@ -178,6 +178,13 @@ _SHIFT_EQUIVALENT = {
         "labels are grid values (floats) or indices (integers), and "
         "format(k, '.10g') of an integer is str(k)",
     ),
+    f"{_SH}x__precise_gaps__mutmut_39": (
+        "cdf(half - int(u) - b), cdf(half - int(u) + a)",
+        "only a symmetric noise has the 40-digit CDF (RoundedNoise), and then "
+        "the upper half-lines mirror the lower ones and tie with them; this "
+        "change only lowers the upper gaps (a smaller argument of the CDF), "
+        "so the lower maximum is reported either way",
+    ),
     f"{_SH}x__precise_gaps__mutmut_15": (
         "if value >= 0 else -np.inf",
         "mpmath.log(0) is -inf: the same -inf",
