@@ -489,3 +489,20 @@ def test_matrix_law_shape_and_normalization_refusals():
     table = np.log(np.array([[0.25, 0.25], [0.6, 0.6], [0.5, 0.5]]))
     with pytest.raises(ValueError, match="row 0 does not sum to one"):
         MatrixLaw(table)
+
+
+@pytest.mark.parametrize(
+    ("skew", "args", "output"),
+    [
+        ((3.0, 0.2), (0, 3, -20, 3), "outputs <= 2"),
+        ((0.2, 3.0), (0, 3, 0, 23), "outputs >= 1"),
+    ],
+)
+def test_shift_law_best_threshold_next_to_a_clamp(skew, args, output):
+    # a noise whose mass leans to one side puts the worst half-line right
+    # against the clamp: {m <= c_hi - 1} or {m >= c_lo + 1}
+    law = ShiftLaw(*args, _SkewedGeometric(*skew))
+    _, delta, _ = _brute(law.to_matrix(), 0.2)
+    worst = law.worst_delta(0.2)
+    assert worst.value == pytest.approx(delta, rel=1e-9)
+    assert worst.output == output
