@@ -30,6 +30,20 @@ _INTERVAL_TESTS = _all_but(
     "test_subsampling_is_reproducible_and_used_for_case_two",
     "test_regression_bootstrap_is_used_for_other_base_regressors",
 )
+# the tests of the MLE's and the regressor's Wald intervals (the coverage
+# simulations and the bootstrap refits left out, as above)
+_WALD_TESTS = [
+    *_INTERVAL_TESTS,
+    *_all_but(
+        "tests/interval/test_coef_intervals.py",
+        "test_coef_wald_interval_covers_at_95",
+        "test_predict_with_logistic_noise_defaults_to_the_bootstrap_and_refuses_wald",
+        "test_coef_with_logistic_noise_defaults_to_the_bootstrap",
+        "test_coef_bootstrap_for_a_linear_base_other_than_least_squares",
+    ),
+    "tests/test_release_only_methods.py::"
+    "test_interval_regressor_refuses_the_raw_responses",
+]
 _IDENTIFIED_TESTS = _all_but(
     "tests/interval/test_identified.py",
     "test_narrow_anchors_identified_set_covers_where_the_old_interval_does_not",
@@ -937,36 +951,14 @@ SPECS: dict[str, ModuleSpec] = {
     # the MLE's Wald intervals and the Wald helpers the regressor shares
     "interval_intervals_mle": ModuleSpec(
         path="skprivate/interval/_mle_intervals.py",
-        tests=[
-            *_INTERVAL_TESTS,
-            *_all_but(
-                "tests/interval/test_coef_intervals.py",
-                "test_coef_wald_interval_covers_at_95",
-                "test_predict_with_logistic_noise_defaults_to_the_bootstrap_and_refuses_wald",
-                "test_coef_with_logistic_noise_defaults_to_the_bootstrap",
-                "test_coef_bootstrap_for_a_linear_base_other_than_least_squares",
-            ),
-            "tests/test_release_only_methods.py::"
-            "test_interval_regressor_refuses_the_raw_responses",
-        ],
+        tests=_WALD_TESTS,
         new_tests=["tests/test_mutation_intervals_mle.py"],
         equivalent=_within(_ML, _WALD_EQUIVALENT),
     ),
     # the regressor's predict and coef intervals (Wald and pairs bootstrap)
     "interval_intervals_regression": ModuleSpec(
         path="skprivate/interval/_regression_intervals.py",
-        tests=[
-            *_INTERVAL_TESTS,
-            *_all_but(
-                "tests/interval/test_coef_intervals.py",
-                "test_coef_wald_interval_covers_at_95",
-                "test_predict_with_logistic_noise_defaults_to_the_bootstrap_and_refuses_wald",
-                "test_coef_with_logistic_noise_defaults_to_the_bootstrap",
-                "test_coef_bootstrap_for_a_linear_base_other_than_least_squares",
-            ),
-            "tests/test_release_only_methods.py::"
-            "test_interval_regressor_refuses_the_raw_responses",
-        ],
+        tests=_WALD_TESTS,
         new_tests=["tests/test_mutation_intervals_mle.py"],
         equivalent=_within(_RG, _WALD_EQUIVALENT),
     ),

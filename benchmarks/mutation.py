@@ -412,7 +412,7 @@ def _reusable(work: Path, spec: ModuleSpec) -> bool:
     )
 
 
-def _refresh_tests(work: Path, spec: ModuleSpec) -> None:
+def _refresh_kept_run(work: Path, spec: ModuleSpec) -> None:
     """The current tests, and the current package around the mutated module.
 
     The kept run's copies of the other modules date from its full run; a
@@ -459,7 +459,7 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
     previous = _load_runs().get(key, {})
     rerun: list[str] | None = None
     if (reuse or incremental) and _reusable(work, spec):
-        _refresh_tests(work, spec)
+        _refresh_kept_run(work, spec)
         start -= previous.get("mutmut_seconds", 0)
         rerun = list(previous.get("incremental", {}).get("functions", []) or [])
         incremental = "incremental" in previous

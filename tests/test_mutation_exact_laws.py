@@ -207,21 +207,25 @@ def test_square_wave_law_is_the_coin_it_realises():
 # -- the subset designs: the law audit() certifies is the one transform draws
 
 
+# the six pairs of four categories (a subset and its complement each)
+_PAIRS = np.array(
+    [
+        [1, 1, 0, 0],
+        [0, 0, 1, 1],
+        [1, 0, 1, 0],
+        [0, 1, 0, 1],
+        [1, 0, 0, 1],
+        [0, 1, 1, 0],
+    ]
+)
+
+
 def _subset_privatizers():
     from skprivate import SubsetUniform
     from skprivate.subset import SubsetDesign, SubsetMechanism
 
     cats = [list("abcd")]
-    pairs = np.array(
-        [
-            [1, 1, 0, 0],
-            [0, 0, 1, 1],
-            [1, 0, 1, 0],
-            [0, 1, 0, 1],
-            [1, 0, 0, 1],
-            [0, 1, 1, 0],
-        ]
-    )
+    pairs = _PAIRS
     independent = SubsetDesign.independent(pairs, [0.3, 0.3, 0.1, 0.1, 0.1, 0.1])
     # the six pairs and the full set: each category's subsets carry
     # probability one (a: 0.3 + 0.25 + 0.2 + 0.25)
@@ -424,16 +428,7 @@ def test_subset_law_normalizes_probabilities_within_the_designs_tolerance():
 
     # the designs accept probabilities 1e-8 from summing to one; the law
     # divides them out, so its rows sum to one (the audit checks to 1e-9)
-    pairs = np.array(
-        [
-            [1, 1, 0, 0],
-            [0, 0, 1, 1],
-            [1, 0, 1, 0],
-            [0, 1, 0, 1],
-            [1, 0, 0, 1],
-            [0, 1, 1, 0],
-        ]
-    )
+    pairs = _PAIRS
     nu = np.array([0.4, 0.2, 0.1, 0.1, 0.1, 0.1]) * (1 + 8e-9)
     mu = np.array([0.3, 0.3, 0.25, 0.25, 0.2, 0.2, 0.25]) * (1 + 8e-9)
     designs = [
