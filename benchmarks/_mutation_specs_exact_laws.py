@@ -536,6 +536,6 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/negative_survey/test_audit_windows.py",
             "tests/test_mutation_negative_survey.py",
         ],
-        new_tests=["tests/test_mutation_audit.py"],
+        new_tests=["tests/test_mutation_window_audit.py"],
     ),
 }

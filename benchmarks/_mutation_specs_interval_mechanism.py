@@ -1,6 +1,8 @@
 """Mutation specs of the interval-privacy mechanism and the central-DP statistics.
 
-The shared machinery of the interval mechanisms (``IntervalCaseI`` and its
+The interval mechanisms (``_mechanisms.py``: the anchors of each, the cells
+released exactly, shifted anchor windows), the shared machinery of the
+interval mechanisms (``IntervalCaseI`` and its
 siblings: design, release of each value as the random cell holding it,
 coverage and ``privacy_summary``, refusals) in ``_base_mechanism.py``, the
 anchor laws and cell geometry in ``_anchors.py``, and the Laplace
@@ -465,5 +467,16 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/integral/test_intervals.py::test_sum_interval_undoes_the_noise_the_release_added",
         ],
         new_tests=["tests/test_mutation_integral_dp.py"],
+    ),
+    # The mechanisms themselves: the anchors of the general mechanism (sorted
+    # draws, or one draw shifted by the offsets), the cells released exactly,
+    # and the window and support of shifted anchors.
+    "interval_mechanisms": ModuleSpec(
+        path="skprivate/interval/_mechanisms.py",
+        tests=[
+            *_INTERVAL_TESTS,
+            "tests/test_mutation_interval_mechanism.py",
+        ],
+        new_tests=["tests/test_mutation_interval_mechanisms.py"],
     ),
 }

@@ -488,3 +488,51 @@ SPECS.update(
         ),
     }
 )
+
+_NR = "tests/test_no_raw_in_messages.py"
+_BOUNDED_PRIVATIZERS = ("SquareWaveLDP", "GeneralizedGaussianLDP", "FlippedHuberLDP")
+SPECS.update(
+    {
+        # the shared fit/transform of the bounded per-value privatizers: the
+        # declared or data-read bounds, the per-column budget split, the
+        # refusal of values outside the bounds before any noise is drawn
+        "ldp_bounded": ModuleSpec(
+            path="skprivate/ldp/_bounded.py",
+            tests=[
+                *_all_but(
+                    "tests/ldp/test_square_wave.py",
+                    "test_square_wave_ems_recovers_distribution",
+                    "test_square_wave_auto_smoothing_is_an_option",
+                ),
+                "tests/ldp/test_additive.py::test_baseline_bad_input",
+                "tests/ldp/test_additive.py::test_reported_delta_is_the_grid_laws",
+                "tests/test_guarantee_pins.py",
+                *(
+                    f"{_NR}::{test}[{name}]"
+                    for test in (
+                        "test_value_outside_the_bounds_is_named_not_shown",
+                        "test_bounds_read_from_the_data_are_not_shown",
+                    )
+                    for name in _BOUNDED_PRIVATIZERS
+                ),
+            ],
+            new_tests=["tests/test_mutation_bounds.py"],
+        ),
+        # the refusal of raw values outside the bounds, and its message
+        # (row, column and bounds, never the value)
+        "utils_bounds": ModuleSpec(
+            path="skprivate/utils/_bounds.py",
+            tests=[
+                *(
+                    f"{_NR}::{test}"
+                    for test in (
+                        "test_value_outside_the_bounds_is_named_not_shown",
+                        "test_bounds_read_from_the_data_are_not_shown",
+                    )
+                ),
+                "tests/ldp/test_laplace.py",
+            ],
+            new_tests=["tests/test_mutation_bounds.py"],
+        ),
+    }
+)

@@ -43,7 +43,12 @@ runs nothing and rewrites the report from the stored cells (and their
 reasons and status in ``results/coverage_cells.csv`` by the current rules).
 ``SKPRIVATE_COVERAGE_REPS=n`` sets the replications per cell of the
 sections run, in place of their defaults (the ``reps`` column records
-them).
+them).  ``SKPRIVATE_COVERAGE_SETTINGS="n:privacy,..."`` (for example
+``"500:8"``) runs only those sample sizes and privacy levels of the chosen
+sections and keeps their other cells from the stored run: a longer run of
+the cells near the band's ends.  Replication ``i`` of a cell always draws
+from the same seed, so a run of ``3n`` replications holds the ``n`` of a
+run of ``n`` and adds ``2n`` new ones.
 
 Warnings and status.  The ``conf_int`` calls of the learners that check
 their setting (the grid EMS width choice, the deconvolution bandwidth, the
@@ -133,6 +138,8 @@ SECTIONS_VARIABLE = "SKPRIVATE_COVERAGE_SECTIONS"
 # host, or a longer one for cells near the band's ends; each cell's ``reps``
 # column records what was run).
 REPS_VARIABLE = "SKPRIVATE_COVERAGE_REPS"
+# Restricts the sections run to some (sample size, privacy level) settings.
+SETTINGS_VARIABLE = "SKPRIVATE_COVERAGE_SETTINGS"
 
 
 @dataclass
@@ -1241,8 +1248,32 @@ def _chosen_scenarios() -> list[Scenario]:
     return chosen
 
 
-def _merge_previous(table, timings, chosen, stamp):
-    """The cells of the sections not run now, from their last full run."""
+def _chosen_settings() -> set[tuple[int, float]] | None:
+    """The ``(n, privacy)`` settings named in ``SKPRIVATE_COVERAGE_SETTINGS``."""
+    wanted = os.environ.get(SETTINGS_VARIABLE, "").strip()
+    if not wanted:
+        return None
+    settings = set()
+    for part in (w.strip() for w in wanted.split(",") if w.strip()):
+        n, _, privacy = part.partition(":")
+        try:
+            settings.add((int(n), float(privacy)))
+        except ValueError:
+            raise ValueError(
+                f"{SETTINGS_VARIABLE}: expected 'n:privacy' items such as "
+                f"'500:8', got {part!r}"
+            ) from None
+    return settings
+
+
+def _runs_setting(settings, n, privacy) -> bool:
+    if settings is None:
+        return True
+    return privacy is not None and (n, float(privacy)) in settings
+
+
+def _merge_previous(table, timings, chosen, stamp, settings=None):
+    """The cells not run now, from their last run."""
     if not (CELLS_FILE.exists() and TIMES_FILE.exists()):
         raise ValueError(
             f"{SECTIONS_VARIABLE} runs a part of the benchmark and keeps the "
@@ -1251,10 +1282,26 @@ def _merge_previous(table, timings, chosen, stamp):
     old = pd.read_csv(CELLS_FILE)
     old_times = pd.read_csv(TIMES_FILE)
     names = {s.name for s in chosen}
-    table = pd.concat([old[~old["learner"].isin(names)], table], ignore_index=True)
+    if settings is None:
+        replaced = old["learner"].isin(names)
+        kept_times = ~old_times["learner"].isin(names)
+    else:
+        # only the cells of the settings run are replaced; the section's
+        # time row stays, and the run adds its own row
+        ran = set(zip(table["learner"], table["n"], table["privacy"]))
+        replaced = pd.Series(
+            [
+                (r.learner, r.n, r.privacy) in ran
+                for r in old[["learner", "n", "privacy"]].itertuples()
+            ],
+            index=old.index,
+        )
+        run_names = {t[0] for t in timings}
+        kept_times = ~old_times["learner"].isin(run_names)
+    table = pd.concat([old[~replaced], table], ignore_index=True)
     times = pd.concat(
         [
-            old_times[~old_times["learner"].isin(names)],
+            old_times[kept_times],
             pd.DataFrame(timings, columns=["learner", "reps", "CPU s", "wall s"]),
         ],
         ignore_index=True,
@@ -1274,6 +1321,7 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
     tables = []
     timings = []
     chosen = _chosen_scenarios()
+    settings = _chosen_settings()
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     for scenario in chosen:
         reps = max(20, scenario.reps // 10) if quick else scenario.reps
@@ -1281,8 +1329,12 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
         reps = int(cap) if cap else reps
         t0 = time.perf_counter()
         cpu = 0.0
+        ran = []
         for n in SIZES:
             for privacy in scenario.privacy:
+                if not _runs_setting(settings, n, privacy):
+                    continue
+                ran.append(f"n={n}, {scenario.privacy_label(privacy)}")
                 pilot = None
                 p0 = time.process_time()
                 if scenario.pilot is not None:
@@ -1308,7 +1360,17 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
                 if pilot is not None:
                     summary["setting"] = f"h = {pilot['bandwidth']:.3g} (pilot)"
                 tables.append(summary)
-        timings.append((scenario.name, reps, cpu, time.perf_counter() - t0))
+        if not ran:
+            continue
+        label = (
+            scenario.name if settings is None else f"{scenario.name} [{'; '.join(ran)}]"
+        )
+        timings.append((label, reps, cpu, time.perf_counter() - t0))
+    if settings is not None and not tables:
+        raise ValueError(
+            f"{SETTINGS_VARIABLE}: no setting of the chosen sections matches "
+            f"{sorted(settings)}"
+        )
     if tables:
         table = pd.concat(tables, ignore_index=True)
         table["run"] = stamp
@@ -1323,21 +1385,23 @@ def run(quick: bool = False, n_jobs: int = -1) -> list:
         table["status"] = [_status(r) for _, r in table.iterrows()]
     else:
         table = pd.DataFrame(columns=["learner"])
-    partial = len(chosen) < len(SCENARIOS)
+    partial = len(chosen) < len(SCENARIOS) or settings is not None
     # Runs of different sections may overlap on one host: each reads the
     # stored cells and writes them back under one lock, so neither loses
     # the other's sections.
     with open(CELLS_FILE.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _store_and_report(
-            table, timings, chosen, stamp, partial, quick, sections
+            table, timings, chosen, stamp, partial, quick, sections, settings
         )
 
 
-def _store_and_report(table, timings, chosen, stamp, partial, quick, sections):
+def _store_and_report(
+    table, timings, chosen, stamp, partial, quick, sections, settings=None
+):
     """Merge with the stored cells, write them back, and build the report."""
     if partial:
-        table, times = _merge_previous(table, timings, chosen, stamp)
+        table, times = _merge_previous(table, timings, chosen, stamp, settings)
         # stored cells with the full summary get their reason from the
         # current text (cells of the earlier run keep theirs)
         if "no interval" in table:

@@ -1,0 +1,183 @@
+"""The negative survey's windowed audit (``negative_survey/_window_audit.py``),
+each part of its search checked on its own.
+
+``tests/negative_survey/test_audit_windows.py`` checks the search as a whole
+against enumeration: there the pattern search recovers from a missing
+candidate, so a broken candidate rule would pass.  Here the structured
+candidates are checked without the pattern search, the pattern search
+without the candidates, and the exact weights against a direct sum over the
+band starts, each on laws enumerated in full.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from skprivate.negative_survey._window_audit import (
+    GridWindowLaw,
+    WindowWorst,
+    _power_sums,
+    _sum_product,
+)
+
+from .negative_survey.test_audit_windows import CASES, brute_force
+
+
+def _random_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        K = rng.randint(5, 22)
+        D = rng.randint(1, K - 1)
+        m = rng.randint(1, D + 2)
+        k = rng.randint(1, 3)
+        safe = rng.random() < 0.5
+        if rng.random() < 0.3:
+            x_lo = rng.randint(0, K // 3)
+            x_hi = rng.randint(max(x_lo, 2 * K // 3), K)
+        else:
+            x_lo = x_hi = None
+        cases.append((K, D, m, k, safe, x_lo, x_hi))
+    return cases
+
+
+# the laws of the whole-search test, and as many more drawn at random
+SEARCH_CASES = [*CASES, *_random_cases(24, seed=11)]
+
+
+def _seeds_alone(law, starts=6):
+    """``law.worst`` with the pattern search switched off."""
+
+    def no_climb(self, x2, centres, numerators):
+        got = self._score(x2, centres, numerators)
+        return WindowWorst(got[0], (got[1], x2), centres)
+
+    original = GridWindowLaw._climb
+    GridWindowLaw._climb = no_climb
+    try:
+        return law.worst(starts)
+    finally:
+        GridWindowLaw._climb = original
+
+
+def _direct_weight(law, x, centres):
+    """``A**k P_x(windows)``: the mean over band starts of the product of the
+    windows' points outside the band, by counting points."""
+    s_lo, s_hi = law.offsets(x)
+    total = 0
+    for s in range(s_lo, s_hi + 1):
+        prod = 1
+        for c in centres:
+            lo, hi = law.window(c)
+            prod *= sum(1 for p in range(lo, hi + 1) if p < s or p > s + law.D)
+        total += prod
+    return Fraction(total, s_hi - s_lo + 1)
+
+
+@pytest.mark.parametrize("case", SEARCH_CASES, ids=str)
+def test_structured_candidates_alone_reach_the_maximum(case):
+    """The candidate inputs and window centres, scored without any pattern
+    search, already attain the enumerated maximum: they hold every place
+    where the ratio's pieces end."""
+    law = GridWindowLaw(*case)
+    found = _seeds_alone(law)
+    want, _ = brute_force(*case)
+    assert float(found.ratio) == pytest.approx(want, rel=1e-12)
+    x, x2 = found.inputs
+    assert law.possible(x2, found.centres)
+    assert law.ratio(x, x2, found.centres) == found.ratio
+
+
+@pytest.mark.parametrize("case", _random_cases(10, seed=5), ids=str)
+def test_whole_search_on_random_laws(case):
+    law = GridWindowLaw(*case)
+    want, _ = brute_force(*case)
+    assert float(law.worst().ratio) == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("K", "D", "m", "k"),
+    [(30, 6, 2, 1), (20, 8, 5, 1), (9, 6, 6, 1), (24, 9, 5, 1), (40, 10, 3, 1)],
+)
+def test_pattern_search_alone_from_the_far_end(K, D, m, k):
+    """One report, boundary-safe placement (its ratio rises towards the input
+    next to a bound): from the middle input with the window at the far end
+    of the report range, the pattern search alone (steps of every power of
+    two) reaches the enumerated maximum.  (With several reports, or the
+    paper's placement, the ratio has local maxima the pattern search does
+    not leave; the structured candidates supply those, checked above
+    without the pattern search.)"""
+    law = GridWindowLaw(K, D, m, k, True)
+    want, _ = brute_force(K, D, m, k, True)
+    r0, r1 = law.report_range
+    x2 = K // 2
+    centres = next(
+        t
+        for t in itertools.combinations_with_replacement(range(r1, r0 - 1, -1), k)
+        if law.possible(x2, t)
+    )
+    start = law._score(x2, centres, law._input_candidates())
+    assert float(start[0]) < want
+    found = law._climb(x2, centres, law._input_candidates())
+    assert float(found.ratio) == pytest.approx(want, rel=1e-12)
+    assert law.possible(found.inputs[1], found.centres)
+    assert law.ratio(*found.inputs, found.centres) == found.ratio
+
+
+@pytest.mark.parametrize("case", SEARCH_CASES[::4], ids=str)
+def test_weights_equal_a_direct_count(case):
+    law = GridWindowLaw(*case)
+    r0, r1 = law.report_range
+    lo, hi = law.inputs
+    rng = random.Random(case[0] * 31 + case[1])
+    for _ in range(40):
+        x = rng.randint(lo, hi)
+        centres = tuple(sorted(rng.randint(r0 - 2, r1 + 2) for _ in range(law.k)))
+        assert law.weight(x, centres) == _direct_weight(law, x, centres)
+        assert law.weight(x, centres) == law.weight(x, centres)  # from the cache
+
+
+def test_power_sums_and_sum_product_exactly():
+    for n in (0, 1, 2, 7, 40):
+        sums = _power_sums(n, 5)
+        assert sums == tuple(sum(u**e for u in range(n + 1)) for e in range(6))
+    lines = [(3, -1), (2, 2), (-5, 1)]
+    for n in (0, 1, 4, 9):
+        want = sum(math.prod(a + b * u for a, b in lines) for u in range(n + 1))
+        assert _sum_product(lines, n) == want
+    assert _sum_product([], 6) == 7
+
+
+def test_input_candidates_hold_the_extremes_first_and_the_bound_margins():
+    law = GridWindowLaw(40, 10, 3, 1, False, 1, 39)
+    got = law._input_candidates()
+    assert got[:2] == [1, 39]
+    assert sorted(got) == [1, 2, 9, 10, 11, 29, 30, 31, 38, 39]
+    # inputs outside x_lo .. x_hi are never candidates
+    law = GridWindowLaw(12, 2, 1, 1, True, 3, 9)
+    assert law._input_candidates() == [3, 9, 4, 8]
+
+
+def test_possible_needs_one_band_start_clear_of_every_centre():
+    law = GridWindowLaw(10, 3, 1, 2, True)
+    for x in range(11):
+        s_lo, s_hi = law.offsets(x)
+        for centres in itertools.combinations_with_replacement(range(-5, 16), 2):
+            want = all(-3 <= c <= 13 for c in centres) and any(
+                all(c < s or c > s + 3 for c in centres) for s in range(s_lo, s_hi + 1)
+            )
+            assert law.possible(x, centres) == want, (x, centres)
+
+
+def test_law_refusals_name_the_parameters():
+    with pytest.raises(ValueError, match=r"K=4, D=4, m=1, k=1"):
+        GridWindowLaw(4, 4, 1, 1, True)
+    with pytest.raises(ValueError, match=r"D >= 1, m >= 1, K > D and k >= 1"):
+        GridWindowLaw(6, 2, 0, 1, True)
+    with pytest.raises(ValueError, match=r"inputs 3\.\.7 must lie within 0\.\.6"):
+        GridWindowLaw(6, 2, 1, 1, True, 3, 7)
