@@ -9,7 +9,7 @@ these modules are guarantee code like the samplers.
 
 from __future__ import annotations
 
-from ._mutation_modules import ModuleSpec
+from ._mutation_modules import ModuleSpec, _all_but
 
 _LDP = "skprivate.ldp._exact_laws."
 _FLOAT_IN = (
@@ -539,3 +539,29 @@ SPECS: dict[str, ModuleSpec] = {
         new_tests=["tests/test_mutation_window_audit.py"],
     ),
 }
+
+# the subset designs: their subsets and probabilities (uniform, independent,
+# conditional, with dummy categories), the draws of ``sample`` and of the
+# question side, and the quantities the estimator and the audit read
+_SUBSET_DESIGN_TESTS = [
+    *_all_but(
+        "tests/subset/test_design.py",
+        "test_privatizing_a_million_rows_is_vectorized",
+        "test_pipeline_with_a_downstream_classifier",
+    ),
+    *(
+        f"tests/test_mutation_exact_laws.py::{name}"
+        for name in (
+            "test_subset_exact_law_is_the_law_transform_draws",
+            "test_subset_law_normalizes_probabilities_within_the_designs_tolerance",
+            "test_subset_law_of_a_design_too_large_to_enumerate",
+        )
+    ),
+    "tests/test_audit.py::test_subset_dummies_closed_form",
+    "tests/test_audit.py::test_subset_without_dummies_is_infinite_two_columns",
+]
+SPECS["subset_design"] = ModuleSpec(
+    path="skprivate/subset/_design.py",
+    tests=_SUBSET_DESIGN_TESTS,
+    new_tests=["tests/test_mutation_subset_design.py"],
+)

@@ -20,6 +20,12 @@ _DP = "skprivate.integral._dp."
 _BM = "skprivate.interval._base_mechanism."
 _BMC = _BM + "xǁ_BaseIntervalMechanismǁ"
 _AN = "skprivate.interval._anchors."
+_ME = "skprivate.interval._mechanisms.xǁIntervalMechanismǁ"
+_OFFSET_FLOATS = (
+    "numeric offsets (ints, floats, numpy arrays) give the same values without "
+    "the float dtype: isfinite, diff and the products with anchor_scale read "
+    "integers as their float values"
+)
 # the mechanisms' own tests and the coverage tests without the slow ones:
 # the sweep of every mechanism (3.5 s; the release rule is pinned exactly
 # by the new tests), the tests calling privacy_summary many times (several
@@ -478,5 +484,20 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/test_mutation_interval_mechanism.py",
         ],
         new_tests=["tests/test_mutation_interval_mechanisms.py"],
+        equivalent={
+            f"{_ME}_offsets__mutmut_4": (
+                "off = np.asarray(self.offsets, dtype=None)",
+                _OFFSET_FLOATS,
+            ),
+            f"{_ME}_offsets__mutmut_6": (
+                "off = np.asarray(self.offsets, )",
+                _OFFSET_FLOATS,
+            ),
+            f"{_ME}_components__mutmut_9": (
+                "q = np.sort(dist.draw(rng, (n, self.n_anchors)), )",
+                "np.sort sorts along the last axis by default, which is axis 1 "
+                "of the (n, n_anchors) draws",
+            ),
+        },
     ),
 }

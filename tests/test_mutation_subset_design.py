@@ -1,0 +1,1 @@
+"""Exact checks of the subset designs (``subset/_design.py``)."""
