@@ -74,7 +74,7 @@ def _check_probabilities_vector(probabilities: ArrayLike, m: int) -> NDArray:
         bad = int(np.flatnonzero(~np.isfinite(prob) | (prob < 0))[0])
         raise ValueError(
             f"probabilities must be finite and non-negative; entry {bad} is "
-            f"{prob[bad]!r}."
+            f"{float(prob[bad])!r}."
         )
     return prob
 
