@@ -500,4 +500,15 @@ SPECS: dict[str, ModuleSpec] = {
             ),
         },
     ),
+    # the ensemble: pooled anchors, united acceptable ranges, supports
+    "interval_ensemble": ModuleSpec(
+        path="skprivate/interval/_ensemble.py",
+        tests=[
+            *_INTERVAL_TESTS,
+            "tests/test_mutation_interval_mechanism.py",
+            "tests/test_mutation_exact_laws.py::"
+            "test_interval_law_of_an_ensemble_reads_its_first_member",
+        ],
+        new_tests=["tests/test_mutation_interval_ensemble.py"],
+    ),
 }
