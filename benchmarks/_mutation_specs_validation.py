@@ -490,6 +490,15 @@ SPECS.update(
 )
 
 _NR = "tests/test_no_raw_in_messages.py"
+_BP = "skprivate.ldp._bounded.xǁ_BoundedPrivatizerǁ"
+_FINITE_FIRST = (
+    "check_numeric_input(X, finite=True) refuses NaN and infinity first, naming "
+    "the row and column; validate_data never sees them"
+)
+_SHAPE_AND_BOUNDS = (
+    "fit reads X only for its shape and through bounds_from_data, which returns "
+    "float bounds whatever the numeric dtype"
+)
 _BOUNDED_PRIVATIZERS = ("SquareWaveLDP", "GeneralizedGaussianLDP", "FlippedHuberLDP")
 SPECS.update(
     {
@@ -517,6 +526,41 @@ SPECS.update(
                 ),
             ],
             new_tests=["tests/test_mutation_bounds.py"],
+            equivalent={
+                f"{_BP}_fit__mutmut_10": (
+                    "X = validate_data(self, X, dtype=None, ensure_all_finite=True)",
+                    _SHAPE_AND_BOUNDS,
+                ),
+                f"{_BP}_fit__mutmut_14": (
+                    "X = validate_data(self, X, ensure_all_finite=True)",
+                    _SHAPE_AND_BOUNDS,
+                ),
+                f"{_BP}_fit__mutmut_15": (
+                    "X = validate_data(self, X, dtype=np.float64, )",
+                    _FINITE_FIRST,
+                ),
+                f"{_BP}_fit__mutmut_16": (
+                    "ensure_all_finite=False)",
+                    _FINITE_FIRST,
+                ),
+                f"{_BP}_transform__mutmut_5": (
+                    "reset=None,",
+                    "validate_data tests reset for truth: None acts as False",
+                ),
+                f"{_BP}_transform__mutmut_12": (")", _FINITE_FIRST),
+                f"{_BP}_transform__mutmut_19": (
+                    "ensure_all_finite=False,",
+                    _FINITE_FIRST,
+                ),
+                f"{_BP}fit__mutmut_2": (
+                    "return super().fit(X, None)",
+                    "y is ignored by the privatizers' fit (documented: 'y : Ignored')",
+                ),
+                f"{_BP}fit__mutmut_4": (
+                    "return super().fit(X, )",
+                    "y is ignored by the privatizers' fit (documented: 'y : Ignored')",
+                ),
+            },
         ),
         # the refusal of raw values outside the bounds, and its message
         # (row, column and bounds, never the value)

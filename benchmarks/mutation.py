@@ -42,6 +42,7 @@ benchmark, not part of the test suite or CI.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import fnmatch
 import hashlib
 import json
@@ -790,11 +791,16 @@ def run(
     for key in chosen:
         print(f"mutation: {key} ({MODULES[key].path})", flush=True)
         record = run_module(key, reuse=reuse, incremental=incremental)
-        runs = _load_runs()  # another module may have been rerun meanwhile
-        runs[key] = record
-        RUNS_FILE.write_text(
-            json.dumps(runs, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
+        # runs of other modules may finish meanwhile: read, add and write
+        # under one lock so that none loses another's record
+        with open(RUNS_FILE.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            runs = _load_runs()
+            runs[key] = record
+            RUNS_FILE.write_text(
+                json.dumps(runs, indent=1, ensure_ascii=False) + "\n",
+                encoding="utf-8",
+            )
     return _sections(runs)
 
 

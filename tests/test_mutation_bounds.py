@@ -188,3 +188,63 @@ def test_grid_has_two_to_the_grid_bits_steps_per_range():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         p.transform(X_IN)
+
+
+@pytest.mark.parametrize("name", PRIVATIZERS)
+def test_data_read_bounds_warning_names_the_privatizer(name):
+    p = _make(name, bounds=None)
+    with pytest.warns(
+        PrivacyLeakWarning,
+        match=rf"^{type(p).__name__} was fitted without bounds, so the domain",
+    ):
+        p.fit(X_IN)
+
+
+@pytest.mark.parametrize("name", PRIVATIZERS)
+def test_bounds_given_by_column_name_follow_the_frames_columns(name):
+    frame = pd.DataFrame(X_IN, columns=["a", "b", "c"])
+    bounds = {"c": (10.0, 40.0), "a": (0.0, 1.0), "b": (-5.0, 5.0)}
+    p = _make(name, bounds=bounds).fit(frame)
+    np.testing.assert_array_equal(p.bounds_[0], LOW)
+    np.testing.assert_array_equal(p.bounds_[1], HIGH)
+
+
+@pytest.mark.parametrize("name", PRIVATIZERS)
+def test_missing_and_infinite_values_are_refused_by_row(name):
+    bad = X_IN.copy()
+    bad[2, 1] = np.nan
+    with pytest.raises(ValueError, match=r"^X contains NaN at row 2, column 1; "):
+        _make(name, bounds=(LOW, HIGH)).fit(bad)
+    p = _make(name, bounds=(LOW, HIGH)).fit(X_IN)
+    bad[2, 1] = -np.inf
+    with pytest.raises(ValueError, match=r"^X contains infinity at row 2, column 1; "):
+        p.transform(bad)
+    with pytest.raises(ValueError, match=r"X has 2 features, but \w+ is expecting 3"):
+        p.transform(X_IN[:, :2])
+
+
+@pytest.mark.parametrize("name", PRIVATIZERS)
+def test_integer_data_is_released_as_its_float_values(name):
+    """The release depends on the values, not on their dtype: with one seed,
+    integer columns give exactly the release of the same values as floats,
+    and bounds read from integer data are floats."""
+    ints = np.array([[0, -5, 20], [1, 5, 40], [1, 0, 10]])
+    with pytest.warns(PrivacyLeakWarning):
+        p = _make(name, bounds=None).fit(ints)
+    assert p.bounds_[0].dtype == np.float64 and p.bounds_[1].dtype == np.float64
+    as_int = _make(name, bounds=(LOW, HIGH)).fit(ints).transform(ints)
+    as_float = _make(name, bounds=(LOW, HIGH)).fit(ints).transform(ints.astype(float))
+    np.testing.assert_array_equal(as_int, as_float)
+
+
+@pytest.mark.parametrize("name", PRIVATIZERS)
+def test_one_seed_does_not_repeat_its_noise_on_another_batch(name):
+    """A seeded call's generator depends on the data released: two batches
+    of the same shape get different noise at the same call of two equally
+    seeded privatizers."""
+    other = X_IN[[2, 0, 1]]
+    first = _make(name, bounds=(LOW, HIGH)).fit(X_IN)
+    second = _make(name, bounds=(LOW, HIGH)).fit(X_IN)
+    noise_a = first.transform(X_IN) - X_IN
+    noise_b = second.transform(other) - other
+    assert not np.allclose(noise_a, noise_b)
