@@ -565,3 +565,11 @@ SPECS["subset_design"] = ModuleSpec(
     tests=_SUBSET_DESIGN_TESTS,
     new_tests=["tests/test_mutation_subset_design.py"],
 )
+
+# the audit's entry: each column's claim read from privacy_summary, compared
+# with the exact worst case of its law, and reported
+SPECS["audit_entry"] = ModuleSpec(
+    path="skprivate/_audit/_audit.py",
+    tests=[*_AUDIT_TESTS, "tests/test_mutation_exact_laws.py"],
+    new_tests=["tests/test_mutation_audit_entry.py"],
+)
