@@ -573,3 +573,16 @@ SPECS["audit_entry"] = ModuleSpec(
     tests=[*_AUDIT_TESTS, "tests/test_mutation_exact_laws.py"],
     new_tests=["tests/test_mutation_audit_entry.py"],
 )
+
+# the leakage measures of the subset designs (population and per report)
+SPECS["subset_leakage"] = ModuleSpec(
+    path="skprivate/subset/_leakage.py",
+    tests=[
+        "tests/subset/test_design.py::test_spec_leakage_numbers",
+        "tests/subset/test_design.py::test_leakage_measures_against_monte_carlo",
+        "tests/subset/test_design.py::test_privacy_summary_per_column_weights",
+        "tests/subset/test_design.py::test_subset_uniform_transformer_api",
+        "tests/test_mutation_subset.py",
+    ],
+    new_tests=["tests/test_mutation_subset_leakage.py"],
+)
