@@ -12,8 +12,6 @@ the accuracy of the best guess.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 
@@ -137,7 +135,7 @@ def test_individual_leakages_equal_the_posterior_of_each_report(label, build, w)
     design = build()
     w = np.asarray(w)
     joint, law = _joint(design, w)
-    p, k = design.n_categories, design.n_outputs
+    k = design.n_outputs
     reports = sorted(joint, key=sorted)
     A = np.zeros((len(reports), k))
     for i, a in enumerate(reports):
@@ -228,8 +226,8 @@ def test_refusals_name_the_function_and_what_is_expected():
 def test_enumeration_helper_covers_every_report():
     # the test's joint law puts each report's mass on the categories in it
     design = SubsetDesign.uniform(5, min_coverage=0.1)
-    joint, law = _joint(design, np.full(5, 0.2))
+    joint, _ = _joint(design, np.full(5, 0.2))
     for a, cell in joint.items():
         assert set(cell) <= set(a)
         assert sum(1 for x in a if x >= 5) == 1
-    assert len(joint) == 2 * len(list(itertools.chain(design._masks)))
+    assert len(joint) == 2 * len(design._masks)
