@@ -131,7 +131,9 @@ def _privatize_arguments(priv: argparse.ArgumentParser) -> None:
     )
     priv.add_argument(
         "--keep",
-        help="comma-separated columns copied unchanged (never a --columns column)",
+        help="comma-separated columns copied unchanged (never a --columns column); "
+        "they are released raw, outside the privacy guarantee (epsilon = inf for "
+        "them): keep only what reveals nothing about a respondent, e.g. a row id",
     )
     priv.add_argument(
         "--missing",

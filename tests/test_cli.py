@@ -389,6 +389,27 @@ def test_same_seed_on_two_files_adds_different_noise(tmp_path, capsys):
     )
 
 
+def test_kept_columns_are_declared_raw_in_the_summary_and_on_stderr(
+    survey, tmp_path, capsys
+):
+    # the privatizer's epsilon covers its own columns: the kept ones leave
+    # raw, and the run says so where its epsilon is printed
+    _, path = survey
+    out = tmp_path / "out.csv"
+    code, stdout, err = _run(_laplace_args(path, out, "--keep", "id"), capsys)
+    assert code == 0, err
+    assert (
+        "kept=id copied unchanged (released raw: no privacy guarantee, epsilon = "
+        "inf for these columns; the epsilon above covers the privatized columns "
+        "only)"
+    ) in stdout
+    assert f"warning: --keep id: copied unchanged into {out}; nothing protects" in err
+    assert "epsilon = inf for them" in err
+    # without --keep neither appears
+    code, stdout, err = _run(_laplace_args(path, tmp_path / "o2.csv"), capsys)
+    assert code == 0 and "kept=" not in stdout and "--keep" not in err
+
+
 def test_keep_of_a_privatized_column_is_refused(survey, tmp_path, capsys):
     # Issue 14, finding 5: --keep age --columns age wrote the raw age.
     _, path = survey

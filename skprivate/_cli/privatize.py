@@ -421,7 +421,9 @@ def privatize(
     """Privatize ``columns`` of the CSV at ``path`` and write ``out``.
 
     The output holds the columns listed in ``keep`` unchanged (for example a
-    respondent id), followed by the privatized columns in the format of the
+    respondent id; they are released raw, which the summary's ``kept`` entry
+    and a warning on stderr say, as the privatizer's epsilon does not cover
+    them), followed by the privatized columns in the format of the
     mechanism (interval bounds ``<col>_lower``/``<col>_upper``, subset
     indicators ``<col>=<category>``, RVNS samples ``<col>_s<j>``, noisy
     values, frequency-oracle reports: a category index ``<col>``, unary
@@ -576,5 +578,20 @@ def privatize(
     except OSError as exc:
         Path(out).unlink(missing_ok=True)
         raise CLIError(f"cannot write the settings file of {out}: {exc}") from exc
+    if kept:
+        # the privatizer's epsilon covers its own columns only: say, in the
+        # summary and on stderr, that the kept ones leave unprotected
+        notes["kept"] = (
+            f"{', '.join(kept)} copied unchanged (released raw: no privacy "
+            "guarantee, epsilon = inf for these columns; the epsilon above "
+            "covers the privatized columns only)"
+        )
+        print(
+            f"warning: --keep {', '.join(kept)}: copied unchanged into {out}; "
+            "nothing protects these columns (epsilon = inf for them). Keep only "
+            "columns that reveal nothing about a respondent, such as an "
+            "arbitrary row id.",
+            file=sys.stderr,
+        )
     summary = {**privatizer.privacy_summary(), **notes}
     return output, summary
