@@ -586,3 +586,17 @@ SPECS["subset_leakage"] = ModuleSpec(
     ],
     new_tests=["tests/test_mutation_subset_leakage.py"],
 )
+
+# the frequency oracles' exact laws: the full table or the reduction to one
+# pair of categories over classes of outputs of equal probability ratio
+SPECS["frequency_laws"] = ModuleSpec(
+    path="skprivate/frequency/_laws.py",
+    tests=[
+        *_all_but(
+            "tests/frequency/test_laws.py",
+            "test_every_output_is_reachable_at_large_epsilon",
+        ),
+        "tests/test_audit.py",
+    ],
+    new_tests=["tests/test_mutation_frequency_laws.py"],
+)
