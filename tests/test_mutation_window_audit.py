@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import zlib
 from fractions import Fraction
 
 import pytest
@@ -181,3 +182,21 @@ def test_law_refusals_name_the_parameters():
         GridWindowLaw(6, 2, 0, 1, True)
     with pytest.raises(ValueError, match=r"inputs 3\.\.7 must lie within 0\.\.6"):
         GridWindowLaw(6, 2, 1, 1, True, 3, 7)
+
+
+@pytest.mark.parametrize("case", SEARCH_CASES[::3], ids=str)
+def test_best_numerator_is_the_likeliest_candidate_input(case):
+    """The numerator search stops early only when an input attains the
+    largest weight any input can have (every window point outside every
+    band): its answer is the maximum over the candidate inputs."""
+    law = GridWindowLaw(*case)
+    r0, r1 = law.report_range
+    numerators = law._input_candidates()
+    rng = random.Random(zlib.crc32(str(case).encode()))
+    for _ in range(60):
+        centres = tuple(sorted(rng.randint(r0, r1) for _ in range(law.k)))
+        got, x = law._best_numerator(centres, numerators)
+        assert got == max(law.weight(n, centres) for n in numerators)
+        assert got == law.weight(x, centres) and x in numerators
+        full = math.prod(hi - lo + 1 for lo, hi in map(law.window, centres))
+        assert got <= full
