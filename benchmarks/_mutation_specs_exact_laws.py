@@ -600,3 +600,10 @@ SPECS["frequency_laws"] = ModuleSpec(
     ],
     new_tests=["tests/test_mutation_frequency_laws.py"],
 )
+
+# the log-space helpers every exact audit computes with
+SPECS["audit_numeric"] = ModuleSpec(
+    path="skprivate/_audit/_numeric.py",
+    tests=[*_AUDIT_TESTS, "tests/test_mutation_audit.py"],
+    new_tests=["tests/test_mutation_audit_numeric.py"],
+)
