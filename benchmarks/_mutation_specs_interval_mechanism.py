@@ -21,6 +21,11 @@ _BM = "skprivate.interval._base_mechanism."
 _BMC = _BM + "xǁ_BaseIntervalMechanismǁ"
 _AN = "skprivate.interval._anchors."
 _ME = "skprivate.interval._mechanisms.xǁIntervalMechanismǁ"
+_EN = "skprivate.interval._ensemble.xǁIntervalEnsembleǁ"
+_HINT_AFTER_FIT = (
+    "after fit every member is a clone whose n_features_in_ is set to the "
+    "ensemble's, so the largest member hint is the ensemble's column count"
+)
 _OFFSET_FLOATS = (
     "numeric offsets (ints, floats, numpy arrays) give the same values without "
     "the float dtype: isfinite, diff and the products with anchor_scale read "
@@ -510,5 +515,23 @@ SPECS: dict[str, ModuleSpec] = {
             "test_interval_law_of_an_ensemble_reads_its_first_member",
         ],
         new_tests=["tests/test_mutation_interval_ensemble.py"],
+        equivalent={
+            **{
+                f"{_EN}_n_columns_hint__mutmut_{n}": (line, _HINT_AFTER_FIT)
+                for n, line in (
+                    (1, 'if hasattr(None, "n_features_in_"):'),
+                    (5, 'if hasattr(self, "XXn_features_in_XX"):'),
+                    (6, 'if hasattr(self, "N_FEATURES_IN_"):'),
+                )
+            },
+            f"{_EN}fit__mutmut_2": (
+                "return super().fit(X, None)",
+                "y is ignored by the mechanisms' fit (documented: 'y : None, Ignored')",
+            ),
+            f"{_EN}fit__mutmut_4": (
+                "return super().fit(X, )",
+                "y is ignored by the mechanisms' fit (documented: 'y : None, Ignored')",
+            ),
+        },
     ),
 }

@@ -93,7 +93,13 @@ def test_supports_of_anchors_and_of_values():
     assert ens._anchor_support(0) == (-2.0, 8.0)
     assert ens._value_support(0) == (0.0, 5.0)
     # the reference law of privacy_summary follows the first member
-    assert ens._standardization(0) == ens.mechanisms[0]._standardization(0)
+    two = IntervalEnsemble(
+        [
+            IntervalCaseI(anchor_loc=3.0, anchor_scale=2.0),
+            IntervalCaseI(anchor_loc=-1.0, anchor_scale=5.0),
+        ]
+    )
+    assert two._standardization(0) == (3.0, 2.0)
     assert ens._anchor_distribution(0).support() == (-2.0, 5.0)
 
 
@@ -102,6 +108,8 @@ def test_members_are_cloned_at_fit_and_the_users_objects_untouched():
     ens = IntervalEnsemble([first, second], random_state=0).fit(np.zeros((4, 3)))
     assert ens.mechanisms_[0] is not first and ens.mechanisms_[1] is not second
     assert all(m.n_features_in_ == 3 for m in ens.mechanisms_)
+    # after fit the ensemble reads its fitted clones
+    assert all(a is b for a, b in zip(ens._members(), ens.mechanisms_))
     assert not hasattr(first, "n_features_in_")
     assert not hasattr(second, "n_features_in_")
 
@@ -149,3 +157,14 @@ def test_members_designs_are_validated():
     ens = IntervalEnsemble([IntervalMechanism(n_anchors=2, exact_cells=[7])])
     with pytest.raises(ValueError, match="exact_cells"):
         ens.fit(np.zeros((2, 1)))
+
+
+def test_an_int_seed_reproduces_the_pooled_anchors():
+    y = np.linspace(-2, 2, 40)[:, None]
+
+    def release(seed):
+        ens = IntervalEnsemble([IntervalCaseI(), IntervalCaseII()], random_state=seed)
+        return ens.fit_transform(y)
+
+    np.testing.assert_array_equal(release(3), release(3))
+    assert not np.array_equal(release(3), release(4))
