@@ -413,3 +413,191 @@ def test_subsets_returns_copies():
     assert sub.dtype == np.int8
     mu[:] = 0
     assert np.all(design.subsets()[1] > 0)
+
+
+def _counts_of(rows, masks):
+    got = indicators_to_masks(rows)
+    return np.array([(got == m).sum() for m in masks])
+
+
+def test_rejection_sampler_of_a_design_too_large_to_enumerate():
+    """The sampler of the large uniform design (uniform bit strings, redrawn
+    until their size lies in 2 .. p - 2), run on 5 categories where most
+    draws are redrawn: it is uniform over the 20 subsets of sizes 2 and 3."""
+    design = SubsetDesign(5, "uniform", None, None, None, None)
+    assert not design.enumerable
+    n = 40_000
+    draws = design._draw_nu(n, np.random.default_rng(6))
+    assert draws.dtype == bool and draws.shape == (n, 5)
+    sizes = draws.sum(axis=1)
+    assert sizes.min() == 2 and sizes.max() == 3
+    masks = [m for m in range(32) if 2 <= bin(m).count("1") <= 3]
+    counts = _counts_of(draws, masks)
+    assert counts.sum() == n
+    assert _chi2_ok(counts, np.full(len(masks), 1 / len(masks)), n)
+    assert design.admissible(masks_to_indicators(np.arange(32), 5)).tolist() == [
+        2 <= bin(m).count("1") <= 3 for m in range(32)
+    ]
+
+
+def test_a_singular_design_with_one_null_direction_is_refused():
+    # the four pairs {0,1}, {2,3}, {0,2}, {1,3}: Q has the single null vector
+    # (1, -1, -1, 1), its other eigenvalues are 1, 1 and 2
+    with pytest.raises(
+        ValueError,
+        match=r"^The design is not identifiable \(Assumption 1\): its matrix Q is "
+        r"singular \(smallest eigenvalue -?\d\.\d+e-1\d\), so the category "
+        r"distribution cannot be recovered from the subsets\.$",
+    ):
+        SubsetDesign.independent(
+            [[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 1, 0, 1]], [0.25] * 4
+        )
+
+
+def test_two_categories_with_dummies_and_twenty_listed_categories_are_accepted():
+    two = SubsetDesign.independent([[1, 0], [0, 1]], [0.5, 0.5], min_coverage=0.1)
+    np.testing.assert_allclose(two.q_matrix(), np.eye(2))
+    p = MAX_ENUMERATED
+    triples = np.zeros((p, p), dtype=int)
+    for i in range(p):
+        triples[i, [i, (i + 1) % p, (i + 2) % p]] = 1
+    design = SubsetDesign.conditional(triples, np.full(p, 1 / 3))
+    assert design.n_categories == p and design.enumerable
+    assert SubsetDesign.uniform(p).enumerable
+    big = SubsetDesign.uniform(p + 1, min_coverage=0.1)
+    assert not big.enumerable and big.has_dummies and big.offset == 0.1
+
+
+def test_repr_without_dummies_and_popcount_dtype():
+    assert (
+        repr(SubsetDesign.uniform(4)) == "SubsetDesign(kind='uniform', n_categories=4)"
+    )
+    assert popcount(np.array([3, 7])).dtype == np.int64
+
+
+def test_refusal_messages_in_full():
+    with pytest.raises(ValueError, match=r"non-negative; entry 1 is -0\.5\.$"):
+        SubsetDesign.conditional([[1, 1, 0], [0, 1, 1]], [0.0, -0.5])
+    with pytest.raises(
+        ValueError,
+        match=r"^subsets must be a non-empty 0/1 indicator matrix of shape "
+        r"\(n_subsets, n_categories\); got shape \(4,\)\.$",
+    ):
+        SubsetDesign.conditional([1, 1, 0, 0], [1.0])
+    with pytest.raises(
+        ValueError,
+        match=r"^A uniform design on n_categories=3 < 4 categories needs the dummy "
+        r"categories of Appendix C: pass min_coverage \(e\.g\. 0\.05\)\.$",
+    ):
+        SubsetDesign.uniform(3)
+    with pytest.raises(
+        ValueError,
+        match=r"^min_coverage \(the dummy categories of Appendix B\) requires a "
+        r"symmetric design: probabilities of a subset and of its complement must "
+        r"be equal\.$",
+    ):
+        SubsetDesign.independent(
+            [[1, 1, 0, 0], [1, 0, 1, 0]], [0.6, 0.4], min_coverage=0.1
+        )
+    with pytest.raises(
+        ValueError,
+        match=r"^Only independent designs have a question form; this design is "
+        r"conditional\.$",
+    ):
+        SubsetDesign.conditional(
+            [[1, 1, 0], [1, 0, 1], [0, 1, 1]], [0.5] * 3
+        ).draw_questions(2)
+    with pytest.raises(
+        ValueError, match=r"^answers must be booleans \(True = 'my value is in Ã'\)\.$"
+    ):
+        SubsetDesign.uniform(4).record_answers([[1, 1, 0, 0]], [3])
+    for bad in (-1, 2.5):
+        with pytest.raises(
+            ValueError,
+            match=r"^The 'n_questions' parameter of SubsetDesign\.draw_questions must "
+            r"be an int in the range \[0, inf\)",
+        ):
+            SubsetDesign.uniform(4).draw_questions(bad)
+
+
+def test_forbidden_sizes_of_an_independent_design():
+    for row in ([1, 1, 1, 1], [1, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 0]):
+        subsets = [[1, 1, 0, 0], [1, 0, 1, 0], row]
+        with pytest.raises(ValueError, match=rf"^subsets row 2 has size {sum(row)}, "):
+            SubsetDesign.independent(subsets, [0.4, 0.4, 0.2])
+    # a forbidden subset of zero probability is allowed; a conditional design
+    # may list a single category with zero probability too
+    SubsetDesign.conditional(
+        [[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, 0]], [0.5] * 3 + [0]
+    )
+
+
+def test_complements_found_among_listed_subsets_of_other_sizes():
+    # {0,1}, {0,2}, {0,3} and {2,3}: the complement of {0,1} is listed, those
+    # of {0,2} and {0,3} are not (the search lands on another listed subset)
+    design = SubsetDesign.independent(
+        [[1, 1, 0, 0], [1, 0, 1, 0], [1, 0, 0, 1], [0, 0, 1, 1]], [0.3, 0.2, 0.3, 0.2]
+    )
+    got = _as_dict(design)
+    want = {
+        frozenset({0, 1}): 0.5,
+        frozenset({2, 3}): 0.5,
+        frozenset({0, 2}): 0.2,
+        frozenset({1, 3}): 0.2,
+        frozenset({0, 3}): 0.3,
+        frozenset({1, 2}): 0.3,
+    }
+    assert got.keys() == want.keys()
+    for a, m in want.items():
+        assert got[a] == pytest.approx(m, abs=1e-15)
+
+
+def test_symmetry_with_dummies_is_checked_on_tiny_probabilities():
+    # a subset of probability 5e-9 whose complement is not listed: not
+    # symmetric, however small
+    subsets = [[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 1]]
+    nu = [0.3, 0.3, 0.2, 0.2 - 5e-9, 5e-9]
+    with pytest.raises(ValueError, match="requires a symmetric design"):
+        SubsetDesign.independent(subsets, nu, min_coverage=0.1)
+
+
+def test_conditional_sampler_serves_a_category_seen_once():
+    subsets = [
+        [1, 1, 0, 0],
+        [1, 0, 1, 0],
+        [0, 1, 1, 0],
+        [1, 1, 1, 1],
+        [0, 0, 1, 1],
+        [0, 1, 0, 1],
+        [1, 0, 0, 1],
+    ]
+    mu = [0.2, 0.3, 0.1, 0.4, 0.2, 0.3, 0.1]
+    design = SubsetDesign.conditional(subsets, mu)
+    codes = np.array([0, 0, 1, 2, 2, 2, 3])
+    out = design.sample(codes, random_state=0)
+    assert out.dtype == bool
+    assert np.all(out[np.arange(codes.size), codes])
+    assert np.all(out.sum(axis=1) >= 2)
+
+
+def test_admissible_reads_the_designs_subsets_not_their_sizes():
+    design = SubsetDesign.conditional([[1, 1, 0], [1, 0, 1], [0, 1, 1]], [0.5] * 3)
+    ind = np.array([[1, 1, 0], [1, 1, 1], [1, 0, 0]], dtype=bool)
+    assert design.admissible(ind).tolist() == [True, False, False]
+
+
+def test_seeds_reproduce_questions_answers_and_reports():
+    design = SubsetDesign.uniform(5, min_coverage=0.1)
+    q1 = design.draw_questions(200, random_state=3)
+    np.testing.assert_array_equal(q1, design.draw_questions(200, random_state=3))
+    assert not np.array_equal(q1, design.draw_questions(200, random_state=4))
+    answers = np.arange(200) % 2
+    r1 = design.record_answers(q1, answers, random_state=5)
+    np.testing.assert_array_equal(
+        r1, design.record_answers(q1, answers, random_state=5)
+    )
+    assert not np.array_equal(r1, design.record_answers(q1, answers, random_state=6))
+    codes = np.arange(200) % 7
+    s1 = design.sample(codes, random_state=8)
+    np.testing.assert_array_equal(s1, design.sample(codes, random_state=8))
+    assert not np.array_equal(s1, design.sample(codes, random_state=9))
