@@ -572,6 +572,25 @@ SPECS["audit_entry"] = ModuleSpec(
     path="skprivate/_audit/_audit.py",
     tests=[*_AUDIT_TESTS, "tests/test_mutation_exact_laws.py"],
     new_tests=["tests/test_mutation_audit_entry.py"],
+    equivalent={
+        f"skprivate._audit._audit.x_audit__mutmut_{n}": (
+            line,
+            "the column is set first from r['column'] and this only lets the "
+            "same value be written again under the same key: the frame is "
+            "unchanged",
+        )
+        for n, line in (
+            (40, '**{k: r[k] for k in r if k not in ("XXcolumnXX", "exact", '),
+            (41, '**{k: r[k] for k in r if k not in ("COLUMN", "exact", "seconds")},'),
+        )
+    },
+)
+
+_LK = "skprivate.subset._leakage."
+_BELOW_EVERY_MASS = (
+    "the mark of the outputs not in the report only has to lie below every "
+    "mass (all >= 0) for argmax, and a report holds at least one output, so "
+    "the guess never lands on a mark"
 )
 
 # the leakage measures of the subset designs (population and per report)
@@ -585,6 +604,37 @@ SPECS["subset_leakage"] = ModuleSpec(
         "tests/test_mutation_subset.py",
     ],
     new_tests=["tests/test_mutation_subset_leakage.py"],
+    equivalent={
+        f"{_LK}x__check_weights__mutmut_21": (
+            "abs(w.sum() - 1) >= 1e-6:",
+            "differs only for weights summing to exactly 1 +- 1e-6",
+        ),
+        f"{_LK}x_subset_individual_leakage__mutmut_35": (
+            "ind = a[:, :p].astype(None)",
+            "0/1 floats: np.where and the coverage read them as the booleans",
+        ),
+        f"{_LK}x_subset_individual_leakage__mutmut_51": (
+            "masses = np.where(ind, s * w[None, :], -2.0)",
+            _BELOW_EVERY_MASS,
+        ),
+        f"{_LK}x_subset_individual_leakage__mutmut_59": (
+            "dummy = np.where(a[:, p:].astype(None), t, -1.0)",
+            "0/1 floats: np.where reads them as the booleans",
+        ),
+        f"{_LK}x_subset_individual_leakage__mutmut_61": (
+            "dummy = np.where(a[:, p:].astype(bool), t, -2.0)",
+            _BELOW_EVERY_MASS,
+        ),
+        f"{_LK}x_subset_individual_leakage__mutmut_127": (
+            'out["prediction_leakage"] = (guess == y).astype(None)',
+            "astype(None) is astype(float64)",
+        ),
+        f"{_LK}x_subset_leakage__mutmut_80": (
+            "if (design.has_dummies) or True else w",
+            "without dummies s = 1 and t = 0: the two zeros appended change no "
+            "entropy, sum of squares or maximum",
+        ),
+    },
 )
 
 # the frequency oracles' exact laws: the full table or the reduction to one
@@ -599,6 +649,13 @@ SPECS["frequency_laws"] = ModuleSpec(
         "tests/test_audit.py",
     ],
     new_tests=["tests/test_mutation_frequency_laws.py"],
+    equivalent={
+        "skprivate.frequency._laws.x_oracle_law__mutmut_32": (
+            "pair = MatrixLaw(np.asarray(log_prob), list(categories[:3]), labels)",
+            "the pair table has two rows: MatrixLaw labels its rows from the "
+            "first labels given, so a third is never read",
+        ),
+    },
 )
 
 # the log-space helpers every exact audit computes with

@@ -9,6 +9,8 @@ per-column claims) is checked on figures known in advance.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -56,7 +58,10 @@ class _Stand:
 
 def test_a_pure_claim_is_respected_up_to_equality():
     laws = [_Law(1.0), _Law(1.0 + 1e-12), _Law(0.5)]
+    before = time.perf_counter()
     rows = audited_columns(_Stand({"epsilon_per_feature": 1.0}, laws))
+    elapsed = time.perf_counter() - before
+    assert all(0 <= r["seconds"] <= elapsed for r in rows)
     assert [r["respected"] for r in rows] == [True, False, True]
     assert [r["audited_epsilon"] for r in rows] == [1.0, 1.0 + 1e-12, 0.5]
     assert [r["column"] for r in rows] == ["x0", "x1", "x2"]
@@ -117,6 +122,7 @@ def test_a_claim_of_another_notion_is_not_judged():
     row = audited_columns(_Stand({"epsilon_per_feature": 1.0}, [loss]))[0]
     assert row["audited_epsilon"] == np.inf and row["respected"] is False
     assert row["method"] == "impossible for 1" and loss.worst_delta(1.0) is None
+    assert row["worst_output"] == "cell" and row["worst_inputs"] == (0, 1)
 
 
 def test_columns_without_an_exact_law_say_why():
@@ -173,7 +179,9 @@ def test_audit_refuses_what_it_cannot_read():
         TypeError,
         match=r"^audit takes a fitted privatizer of skprivate; got Pipeline\. For a "
         r"pipeline, column transformer, learner, ensemble or search, "
-        r"privacy_report\(estimator\)",
+        r"privacy_report\(estimator\) gives the audited figures of every "
+        r"privatizer it holds \(columns audited_epsilon and audited_delta\) and "
+        r"their audited total\.$",
     ):
         from sklearn.pipeline import make_pipeline
 

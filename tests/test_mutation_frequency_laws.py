@@ -79,3 +79,24 @@ def test_each_column_reads_its_own_oracle_and_categories():
     assert set(first.worst_epsilon().inputs) <= {"a", "b", "c"}
     assert set(second.worst_epsilon().inputs) <= {"x", "y", "z", "w"}
     assert first.worst_epsilon().value == pytest.approx(1.0, abs=1e-9)
+
+
+def test_outputs_are_labelled_in_the_full_and_the_reduced_law():
+    cats = ["c0", "c1", "c2"]
+    X = np.array(cats, dtype=object)[:, None]
+    krr = FrequencyOracle(oracle="krr", epsilon=1.0, categories=[cats], random_state=0)
+    oracle = krr.fit(X).oracles_[0]
+    full = oracle_law(oracle, cats, full=True).worst_epsilon()
+    assert full.inputs == ("c0", "c1") and full.output == "c0"
+    pair = oracle_law(oracle, cats, full=False)
+    worst = pair.worst_epsilon()
+    assert worst.inputs == ("c0", "c1") and worst.output == "the first category"
+    assert worst.output == pair.law.worst_epsilon().output
+    assert pair.worst_delta(0.5).output == pair.law.worst_delta(0.5).output
+    oue = FrequencyOracle(oracle="oue", epsilon=1.0, categories=[cats], random_state=0)
+    oracle = oue.fit(X).oracles_[0]
+    full = oracle_law(oracle, cats, full=True).worst_epsilon()
+    assert full.inputs == ("c0", "c1") and full.output == "{c0}"
+    worst = oracle_law(oracle, cats, full=False).worst_epsilon()
+    assert set(worst.inputs) == {"c0", "c1"}
+    assert worst.output == "first category's bit 0, second's 1 (other bits alike)"

@@ -12,6 +12,8 @@ the accuracy of the best guess.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -101,6 +103,11 @@ DESIGNS = [
         [0.6, 0.3, 0.1],
     ),
     ("uniform 4, a zero weight", lambda: SubsetDesign.uniform(4), [0.0, 0.2, 0.3, 0.5]),
+    (
+        "uniform 4, two zero weights",
+        lambda: SubsetDesign.uniform(4),
+        [0.0, 0.0, 0.5, 0.5],
+    ),
 ]
 
 
@@ -136,7 +143,9 @@ def test_individual_leakages_equal_the_posterior_of_each_report(label, build, w)
     w = np.asarray(w)
     joint, law = _joint(design, w)
     k = design.n_outputs
-    reports = sorted(joint, key=sorted)
+    # reports no respondent can give (every category in them without mass)
+    # are checked on their own below
+    reports = sorted((a for a in joint if sum(joint[a].values()) > 0), key=sorted)
     A = np.zeros((len(reports), k))
     for i, a in enumerate(reports):
         A[i, sorted(a)] = 1
@@ -231,3 +240,34 @@ def test_enumeration_helper_covers_every_report():
         assert set(cell) <= set(a)
         assert sum(1 for x in a if x >= 5) == 1
     assert len(joint) == 2 * len(design._masks)
+
+
+def test_reports_of_categories_without_mass_warn_of_nothing():
+    design = SubsetDesign.uniform(4)
+    w = [0.0, 0.0, 0.5, 0.5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        population = subset_leakage(design, w)
+        out = subset_individual_leakage([[1, 1, 0, 0], [1, 0, 1, 0]], design, w)
+    assert np.isfinite(population["mutual_information_bits"])
+    assert out["size_coverage"].tolist() == [0.0, 0.5]
+    assert out["information_bits"][0] == np.inf and np.isnan(
+        out["guess_probability"][0]
+    )
+    assert out["guess_probability"][1] == 1.0
+
+
+def test_bad_inputs_are_named():
+    design = SubsetDesign.uniform(4)
+    with pytest.raises(
+        TypeError, match=r"^weights must be numeric; entry \(0,\) is a str"
+    ):
+        subset_leakage(design, ["a", "b", "c", "d"])
+    with pytest.raises(TypeError, match=r"^A must be numeric; "):
+        subset_individual_leakage([["x", 1, 0, 0]], design, [0.25] * 4)
+    with pytest.raises(TypeError, match=r"^y_true must be numeric; "):
+        subset_individual_leakage([[1, 1, 0, 0]], design, [0.25] * 4, y_true=["x"])
+    with pytest.raises(
+        ValueError, match=r"^A must contain only 0 and 1 \(subset indicators\); row 1 "
+    ):
+        subset_individual_leakage([[1, 1, 0, 0], [1, 2, 0, 0]], design, [0.25] * 4)
