@@ -560,10 +560,142 @@ _SUBSET_DESIGN_TESTS = [
     "tests/test_audit.py::test_subset_dummies_closed_form",
     "tests/test_audit.py::test_subset_without_dummies_is_infinite_two_columns",
 ]
+_SD = "skprivate.subset._design."
+_SDC = _SD + "xǁSubsetDesignǁ"
+_INT64 = (
+    "numpy's default integer is int64 on the platforms served, and every "
+    "caller passes int64 masks or Python ints: the same values and dtype"
+)
+_FLOAT_SAME = (
+    "a float64 array of the same 0/1 or numeric values: every use (np.where, "
+    "comparisons, products) reads it alike"
+)
+_TIE = (
+    "differs only when a uniform draw equals a threshold exactly "
+    "(probability 2**-53 at most)"
+)
+_EDGE = "differs only for a sum exactly at the tolerance's edge"
+_TOTAL_ONE = (
+    "cum[-1] is the total probability, 1 to rounding (checked at build): "
+    "dividing instead of multiplying moves a draw by at most a few ulps"
+)
+_NEVER_PAST = (
+    "u * cum[-1] < cum[-1] for u < 1, so searchsorted never passes the last "
+    "index and the bound never acts"
+)
+_SUBSET_DESIGN_EQUIVALENT = {
+    f"{_SD}x__check_probabilities_vector__mutmut_3": ("dtype=None)", _FLOAT_SAME),
+    f"{_SD}x__check_probabilities_vector__mutmut_5": (
+        "prob = np.asarray(probabilities, )",
+        _FLOAT_SAME,
+    ),
+    f"{_SD}x__check_subsets__mutmut_42": (
+        "return sub.astype(None)",
+        "0/1 floats: indicators_to_masks casts them to int64 and sums are the same",
+    ),
+    f"{_SD}x__check_sum__mutmut_6": ("if abs(total - 1.0) >= 1e-8:", _EDGE),
+    f"{_SD}x_indicators_to_masks__mutmut_11": ("dtype=None))", _INT64),
+    f"{_SD}x_indicators_to_masks__mutmut_13": ("np.arange(ind.shape[1], ))", _INT64),
+    f"{_SD}x_masks_to_indicators__mutmut_3": (
+        "masks = np.asarray(masks, dtype=None)",
+        _INT64,
+    ),
+    f"{_SD}x_masks_to_indicators__mutmut_5": ("masks = np.asarray(masks, )", _INT64),
+    f"{_SD}x_masks_to_indicators__mutmut_10": ("np.arange(p, dtype=None)", _INT64),
+    f"{_SD}x_masks_to_indicators__mutmut_12": ("np.arange(p, )", _INT64),
+    f"{_SDC}_add_dummy__mutmut_7": ("dummy = rng.random(n) <= 0.5", _TIE),
+    f"{_SDC}_check_identifiable__mutmut_5": (
+        "eig = np.linalg.eigvalsh(1.5 * (q + q.T))",
+        "triples the eigenvalues: differs only for a smallest eigenvalue in "
+        "(3.3e-11, 1e-10], between a singular design's rounding (1e-15) and "
+        "the eigenvalues of designs in use (above 1e-3)",
+    ),
+    f"{_SDC}_check_identifiable__mutmut_8": ("if eig[0] < 1e-10:", _EDGE),
+    f"{_SDC}_draw_nu__mutmut_10": ("rng.random(n) * cum[-1], )", _TIE),
+    f"{_SDC}_draw_nu__mutmut_11": ("rng.random(n) / cum[-1], side=", _TOTAL_ONE),
+    f"{_SDC}_draw_nu__mutmut_22": (
+        "idx = np.minimum(idx, self._masks.size + 1)",
+        _NEVER_PAST,
+    ),
+    f"{_SDC}_draw_nu__mutmut_30": ("out = rng.random((n, p)) <= 0.5", _TIE),
+    f"{_SDC}_draw_nu__mutmut_31": (
+        "out = rng.random((n, p)) < 1.5",
+        "the first draw is then every category, which no admissible size "
+        "allows: every row is redrawn by the loop, whose draws are unchanged, "
+        "so the law is the same (one wasted draw)",
+    ),
+    f"{_SDC}_draw_nu__mutmut_41": ("rng.random((todo.size, p)) <= 0.5", _TIE),
+    f"{_SDC}_sample_conditional__mutmut_31": ("u[rows] * cum[-1], )", _TIE),
+    f"{_SDC}_sample_conditional__mutmut_32": ("u[rows] / cum[-1], side=", _TOTAL_ONE),
+    f"{_SDC}_sample_conditional__mutmut_42": ("cand.size + 1)", _NEVER_PAST),
+    f"{_SDC}conditional__mutmut_32": ("totals = sub.T.astype(None) @ mu", _FLOAT_SAME),
+    f"{_SDC}conditional__mutmut_38": ("np.abs(totals - 1.0) >= 1e-8", _EDGE),
+    f"{_SDC}coverage__mutmut_3": ("w = np.asarray(weights, dtype=None)", _FLOAT_SAME),
+    f"{_SDC}coverage__mutmut_5": ("w = np.asarray(weights, )", _FLOAT_SAME),
+    f"{_SDC}coverage__mutmut_9": ("np.asarray(ind, dtype=None) @ w", _FLOAT_SAME),
+    f"{_SDC}coverage__mutmut_11": ("np.asarray(ind, ) @ w", _FLOAT_SAME),
+    f"{_SDC}draw_questions__mutmut_22": (
+        "Interval(numbers.Integral, 0, None, )",
+        "Interval's default closed='both' accepts the same integers as "
+        "closed='left' when the right end is None",
+    ),
+    f"{_SDC}independent__mutmut_74": (
+        "found = (pos <= masks.size) &",
+        "at pos == masks.size the mask compared is the largest, which is below "
+        "the complement searched for: found stays false",
+    ),
+    f"{_SDC}mu_of__mutmut_3": ("masks = np.asarray(masks, dtype=None)", _INT64),
+    f"{_SDC}mu_of__mutmut_5": ("masks = np.asarray(masks, )", _INT64),
+    f"{_SDC}mu_of__mutmut_35": (
+        "np.clip(np.searchsorted(self._masks, masks), None,",
+        "searchsorted never returns a negative index: the lower clip never acts",
+    ),
+    f"{_SDC}q_matrix__mutmut_6": (
+        'if self.kind == "uniform" and p > 4:',
+        "the uniform design on 4 categories is then enumerated, which gives the "
+        "closed form's matrix (test_uniform_q_closed_form_matches_enumeration)",
+    ),
+    f"{_SDC}q_matrix__mutmut_7": (
+        'if self.kind == "uniform" and p >= 5:',
+        "as q_matrix__mutmut_6",
+    ),
+    **{
+        f"{_SDC}q_matrix__mutmut_{n}": (
+            line,
+            "unreachable: only the uniform builder makes a design too large to "
+            "enumerate, and its Q has the closed form above",
+        )
+        for n, line in (
+            (21, "self._require_enumeration(None)"),
+            (22, 'self._require_enumeration("XXQXX")'),
+            (23, 'self._require_enumeration("q")'),
+        )
+    },
+    f"{_SDC}q_matrix__mutmut_25": (
+        "ind = masks_to_indicators(self._masks, p).astype(None)",
+        "astype(None) is astype(float64)",
+    ),
+    f"{_SDC}record_answers__mutmut_33": ("ans.astype(None)[:, None]", _FLOAT_SAME),
+    f"{_SDC}record_answers__mutmut_34": (
+        "q.astype(None), ~q.astype(bool))",
+        "the reports are cast to int8 at the end: 0/1 floats give the same",
+    ),
+    f"{_SDC}sample__mutmut_5": ("codes = np.asarray(codes, dtype=None)", _INT64),
+    f"{_SDC}sample__mutmut_7": ("codes = np.asarray(codes, )", _INT64),
+    f"{_SDC}sample__mutmut_56": ("rng.random(n) <= 0.5)", _TIE),
+    f"{_SDC}sample__mutmut_59": (
+        "return self._add_dummy(a, None, dummy)",
+        "the generator is read only when no dummy column is given, and sample "
+        "always gives one",
+    ),
+    f"{_SDC}uniform__mutmut_38": ("masks = np.arange(1 << p, dtype=None)", _INT64),
+    f"{_SDC}uniform__mutmut_40": ("masks = np.arange(1 << p, )", _INT64),
+}
 SPECS["subset_design"] = ModuleSpec(
     path="skprivate/subset/_design.py",
     tests=_SUBSET_DESIGN_TESTS,
     new_tests=["tests/test_mutation_subset_design.py"],
+    equivalent=_SUBSET_DESIGN_EQUIVALENT,
 )
 
 # the audit's entry: each column's claim read from privacy_summary, compared

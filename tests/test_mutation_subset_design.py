@@ -601,3 +601,23 @@ def test_seeds_reproduce_questions_answers_and_reports():
     s1 = design.sample(codes, random_state=8)
     np.testing.assert_array_equal(s1, design.sample(codes, random_state=8))
     assert not np.array_equal(s1, design.sample(codes, random_state=9))
+
+
+def test_a_symmetric_design_listing_its_largest_complement_is_accepted():
+    # sorted masks 3, 5, 6, 9, 10, 12: the complement of {0, 1} (mask 3) is
+    # {2, 3} (mask 12), the last one listed
+    design = SubsetDesign.independent(
+        [
+            [1, 1, 0, 0],
+            [0, 0, 1, 1],
+            [1, 0, 1, 0],
+            [0, 1, 0, 1],
+            [1, 0, 0, 1],
+            [0, 1, 1, 0],
+        ],
+        [0.25, 0.25, 0.15, 0.15, 0.1, 0.1],
+        min_coverage=0.1,
+    )
+    got = _as_dict(design)
+    assert got[frozenset({0, 1})] == pytest.approx(0.5)
+    assert got[frozenset({0, 3})] == pytest.approx(0.2)
