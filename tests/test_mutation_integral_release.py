@@ -206,3 +206,181 @@ def test_rounding_merges_negative_zero():
     assert not np.signbit(out[:3]).any()
     raw = _round(np.array([-0.0, 2.5]), None)
     assert raw.tolist() == [0.0, 2.5] and not np.signbit(raw[0])
+
+
+# -- each part on its own -----------------------------------------------------
+
+
+def _by_definition(sample, name):
+    if name == "median":
+        return float(np.median(sample))
+    if name == "iqr":
+        return float(np.quantile(sample, 0.75) - np.quantile(sample, 0.25))
+    if name == "var":
+        return float(np.var(sample, ddof=1)) if sample.size > 1 else np.nan
+    if name == "std":
+        return float(np.std(sample, ddof=1)) if sample.size > 1 else np.nan
+    return _sample_statistic(sample, name)
+
+
+@pytest.mark.parametrize("n", [1, 2, 10, 17, 50, 101])
+@pytest.mark.parametrize("presorted", [True, False])
+def test_every_statistic_of_every_resample_by_its_definition(n, presorted):
+    rng = np.random.default_rng(n)
+    x = rng.normal(size=n).round(1)  # ties among the values
+    if presorted:
+        x = np.sort(x)
+    counts = _draw_counts(np.random.default_rng(n + 1), 30, n)
+    got = resample_statistics(x, counts, STATISTICS, presorted=presorted)
+    for i, row in enumerate(counts):
+        sample = np.repeat(x, row)
+        for name in STATISTICS:
+            want = _by_definition(sample, name)
+            if np.isnan(want):
+                assert np.isnan(got[name][i])
+            else:
+                assert got[name][i] == pytest.approx(want, rel=1e-12, abs=1e-12), name
+
+
+def _splitmix_hash(bits_rows, words):
+    """The documented hash in Python integers: the splitmix64 finalizer of
+    each 64-bit word, then a linear combination with odd words mod 2**64."""
+    mask = (1 << 64) - 1
+    out = []
+    for row in bits_rows:
+        total = 0
+        for z, w in zip(row, words):
+            z = int(z)
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+            total = (total + z * int(w)) & mask
+        out.append(total)
+    return out
+
+
+def test_set_hash_is_the_splitmix_finalizer_combined_mod_two_to_the_64():
+    from skprivate.integral._resampling import _set_hash
+
+    counts = _draw_counts(np.random.default_rng(3), 40, 150)
+    packed = _packed_sets(counts)
+    words = np.random.default_rng(9).integers(0, 2**63, size=3, dtype=np.uint64)
+    words = words * np.uint64(2) + np.uint64(1)
+    got = _set_hash(packed.copy(), words)
+    assert [int(h) for h in got] == _splitmix_hash(packed, words)
+    # one record's set, in each word
+    single = _packed_sets(np.eye(150, dtype=int)[[0, 63, 64, 149]])
+    assert len({int(h) for h in _set_hash(single.copy(), words)}) == 4
+
+
+def test_intersection_tracker_states_equal_the_intersections():
+    from skprivate.integral._resampling import _IntersectionTracker
+
+    rng = np.random.default_rng(0)
+    n = 30
+    counts = _draw_counts(rng, 400, n)
+    packed = _packed_sets(counts)
+    sets = [frozenset(np.flatnonzero(r).tolist()) for r in counts]
+    values = rng.integers(0, 12, size=400).astype(float)
+    # value 99: only resamples holding record 3 (never empty)
+    holding = np.flatnonzero(counts[:, 3] > 0)[:30]
+    values[holding] = 99.0
+    values[5] = np.nan
+    for capacity in (1000, 3, 1):
+        tracker = _IntersectionTracker(("s",), 1, capacity)
+        for start in range(0, 400, 50):  # eight batches
+            tracker.add("s", values[start : start + 50], packed[start : start + 50])
+        seen = np.unique(values[~np.isnan(values)])
+        states = tracker.states("s", seen)
+        for v, state in zip(seen.tolist(), states.tolist()):
+            rows = [s for s, u in zip(sets, values.tolist()) if u == v]
+            empty = not frozenset.intersection(*rows)
+            if state == tracker.EMPTY:
+                assert empty, (capacity, v)
+            elif state == tracker.NONEMPTY:
+                assert not empty, (capacity, v)
+            else:
+                assert capacity < 1000  # unknown only when masks were evicted
+        assert tracker.n_alive <= max(capacity, 1)
+        counts_seen = {v: int(np.sum(values == v)) for v in seen.tolist()}
+        assert {v: tracker.count[tracker.entries["s"][v]] for v in seen.tolist()} == (
+            counts_seen
+        )
+        assert states[seen.tolist().index(99.0)] != tracker.EMPTY
+
+
+@pytest.mark.parametrize("budget", [8, 16, 40, 1 << 20])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_second_pass_finds_the_first_candidate_with_an_empty_intersection(budget, seed):
+    from skprivate.integral._resampling import _verify_candidates
+
+    rng = np.random.default_rng(seed)
+    n, B = 40, 900
+    chunks = _chunks(n, B, seed)
+    counts = np.vstack(
+        [_draw_counts(np.random.default_rng(c), b, n) for c, b in chunks]
+    )
+    sets = [frozenset(np.flatnonzero(r).tolist()) for r in counts]
+    # values 0 .. 9 at random; values 10 .. 13 only on resamples holding a
+    # given record (their intersections are never empty)
+    values = rng.integers(0, 10, size=B).astype(float)
+    for v, record in zip(range(10, 14), (1, 2, 3, 4)):
+        rows = np.flatnonzero(counts[:, record] > 0)
+        values[rng.choice(rows, size=40, replace=False)] = v
+    # a few values seen rarely: their intersections stay non-empty
+    values[:3] = 20.0
+    ranked = rng.permutation(np.unique(values))
+    empty = [
+        not frozenset.intersection(*[s for s, u in zip(sets, values) if u == v])
+        for v in ranked
+    ]
+    pending = sorted(
+        rng.choice(ranked.size, size=ranked.size // 2 + 2, replace=False).tolist()
+    )
+    fallback = next(
+        (i for i in range(ranked.size) if empty[i] and i not in pending), None
+    )
+    if fallback is not None:
+        pending = [i for i in pending if i < fallback]
+    plans = {
+        "s": {
+            "values": ranked,
+            "pending": list(pending),
+            "fallback": fallback,
+            "found": None,
+        }
+    }
+    _verify_candidates(plans, {"s": values}, chunks, n, budget)
+    want = next((i for i in pending if empty[i]), fallback)
+    assert plans["s"]["found"] == want
+
+
+def test_chunks_and_batches_exactly():
+    from skprivate.integral._resampling import _batches
+
+    assert [B for _, B in _chunks(1, 2**20, 0)] == [2**20]
+    assert [B for _, B in _chunks(2**20 + 1, 3, 0)] == [1, 1, 1]
+    assert [B for _, B in _chunks(0, 5, 0)] == [5]
+    assert [B for _, B in _chunks(2**19, 5, 0)] == [2, 2, 1]
+    fake = [(k, size) for k, size in enumerate([1, 1, 1, 1, 2, 5, 1, 1])]
+    assert [[k for k, _ in batch] for batch in _batches(fake)] == [
+        [0, 1, 2, 3],
+        [4, 5],
+        [6, 7],
+    ]
+    assert [[k for k, _ in b] for b in _batches([(0, 4), (1, 3), (2, 1)])] == [
+        [0],
+        [1, 2],
+    ]
+
+
+@pytest.mark.parametrize(("B", "n"), [(1, 9), (2, 9), (3, 2**16 + 1), (2, 2**17 + 3)])
+def test_count_draws_of_every_shape(B, n):
+    counts = _draw_counts(np.random.default_rng(B + n), B, n)
+    assert counts.shape == (B, n)
+    assert np.all(counts.sum(axis=1) == n) and counts.min() >= 0
+    # the records at both ends are drawn as often as the others
+    if n > 2**16:
+        assert counts[:, -100:].sum() > 0 and counts[:, :100].sum() > 0
+        tail = counts[:, 2**16 :].sum(axis=1) / n
+        assert np.all(np.abs(tail - (n - 2**16) / n) < 0.01)
