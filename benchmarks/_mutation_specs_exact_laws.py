@@ -741,6 +741,10 @@ SPECS["subset_leakage"] = ModuleSpec(
             "abs(w.sum() - 1) >= 1e-6:",
             "differs only for weights summing to exactly 1 +- 1e-6",
         ),
+        f"{_LK}x_subset_individual_leakage__mutmut_31": (
+            "check_subset_data(a, design, )",
+            "check_subset_data's name defaults to 'A', the name passed",
+        ),
         f"{_LK}x_subset_individual_leakage__mutmut_35": (
             "ind = a[:, :p].astype(None)",
             "0/1 floats: np.where and the coverage read them as the booleans",
