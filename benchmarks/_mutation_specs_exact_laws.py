@@ -376,6 +376,48 @@ _RVNS_EQUIVALENT = {
 }
 
 
+_WA = "skprivate.negative_survey._window_audit."
+_WL = _WA + "xǁGridWindowLawǁ"
+_FIRST_REPLACES = (
+    "every weight is >= 0, above the initial best: the first numerator "
+    "replaces it whatever its initial value or input"
+)
+_ONE_POINT = (
+    "on a piece of one band start only u = 0 is summed, where the line is g0 "
+    "whatever its slope"
+)
+_CACHE_BOUND = "the bound of the cache's size: the values are the same"
+_WINDOW_AUDIT_EQUIVALENT = {
+    f"{_WA}x__sum_product__mutmut_7": (
+        "nxt = [0] * (len(poly) + 2)",
+        "a trailing zero coefficient: the same sum",
+    ),
+    f"{_WA}x__sum_product__mutmut_12": (
+        "nxt[i + 1] = c * beta",
+        "nxt[i + 1] is first written at step i (steps before touch only "
+        "nxt[:i + 1]) and added to at step i + 1: assigning it is adding to 0",
+    ),
+    f"{_WA}x__sum_product__mutmut_23": (
+        "sums = _power_sums(n, len(poly) + 1)",
+        "one power sum more, which zip leaves unread",
+    ),
+    f"{_WL}weight__mutmut_8": (
+        "if all(hi < s_lo and lo > s_hi + self.D for lo, hi in wins):",
+        "a shortcut never taken: the general sum gives the same weight",
+    ),
+    f"{_WL}weight__mutmut_44": ("if (q - p > 1) or True else g0", _ONE_POINT),
+    f"{_WL}weight__mutmut_54": ("if q - p >= 1 else g0", _ONE_POINT),
+    f"{_WL}weight__mutmut_75": ("if len(self._cache) <= 200_000:", _CACHE_BOUND),
+    f"{_WL}weight__mutmut_76": ("if len(self._cache) < 200001:", _CACHE_BOUND),
+    f"{_WL}_best_numerator__mutmut_1": (
+        "cap = None",
+        "only the early stop is lost: the maximum over every numerator is the same",
+    ),
+    f"{_WL}_best_numerator__mutmut_13": ("best = (Fraction(-2), -1)", _FIRST_REPLACES),
+    f"{_WL}_best_numerator__mutmut_14": ("best = (Fraction(-1), +1)", _FIRST_REPLACES),
+    f"{_WL}_best_numerator__mutmut_15": ("best = (Fraction(-1), -2)", _FIRST_REPLACES),
+}
+
 SPECS: dict[str, ModuleSpec] = {
     # the Laplace, generalized Gaussian, flipped Huber and Square Wave laws
     "ldp_exact_laws": ModuleSpec(
@@ -537,6 +579,7 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/test_mutation_negative_survey.py",
         ],
         new_tests=["tests/test_mutation_window_audit.py"],
+        equivalent=_WINDOW_AUDIT_EQUIVALENT,
     ),
 }
 

@@ -200,3 +200,65 @@ def test_best_numerator_is_the_likeliest_candidate_input(case):
         assert got == law.weight(x, centres) and x in numerators
         full = math.prod(hi - lo + 1 for lo, hi in map(law.window, centres))
         assert got <= full
+
+
+@pytest.mark.parametrize(
+    "case",
+    [(9, 3, 1, 1, True), (9, 3, 2, 2, True), (10, 4, 2, 1, False), (8, 5, 3, 2, False)],
+    ids=str,
+)
+def test_every_weight_equals_a_direct_count(case):
+    law = GridWindowLaw(*case)
+    r0, r1 = law.report_range
+    lo, hi = law.inputs
+    for x in range(lo, hi + 1):
+        for centres in itertools.combinations_with_replacement(
+            range(r0 - 1, r1 + 2), law.k
+        ):
+            assert law.weight(x, centres) == _direct_weight(law, x, centres), (
+                x,
+                centres,
+            )
+
+
+def test_a_single_audited_input_is_accepted():
+    law = GridWindowLaw(12, 3, 1, 1, False, 5, 5)
+    assert law.inputs == (5, 5)
+    assert law._input_candidates() == [5]
+
+
+def _documented_centres(law, x2, numerators):
+    """The centre candidates as the module's notes state them: each base
+    position (the input, the edges of its bands' range, one step beyond each
+    end of the report range, and the same for every numerator input),
+    moved by 0, 1, 2, m - 1, m, m + 1 or m + 2 steps either way and by one
+    band (D + 1) either way; and the windows cut at an end of the range,
+    whose ratio peaks near sqrt(2 D (D + 1)) points from it."""
+    D, m = law.D, law.m
+    r0, r1 = law.report_range
+    s_lo, s_hi = law.offsets(x2)
+    bases = [x2, s_hi, s_lo + D, r0 - 1, r1 + 1]
+    for x in numerators:
+        a, b = law.offsets(x)
+        bases += [a, b + D, x]
+    found = set()
+    for base in bases:
+        for t in (0, 1, 2, m - 1, m, m + 1, m + 2):
+            for shift in (0, D + 1, -(D + 1)):
+                found |= {base + shift + t, base + shift - t}
+    root = math.isqrt(2 * D * (D + 1))
+    for ell in (root - m, root - m + 1, m, m + 1):
+        found |= {r0 + ell, r1 - ell}
+    return sorted(c for c in found if r0 <= c <= r1)
+
+
+@pytest.mark.parametrize(
+    "case", [(60, 9, 3, 1, True, None, None), (70, 12, 4, 2, False, 2, 66)], ids=str
+)
+def test_centre_candidates_are_the_documented_positions(case):
+    law = GridWindowLaw(*case)
+    numerators = law._input_candidates()
+    for x2 in numerators:
+        assert law._centre_candidates(x2, numerators) == _documented_centres(
+            law, x2, numerators
+        ), x2
