@@ -837,9 +837,71 @@ SPECS["frequency_laws"] = ModuleSpec(
     },
 )
 
+_NU = "skprivate._audit._numeric."
+_LENTZ = (
+    "the modified Lentz method's guards against a zero denominator: for "
+    "x > a + 1 the denominators stay near b > 2, so the guard never acts, and "
+    "the starting c = 1 / tiny only has to be huge (c = b + a_n / c is b to "
+    "rounding either way)"
+)
+
 # the log-space helpers every exact audit computes with
 SPECS["audit_numeric"] = ModuleSpec(
     path="skprivate/_audit/_numeric.py",
     tests=[*_AUDIT_TESTS, "tests/test_mutation_audit.py"],
     new_tests=["tests/test_mutation_audit_numeric.py"],
+    equivalent={
+        **{
+            f"{_NU}{name}": (line, "the callers pass float arrays or Python floats")
+            for name, line in (
+                ("x_log1mexp__mutmut_3", "x = np.asarray(x, dtype=None)"),
+                ("x_log1mexp__mutmut_5", "x = np.asarray(x, )"),
+                ("x_log_upper_gamma__mutmut_3", "x = np.asarray(x, dtype=None)"),
+                ("x_log_upper_gamma__mutmut_5", "x = np.asarray(x, )"),
+                ("x_logdiffexp__mutmut_3", "a = np.asarray(a, dtype=None)"),
+                ("x_logdiffexp__mutmut_5", "a = np.asarray(a, )"),
+                ("x_logdiffexp__mutmut_8", "b = np.asarray(b, dtype=None)"),
+                ("x_logdiffexp__mutmut_10", "b = np.asarray(b, )"),
+            )
+        },
+        f"{_NU}x_log1mexp__mutmut_28": (
+            "return np.where(x >= -np.log(2.0), near, far)",
+            "at x = -log 2 both forms are accurate to the last digit",
+        ),
+        f"{_NU}x_log1mexp__mutmut_31": (
+            "return np.where(x > -np.log(3.0), near, far)",
+            "log(-expm1(x)) is accurate to the last digit on (-log 3, -log 2] "
+            "too (the 50-digit test covers -0.6932 and -0.7): the split only "
+            "matters near 0 and far below",
+        ),
+        f"{_NU}x_log_upper_gamma__mutmut_21": (
+            "far = direct <= _DIRECT_FLOOR",
+            "differs only for Q exactly 1e-250, where both are accurate",
+        ),
+        **{
+            f"{_NU}x_log_upper_gamma__mutmut_{n}": (line, _LENTZ)
+            for n, line in (
+                (31, "c = np.full_like(None, 1.0 / tiny)"),
+                (36, "c = np.full_like(xf, 2.0 / tiny)"),
+                (57, "d = np.where(None, tiny, d)"),
+                (64, "d = np.where(np.abs(d) <= tiny, tiny, d)"),
+                (69, "c = np.where(None, tiny, c)"),
+                (76, "c = np.where(np.abs(c) <= tiny, tiny, c)"),
+            )
+        },
+        **{
+            f"{_NU}x_log_upper_gamma__mutmut_{n}": (
+                line,
+                "the continued fraction has converged to rounding before its "
+                "400th term for every x > a + 1: without the early stop (or "
+                "with it at <= instead of <) the value is the same",
+            )
+            for n, line in (
+                (84, "if np.all(None):"),
+                (86, "if np.all(np.abs(step + 1.0) < 1e-17):"),
+                (87, "if np.all(np.abs(step - 2.0) < 1e-17):"),
+                (88, "if np.all(np.abs(step - 1.0) <= 1e-17):"),
+            )
+        },
+    },
 )

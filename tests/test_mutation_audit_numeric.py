@@ -99,3 +99,18 @@ def test_log_upper_gamma_of_an_array_mixing_both_branches():
         [-600.0, -5000.0, -1e5],
         rtol=1e-15,
     )
+
+
+def test_the_ends_of_each_helper_raise_no_floating_point_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="warn"):
+            assert float(log1mexp(0.0)) == -np.inf
+            assert float(log1mexp(-np.inf)) == 0.0
+            assert float(logdiffexp(-np.inf, -np.inf)) == -np.inf
+            assert float(logdiffexp(1.0, 1.0)) == -np.inf
+            # Q underflows to 0 in scipy here: its log is taken, then replaced
+            out = log_upper_gamma(2.0, np.array([1.0, 1e4]))
+    assert out[1] == pytest.approx(_log_q_exact(2.0, 1e4), rel=1e-13)
