@@ -864,6 +864,18 @@ SPECS["audit_numeric"] = ModuleSpec(
                 ("x_logdiffexp__mutmut_10", "b = np.asarray(b, )"),
             )
         },
+        **{
+            f"{_NU}x_log1mexp__mutmut_{n}": (
+                line,
+                "no operation is invalid for the documented x <= 0 (only a "
+                "positive x, outside the domain, makes log of a negative "
+                "number): the invalid guard never acts",
+            )
+            for n, line in (
+                (7, 'with np.errstate(divide="ignore", invalid=None):'),
+                (9, 'with np.errstate(divide="ignore", ):'),
+            )
+        },
         f"{_NU}x_log1mexp__mutmut_28": (
             "return np.where(x >= -np.log(2.0), near, far)",
             "at x = -log 2 both forms are accurate to the last digit",
