@@ -384,3 +384,140 @@ def test_count_draws_of_every_shape(B, n):
         assert counts[:, -100:].sum() > 0 and counts[:, :100].sum() > 0
         tail = counts[:, 2**16 :].sum(axis=1) / n
         assert np.all(np.abs(tail - (n - 2**16) / n) < 0.01)
+
+
+# -- cases that reach every branch of the release --------------------------------
+
+
+def test_least_error_selection_differs_from_the_most_frequent_value():
+    x = np.random.default_rng(0).exponential(size=12).round(2)
+    names = ("std", "iqr", "mean")
+    by_freq = integral_private_column(x, names, 600, 1, 3, seed=5)
+    by_error = integral_private_column(
+        x, names, 600, 1, 3, seed=5, selection="least_error"
+    )
+    assert _as_tuples(by_freq) == _reference(x, names, 600, 1, 3, 5, "frequency")
+    assert _as_tuples(by_error) == _reference(x, names, 600, 1, 3, 5, "least_error")
+    assert [r.value for r in by_freq] != [r.value for r in by_error]
+
+
+@pytest.mark.parametrize("budget", [1 << 26, 256])
+def test_many_records_and_chunks_with_evictions(budget):
+    """2,000 records (32 words per mask), resamples in several chunks, and a
+    budget of one mask: values are evicted between chunks and settled by
+    the second pass, over several chunks too."""
+    x = np.random.default_rng(7).normal(size=2000)
+    names = ("mean", "median")
+    got = integral_private_column(x, names, 1500, 2, 2, seed=4, memory_budget=budget)
+    assert _as_tuples(got) == _reference(x, names, 1500, 2, 2, 4, "frequency")
+    assert len(_chunks(2000, 1500, 4)) > 2
+
+
+def test_a_single_record_has_no_spread_to_release():
+    got = integral_private_column(
+        np.array([3.0]), ("var", "std", "mean"), 50, 1, 2, seed=0
+    )
+    var, std, mean = got
+    assert np.isnan(var.value) and not var.empty_intersection
+    assert var.max_frequency == 0 and var.n_candidates == 0 and var.frequency == 0
+    assert np.isnan(std.value) and std.max_frequency == 0
+    # one record: every resample is that record, one generator only
+    assert mean.max_frequency == 1 and np.isnan(mean.value)
+
+
+def test_variance_of_values_far_from_zero_keeps_its_digits():
+    x = 1e6 + np.random.default_rng(1).normal(size=40)
+    counts = _draw_counts(np.random.default_rng(2), 20, 40)
+    got = resample_statistics(np.sort(x), counts, ("var",), presorted=True)["var"]
+    xs = np.sort(x)
+    for i, row in enumerate(counts):
+        want = np.var(np.repeat(xs, row) - 1e6, ddof=1)
+        assert got[i] == pytest.approx(want, rel=1e-9)
+
+
+def test_unsorted_values_are_sorted_by_default():
+    x = np.random.default_rng(3).normal(size=25)
+    counts = _draw_counts(np.random.default_rng(4), 10, 25)
+    got = resample_statistics(x, counts, ("median", "min", "max", "iqr"))
+    for i, row in enumerate(counts):
+        sample = np.repeat(x, row)
+        assert got["median"][i] == pytest.approx(np.median(sample), rel=1e-13)
+        assert got["min"][i] == sample.min() and got["max"][i] == sample.max()
+
+
+def test_the_intersection_holds_the_first_record_too():
+    """Values whose generators share only record 0 (bit 0 of the first
+    word) are not released, in the first pass and in the second."""
+    from skprivate.integral._resampling import _IntersectionTracker, _verify_candidates
+
+    n, B = 70, 600
+    chunks = _chunks(n, B, 1)
+    counts = np.vstack(
+        [_draw_counts(np.random.default_rng(c), b, n) for c, b in chunks]
+    )
+    packed = _packed_sets(counts)
+    rng = np.random.default_rng(2)
+    values = rng.integers(0, 5, size=B).astype(float)
+    holding = np.flatnonzero(counts[:, 0] > 0)
+    values[holding[:60]] = 7.0
+    values[np.flatnonzero(counts[:, 69] > 0)[-60:]] = 8.0  # the last record
+    sets = [frozenset(np.flatnonzero(r).tolist()) for r in counts]
+    for v in (7.0, 8.0):
+        common = frozenset.intersection(*[s for s, u in zip(sets, values) if u == v])
+        assert common  # holds record 0 (for 7) or 69 (for 8)
+    tracker = _IntersectionTracker(("s",), 2, 1000)
+    tracker.add("s", values, packed)
+    assert tracker.states("s", np.array([7.0, 8.0])).tolist() == [tracker.NONEMPTY] * 2
+    ranked = np.array([7.0, 8.0, 0.0, 1.0, 2.0])
+    plans = {
+        "s": {
+            "values": ranked,
+            "pending": [0, 1, 2, 3, 4],
+            "fallback": None,
+            "found": None,
+        }
+    }
+    _verify_candidates(plans, {"s": values}, chunks, n, 1 << 20)
+    assert plans["s"]["found"] == 2
+
+
+@pytest.mark.parametrize("budget", [16, 48, 1 << 20])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_second_pass_over_two_statistics_and_several_chunks(budget, seed):
+    """Candidates whose generators share a record rank first (the pass must
+    get past them), for two statistics at once, over several chunks of
+    resamples (2,000 records, 32 words per mask)."""
+    from skprivate.integral._resampling import _verify_candidates
+
+    rng = np.random.default_rng(seed)
+    n, B = 2000, 1300
+    chunks = _chunks(n, B, seed)
+    assert len(chunks) > 2
+    counts = np.vstack(
+        [_draw_counts(np.random.default_rng(c), b, n) for c, b in chunks]
+    )
+    sets = [frozenset(np.flatnonzero(r).tolist()) for r in counts]
+    plans, values, want = {}, {}, {}
+    for s, shared in (("a", (0, 5, 1999)), ("b", (7, 1000))):
+        v = rng.integers(0, 6, size=B).astype(float)
+        for value, record in zip(range(10, 10 + len(shared)), shared):
+            rows = np.flatnonzero(counts[:, record] > 0)
+            v[rng.choice(rows, size=30, replace=False)] = value
+        nonempty = [float(10 + i) for i in range(len(shared))]
+        rest = [float(u) for u in rng.permutation(6)]
+        ranked = np.array(nonempty + rest)
+        empty = [
+            not frozenset.intersection(*[t for t, u in zip(sets, v) if u == value])
+            for value in ranked
+        ]
+        plans[s] = {
+            "values": ranked,
+            "pending": list(range(ranked.size)),
+            "fallback": None,
+            "found": None,
+        }
+        values[s] = v
+        want[s] = next((i for i, e in enumerate(empty) if e), None)
+        assert want[s] == len(shared)  # the first value drawn at random
+    _verify_candidates(plans, values, chunks, n, budget)
+    assert {s: p["found"] for s, p in plans.items()} == want
