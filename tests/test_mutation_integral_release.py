@@ -521,3 +521,66 @@ def test_second_pass_over_two_statistics_and_several_chunks(budget, seed):
         assert want[s] == len(shared)  # the first value drawn at random
     _verify_candidates(plans, values, chunks, n, budget)
     assert {s: p["found"] for s, p in plans.items()} == want
+
+
+def test_second_pass_intersects_across_chunks_for_every_statistic():
+    """Hand-made chunks of five resamples of 12 records.  Statistic "b" has
+    a value given by one resample in each chunk, whose sets share no record
+    overall though each chunk alone leaves a non-empty set; it is the
+    largest value tested.  Statistic "a" has no resample in the later chunks,
+    which must not stop the pass for "b"."""
+    from skprivate.integral._resampling import _IntersectionTracker, _verify_candidates
+
+    n, size = 12, 5
+    chunks = [(np.random.SeedSequence([9, i]), size) for i in range(6)]
+    counts = np.vstack(
+        [_draw_counts(np.random.default_rng(c), b, n) for c, b in chunks]
+    )
+    sets = [frozenset(np.flatnonzero(r).tolist()) for r in counts]
+    B = counts.shape[0]
+    # one resample per chunk for the value 50 of "b", chosen so that the
+    # running intersection over the chunks ends empty
+    chosen, common = [], frozenset(range(n))
+    for c in range(6):
+        rows = range(c * size, (c + 1) * size)
+        best = min(rows, key=lambda r: len(common & sets[r]))
+        chosen.append(best)
+        common &= sets[best]
+    assert not common and all(sets[r] for r in chosen)
+    b = np.full(B, np.nan)
+    b[chosen] = 50.0
+    others = [r for r in range(B) if r not in chosen]
+    b[others[:10]] = 1.0
+    # resamples holding record 7 (bit 0 of the first word), picked until
+    # it is the only record they share
+    sharing, left = [], frozenset(range(n))
+    for r in np.flatnonzero(counts[:, 7] > 0).tolist():
+        if r not in chosen and len(left & sets[r]) < len(left):
+            sharing.append(r)
+            left &= sets[r]
+    assert left == {7}
+    b[sharing] = 2.0
+    a = np.full(B, np.nan)
+    a[:size] = np.arange(size, dtype=float)  # only in the first chunk
+    plans = {
+        "a": {
+            "values": np.array([0.0, 1.0]),
+            "pending": [0, 1],
+            "fallback": None,
+            "found": None,
+        },
+        "b": {
+            "values": np.array([2.0, 50.0]),
+            "pending": [0, 1],
+            "fallback": None,
+            "found": None,
+        },
+    }
+    _verify_candidates(plans, {"a": a, "b": b}, chunks, n, 1 << 20)
+    assert plans["b"]["found"] == 1
+    # each value of "a" comes from one resample, whose set is never empty
+    assert plans["a"]["found"] is None
+    # the first pass keeps record 7 (bit 0 of the first word) too
+    tracker = _IntersectionTracker(("b",), 1, 1000)
+    tracker.add("b", b[sharing], _packed_sets(counts[sharing]))
+    assert tracker.states("b", np.array([2.0])).tolist() == [tracker.NONEMPTY]
