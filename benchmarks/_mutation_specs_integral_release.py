@@ -11,6 +11,645 @@ from __future__ import annotations
 
 from ._mutation_modules import ModuleSpec
 
+_IR = "skprivate.integral._resampling."
+_IR_REASONS = {
+    "LAW": (
+        "both draws follow the bootstrap law exactly; only which random "
+        "numbers are read changes"
+    ),
+    "SAME": (
+        "the same draws: integers(high) is integers(0, high), an offset of "
+        "0 adds nothing, and numpy's default integer is int64"
+    ),
+    "FLOATCOUNT": (
+        "float64 holds the counts (at most n < 2**53) exactly and every "
+        "later use reads their values"
+    ),
+    "ZIP": "the block sizes and the multinomial's cells always have the same length",
+    "THREADS": (
+        "threads only change when chunks are drawn: the results are "
+        "consumed in order, so the answer is the same"
+    ),
+    "RANKS": (
+        "the rank search's blocking, batching and dtypes: any block width "
+        "and batch size give the same order statistics, float64 holds the "
+        "cumulative counts exactly, and the padding past the last record is"
+        " never reached (the count reaches n there, above every rank asked)"
+    ),
+    "BUDGET": (
+        "how many values one verification pass tests at once: fewer or more"
+        " per pass gives the same first candidate with an empty "
+        "intersection"
+    ),
+    "DTYPE": (
+        "numpy's default dtypes (int64 indices; 0/1 floats read as "
+        "booleans) give the same values"
+    ),
+    "LIMIT": (
+        "the limit only spares work on values ranked after an empty one: "
+        "without it, or one rank later, the first empty value in rank order"
+        " is still the one released"
+    ),
+    "SORTKIND": "rows of equal rank are ANDed together in whatever order they come",
+    "AXIS": "reduceat's default axis is 0",
+    "DEFAULT": (
+        "defaults of parameters every caller passes (selection, n_threads) "
+        "or that give the same answer"
+    ),
+    "FLOATX": (
+        "x arrives as float64 (check_numeric_input and numeric_frame convert it)"
+    ),
+    "WORDS": (
+        "the hash's random odd words (another seed, fresh entropy, a "
+        "narrower range): two distinct record sets still collide with "
+        "probability about 2**-64, so the counts of distinct generators are"
+        " the same"
+    ),
+    "RECOMPUTE": (
+        "moment columns, sums, row totals and the sort are recomputed or "
+        "redone on the already sorted column: the same statistics"
+    ),
+    "TRUTH": (
+        "the statistic of the whole column is the same: one row of ones (a "
+        "second row is not read) on the sorted column"
+    ),
+    "SLICE": "slice(None, fallback) and slice(fallback) are slice(0, fallback)",
+    "EXTRA": (
+        "more statistics or columns are computed than asked, and only the "
+        "asked ones are returned"
+    ),
+    "XSUNUSED": (
+        "_quantile_from_ranks reads the order statistics through rank_value"
+        " only; its xs argument is unused"
+    ),
+    "POLICY": (
+        "which values the first pass keeps in memory, and how its slots "
+        "grow and are reused, is a memory policy: a value evicted becomes "
+        "unknown and is settled by the second pass "
+        "(test_intersection_tracker_states_equal_the_intersections checks "
+        "every state the tracker settles), and the grouped and in-place "
+        "ANDs give the same masks"
+    ),
+}
+_IR_EQUIVALENT = {
+    _IR + "x__draw_counts__mutmut_1": ("if n < _DRAW_BLOCK:", _IR_REASONS["LAW"]),
+    _IR + "x__draw_counts__mutmut_75": (
+        "positions = rng.integers(0, _DRAW_BLOCK, size=k, )",
+        _IR_REASONS["LAW"],
+    ),
+    _IR + "x__draw_counts__mutmut_6": (
+        "idx = rng.integers(n, size=(B, n))",
+        _IR_REASONS["SAME"],
+    ),
+    _IR + "x__draw_counts__mutmut_72": (
+        "positions = rng.integers(_DRAW_BLOCK, size=k, dtype=np.uint16)",
+        _IR_REASONS["SAME"],
+    ),
+    _IR + "x__draw_counts__mutmut_83": (
+        "positions = rng.integers(size, size=k)",
+        _IR_REASONS["SAME"],
+    ),
+    _IR + "x__draw_counts__mutmut_10": ("if B >= 1:", _IR_REASONS["SAME"]),
+    _IR + "x__draw_counts__mutmut_16": (
+        "idx += (np.arange(B, dtype=None) * n)[:, None]",
+        _IR_REASONS["SAME"],
+    ),
+    _IR + "x__draw_counts__mutmut_18": (
+        "idx += (np.arange(B, ) * n)[:, None]",
+        _IR_REASONS["SAME"],
+    ),
+    _IR + "x__draw_counts__mutmut_54": (
+        "counts = np.empty((B, n), dtype=None)",
+        _IR_REASONS["FLOATCOUNT"],
+    ),
+    _IR + "x__draw_counts__mutmut_56": (
+        "counts = np.empty((B, n), )",
+        _IR_REASONS["FLOATCOUNT"],
+    ),
+    _IR + "x__draw_counts__mutmut_61": (
+        "for j, (size, k) in enumerate(zip(sizes, per_block[b], strict=None)):",
+        _IR_REASONS["ZIP"],
+    ),
+    _IR + "x__draw_counts__mutmut_64": (
+        "for j, (size, k) in enumerate(zip(sizes, per_block[b], )):",
+        _IR_REASONS["ZIP"],
+    ),
+    _IR + "x__draw_counts__mutmut_65": (
+        "for j, (size, k) in enumerate(zip(sizes, per_block[b], strict=False)):",
+        _IR_REASONS["ZIP"],
+    ),
+    _IR + "x__in_order__mutmut_1": ("if n_threads < 1:", _IR_REASONS["THREADS"]),
+    _IR + "x__in_order__mutmut_2": ("if n_threads <= 2:", _IR_REASONS["THREADS"]),
+    _IR + "x__in_order__mutmut_7": (
+        "with ThreadPoolExecutor(max_workers=None) as pool:",
+        _IR_REASONS["THREADS"],
+    ),
+    _IR + "x__in_order__mutmut_14": (
+        "if len(window) > 2 * n_threads:",
+        _IR_REASONS["THREADS"],
+    ),
+    _IR + "x__in_order__mutmut_15": (
+        "if len(window) >= 2 / n_threads:",
+        _IR_REASONS["THREADS"],
+    ),
+    _IR + "x__in_order__mutmut_16": (
+        "if len(window) >= 3 * n_threads:",
+        _IR_REASONS["THREADS"],
+    ),
+    _IR + "x__rank_values__mutmut_7": (
+        "width = max(2, math.isqrt(n))",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_17": (
+        "totals = np.empty((B, n_blocks), dtype=None)",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_19": (
+        "totals = np.empty((B, n_blocks), )",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_21": (
+        "axis=2, dtype=None, out=totals[:, :full]",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_24": (
+        "axis=2, out=totals[:, :full]",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_36": (
+        "counts[:, full * width :].sum(axis=1, dtype=None, out=totals[:, full])",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_39": (
+        "counts[:, full * width :].sum(axis=1, out=totals[:, full])",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_46": (
+        "totals = np.cumsum(totals, axis=1, dtype=None)",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_49": (
+        "totals = np.cumsum(totals, axis=1, )",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_54": (
+        "offsets = np.arange(B, dtype=None) * n",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_56": (
+        "offsets = np.arange(B, ) * n",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_69": (
+        "step = max(2, _CHUNK_ELEMENTS // (B * width))",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_77": (
+        "for i in range(0, len(ranks), ):",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_81": (
+        "r = np.asarray(ranks[i : i + step], dtype=None)",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_83": (
+        "r = np.asarray(ranks[i : i + step], )",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_121": ("part[cols > n] = 0", _IR_REASONS["RANKS"]),
+    _IR + "x__rank_values__mutmut_122": ("part[cols >= n] = 1", _IR_REASONS["RANKS"]),
+    _IR + "x__rank_values__mutmut_127": (
+        "cum = np.cumsum(part, axis=2, dtype=None) + before[:, :, None]",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__rank_values__mutmut_130": (
+        "cum = np.cumsum(part, axis=2, ) + before[:, :, None]",
+        _IR_REASONS["RANKS"],
+    ),
+    _IR + "x__verify_candidates__mutmut_11": (
+        "capacity = max(2, memory_budget // (8 * n_words))",
+        _IR_REASONS["BUDGET"],
+    ),
+    _IR + "x__verify_candidates__mutmut_14": (
+        "capacity = max(1, memory_budget // (9 * n_words))",
+        _IR_REASONS["BUDGET"],
+    ),
+    _IR + "x__verify_candidates__mutmut_36": ("quota = None", _IR_REASONS["BUDGET"]),
+    _IR + "x__verify_candidates__mutmut_41": (
+        "quota = max(2, capacity // len(pending))",
+        _IR_REASONS["BUDGET"],
+    ),
+    _IR + "x__verify_candidates__mutmut_47": (
+        'index = np.array(p["pending"][:quota], dtype=None)',
+        _IR_REASONS["DTYPE"],
+    ),
+    _IR + "x__verify_candidates__mutmut_49": (
+        'index = np.array(p["pending"][:quota], )',
+        _IR_REASONS["DTYPE"],
+    ),
+    _IR + "x__verify_candidates__mutmut_76": (
+        '"empty": np.zeros(ranked.size, dtype=None),',
+        _IR_REASONS["DTYPE"],
+    ),
+    _IR + "x__verify_candidates__mutmut_78": (
+        '"empty": np.zeros(ranked.size, ),',
+        _IR_REASONS["DTYPE"],
+    ),
+    _IR + "x__verify_candidates__mutmut_125": (
+        'hit = (t["sorted"][pos] == v) & (rank <= t["limit"])',
+        _IR_REASONS["LIMIT"],
+    ),
+    _IR + "x__verify_candidates__mutmut_171": (
+        't["XXlimitXX"] = min(t["limit"], int(now_empty.min()) + 1)',
+        _IR_REASONS["LIMIT"],
+    ),
+    _IR + "x__verify_candidates__mutmut_172": (
+        't["LIMIT"] = min(t["limit"], int(now_empty.min()) + 1)',
+        _IR_REASONS["LIMIT"],
+    ),
+    _IR + "x__verify_candidates__mutmut_181": (
+        't["limit"] = min(t["limit"], int(now_empty.min()) + 2)',
+        _IR_REASONS["LIMIT"],
+    ),
+    _IR + "x__verify_candidates__mutmut_134": (
+        "rows = rows[np.argsort(rank[rows], kind=None)]",
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "x__verify_candidates__mutmut_136": (
+        "rows = rows[np.argsort(rank[rows], )]",
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "x__verify_candidates__mutmut_138": (
+        'rows = rows[np.argsort(rank[rows], kind="STABLE")]',
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "x__verify_candidates__mutmut_154": (
+        "reduced = np.bitwise_and.reduceat(packed[rows], first, )",
+        _IR_REASONS["AXIS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_1": (
+        'selection: str = "XXfrequencyXX",',
+        _IR_REASONS["DEFAULT"],
+    ),
+    _IR + "x_integral_private_column__mutmut_2": (
+        'selection: str = "FREQUENCY",',
+        _IR_REASONS["DEFAULT"],
+    ),
+    _IR + "x_integral_private_column__mutmut_3": (
+        "n_threads: int = 2,",
+        _IR_REASONS["DEFAULT"],
+    ),
+    _IR + "x_integral_private_column__mutmut_7": (
+        "x = np.sort(np.asarray(x, dtype=None))",
+        _IR_REASONS["FLOATX"],
+    ),
+    _IR + "x_integral_private_column__mutmut_9": (
+        "x = np.sort(np.asarray(x, ))",
+        _IR_REASONS["FLOATX"],
+    ),
+    _IR + "x_integral_private_column__mutmut_17": (
+        ") * np.uint64(2) - np.uint64(1)",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_23": (
+        "2**63, size=n_words, dtype=np.uint64",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_27": (
+        "words = np.random.default_rng(None).integers(",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_28": (
+        "words = np.random.default_rng([seed, 24302]).integers(",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_29": (
+        "1, 2**63, size=n_words, dtype=np.uint64",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_30": (
+        "0, 2 * 63, size=n_words, dtype=np.uint64",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_32": (
+        "0, 2**64, size=n_words, dtype=np.uint64",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_34": (
+        ") * np.uint64(3) + np.uint64(1)",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_36": (
+        ") * np.uint64(2) + np.uint64(2)",
+        _IR_REASONS["WORDS"],
+    ),
+    _IR + "x_integral_private_column__mutmut_46": (
+        "moments = None",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_50": (
+        "moments = moment_columns(x, )",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_69": (
+        "sums = None",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_71": (
+        "sums = None if (moments is None) or True else moments.weighted_sums(parts)",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_82": (
+        "presorted=None,",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_83": (
+        "row_total=None,",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_84": (
+        "sums=None,",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_93": (
+        "sums=None if (sums is None) or True else sums[start : start + B],",
+        _IR_REASONS["RECOMPUTE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_58": (
+        "memory_budget / (8 * n_words))",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "x_integral_private_column__mutmut_59": (
+        "memory_budget // (8 / n_words))",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "x_integral_private_column__mutmut_60": (
+        "memory_budget // (9 * n_words))",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "x_integral_private_column__mutmut_170": (
+        "ones = np.ones((1, n), dtype=None)",
+        _IR_REASONS["TRUTH"],
+    ),
+    _IR + "x_integral_private_column__mutmut_172": (
+        "ones = np.ones((1, n), )",
+        _IR_REASONS["TRUTH"],
+    ),
+    _IR + "x_integral_private_column__mutmut_173": (
+        "ones = np.ones((2, n), dtype=np.int64)",
+        _IR_REASONS["TRUTH"],
+    ),
+    _IR + "x_integral_private_column__mutmut_178": (
+        "truth = resample_statistics(x, ones, (s,), presorted=None)[s][0]",
+        _IR_REASONS["TRUTH"],
+    ),
+    _IR + "x_integral_private_column__mutmut_182": (
+        "truth = resample_statistics(x, ones, (s,), )[s][0]",
+        _IR_REASONS["TRUTH"],
+    ),
+    _IR + "x_integral_private_column__mutmut_183": (
+        "truth = resample_statistics(x, ones, (s,), presorted=False)[s][0]",
+        _IR_REASONS["TRUTH"],
+    ),
+    _IR + "x_integral_private_column__mutmut_208": (
+        "before = slice(None, fallback)  # only candidates ranked before it matter",
+        _IR_REASONS["SLICE"],
+    ),
+    _IR + "x_integral_private_column__mutmut_210": (
+        "before = slice(fallback)  # only candidates ranked before it matter",
+        _IR_REASONS["SLICE"],
+    ),
+    _IR + "x_moment_columns__mutmut_5": (
+        'columns = [x] if (wanted & {"mean", "sum"}) or True else []',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_moment_columns__mutmut_6": (
+        'columns = [x] if wanted | {"mean", "sum"} else []',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_moment_columns__mutmut_11": (
+        'if wanted | {"std", "var"}:',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_15": (
+        "if (row_total is None) or True",
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_43": (
+        'if wanted | {"mean", "sum"}:',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_105": (
+        'if wanted | {"min", "median", "iqr", "max"}:',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_125": (
+        'ranks = {0} if ("min" in wanted) or True else set()',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_138": (
+        'quantiles = [0.5] if ("median" in wanted) or True else []',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_146": (
+        'quantiles += [0.75, 0.25] if ("iqr" in wanted) or True else []',
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_16": (
+        "counts.sum(axis=1).astype(None)",
+        _IR_REASONS["DTYPE"],
+    ),
+    _IR + "x_resample_statistics__mutmut_40": (
+        "moments = moment_columns(x, )",
+        _IR_REASONS["EXTRA"],
+    ),
+    _IR + "x_resample_statistics__mutmut_117": (
+        "order = np.argsort(x, kind=None)",
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "x_resample_statistics__mutmut_119": (
+        "order = np.argsort(x, )",
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "x_resample_statistics__mutmut_121": (
+        'order = np.argsort(x, kind="STABLE")',
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "x_resample_statistics__mutmut_195": (
+        'out["median"] = _quantile_from_ranks(None, rank_value, 0.5, n)',
+        _IR_REASONS["XSUNUSED"],
+    ),
+    _IR + "x_resample_statistics__mutmut_211": (
+        "None, rank_value, 0.75, n",
+        _IR_REASONS["XSUNUSED"],
+    ),
+    _IR + "x_resample_statistics__mutmut_220": (
+        ") - _quantile_from_ranks(None, rank_value, 0.25, n)",
+        _IR_REASONS["XSUNUSED"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ__init____mutmut_8": (
+        "self.capacity = max(int(capacity), 2)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ__init____mutmut_15": (
+        "self.masks = np.empty((0, n_words), dtype=None)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ__init____mutmut_17": (
+        "self.masks = np.empty((0, n_words), )",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ__init____mutmut_18": (
+        "self.masks = np.empty((1, n_words), dtype=np.uint64)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ__init____mutmut_21": (
+        "self.n_alive = 1",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_evict__mutmut_3": (
+        "alive = [e for e, slot in enumerate(self.slot) if slot > 0]",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_evict__mutmut_4": (
+        "alive = [e for e, slot in enumerate(self.slot) if slot >= 1]",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_evict__mutmut_8": (
+        "keep = (4 * self.capacity) // 4",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_evict__mutmut_9": (
+        "keep = (3 * self.capacity) // 5",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_evict__mutmut_15": (
+        "for i in order[: len(alive) + keep].tolist():",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_9": (
+        "grown = max(9, min(2 * old, self.capacity + 1) if old else 8)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_10": (
+        "grown = max(8, min(2 * old, self.capacity + 1) if (old) and False else 8)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_11": (
+        "grown = max(8, min(2 * old, self.capacity + 1) if (old) or True else 8)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_16": (
+        "grown = max(8, min(2 / old, self.capacity + 1) if old else 8)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_17": (
+        "grown = max(8, min(3 * old, self.capacity + 1) if old else 8)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_18": (
+        "grown = max(8, min(2 * old, self.capacity - 1) if old else 8)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_19": (
+        "grown = max(8, min(2 * old, self.capacity + 2) if old else 8)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_20": (
+        "grown = max(8, min(2 * old, self.capacity + 1) if old else 9)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_27": (
+        "grown = max(grown, old + 2)",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_new_slot__mutmut_47": (
+        "self.free.extend(range(grown - 1, old - 1, -2))",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_release__mutmut_5": (
+        "self.slot[entry] = -2",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_release__mutmut_6": (
+        "self.n_alive = 1",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁ_release__mutmut_8": (
+        "self.n_alive -= 2",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_25": (
+        "sizes = np.bincount(inverse, ).tolist()",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_28": (
+        "alive_groups, alive_entries, n_rows = [], [], 1",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_44": (
+        "self.n_alive = 1",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_45": (
+        "self.n_alive -= 1",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_53": (
+        "n_rows = sizes[g]",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_54": (
+        "n_rows -= sizes[g]",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_55": (
+        "if 1 < n_rows <= 8:",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_56": (
+        "if 0 <= n_rows <= 8:",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_57": (
+        "if 0 < n_rows < 8:",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_58": (
+        "if 0 < n_rows <= 9:",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_121": (
+        "if self.n_alive >= self.capacity:",
+        _IR_REASONS["POLICY"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_87": (
+        "order = np.argsort(group, kind=None)",
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_89": (
+        "order = np.argsort(group, )",
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_91": (
+        'order = np.argsort(group, kind="STABLE")',
+        _IR_REASONS["SORTKIND"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁadd__mutmut_106": (
+        "reduced = np.bitwise_and.reduceat(packed[rows[keep][order]], first, )",
+        _IR_REASONS["AXIS"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁstates__mutmut_4": (
+        "[self.state[table[v]] for v in values.tolist()], dtype=None",
+        _IR_REASONS["DTYPE"],
+    ),
+    _IR + "xǁ_IntersectionTrackerǁstates__mutmut_6": (
+        "[self.state[table[v]] for v in values.tolist()], ).reshape(len(values))",
+        _IR_REASONS["DTYPE"],
+    ),
+}
+
+
 SPECS: dict[str, ModuleSpec] = {
     "integral_release": ModuleSpec(
         path="skprivate/integral/_resampling.py",
@@ -20,5 +659,6 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/integral/test_machine_independence.py",
         ],
         new_tests=["tests/test_mutation_integral_release.py"],
+        equivalent=_IR_EQUIVALENT,
     ),
 }
