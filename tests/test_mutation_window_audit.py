@@ -253,7 +253,22 @@ def _documented_centres(law, x2, numerators):
 
 
 @pytest.mark.parametrize(
-    "case", [(60, 9, 3, 1, True, None, None), (70, 12, 4, 2, False, 2, 66)], ids=str
+    "case",
+    [
+        (60, 9, 3, 1, True, None, None),
+        (70, 12, 4, 2, False, 2, 66),
+        *_random_cases(30, seed=23),
+        *[
+            (K, D, m, 1, safe, None, None)
+            for K, D, m, safe in (
+                (200, 37, 5, False),
+                (150, 23, 11, True),
+                (90, 40, 2, False),
+                (120, 7, 6, True),
+            )
+        ],
+    ],
+    ids=str,
 )
 def test_centre_candidates_are_the_documented_positions(case):
     law = GridWindowLaw(*case)
