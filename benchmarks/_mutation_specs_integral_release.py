@@ -92,6 +92,13 @@ _IR_REASONS = {
     ),
 }
 _IR_EQUIVALENT = {
+    # the keywords of the per-chunk statistics call, left out or changed:
+    # the column is already sorted, its rows sum to n, and the sums are
+    # recomputed from the moment columns
+    **{
+        _IR + f"x_integral_private_column__mutmut_{n}": (line, _IR_REASONS["RECOMPUTE"])
+        for n, line in ((88, ""), (89, ""), (90, ")"), (91, "presorted=False,"))
+    },
     _IR + "x__draw_counts__mutmut_1": ("if n < _DRAW_BLOCK:", _IR_REASONS["LAW"]),
     _IR + "x__draw_counts__mutmut_75": (
         "positions = rng.integers(0, _DRAW_BLOCK, size=k, )",
