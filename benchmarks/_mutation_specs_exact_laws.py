@@ -917,3 +917,51 @@ SPECS["audit_numeric"] = ModuleSpec(
         },
     },
 )
+
+_TR = "skprivate.negative_survey._transition.x_"
+SPECS.update(
+    {
+        # the RVNS samplers (continuous and float-safe grid, both band
+        # placements), their public grid, and the exact transition density
+        # and cell probabilities the audits and fits read; not the fast
+        # products of the cell matrix (estimation only)
+        "rvns_transition": ModuleSpec(
+            path="skprivate/negative_survey/_transition.py",
+            tests=[
+                "tests/negative_survey/test_transition.py",
+                *_all_but(
+                    "tests/negative_survey/test_boundary_safe.py",
+                    "test_two_reports_share_a_band_and_do_not_compose",
+                    "test_reconstruction_near_a_bound_is_consistent_and_no_worse_than_paper",
+                ),
+                *_all_but(
+                    "tests/negative_survey/test_perturber.py",
+                    "test_theorem_1_bound_holds_for_one_report",
+                    "test_summary_per_record_is_the_sum_over_columns_and_matches_the_report",
+                ),
+                "tests/test_grid_sampler_laws.py",
+            ],
+            new_tests=["tests/test_mutation_rvns_transition.py"],
+            functions=[
+                f"{_TR}{name}__mutmut_*"
+                for name in (
+                    "check_placement",
+                    "report_range",
+                    "_band_limits",
+                    "unpack_bounds",
+                    "_check_kernel_args",
+                    "rvns_transition_density",
+                    "sample_rvns",
+                    "sampler_grid",
+                    "sample_rvns_grid",
+                    "sample_rvns_safe",
+                    "sample_rvns_grid_safe",
+                    "check_safe_grid",
+                    "_second_antiderivative",
+                    "safe_cell_probabilities",
+                    "rvns_log_likelihood_grid",
+                )
+            ],
+        ),
+    }
+)

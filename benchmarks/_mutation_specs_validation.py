@@ -580,3 +580,109 @@ SPECS.update(
         ),
     }
 )
+
+_TRN = "skprivate.ldp._transitions."
+_NO_SHAPE = (
+    "every noise law has a power (generalized Gaussian) or a beta (flipped "
+    "Huber): the innermost default is never read"
+)
+_TELESCOPES = (
+    "each column is a telescoping sum of CDF differences from 0 to 1, so its "
+    "sum is 1 to rounding: multiplying by it changes the entries by rounding "
+    "only"
+)
+_ROW_BROADCAST = (
+    "M is 2-D: the column sums without keepdims broadcast along the rows as "
+    "with keepdims"
+)
+_REP = "skprivate.subset._reports.x_check_reports_block_"
+_READ_ONLY = (
+    "A and the slices taken from it are only read from here on, here and by "
+    "every caller (counted, tested, or converted with astype): a copy and a "
+    "view give the same values"
+)
+_COMMON_FACTOR = (
+    "p_lo is a factor of every entry (p_hi is defined as e^epsilon p_lo) and "
+    "the columns are normalized at the end: any nonzero factor cancels"
+)
+SPECS.update(
+    {
+        # the transition matrices of the additive and Square Wave mechanisms
+        # on a grid (what the EMS density fits and their intervals invert),
+        # and the refusal to pool columns of different noise laws
+        "ldp_transitions": ModuleSpec(
+            path="skprivate/ldp/_transitions.py",
+            tests=[
+                "tests/ldp/test_perturbed_kde.py",
+                "tests/ldp/test_square_wave.py",
+            ],
+            new_tests=["tests/test_mutation_ldp_transitions.py"],
+            equivalent={
+                f"{_TRN}x__noise_law__mutmut_31": (
+                    'getattr(law, "power", getattr(law, "beta", None))',
+                    _NO_SHAPE,
+                ),
+                f"{_TRN}x__noise_law__mutmut_37": (
+                    'getattr(law, "power", getattr(law, "beta", 1))',
+                    _NO_SHAPE,
+                ),
+                f"{_TRN}x_additive_transition__mutmut_88": (
+                    "return M * M.sum(axis=0, keepdims=True), out_edges",
+                    _TELESCOPES,
+                ),
+                f"{_TRN}x_additive_transition__mutmut_92": (
+                    "return M / M.sum(axis=0, ), out_edges",
+                    _ROW_BROADCAST,
+                ),
+                f"{_TRN}x_additive_transition__mutmut_94": (
+                    "return M / M.sum(axis=0, keepdims=False), out_edges",
+                    _ROW_BROADCAST,
+                ),
+                **{
+                    f"{_TRN}x_square_wave_transition__mutmut_{n}": (
+                        text,
+                        _COMMON_FACTOR,
+                    )
+                    for n, text in (
+                        (5, "p_lo = 1.0 * (1.0 + near_odds)"),
+                        (6, "p_lo = 2.0 / (1.0 + near_odds)"),
+                        (7, "p_lo = 1.0 / (1.0 - near_odds)"),
+                        (8, "p_lo = 1.0 / (2.0 + near_odds)"),
+                    )
+                },
+                f"{_TRN}x_square_wave_transition__mutmut_18": (
+                    "p_hi = near_odds / (2.0 * w) * p_lo if w > 0 else 1.0",
+                    "with w = 0 every overlap of a band of width 0 with a cell "
+                    "is min(edge, v) - max(edge, v) <= 0, clipped to 0: p_hi "
+                    "multiplies 0",
+                ),
+                f"{_TRN}x_square_wave_transition__mutmut_81": (
+                    "return M / M.sum(axis=0, ), out_edges",
+                    _ROW_BROADCAST,
+                ),
+                f"{_TRN}x_square_wave_transition__mutmut_83": (
+                    "return M / M.sum(axis=0, keepdims=False), out_edges",
+                    _ROW_BROADCAST,
+                ),
+            },
+        ),
+        # the validation of 0/1 subset reports against a design (rows named
+        # globally, unknown rows left out and counted)
+        "subset_reports": ModuleSpec(
+            path="skprivate/subset/_reports.py",
+            tests=[
+                "tests/subset/test_estimator.py",
+                "tests/subset/test_independence.py",
+            ],
+            new_tests=["tests/test_mutation_subset_reports.py"],
+            equivalent={
+                f"{_REP}_mutmut_{n}": (text, _READ_ONLY)
+                for n, text in (
+                    (30, "A = A.astype(bool, copy=None)"),
+                    (32, "A = A.astype(bool, )"),
+                    (33, "A = A.astype(bool, copy=True)"),
+                )
+            },
+        ),
+    }
+)

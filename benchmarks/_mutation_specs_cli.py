@@ -1,0 +1,68 @@
+"""Mutation specs: the command line's privatize step.
+
+Only the functions that decide what a release contains are mutated: the
+run's seed, the mapping from output to input columns, the blanking of
+cells derived from missing inputs, the relayed row numbers, the anchors
+placed by ``--bounds`` and ``privatize`` itself (not the help text).
+"""
+
+from __future__ import annotations
+
+from ._mutation_modules import ModuleSpec
+
+_PRIV = "skprivate._cli.privatize.x_"
+_CLI = "tests/test_cli.py::"
+
+# the command-line tests of privatize (the estimate and help tests do not
+# reach these functions, and the README examples take seconds each)
+_PRIVATIZE_TESTS = [
+    f"{_CLI}{name}"
+    for name in (
+        "test_laplace_writes_noisy_columns_with_header",
+        "test_interval_and_rvns_and_subset_formats",
+        "test_errors_are_one_line_and_leave_no_file",
+        "test_unreadable_or_missing_input",
+        "test_every_numeric_mechanism_is_available",
+        "test_same_seed_on_two_files_adds_different_noise",
+        "test_kept_columns_are_declared_raw_in_the_summary_and_on_stderr",
+        "test_keep_of_a_privatized_column_is_refused",
+        "test_output_that_is_a_folder_is_refused_in_one_line",
+        "test_output_equal_to_the_input_is_refused",
+        "test_infinite_epsilon_is_refused_on_the_command_line",
+        "test_partial_output_is_private_and_removed",
+        "test_non_numeric_column_is_named_with_its_row_and_line",
+        "test_infinite_value_is_named_with_its_row",
+        "test_missing_values_are_refused_by_default",
+        "test_missing_values_in_several_columns_are_all_listed",
+        "test_missing_drop_removes_rows_and_says_so",
+        "test_missing_keep_leaves_exactly_the_missing_cells_empty",
+        "test_missing_keep_privatizes_the_other_columns_of_a_row",
+        "test_missing_keep_and_drop_get_different_noise",
+        "test_missing_keep_refuses_a_column_with_no_values",
+        "test_interval_defaults_are_refused_with_what_to_pass",
+        "test_bounds_place_the_interval_anchors",
+        "test_settings_file_holds_no_raw_value",
+        "test_settings_without_declared_bounds_are_not_recorded",
+        "test_tab_delimiter",
+    )
+]
+
+SPECS: dict[str, ModuleSpec] = {
+    "cli_privatize": ModuleSpec(
+        path="skprivate/_cli/privatize.py",
+        tests=[*_PRIVATIZE_TESTS, "tests/test_cli_frequency.py"],
+        new_tests=["tests/test_mutation_cli_privatize.py"],
+        functions=[
+            f"{_PRIV}{name}__mutmut_*"
+            for name in (
+                "_native",
+                "apply_bounds",
+                "derive_seed",
+                "_source_column",
+                "_file_rows",
+                "_blank_missing",
+                "privatize",
+            )
+        ],
+    ),
+}

@@ -1,0 +1,382 @@
+"""The guarantee code of ``python -m skprivate privatize`` (``_cli/privatize.py``)
+pinned exactly: the run's seed (a hash of the input file, the seed and the
+settings, as documented), which output column comes from which input, the
+blanking of cells derived from missing inputs, the row numbers of relayed
+messages, the placement of interval anchors and the refusals of
+``privatize`` in the order they are made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skprivate._cli import CLIError
+from skprivate._cli.privatize import (
+    _blank_missing,
+    _file_rows,
+    _native,
+    _source_column,
+    apply_bounds,
+    derive_seed,
+    privatize,
+)
+
+
+def _seed_by_definition(seed, path, mechanism, columns, params, missing="error"):
+    with open(path, "rb") as handle:
+        content = hashlib.sha256(handle.read()).digest()
+    parts = (seed, mechanism, list(columns), sorted(params.items(), key=str))
+    if missing != "error":
+        parts = (*parts, missing)
+    digest = hashlib.sha256(
+        b"skprivate privatize seed\0" + content + repr(parts).encode()
+    )
+    return int.from_bytes(digest.digest()[:16], "little")
+
+
+def test_derive_seed_is_the_documented_hash(tmp_path):
+    path = tmp_path / "a.csv"
+    path.write_bytes(b"x,y\n1,2\n3,4\n")
+    params = {"epsilon": 1.5, "bounds": (0, 9)}
+    got = derive_seed(7, str(path), "laplace", ["x", "y"], params)
+    assert got == _seed_by_definition(7, path, "laplace", ["x", "y"], params)
+    assert 0 <= got < 2**128
+    assert got >= 2**100  # 128 bits, not a few
+    for missing in ("drop", "keep"):
+        assert derive_seed(
+            7, str(path), "laplace", ["x", "y"], params, missing
+        ) == _seed_by_definition(7, path, "laplace", ["x", "y"], params, missing)
+    # "error" adds nothing: the default
+    assert derive_seed(7, str(path), "laplace", ["x", "y"], params, "error") == got
+
+
+def test_derive_seed_changes_with_each_input(tmp_path):
+    path = tmp_path / "a.csv"
+    path.write_bytes(b"x\n1\n")
+    other = tmp_path / "b.csv"
+    other.write_bytes(b"x\n2\n")
+    base = derive_seed(0, str(path), "laplace", ["x"], {"epsilon": 1})
+    variants = [
+        derive_seed(1, str(path), "laplace", ["x"], {"epsilon": 1}),
+        derive_seed(0, str(other), "laplace", ["x"], {"epsilon": 1}),
+        derive_seed(0, str(path), "rvns", ["x"], {"epsilon": 1}),
+        derive_seed(0, str(path), "laplace", ["y"], {"epsilon": 1}),
+        derive_seed(0, str(path), "laplace", ["x"], {"epsilon": 2}),
+        derive_seed(0, str(path), "laplace", ["x"], {"epsilon": 1}, "drop"),
+        derive_seed(0, str(path), "laplace", ["x"], {"epsilon": 1}, "keep"),
+    ]
+    assert len({base, *variants}) == 8
+    # the order of the parameters does not matter, the order of columns does
+    a = derive_seed(0, str(path), "laplace", ["x"], {"epsilon": 1, "bounds": (0, 1)})
+    b = derive_seed(0, str(path), "laplace", ["x"], {"bounds": (0, 1), "epsilon": 1})
+    assert a == b
+    assert derive_seed(0, str(path), "laplace", ["x", "y"], {}) != derive_seed(
+        0, str(path), "laplace", ["y", "x"], {}
+    )
+
+
+def test_derive_seed_hashes_a_file_larger_than_one_read_block(tmp_path):
+    path = tmp_path / "big.csv"
+    body = b"x\n" + b"1.25\n" * 300_000  # 1.5 MB: two blocks of 1 MiB
+    path.write_bytes(body)
+    assert derive_seed(3, str(path), "laplace", ["x"], {}) == _seed_by_definition(
+        3, path, "laplace", ["x"], {}
+    )
+    # a change in the second block changes the seed
+    changed = tmp_path / "big2.csv"
+    changed.write_bytes(body[:-5] + b"1.26\n")
+    assert derive_seed(3, str(changed), "laplace", ["x"], {}) != derive_seed(
+        3, str(path), "laplace", ["x"], {}
+    )
+
+
+def test_native_is_one_float_or_a_list():
+    assert _native(np.array([2.5, 2.5])) == 2.5
+    assert type(_native(np.array([2, 2]))) is float
+    assert _native(np.array([1.0, 2.0])) == [1.0, 2.0]
+    assert _native(np.array([[3.0]])) == 3.0
+
+
+@pytest.mark.parametrize(
+    ("output", "names", "source"),
+    [
+        ("age", ["age"], "age"),
+        ("age_lower", ["age"], "age"),
+        ("age_upper", ["age"], "age"),
+        ("age_seed", ["age"], "age"),
+        ("age_hash", ["age"], "age"),
+        ("age_hadamard", ["age"], "age"),
+        ("age=A", ["age"], "age"),
+        ("age_s0", ["age"], "age"),
+        ("age_s12", ["age"], "age"),
+        ("age_s", ["age"], None),
+        ("age_sx", ["age"], None),
+        ("age_group_lower", ["age", "age_group"], "age_group"),
+        ("age_group_lower", ["age_group", "age"], "age_group"),
+        ("age_lower", ["age", "age_group"], "age"),
+        ("age.x_s1", ["age.x"], "age.x"),
+        ("ageax_s1", ["age.x"], None),
+        ("income", ["age"], None),
+        ("xage", ["age"], None),
+        ("age_middle", ["age"], None),
+    ],
+)
+def test_source_column(output, names, source):
+    assert _source_column(output, names) == source
+
+
+def test_blank_missing_blanks_exactly_the_derived_cells():
+    result = pd.DataFrame(
+        {
+            "a_lower": [1.0, 2.0, 3.0],
+            "a_upper": [4.0, 5.0, 6.0],
+            "b=x": [True, False, True],
+            "b=y": [False, True, False],
+            "c": np.array([1, 2, 3], dtype=np.int64),
+        },
+        index=[10, 11, 12],
+    )
+    missing = pd.DataFrame(
+        {"a": [False, True, False], "b": [True, False, False], "c": [False] * 3},
+        index=[10, 11, 12],
+    )
+    out = _blank_missing(result, missing, ["a", "b", "c"])
+    assert out["a_lower"].isna().tolist() == [False, True, False]
+    assert out["a_upper"].isna().tolist() == [False, True, False]
+    assert out["b=x"].dtype == "boolean"
+    assert out["b=x"].isna().tolist() == [True, False, False]
+    assert out["b=y"].tolist()[1:] == [True, False]
+    # a column with nothing missing keeps its dtype and values
+    assert out["c"].dtype == np.int64
+    assert out["c"].tolist() == [1, 2, 3]
+    # the input frame is not changed
+    assert result["a_lower"].notna().all()
+    assert result["b=x"].dtype == bool
+
+
+def test_blank_missing_of_integer_columns_uses_nullable_integers():
+    result = pd.DataFrame({"c": np.array([5, 6, 7], dtype=np.int64)})
+    missing = pd.DataFrame({"c": [False, False, True]})
+    out = _blank_missing(result, missing, ["c"])
+    assert out["c"].dtype == "Int64"
+    assert out["c"].tolist()[:2] == [5, 6]
+    assert out["c"].isna().tolist() == [False, False, True]
+
+
+def test_blank_missing_refuses_an_output_of_unknown_origin():
+    result = pd.DataFrame({"zzz": [1.0]})
+    missing = pd.DataFrame({"a": [True]})
+    with pytest.raises(CLIError) as info:
+        _blank_missing(result, missing, ["a"])
+    assert str(info.value) == (
+        "cannot tell which column output 'zzz' comes from, so --missing keep "
+        "cannot blank it; use --missing drop"
+    )
+
+
+def test_file_rows_names_the_file_row_of_the_first_position(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("x\n1\n2\n3\n4\n")
+    frame = pd.DataFrame({"x": [2.0, 4.0]}, index=[1, 3])  # rows 0 and 2 dropped
+    got = _file_rows("value at row 1 is bad; row 0 too", frame, str(path))
+    assert got == "value at row 4 (line 5 of d.csv) is bad; row 0 too"
+    got = _file_rows("row 0 of x", frame, str(path))
+    assert got == "row 2 (line 3 of d.csv) of x"
+    # a position beyond the frame is left as it is; no row, no change
+    assert _file_rows("row 2 is odd", frame, str(path)) == "row 2 is odd"
+    assert _file_rows("narrow 1 arrow 0", frame, str(path)) == "narrow 1 arrow 0"
+
+
+def test_apply_bounds_for_interval_mechanisms_places_the_anchors():
+    got = apply_bounds("interval-case1", {}, "17,90", ["age"])
+    assert got == {"anchor_loc": 53.5, "anchor_scale": 18.25}
+    got = apply_bounds("interval-case1", {"x": 1}, "[(0, 10), (0, 30)]", ["a", "b"])
+    assert got == {"x": 1, "anchor_loc": [5.0, 15.0], "anchor_scale": [2.5, 7.5]}
+    with pytest.raises(CLIError) as info:
+        apply_bounds("interval-case1", {"anchor_scale": 2}, "0,1", ["a"])
+    assert str(info.value) == (
+        "--bounds places the anchors, and --param anchor_scale sets them too; "
+        "give one or the other"
+    )
+    with pytest.raises(CLIError, match="^--bounds"):
+        apply_bounds("interval-case1", {}, "5,1", ["a"])
+    with pytest.raises(CLIError) as info:
+        apply_bounds("interval-case1", {}, None, ["a", "b"])
+    assert str(info.value).startswith(
+        "interval-case1 draws each anchor around anchor_loc with spread "
+        "anchor_scale (defaults 0 and 1, for standardized values), so the "
+        "anchors must be placed on the range of a, b: pass --bounds LOW,HIGH"
+    )
+    # anchors given as parameters need no bounds
+    assert apply_bounds("interval-case1", {"anchor_loc": 3}, None, ["a"]) == {
+        "anchor_loc": 3
+    }
+
+
+def test_apply_bounds_for_bounded_and_categorical_mechanisms():
+    assert apply_bounds("laplace", {"epsilon": 1}, None, ["a"]) == {"epsilon": 1}
+    assert apply_bounds("laplace", {}, "0,5", ["a"]) == {"bounds": (0, 5)}
+    with pytest.raises(CLIError) as info:
+        apply_bounds("laplace", {"bounds": (0, 1)}, "0,5", ["a"])
+    assert str(info.value) == (
+        "bounds given twice (--bounds and --param bounds=); keep one"
+    )
+    with pytest.raises(CLIError) as info:
+        apply_bounds("subset", {}, "0,5", ["a"])
+    assert str(info.value) == (
+        "--bounds does not apply to the subset mechanism (categories, not numbers)"
+    )
+
+
+@pytest.fixture
+def holes(tmp_path):
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(8),
+            "x": [1.0, np.nan, 3.0, 4.0, np.nan, 6.0, 7.0, 8.0],
+            "y": [0.5, 1.5, np.nan, 3.5, 4.5, 5.5, 6.5, 7.5],
+        }
+    )
+    path = tmp_path / "h.csv"
+    frame.to_csv(path, index=False)
+    return frame, path
+
+
+def _lap(path, out, **kw):
+    return privatize(
+        str(path),
+        str(out),
+        "laplace",
+        kw.pop("columns", "x,y"),
+        params=["epsilon=1"],
+        bounds="0,10",
+        **kw,
+    )
+
+
+def test_missing_keep_substitutes_an_observed_value_and_blanks_it(holes, tmp_path):
+    frame, path = holes
+    out, summary = _lap(path, tmp_path / "o.csv", missing="keep", seed=0, keep="id")
+    assert summary["missing"] == "keep (3 cells left missing, not privatized)"
+    assert out["x"].isna().tolist() == frame["x"].isna().tolist()
+    assert out["y"].isna().tolist() == frame["y"].isna().tolist()
+    assert out.columns.tolist() == ["id", "x", "y"]
+    assert out["id"].tolist() == list(range(8))
+    assert not np.isin(out[["x", "y"]].to_numpy(), frame[["x", "y"]].to_numpy()).any()
+    assert "kept" in summary
+
+
+def test_missing_drop_removes_rows_and_keeps_the_file_index(holes, tmp_path, capsys):
+    _, path = holes
+    out, summary = _lap(path, tmp_path / "o.csv", missing="drop", keep="id")
+    assert summary["missing"] == "drop (3 rows dropped)"
+    assert out.index.tolist() == [0, 3, 5, 6, 7]
+    assert out["id"].tolist() == [0, 3, 5, 6, 7]
+    err = capsys.readouterr().err
+    assert "dropped 3 of 8 rows with a missing value in x, y (--missing drop)" in err
+
+
+def test_missing_error_names_the_choices(holes, tmp_path):
+    _, path = holes
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv")
+    assert "use --missing drop to remove those rows or --missing keep" in str(
+        info.value
+    )
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", missing="skip")
+    assert str(info.value) == "--missing must be one of error, drop, keep; got 'skip'"
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_every_row_missing_under_drop_is_refused(tmp_path):
+    path = tmp_path / "e.csv"
+    pd.DataFrame({"x": [np.nan, 1.0], "y": [2.0, np.nan]}).to_csv(path, index=False)
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", missing="drop")
+    assert str(info.value) == (
+        "every row has a missing value in x, y; nothing left to privatize"
+    )
+
+
+def test_a_column_with_no_values_under_keep_is_refused(tmp_path):
+    path = tmp_path / "e.csv"
+    pd.DataFrame({"x": [1.0, 2.0], "y": [np.nan, np.nan]}).to_csv(path, index=False)
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", missing="keep")
+    assert str(info.value) == (
+        "column 'y' has no values; nothing to privatize (leave it out of --columns)"
+    )
+
+
+def test_the_seeded_run_uses_the_derived_seed(holes, tmp_path):
+    from skprivate import LaplaceLDP
+
+    frame, path = holes
+    out, _ = _lap(path, tmp_path / "o.csv", missing="drop", seed=5, columns="x")
+    seed = _seed_by_definition(
+        5, path, "laplace", ["x"], {"epsilon": 1, "bounds": (0, 10)}, "drop"
+    )
+    rows = frame["x"].notna()
+    expected = (
+        LaplaceLDP(epsilon=1, bounds=(0, 10), random_state=seed)
+        .set_output(transform="pandas")
+        .fit_transform(frame.loc[rows, ["x"]])
+    )
+    np.testing.assert_array_equal(out["x"].to_numpy(), expected["x"].to_numpy())
+
+
+def test_settings_file_records_the_run(holes, tmp_path):
+    _, path = holes
+    target = tmp_path / "o.csv"
+    _lap(path, target, missing="drop", seed=1, keep="id")
+    settings = json.loads((tmp_path / "o.csv.skprivate.json").read_text())
+    assert settings["mechanism"] == "laplace"
+    assert settings["class"] == "LaplaceLDP"
+    assert settings["columns"] == ["x", "y"]
+    assert settings["kept"] == ["id"]
+    assert settings["output_columns"] == ["id", "x", "y"]
+    assert settings["seeded"] is True
+    assert settings["missing"] == "drop"
+    assert settings["bounds"] == "0,10"
+    assert settings["parameters"] == ["epsilon=1", "bounds=(0, 10)"]
+    _lap(path, tmp_path / "p.csv", missing="drop")
+    settings = json.loads((tmp_path / "p.csv.skprivate.json").read_text())
+    assert settings["seeded"] is False
+    assert settings["kept"] == []
+
+
+def test_frequency_needs_declared_categories(tmp_path):
+    path = tmp_path / "c.csv"
+    pd.DataFrame({"c": ["A", "B"]}).to_csv(path, index=False)
+    with pytest.raises(CLIError) as info:
+        privatize(str(path), str(tmp_path / "o.csv"), "frequency", "c")
+    assert str(info.value).startswith(
+        "the frequency mechanism needs its categories declared before the data are seen"
+    )
+
+
+def test_a_privatizer_error_names_the_file_row(tmp_path):
+    path = tmp_path / "v.csv"
+    pd.DataFrame({"x": [1.0, np.nan, 2.0, 50.0]}).to_csv(path, index=False)
+    with pytest.raises(CLIError) as info:
+        privatize(
+            str(path),
+            str(tmp_path / "o.csv"),
+            "square-wave",
+            "x",
+            params=["epsilon=1"],
+            bounds="0,10",
+            missing="drop",
+        )
+    msg = str(info.value)
+    # the value 50 is the privatizer's row 2, the file's row 4 (line 5)
+    assert "row 4 (line 5 of v.csv)" in msg
+    assert "50" not in msg
+    assert "\n" not in msg
+    assert not (tmp_path / "o.csv").exists()

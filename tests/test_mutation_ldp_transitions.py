@@ -1,0 +1,263 @@
+"""The grid transition matrices of the additive and Square Wave mechanisms
+(``ldp/_transitions.py``) against direct computations.
+
+The additive matrix is rebuilt from closed-form noise CDFs (Laplace and
+Gaussian) with explicit loops over input cells, points within them and
+report bins, from the rule its docstring states: bins of the cell width or
+an eighth of the noise scale (whichever is larger, at most ``max_bins``)
+over ``[a - t, b + t]`` with ``P(Z < -t) = exp(-20)``, the end bins open.
+The Square Wave matrix is rebuilt from Li et al.'s band half-width and
+densities: ``p = e^eps q`` within ``w`` of the input, ``q`` elsewhere on
+``[-w, 1 + w]``, ``q (1 + 2 w e^eps) = 1``.
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skprivate.ldp import LaplaceLDP
+from skprivate.ldp._noise_laws import FlippedHuberNoise, GeneralizedGaussianNoise
+from skprivate.ldp._transitions import (
+    _noise_law,
+    additive_transition,
+    square_wave_transition,
+)
+
+TAIL = 20.0  # log of the clamp's tail probability
+
+
+def _laplace_cdf(scale):
+    def cdf(t):
+        t = np.asarray(t, dtype=float)
+        return np.where(t < 0, 0.5 * np.exp(t / scale), 1 - 0.5 * np.exp(-t / scale))
+
+    return cdf, scale * (TAIL - np.log(2.0))
+
+
+def _gauss_cdf(scale):
+    sigma = scale / np.sqrt(2.0)  # density exp(-(t / scale)^2)
+    return (
+        lambda t: stats.norm.cdf(np.asarray(t, dtype=float) / sigma),
+        -sigma * stats.norm.ppf(np.exp(-TAIL)),
+    )
+
+
+def _reference_additive(edges, cdf, t, scale, n_sub=16, max_bins=1024):
+    a, b = edges[0], edges[-1]
+    m = edges.size - 1
+    step = max(min(np.diff(edges)), scale / 8.0)
+    k = int(np.ceil((b - a + 2 * t) / step))
+    if k > max_bins:
+        k = max_bins
+        step = (b - a + 2 * t) / k
+    out = np.array([a - t + step * i for i in range(k + 1)])
+    M = np.zeros((k, m))
+    for j in range(m):
+        for s in range(n_sub):
+            v = edges[j] + (edges[j + 1] - edges[j]) * (s + 0.5) / n_sub
+            upper = np.append(cdf(out[1:-1] - v), 1.0)
+            lower = np.insert(cdf(out[1:-1] - v), 0, 0.0)
+            M[:, j] += (upper - lower) / n_sub
+    return M, out
+
+
+@pytest.mark.parametrize(
+    ("power", "scale", "edges", "n_sub", "max_bins"),
+    [
+        (1.0, 0.5, np.linspace(0.0, 1.0, 11), 16, 1024),  # cell width wins
+        (1.0, 1.0, np.array([0.0, 0.01, 0.3, 1.0]), 16, 1024),  # scale / 8 wins
+        (1.0, 0.5, np.linspace(-2.0, 3.0, 6), 4, 20),  # capped at max_bins
+        (1.0, 0.5, np.linspace(0.0, 1.0, 11), 2, 204),  # exactly max_bins: kept
+        (2.0, 0.3, np.array([1.0, 1.5, 1.6, 2.5, 4.0]), 3, 1024),
+        (2.0, 2.0, np.linspace(0.0, 1.0, 5), 1, 1024),
+    ],
+)
+def test_additive_transition_equals_the_direct_sum(
+    power, scale, edges, n_sub, max_bins
+):
+    law = GeneralizedGaussianNoise(scale, power)
+    cdf, t = (_laplace_cdf if power == 1.0 else _gauss_cdf)(scale)
+    M, out = additive_transition(edges, law, n_sub=n_sub, max_bins=max_bins)
+    M_ref, out_ref = _reference_additive(edges, cdf, t, scale, n_sub, max_bins)
+    assert M.shape == M_ref.shape == (out.size - 1, edges.size - 1)
+    # the clamp is found by root-finding to 1e-6 in log t
+    np.testing.assert_allclose(out, out_ref, rtol=0, atol=2e-6 * t)
+    np.testing.assert_allclose(M, M_ref, rtol=0, atol=1e-7)
+    np.testing.assert_allclose(M.sum(axis=0), 1.0, rtol=0, atol=1e-14)
+    assert (M >= 0).all()
+    # the steps are even and the grid's ends are a - t and b + t
+    np.testing.assert_allclose(np.diff(out), np.diff(out)[0], rtol=1e-12)
+    np.testing.assert_allclose(np.diff(out)[0], np.diff(out_ref)[0], rtol=1e-5)
+
+
+def test_additive_transition_defaults_are_16_points_and_1024_bins():
+    law = GeneralizedGaussianNoise(0.4, 1.0)
+    edges = np.linspace(0.0, 2.0, 21)
+    M, out = additive_transition(edges, law)
+    M16, out16 = additive_transition(edges, law, n_sub=16, max_bins=1024)
+    np.testing.assert_array_equal(M, M16)
+    np.testing.assert_array_equal(out, out16)
+    M17 = additive_transition(edges, law, n_sub=17)[0]
+    assert not np.allclose(M, M17, rtol=1e-9, atol=0)
+    # a fine grid under narrow noise wants more than 1024 bins: capped
+    law = GeneralizedGaussianNoise(0.004, 1.0)
+    edges = np.linspace(0.0, 1.0, 2001)
+    _, t = _laplace_cdf(0.004)
+    assert np.ceil((1.0 + 2 * t) / 0.0005) > 1025
+    M, out = additive_transition(edges, law, n_sub=1)
+    assert M.shape == (1024, 2000)
+    assert out.size == 1025
+    np.testing.assert_allclose(np.diff(out), (1.0 + 2 * t) / 1024, rtol=1e-5)
+    np.testing.assert_allclose(out[[0, -1]], [-t, 1.0 + t], rtol=0, atol=1e-5)
+
+
+def test_additive_transition_bins_of_the_cell_width_and_open_end_bins():
+    law = GeneralizedGaussianNoise(0.4, 1.0)
+    edges = np.linspace(0.0, 2.0, 21)
+    M, out = additive_transition(edges, law)
+    t = 0.4 * (TAIL - np.log(2.0))
+    assert out.size - 1 == int(np.ceil((2.0 + 2 * t) / 0.1))
+    np.testing.assert_allclose(np.diff(out), 0.1, rtol=1e-12)
+    # the end bins carry the tails beyond the grid: P(Z < out[1] - v) averaged
+    v = edges[0] + 0.1 * (np.arange(16) + 0.5) / 16
+    first = np.mean(0.5 * np.exp((out[1] - v) / 0.4))
+    assert M[0, 0] == pytest.approx(first, rel=1e-6)
+    v = edges[-2] + 0.1 * (np.arange(16) + 0.5) / 16
+    last = np.mean(0.5 * np.exp(-(out[-2] - v) / 0.4))
+    assert M[-1, -1] == pytest.approx(last, rel=1e-6)
+
+
+def test_additive_transition_with_the_flipped_huber_law_sums_its_cdf():
+    law = FlippedHuberNoise(0.5, 0.8)
+    edges = np.linspace(0.0, 1.0, 4)
+    M, out = additive_transition(edges, law, n_sub=2)
+    v = (edges[:-1, None] + np.diff(edges)[:, None] * np.array([0.25, 0.75])).ravel()
+    F = np.exp(law.logcdf(out[1:-1, None] - v[None, :]))
+    F = np.vstack([np.zeros(v.size), F, np.ones(v.size)])
+    ref = np.diff(F, axis=0).reshape(out.size - 1, 3, 2).mean(axis=2)
+    np.testing.assert_allclose(M, ref, rtol=0, atol=1e-15)
+    assert np.exp(law.logcdf(np.array(out[0] - edges[0]))) == pytest.approx(
+        np.exp(-TAIL), rel=1e-4
+    )
+
+
+def _reference_square_wave(edges, epsilon, n_sub=16):
+    e = np.exp(epsilon)
+    w = (epsilon * e - e + 1) / (2 * e * (e - 1 - epsilon))
+    q = 1.0 / (1.0 + 2.0 * w * e)
+    p = e * q
+    m = edges.size - 1
+    out = np.linspace(-w, 1 + w, m + 1)
+    M = np.zeros((m, m))
+    for j in range(m):
+        for s in range(n_sub):
+            v = edges[j] + (edges[j + 1] - edges[j]) * (s + 0.5) / n_sub
+            for i in range(m):
+                overlap = max(0.0, min(out[i + 1], v + w) - max(out[i], v - w))
+                M[i, j] += (q * (out[i + 1] - out[i]) + (p - q) * overlap) / n_sub
+    return M, out
+
+
+@pytest.mark.parametrize("epsilon", [0.2, 0.5, 1.0, 2.5, 8.0])
+@pytest.mark.parametrize(
+    "edges", [np.linspace(0.0, 1.0, 8), np.array([0.0, 0.05, 0.2, 0.6, 0.65, 1.0])]
+)
+def test_square_wave_transition_equals_the_band_densities(epsilon, edges):
+    M, out = square_wave_transition(edges, epsilon)
+    M_ref, out_ref = _reference_square_wave(edges, epsilon)
+    # unnormalized, the reference's columns already sum to one
+    np.testing.assert_allclose(M_ref.sum(axis=0), 1.0, atol=1e-12)
+    np.testing.assert_allclose(out, out_ref, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(M, M_ref, rtol=0, atol=1e-12)
+
+
+def test_square_wave_transition_with_fewer_points_per_cell():
+    edges = np.linspace(0.0, 1.0, 5)
+    M, _ = square_wave_transition(edges, 1.3, n_sub=1)
+    M_ref, _ = _reference_square_wave(edges, 1.3, n_sub=1)
+    np.testing.assert_allclose(M, M_ref, rtol=0, atol=1e-12)
+    assert not np.allclose(M, square_wave_transition(edges, 1.3)[0], atol=1e-6)
+
+
+def test_square_wave_transition_at_a_budget_with_no_band_is_uniform():
+    # beyond epsilon ~ 709 the band's half-width is 0: every report equally likely
+    edges = np.linspace(0.0, 1.0, 6)
+    M, out = square_wave_transition(edges, 800.0)
+    np.testing.assert_array_equal(out, np.linspace(0.0, 1.0, 6))
+    np.testing.assert_allclose(M, 0.2, rtol=0, atol=1e-15)
+    assert np.isfinite(M).all()
+
+
+def test_noise_law_of_no_privatizer_or_no_laws_is_none():
+    assert _noise_law(None, None) is None
+    assert _noise_law(None, SimpleNamespace()) is None
+    assert _noise_law(None, SimpleNamespace(noise_=[])) is None
+
+
+def test_noise_law_of_laplace_is_the_power_one_law_of_its_scale():
+    priv = LaplaceLDP(epsilon=2.0, bounds=(0.0, 3.0)).fit(np.zeros((4, 2)))
+    law = _noise_law(None, priv)
+    assert isinstance(law, GeneralizedGaussianNoise)
+    assert law.power == 1.0
+    assert law.scale == pytest.approx(1.5 * 2, rel=1e-12)  # 2 columns share eps
+    np.testing.assert_allclose(law.scale, np.ravel(priv.scale_)[0], rtol=0)
+
+
+def test_noise_law_returns_the_first_of_equal_laws():
+    first = GeneralizedGaussianNoise(1.0, 2.0)
+    priv = SimpleNamespace(noise_=[first, GeneralizedGaussianNoise(1.0, 2.0)])
+    assert _noise_law(None, priv) is first
+
+
+@pytest.mark.parametrize(
+    "laws",
+    [
+        [GeneralizedGaussianNoise(1.0, 2.0), GeneralizedGaussianNoise(1.5, 2.0)],
+        [GeneralizedGaussianNoise(1.0, 2.0), GeneralizedGaussianNoise(1.0, 1.5)],
+        [FlippedHuberNoise(1.0, 2.0), FlippedHuberNoise(1.0, 3.0)],
+        [GeneralizedGaussianNoise(1.0, 1.0), FlippedHuberNoise(1.0, 1.0)],
+        [
+            GeneralizedGaussianNoise(1.0, 2.0),
+            GeneralizedGaussianNoise(1.0, 2.0),
+            GeneralizedGaussianNoise(1.0, 3.0),
+        ],
+    ],
+)
+def test_noise_law_refuses_columns_of_different_laws(laws):
+    class Pooling:
+        pass
+
+    n = len(
+        {
+            (
+                type(law).__name__,
+                law.scale,
+                getattr(law, "power", None),
+                getattr(law, "beta", None),
+            )
+            for law in laws
+        }
+    )
+    msg = (
+        "Pooling pools every column as values of one variable, so the "
+        f"privatizer's columns must share one noise law; got {n} different laws."
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+        _noise_law(Pooling(), SimpleNamespace(noise_=laws))
+
+
+def test_noise_law_refuses_laplace_columns_of_different_widths():
+    priv = LaplaceLDP(epsilon=1.0, bounds=([0.0, 0.0], [1.0, 2.0])).fit(
+        np.zeros((3, 2))
+    )
+
+    class Kde:
+        pass
+
+    with pytest.raises(ValueError, match=r"^Kde pools every column .* got 2 different"):
+        _noise_law(Kde(), priv)
