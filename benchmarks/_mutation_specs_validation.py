@@ -686,3 +686,38 @@ SPECS.update(
         ),
     }
 )
+
+_DASK = "skprivate.utils._dask.x_"
+_DT = "tests/test_dask.py::"
+SPECS.update(
+    {
+        # the random streams of a dask release: one root per call drawn from
+        # the privatizer's next generator, one child per row partition, the
+        # partition's rows mixed in when seeded, rows numbered in the whole
+        "dask_streams": ModuleSpec(
+            path="skprivate/utils/_dask.py",
+            tests=[
+                f"{_DT}test_partitions_are_the_unit_of_randomness",
+                f"{_DT}test_blocks_never_reuse_another_calls_noise",
+                f"{_DT}test_set_output_pandas_keeps_dask_lazy",
+                *(
+                    f"{_DT}test_every_privatizer_lazy_reproducible_fresh[{name}]"
+                    for name in ("LaplaceLDP", "RVNSPerturber", "SubsetUniform")
+                ),
+            ],
+            new_tests=["tests/test_mutation_dask_streams.py"],
+            functions=[
+                f"{_DASK}{name}__mutmut_*"
+                for name in (
+                    "call_seed",
+                    "block_seed",
+                    "_privatize_block",
+                    "_array_block",
+                    "_frame_block",
+                    "_first_rows",
+                    "dask_transform",
+                )
+            ],
+        ),
+    }
+)
