@@ -669,3 +669,15 @@ SPECS: dict[str, ModuleSpec] = {
         equivalent=_IR_EQUIVALENT,
     ),
 }
+
+SPECS.update(
+    {
+        # microaggregation: clusters of at least k records (the guarantee it
+        # states), the optimal and MDAV partitions, the cells transform reads
+        "integral_microaggregation": ModuleSpec(
+            path="skprivate/integral/_microaggregation.py",
+            tests=["tests/integral/test_microaggregation.py"],
+            new_tests=["tests/test_mutation_microaggregation.py"],
+        ),
+    }
+)
