@@ -326,3 +326,19 @@ SPECS: dict[str, ModuleSpec] = {
         },
     ),
 }
+
+SPECS.update(
+    {
+        # the anchors a respondent reads: codes strictly inside the support,
+        # snapping, the printed text, the refusal of anchors a page would
+        # misstate
+        "survey_anchor_grid": ModuleSpec(
+            path="skprivate/survey/_anchor_grid.py",
+            tests=[
+                "tests/survey/test_defects_anchors.py",
+                "tests/survey/test_questionnaire.py",
+            ],
+            new_tests=["tests/test_mutation_anchor_grid.py"],
+        ),
+    }
+)
