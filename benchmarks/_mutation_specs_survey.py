@@ -342,3 +342,20 @@ SPECS.update(
         ),
     }
 )
+
+SPECS.update(
+    {
+        # the accounting of repeated waves: the charge of each question per
+        # wave, the lifetime figures and the waves that fit the budget, and
+        # the simulated device's two-stage draws
+        "survey_waves": ModuleSpec(
+            path="skprivate/survey/_waves.py",
+            tests=[
+                "tests/survey/test_waves.py::test_simulated_device_follows_the_two_stage_law",
+                "tests/survey/test_waves.py::test_waves_need_a_declared_budget_within_reach",
+                "tests/survey/test_frequency_questions.py",
+            ],
+            new_tests=["tests/test_mutation_survey_waves.py"],
+        ),
+    }
+)

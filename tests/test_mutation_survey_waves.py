@@ -1,0 +1,245 @@
+"""The accounting of repeated waves (``survey/_waves.py``) pinned exactly:
+what each question is charged per wave, the per-question and total rows of
+the wave report (the number of waves that fit the budget, the note), and
+the simulated device's coins and stages.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skprivate import IntervalCaseI, LaplaceLDP
+from skprivate.frequency import LongitudinalOracle
+from skprivate.survey import Question, Questionnaire
+from skprivate.survey._spec_frequency import joint_epsilon, later_wave_epsilon
+from skprivate.survey._waves import (
+    SimulatedDevice,
+    _coin,
+    _stage,
+    first_wave_epsilon,
+    wave_charges,
+    wave_report,
+)
+
+CATS = ["red", "green", "blue"]
+
+
+def _oracle(kind):
+    return LongitudinalOracle(
+        kind=kind, epsilon_permanent=2.0, epsilon_instant=1.0, categories=[CATS]
+    ).fit([[CATS[0]]])
+
+
+def _questions():
+    return [
+        Question("colour", "Which colour?", _oracle("krr")),
+        Question("shade", "Which shade?", _oracle("oue")),
+        Question(
+            "hours", "Hours?", LaplaceLDP(epsilon=1.5, bounds=(0, 10)).fit([[0.0]])
+        ),
+        Question(
+            "years",
+            "Years?",
+            IntervalCaseI(anchor_loc=5.0, anchor_scale=2.0).fit([[0.0]]),
+        ),
+    ]
+
+
+def _survey(budget=None):
+    return Questionnaire(_questions(), lifetime_epsilon=budget)
+
+
+def test_wave_charges_per_kind():
+    survey = _survey()
+    charges = wave_charges(survey)
+    report = survey.privacy_report().set_index("question")["epsilon"]
+    colour, shade = survey["colour"].spec, survey["shade"].spec
+    assert charges["colour"] == (float(report["colour"]), later_wave_epsilon(colour))
+    assert charges["shade"] == (float(report["shade"]), later_wave_epsilon(shade))
+    assert charges["hours"] == (1.5, 1.5)
+    assert charges["years"] is None
+    assert list(charges) == ["colour", "shade", "hours", "years"]
+    assert first_wave_epsilon(survey) == pytest.approx(
+        float(report["colour"]) + float(report["shade"]) + 1.5, rel=1e-15
+    )
+
+
+@pytest.mark.parametrize("waves", [1, 2, 3])
+def test_wave_report_rows(waves):
+    survey = _survey()
+    charges = wave_charges(survey)
+    table = wave_report(survey, waves).set_index("question")
+    assert list(table.index) == ["colour", "shade", "hours", "years", "total"]
+    for name in ("colour", "shade"):
+        first, later = charges[name]
+        row = table.loc[name]
+        assert row["kind"] == "frequency"
+        assert row["epsilon_per_wave"] == first
+        assert row["epsilon_lifetime_same_value"] == joint_epsilon(
+            survey[name].spec, waves
+        )
+        assert row["epsilon_lifetime_any_values"] == pytest.approx(
+            first + (waves - 1) * later, rel=1e-15
+        )
+        assert not row["discloses_change"]
+        assert row["each_wave_sends"] == (
+            "a fresh randomization of the kept permanent answer"
+        )
+    hours = table.loc["hours"]
+    assert hours["epsilon_per_wave"] == 1.5
+    assert hours["epsilon_lifetime_same_value"] == 1.5
+    assert hours["epsilon_lifetime_any_values"] == pytest.approx(1.5 * waves)
+    assert hours["discloses_change"]
+    assert hours["each_wave_sends"] == "the kept answer, unchanged"
+    years = table.loc["years"]
+    assert math.isnan(years["epsilon_per_wave"])
+    assert math.isnan(years["epsilon_lifetime_same_value"])
+    assert math.isnan(years["epsilon_lifetime_any_values"])
+    assert years["each_wave_sends"] == (
+        "the cell of the value among the link's anchors (the same each wave)"
+    )
+    total = table.loc["total"]
+    first = sum(c[0] for c in charges.values() if c)
+    later = sum(c[1] for c in charges.values() if c)
+    assert total["epsilon_per_wave"] == pytest.approx(first, rel=1e-15)
+    assert total["epsilon_lifetime_any_values"] == pytest.approx(
+        first + (waves - 1) * later, rel=1e-15
+    )
+    assert total["epsilon_lifetime_same_value"] == pytest.approx(
+        table.loc[["colour", "shade", "hours"], "epsilon_lifetime_same_value"].sum()
+    )
+    assert bool(total["discloses_change"]) is True
+    assert total["kind"] == "" and total["each_wave_sends"] == ""
+    note = total["note"]
+    assert note.startswith(f"after {waves} wave(s): epsilon_lifetime_same_value (a)")
+    assert note.endswith(
+        "; years have a guarantee other than epsilon and are not charged"
+    )
+    assert "lifetime budget" not in note
+
+
+def test_wave_report_refuses_no_wave():
+    with pytest.raises(ValueError, match=r"^waves must be >= 1; got 0\.$"):
+        wave_report(_survey(), 0)
+    assert len(wave_report(_survey(), 1.0)) == 5
+
+
+def _fit_count(survey, budget):
+    charges = wave_charges(survey)
+    first = sum(c[0] for c in charges.values() if c)
+    later = sum(c[1] for c in charges.values() if c)
+    return first, later
+
+
+@pytest.mark.parametrize("extra", [0, 1, 2, 3])
+def test_the_note_counts_the_waves_that_fit_the_budget(extra):
+    first, later = _fit_count(_survey(), None)
+    budget = first + extra * later
+    table = wave_report(_survey(budget), 1).set_index("question")
+    note = table.loc["total", "note"]
+    assert (
+        f"; lifetime budget lifetime_epsilon={budget:g}: the server refuses a wave "
+        f"that would take a link past it ({1 + extra} wave(s) fit: {first:.6g} for "
+        f"the first, {later:.6g} for each further one)"
+    ) in note
+
+
+def test_the_count_of_waves_allows_for_rounding_of_the_budget():
+    first, later = _fit_count(_survey(), None)
+    table = wave_report(_survey(first), 1).set_index("question")
+    assert "(1 wave(s) fit:" in table.loc["total", "note"]
+    # just under a further wave (rounding within 1e-9) still counts it
+    budget = (first + 2 * later) * (1 - 1e-12)
+    table = wave_report(_survey(budget), 1).set_index("question")
+    assert "(3 wave(s) fit:" in table.loc["total", "note"]
+    budget = (first + 2 * later) * (1 - 1e-6)
+    table = wave_report(_survey(budget), 1).set_index("question")
+    assert "(2 wave(s) fit:" in table.loc["total", "note"]
+
+
+def test_only_uncharged_questions_fit_every_wave():
+    survey = Questionnaire(_questions()[3:], lifetime_epsilon=1.0)
+    table = wave_report(survey, 2).set_index("question")
+    note = table.loc["total", "note"]
+    assert "(inf wave(s) fit: 0 for the first, 0 for each further one)" in note
+    assert table.loc["total", "epsilon_per_wave"] == 0
+    assert bool(table.loc["total", "discloses_change"]) is True
+
+
+class ScriptedRng:
+    def __init__(self, *draws):
+        self.draws = list(draws)
+        self.calls = []
+
+    def integers(self, low, high=None, dtype=None):
+        self.calls.append((low, high))
+        return self.draws.pop(0)
+
+
+@pytest.mark.parametrize(
+    ("rational", "draw", "heads", "den"),
+    [
+        ("3/8", 2, True, 8),
+        ("3/8", 3, False, 8),
+        ("1", 0, True, 1),
+        ("0/5", 0, False, 5),
+    ],
+)
+def test_coin_is_an_exact_rational(rational, draw, heads, den):
+    rng = ScriptedRng(draw)
+    assert _coin(rng, rational) is heads
+    assert rng.calls == [(0, den)]
+
+
+def test_coin_frequency_matches_its_rational():
+    rng = np.random.default_rng(0)
+    n = 20_000
+    hits = sum(_coin(rng, "2/7") for _ in range(n))
+    assert abs(hits / n - 2 / 7) < 4 * math.sqrt(2 / 7 * 5 / 7 / n)
+
+
+def test_stage_of_krr_keeps_or_moves_to_another_category():
+    spec = {"oracle": "krr", "k": 4}
+    stage = {"keep": "1/2"}
+    assert _stage(spec, stage, 2, ScriptedRng(0)) == 2  # kept
+    # moved: the other category, skipping the kept one
+    for other, want in ((0, 0), (1, 1), (2, 3)):
+        rng = ScriptedRng(1, other)
+        assert _stage(spec, stage, 2, rng) == want
+        assert rng.calls == [(0, 2), (0, 3)]
+
+
+def test_stage_of_unary_bits_flips_each_bit_by_its_own_coin():
+    spec = {"oracle": "oue", "k": 3}
+    stage = {"one": "3/4", "zero": "1/4"}
+    rng = ScriptedRng(2, 1, 0)
+    assert _stage(spec, stage, [1, 0, 0], rng) == [1, 0, 1]
+    assert rng.calls == [(0, 4), (0, 4), (0, 4)]
+    rng = ScriptedRng(3, 0, 1)
+    assert _stage(spec, stage, [1, 1, 0], rng) == [0, 1, 0]
+
+
+def test_simulated_device_keeps_one_answer_per_value_and_sends_cells():
+    survey = Questionnaire(_questions(), lifetime_epsilon=100.0)
+    page = survey.respondent_spec({"years": [4.5]}, "/s/x")
+    device = SimulatedDevice(survey, random_state=3)
+    first = device.answers(
+        page, {"colour": "red", "shade": "blue", "hours": 4.0, "years": 6.0}
+    )
+    assert len(device.kept) == 3  # not the interval question
+    anchors = next(e for e in page["questions"] if e["name"] == "years")["anchors"]
+    assert first["years"] == sum(a < 6.0 for a in anchors)
+    again = device.answers(
+        page, {"colour": "red", "shade": "blue", "hours": 4.0, "years": 6.0}
+    )
+    assert again["hours"] == first["hours"]  # the kept answer itself
+    assert len(device.kept) == 3
+    device.answers(
+        page, {"colour": "green", "shade": "blue", "hours": 5.0, "years": 1.0}
+    )
+    assert len(device.kept) == 5  # a new colour and a new hours value
+    assert isinstance(pd.Series(first).to_dict(), dict)
