@@ -919,6 +919,11 @@ SPECS["audit_numeric"] = ModuleSpec(
 )
 
 _TR = "skprivate.negative_survey._transition.x_"
+_INT_BOUNDS = (
+    "the values, bounds and band width only meet float arithmetic (draws in "
+    "[0, 1), divisions, H's float division by d): integer inputs give the "
+    "same float results"
+)
 SPECS.update(
     {
         # the RVNS samplers (continuous and float-safe grid, both band
@@ -942,6 +947,81 @@ SPECS.update(
                 "tests/test_grid_sampler_laws.py",
             ],
             new_tests=["tests/test_mutation_rvns_transition.py"],
+            equivalent={
+                f"{_TR}_second_antiderivative__mutmut_9": (
+                    "np.where(t < d, ...)",
+                    "at t = d both pieces equal d**2 / 6 (H is C2 there)",
+                ),
+                f"{_TR}rvns_transition_density__mutmut_91": (
+                    "safe = np.where(fixed, 2.0, width)",
+                    "safe is read only where the band is not fixed; the fixed "
+                    "entries are replaced just below",
+                ),
+                f"{_TR}rvns_transition_density__mutmut_124": (
+                    "(y < x - low).astype(None)",
+                    "astype(None) is astype(float64)",
+                ),
+                f"{_TR}rvns_transition_density__mutmut_134": (
+                    "(y > x - low + d).astype(None)",
+                    "astype(None) is astype(float64)",
+                ),
+                f"{_TR}rvns_transition_density__mutmut_137": (
+                    "(y > x + low + d)",
+                    "a fixed band has low = 0 (x = a) or lies at x = b, where no "
+                    "report of the support is above x: both tests are false",
+                ),
+                f"{_TR}rvns_transition_density__mutmut_145": (
+                    "np.where(y <= x, left, ...)",
+                    "at y = x the left ramp is clip(-low / width) = 0 (fixed "
+                    "band: y < x - low is false), the value p(x, x) = 0 given "
+                    "by the original",
+                ),
+                f"{_TR}rvns_transition_density__mutmut_152": (
+                    "np.where(y >= x, right, 0.0)",
+                    "at y = x the right ramp is clip((high - d) / width) = 0, as "
+                    "high <= d (fixed band: y > x - low + d is false)",
+                ),
+                **{
+                    f"{_TR}{name}__mutmut_{n}": (text, _INT_BOUNDS)
+                    for name, n, text in (
+                        (
+                            "safe_cell_probabilities",
+                            3,
+                            "asarray(value_edges, dtype=None)",
+                        ),
+                        ("safe_cell_probabilities", 5, "asarray(value_edges, )"),
+                        (
+                            "safe_cell_probabilities",
+                            8,
+                            "asarray(report_edges, dtype=None)",
+                        ),
+                        ("safe_cell_probabilities", 10, "asarray(report_edges, )"),
+                        ("sample_rvns", 3, "x = np.asarray(x, dtype=None)"),
+                        ("sample_rvns", 5, "x = np.asarray(x, )"),
+                        ("sample_rvns_safe", 3, "x = np.asarray(x, dtype=None)"),
+                        ("sample_rvns_safe", 5, "x = np.asarray(x, )"),
+                        ("sample_rvns_safe", 12, "np.asarray(d, dtype=None)"),
+                        ("sample_rvns_safe", 14, "np.asarray(d, )"),
+                        ("sample_rvns_safe", 22, "np.asarray(a, dtype=None) - d"),
+                        ("sample_rvns_safe", 24, "np.asarray(a, ) - d"),
+                        ("sample_rvns_safe", 32, "np.asarray(b, dtype=None)"),
+                        ("sample_rvns_safe", 34, "np.asarray(b, )"),
+                        ("sample_rvns_safe", 36, "np.asarray(a, dtype=None)"),
+                        ("sample_rvns_safe", 38, "np.asarray(a, )"),
+                        ("sampler_grid", 3, "np.asarray(v, dtype=None)"),
+                        ("sampler_grid", 5, "np.asarray(v, )"),
+                    )
+                },
+                **{
+                    f"{_TR}{name}__mutmut_14": (
+                        "jx = j.astype(None)",
+                        "jx only bounds integers() and is subtracted from "
+                        "integers: an integral float64 below 2**52 gives the "
+                        "same draws and indices",
+                    )
+                    for name in ("sample_rvns_grid", "sample_rvns_grid_safe")
+                },
+            },
             functions=[
                 f"{_TR}{name}__mutmut_*"
                 for name in (

@@ -488,3 +488,193 @@ def test_safe_cell_probabilities_equal_the_double_integral():
             assert A[j, i] == pytest.approx(val / (xe[i + 1] - xe[i]), abs=1e-8)
     np.testing.assert_allclose(A.sum(axis=0), 1.0, rtol=1e-13)
     assert (A >= 0).all()
+
+
+# -- bounds away from zero, ties, warnings, and the grid's refusals ---------------
+def test_band_limits_with_bounds_away_from_zero():
+    x = np.array([3.0, 4.0, 8.0, 11.5, 13.0])
+    lo, hi = _band_limits(x, 2.0, 3.0, 13.0)
+    np.testing.assert_array_equal(lo, [0.0, 0.0, 0.0, 0.5, 2.0])
+    np.testing.assert_array_equal(hi, [0.0, 1.0, 2.0, 2.0, 2.0])
+
+
+def test_kernel_arguments_with_bounds_away_from_zero():
+    assert _check_kernel_args(0.5, 0.0, 10.0) == (0.5, 0.0, 10.0)
+    assert _check_kernel_args(9.5, 5.0, 15.0)[0] == 9.5
+    msg = (
+        "d must satisfy 0 < d < b - a = 10 (the band must leave room for the "
+        "reports); got d=12."
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+        _check_kernel_args(12.0, 5.0, 15.0)
+    with pytest.raises(ValueError, match="got d=10"):
+        _check_kernel_args(10.0, 5.0, 15.0)
+
+
+def test_density_names_a_non_numeric_x_or_y():
+    with pytest.raises(TypeError, match=r"^x must be numeric; entry \(0,\) is a str"):
+        rvns_transition_density(["a"], 1.0, 2.0, (0, 10))
+    with pytest.raises(TypeError, match=r"^y must be numeric; entry \(0,\) is a str"):
+        rvns_transition_density(1.0, ["b"], 2.0, (0, 10))
+
+
+@pytest.mark.parametrize("placement", ["paper", "boundary_safe"])
+def test_density_with_bounds_away_from_zero_is_the_shifted_density(placement):
+    x = np.array([0.0, 0.5, 1.0, 5.0, 9.0, 10.0])[:, None]
+    y = np.linspace(-2.5, 12.5, 31)[None, :]
+    shifted = rvns_transition_density(x + 7.0, y + 7.0, 2.0, (7.0, 17.0), placement)
+    base = rvns_transition_density(x, y, 2.0, (0.0, 10.0), placement)
+    np.testing.assert_allclose(shifted, base, rtol=1e-12, atol=1e-15)
+    assert shifted.max() > 0
+
+
+def test_density_at_fixed_bands_raises_no_floating_point_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="raise"):
+            got = rvns_transition_density(
+                [0.0, 10.0], [5.0, 5.0], 2.0, (0, 10), "paper"
+            )
+    np.testing.assert_allclose(got, 1.0 / 8.0)
+
+
+@pytest.mark.parametrize("placement", ["paper", "boundary_safe"])
+def test_log_likelihood_grid_more_reports_than_grid_points_and_shifted(placement):
+    d, a, b = 2.0, 3.0, 13.0
+    grid = np.array([3.5, 6.0, 11.0, 12.5])
+    reports = np.array([[3.1, 9.0], [6.5, 12.9], [4.0, 8.0], [10.0, 11.9], [5.0, 7.5]])
+    got = rvns_log_likelihood_grid(reports, grid, d, a, b, placement)
+    with np.errstate(divide="ignore"):
+        want = np.log(
+            rvns_transition_density(
+                grid[None, :, None], reports[:, None, :], d, (a, b), placement
+            )
+        ).sum(axis=2)
+    assert got.shape == (5, 4)
+    np.testing.assert_allclose(got, want, rtol=1e-13)
+
+
+@pytest.mark.parametrize("placement", ["paper", "boundary_safe"])
+def test_log_likelihood_grid_of_an_impossible_report_does_not_warn(placement):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = rvns_log_likelihood_grid(
+            np.array([[5.0], [1.0]]), np.array([5.0, 0.0]), 2.0, 0.0, 10.0, placement
+        )
+    assert got[0, 0] == -np.inf
+
+
+def test_log_likelihood_grid_width_at_a_fixed_band_is_1e_12_of_the_range():
+    # at x = a the band is [a, a + d]; a report 5e-12 above its end is on the
+    # stand-in ramp of width 1e-12 (b - a) = 1e-11: half-way up
+    d, a, b = 2.0, 0.0, 10.0
+    y = np.array([[a + d + 5e-12]])
+    got = rvns_log_likelihood_grid(y, np.array([a]), d, a, b, "paper")
+    c = 1.0 / (b - a - d)
+    assert got[0, 0] == pytest.approx(np.log(0.5 * c), rel=1e-4)
+
+
+def test_safe_cell_probabilities_with_bounds_away_from_zero():
+    xe = np.array([5.0, 6.5, 9.0, 11.0, 15.0])
+    ye = np.array([3.0, 4.5, 6.0, 8.5, 10.0, 14.0, 17.0])
+    A = safe_cell_probabilities(xe, ye, 2.0, 5.0, 15.0)
+    B = safe_cell_probabilities(xe - 5.0, ye - 5.0, 2.0, 0.0, 10.0)
+    np.testing.assert_allclose(A, B, rtol=1e-12)
+    np.testing.assert_allclose(A.sum(axis=0), 1.0, rtol=1e-13)
+
+
+def test_sample_rvns_with_bounds_away_from_zero():
+    d, a, b = 2.0, 3.0, 13.0
+    x = np.array([3.0, 4.0, 8.0, 12.0])
+    u_band = np.array([0.5, 0.5, 0.25, 0.75])
+    u_rep = np.array([[0.0, 0.5], [0.1, 0.9], [0.6, 0.4], [0.99, 0.2]])
+    y, start = sample_rvns(x, d, a, b, 2, Scripted(u_band, u_rep))
+    low, high = _band_limits(x, d, a, b)
+    want_start = x - (low + (high - low) * u_band)
+    np.testing.assert_allclose(start, want_start, rtol=0, atol=1e-14)
+    u = u_rep * (b - a - d)
+    want = a + u + np.where(u < (want_start - a)[:, None], 0.0, d)
+    np.testing.assert_allclose(y, want, rtol=0, atol=1e-14)
+    assert y.min() >= a and y.max() <= b
+
+
+def test_sample_rvns_on_a_table_keeps_the_reports_last():
+    x = np.array([[1.0, 50.0], [2.0, 60.0]])
+    d = np.array([2.0, 10.0])
+    a = np.array([0.0, 20.0])
+    b = np.array([10.0, 100.0])
+    u_rep = np.array([[[0.1, 0.9], [0.3, 0.6]], [[0.5, 0.0], [0.8, 0.2]]])
+    y, start = sample_rvns(x, d, a, b, 2, Scripted(np.full((2, 2), 0.5), u_rep))
+    assert y.shape == (2, 2, 2)
+    assert start.shape == (2, 2)
+    for i in range(2):
+        for j in range(2):
+            u = u_rep[i, j] * (b[j] - a[j] - d[j])
+            want = a[j] + u + np.where(u < start[i, j] - a[j], 0.0, d[j])
+            np.testing.assert_allclose(y[i, j], want, atol=1e-12)
+
+
+def test_sample_rvns_safe_draw_at_the_band_edge_jumps_over_it():
+    # u == gap exactly: the report is the band's right end, as in sample_rvns
+    y, start = sample_rvns_safe(
+        np.array([0.0]),
+        2.0,
+        0.0,
+        10.0,
+        1,
+        Scripted(np.array([0.5]), np.array([[1 / 12]])),
+    )
+    assert start[0] == -1.0
+    assert (1 / 12) * 12.0 == 1.0
+    assert y[0, 0] == 1.0
+
+
+def test_sampler_grid_room_with_bounds_away_from_zero():
+    h, *_ = sampler_grid(np.array([6.0]), np.array([4.0]), np.array([13.0]))
+    assert h[0] == 2.0 ** (np.floor(np.log2(3.0)) - 24)  # room 13 - 4 - 6 = 3
+
+
+def test_sampler_grid_of_tiny_bounds_keeps_the_fine_step():
+    # bounds below 1: the magnitude does not raise the step
+    h, *_ = sampler_grid(np.array([4e-9]), np.array([0.0]), np.array([1e-8]))
+    assert h[0] == 2.0 ** (np.floor(np.log2(4e-9)) - 24)
+
+
+def test_sampler_grid_refuses_a_band_that_fills_the_grid_naming_the_column():
+    a = 2.0**60  # grid step 256 at this magnitude
+    d = np.array([256.0, 200.0])
+    lows = np.array([a, a])
+    highs = np.array([a + 512.0, a + 256.0])  # doubles 256 apart here
+    # column 0: D = 1 with one point beside; column 1: D = 1 with none
+    h, ja, jb, D = sampler_grid(d[:1], lows[:1], highs[:1])
+    assert (h[0], D[0], jb[0] - ja[0] - D[0]) == (256.0, 1, 1)
+    with pytest.raises(
+        ValueError, match=r"^secure=True cannot place a grid for column 1:"
+    ):
+        sampler_grid(d, lows, highs)
+
+
+def test_check_safe_grid_names_the_column_past_2_to_53_not_one_at_it():
+    grid = (
+        np.ones(3),
+        np.array([-(2**53) + 5, 1000, 0], dtype=np.int64),
+        np.array([10, 2000, 2**53 - 3], dtype=np.int64),
+        np.array([5, 5, 5], dtype=np.int64),
+    )
+    with pytest.raises(ValueError, match="column 2:"):
+        check_safe_grid(grid)
+
+
+def test_sampler_grid_near_the_smallest_doubles_keeps_indices_exact():
+    # bounds of about 1e-300 a hair apart: the magnitude, not the room,
+    # sets the step, so that every index stays below 2**52
+    a = 1e-300
+    b = a + 1e-310
+    h, _, jb, D = sampler_grid(np.array([5e-311]), np.array([a]), np.array([b]))
+    assert h[0] == 2.0**-1047
+    assert jb[0] < 2**52
+    assert D[0] == np.rint(5e-311 / 2.0**-1047)
