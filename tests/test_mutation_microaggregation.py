@@ -213,24 +213,28 @@ def test_fit_refuses_fewer_records_than_k_and_warns_at_k_one():
 
 
 @pytest.mark.parametrize("method", ["optimal", "consecutive"])
-def test_univariate_cells_and_cut_points(method):
+def test_univariate_cells_are_those_of_the_nearest_centroid(method):
+    # cells between the records (6.5 and 39) would differ from the cells
+    # between the centroids (6 and 38)
     X = np.array(
-        [[1.0, 10.0], [2.0, 30.0], [3.0, 20.0], [7.0, 40.0], [8.0, 60.0], [9.0, 50.0]]
+        [[1.0, 10.0], [2.0, 30.0], [6.0, 38.0], [7.0, 40.0], [8.0, 60.0], [12.0, 50.0]]
     )
     ma = Microaggregator(min_cluster_size=3, method=method).fit(X)
-    np.testing.assert_array_equal(ma.cut_points_[0], [5.0])
-    np.testing.assert_array_equal(ma.cut_points_[1], [35.0])
-    np.testing.assert_array_equal(ma.centroids_[0], [2.0, 8.0])
-    np.testing.assert_array_equal(ma.centroids_[1], [20.0, 50.0])
+    np.testing.assert_array_equal(ma.centroids_[0], [3.0, 9.0])
+    np.testing.assert_array_equal(ma.centroids_[1], [26.0, 50.0])
+    np.testing.assert_array_equal(ma.cut_points_[0], [6.0])
+    np.testing.assert_array_equal(ma.cut_points_[1], [38.0])
     np.testing.assert_array_equal(
         ma.labels_, [[0, 0], [0, 0], [0, 0], [1, 1], [1, 1], [1, 1]]
     )
     # a value on a cut point belongs to the lower cell
     got = ma.transform(
-        np.array([[5.0, 35.0], [5.0 + 1e-9, 35.0 + 1e-9], [-100.0, 1e9]])
+        np.array([[6.0, 38.0], [6.0 + 1e-9, 38.0 + 1e-9], [-100.0, 1e9], [6.4, 38.9]])
     )
-    np.testing.assert_array_equal(got, [[2.0, 20.0], [8.0, 50.0], [2.0, 50.0]])
-    np.testing.assert_array_equal(ma.fit_transform(X)[:, 1], [20, 20, 20, 50, 50, 50])
+    np.testing.assert_array_equal(
+        got, [[3.0, 26.0], [9.0, 50.0], [3.0, 50.0], [9.0, 50.0]]
+    )
+    np.testing.assert_array_equal(ma.fit_transform(X)[:, 1], [26, 26, 26, 50, 50, 50])
 
 
 def test_privacy_summary_words():

@@ -269,9 +269,11 @@ class Microaggregator(
         Univariate methods: one sorted array of centroids per column.
         ``"mdav"``: array of shape ``(n_clusters, n_features)``.
     cut_points_ : list of ndarray
-        Univariate methods only: per column, the midpoints between the
-        largest value of a cluster and the smallest value of the next; they
-        cut the line into the clusters' cells for :meth:`transform`.
+        Univariate methods only: per column, the midpoints between
+        consecutive centroids; they cut the line into the cells of the
+        nearest centroid for :meth:`transform`.  Computed from the centroids
+        alone, so the fitted object holds no value derived from fewer than
+        ``min_cluster_size`` records.
     n_features_in_ : int
         Number of columns seen in :meth:`fit`.
     feature_names_in_ : ndarray of str
@@ -286,14 +288,16 @@ class Microaggregator(
     Notes
     -----
     :meth:`fit_transform` returns each training record's own cluster
-    centroid; this is microaggregation.  :meth:`transform` maps new values
-    to a cluster: for the univariate methods, the cluster whose cell
-    (between consecutive ``cut_points_``) contains the value, which gives
-    back every training record's own cluster unless equal values were split
-    between two clusters; for ``"mdav"``, the nearest centroid in
-    standardized space, which for training rows near a cluster boundary may
-    be a neighbouring cluster's.  Use :meth:`fit_transform` to mask a
-    table.
+    centroid; this is microaggregation.  :meth:`transform` maps values to
+    the nearest centroid: for the univariate methods per column (the cell
+    between consecutive ``cut_points_``), for ``"mdav"`` in standardized
+    space.  For a training record near a cluster boundary that may be the
+    neighbouring cluster's centroid, so ``transform`` of the training data
+    can differ from ``fit_transform`` there.  Cells bounded by the training
+    records themselves would give every record back its own cluster, but
+    their bounds (the mean of the largest record of one cluster and the
+    smallest of the next) would put near-raw values into the fitted
+    object.  Use :meth:`fit_transform` to mask a table.
 
     Cost: ``"consecutive"`` is a sort; ``"optimal"`` is O(n k) per column;
     ``"mdav"`` is O(n^2 d / k) (about 30 s for 32,561 rows, 4 columns and
@@ -361,12 +365,10 @@ class Microaggregator(
             labels[:, j] = _univariate_labels(X[:, j], k, self.method)
             c = _centroids(X[:, [j]], labels[:, j])[:, 0]
             centroids.append(c)
-            n_groups = c.size
-            lows = np.full(n_groups, np.inf)
-            highs = np.full(n_groups, -np.inf)
-            np.minimum.at(lows, labels[:, j], X[:, j])
-            np.maximum.at(highs, labels[:, j], X[:, j])
-            cuts.append((highs[:-1] + lows[1:]) / 2)
+            # cells of the nearest centroid: from the released centroids
+            # alone (a cell cut between a cluster's largest record and the
+            # next one's smallest would keep the mean of two records)
+            cuts.append((c[:-1] + c[1:]) / 2)
             out[:, j] = c[labels[:, j]]
         self.labels_ = labels
         self.centroids_ = centroids
@@ -479,8 +481,9 @@ class Microaggregator(
         Returns
         -------
         X_new : ndarray of shape (n_samples, n_features)
-            Each value replaced by the centroid of its cell (``"mdav"``:
-            each row by the nearest centroid).
+            Each value replaced by the nearest centroid of its column
+            (``"mdav"``: each row by the nearest centroid in standardized
+            space).
         """
         check_is_fitted(self)
         X = validate_data(
