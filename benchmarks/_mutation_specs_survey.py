@@ -359,3 +359,36 @@ SPECS.update(
         ),
     }
 )
+
+_PA = "skprivate.survey._page_audit.x_"
+SPECS.update(
+    {
+        # the laws the page audit holds the browser's samplers to (exp
+        # enclosures, Square Wave, rounded Laplace, RVNS, subset designs),
+        # the comparison and the worst log-ratio; not the Node harness
+        "survey_page_claims": ModuleSpec(
+            path="skprivate/survey/_page_audit.py",
+            tests=["tests/survey/test_page_exact_laws.py"],
+            new_tests=["tests/test_mutation_page_claims.py"],
+            functions=[
+                f"{_PA}{name}__mutmut_*"
+                for name in (
+                    "_round_out",
+                    "exp_neg",
+                    "_exact",
+                    "_rint",
+                    "_square_wave_law",
+                    "_laplace_law",
+                    "_rvns_law",
+                    "_tuples",
+                    "_subset_law",
+                    "_frequency_law",
+                    "spec_law",
+                    "compare_laws",
+                    "_worst_epsilon",
+                    "_quarter",
+                )
+            ],
+        ),
+    }
+)
