@@ -367,6 +367,25 @@ print("KILLERS " + json.dumps(found))
 """
 
 
+# Address space allowed to a process that runs mutants (about 0.6 GB is
+# what a test run maps): a mutant that grows a list without end (a loop
+# whose exit the mutation removed) then fails its test with MemoryError,
+# instead of the machine's memory running out and the kernel killing
+# whichever process it picks.
+MUTANT_MEMORY_BYTES = 8 * 2**30
+
+
+def _limit_memory() -> None:
+    """Cap the address space of a child process (run before it starts)."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    cap = MUTANT_MEMORY_BYTES
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
 def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
     """The first new test that fails with each mutant on (None: none fails)."""
     # a test is a file or a node id in a file (``path::name``)
@@ -387,6 +406,7 @@ def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
         cwd=work / "mutants",
         capture_output=True,
         text=True,
+        preexec_fn=_limit_memory,
     )
     for line in result.stdout.splitlines():
         if line.startswith("KILLERS "):
@@ -498,6 +518,7 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
                     cwd=work,
                     stdout=out,
                     stderr=subprocess.STDOUT,
+                    preexec_fn=_limit_memory,
                     check=False,
                 )
     mutmut_seconds = round(time.perf_counter() - start)
