@@ -115,3 +115,12 @@ def test_check_order_of_the_rules():
         grid.check([5.55, 1.0])
     with pytest.raises(ValueError, match="must be numbers with 1 decimals"):
         grid.check([1.0, 11.55])
+
+
+def test_snap_converts_integer_anchors_before_scaling():
+    # 100 * 184467440737095516 is 2**64 - 16: in int64 it would wrap to -16
+    # and pass as a small anchor; as a float it is far too large to show
+    grid = AnchorGrid(2, -np.inf, np.inf, "big")
+    with pytest.raises(ValueError, match="too large to show with decimals=2"):
+        grid.snap([184467440737095516])
+    np.testing.assert_array_equal(grid.snap([3, -2]), [3.0, -2.0])
