@@ -12,6 +12,17 @@ from ._mutation_modules import ModuleSpec
 
 _PRIV = "skprivate._cli.privatize.x_"
 _CLI = "tests/test_cli.py::"
+_MISSING_VALUE = (
+    "pandas stores pd.NA, None and NaN alike as the missing value of the "
+    "float64, boolean and Int64 columns it blanks (the only dtypes here)"
+)
+_BLOCKS = "the SHA-256 of the file is the same whatever the reads it is fed in"
+_SORTED_KEYS = (
+    "the keys are distinct, so the pairs sort by key; every key that reaches "
+    "a release is a parameter name (an identifier; _build refuses any other "
+    "before a release), and identifiers sort alike as strings and as the "
+    "text of their pairs"
+)
 
 # the command-line tests of privatize (the estimate and help tests do not
 # reach these functions, and the README examples take seconds each)
@@ -52,6 +63,52 @@ SPECS: dict[str, ModuleSpec] = {
         path="skprivate/_cli/privatize.py",
         tests=[*_PRIVATIZE_TESTS, "tests/test_cli_frequency.py"],
         new_tests=["tests/test_mutation_cli_privatize.py"],
+        equivalent={
+            **{
+                f"{_PRIV}_blank_missing__mutmut_{n}": (text, _MISSING_VALUE)
+                for n, text in (
+                    (28, "column[rows] = None"),
+                    (29, 'in ("boolean", "Int64")) and False else np.nan'),
+                    (30, 'in ("boolean", "Int64")) or True else np.nan'),
+                    (31, 'not in ("boolean", "Int64") else np.nan'),
+                    (32, '("XXbooleanXX", "Int64")'),
+                    (33, '("BOOLEAN", "Int64")'),
+                    (34, '("boolean", "XXInt64XX")'),
+                    (35, '("boolean", "int64")'),
+                    (36, '("boolean", "INT64")'),
+                )
+            },
+            f"{_PRIV}_source_column__mutmut_19": (
+                "len(name) >= len(best)",
+                "two names that both derive an output are prefixes of it; of "
+                "equal length they are the same name",
+            ),
+            **{
+                f"{_PRIV}derive_seed__mutmut_{n}": (text, _BLOCKS)
+                for n, text in (
+                    (15, "handle.read(None)"),
+                    (17, "handle.read(2 << 20)"),
+                    (18, "handle.read(1 << 21)"),
+                )
+            },
+            **{
+                f"{_PRIV}derive_seed__mutmut_{n}": (text, _SORTED_KEYS)
+                for n, text in (
+                    (25, "sorted(params.items(), key=None)"),
+                    (27, "sorted(params.items(), )"),
+                )
+            },
+            f"{_PRIV}privatize__mutmut_145": (
+                "is_missing[rows]",
+                "after --missing drop the mask is read only by the keep branch "
+                "(missing == 'keep'), which this run does not take",
+            ),
+            f"{_PRIV}privatize__mutmut_207": (
+                'if missing == "keep" or is_missing.to_numpy().any():',
+                "a missing cell left in the data means --missing keep: error "
+                "refused it and drop removed its row",
+            ),
+        },
         functions=[
             f"{_PRIV}{name}__mutmut_*"
             for name in (

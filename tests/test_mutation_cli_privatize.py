@@ -207,10 +207,13 @@ def test_apply_bounds_for_interval_mechanisms_places_the_anchors():
         apply_bounds("interval-case1", {}, "5,1", ["a"])
     with pytest.raises(CLIError) as info:
         apply_bounds("interval-case1", {}, None, ["a", "b"])
-    assert str(info.value).startswith(
+    assert str(info.value) == (
         "interval-case1 draws each anchor around anchor_loc with spread "
         "anchor_scale (defaults 0 and 1, for standardized values), so the "
-        "anchors must be placed on the range of a, b: pass --bounds LOW,HIGH"
+        "anchors must be placed on the range of a, b: pass --bounds LOW,HIGH "
+        "(a range declared without looking at the values; the anchors are "
+        "centred at its midpoint with a spread of a quarter of its width) or "
+        "--param anchor_loc=CENTRE --param anchor_scale=SPREAD"
     )
     # anchors given as parameters need no bounds
     assert apply_bounds("interval-case1", {"anchor_loc": 3}, None, ["a"]) == {
@@ -380,3 +383,147 @@ def test_a_privatizer_error_names_the_file_row(tmp_path):
     assert "50" not in msg
     assert "\n" not in msg
     assert not (tmp_path / "o.csv").exists()
+
+
+def test_blank_missing_goes_on_past_a_column_with_nothing_missing():
+    result = pd.DataFrame(
+        {"a": [1.0, 2.0], "b_lower": [3.0, 4.0], "b_upper": [5.0, 6.0]}
+    )
+    missing = pd.DataFrame({"a": [False, False], "b": [False, True]})
+    out = _blank_missing(result, missing, ["a", "b"])
+    assert out["a"].tolist() == [1.0, 2.0]
+    assert out["b_lower"].isna().tolist() == [False, True]
+    assert out["b_upper"].isna().tolist() == [False, True]
+
+
+def _frame_file(tmp_path, frame, name="d.csv"):
+    path = tmp_path / name
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_privatize_messages_name_the_file_and_say_why(tmp_path):
+    path = _frame_file(tmp_path, pd.DataFrame({"x": [1.0, 2.0], "y": [3.0, 4.0]}))
+    with pytest.raises(CLIError) as info:
+        privatize(str(path), str(path), "laplace", "x")
+    assert str(info.value) == (
+        f"-o {path} is the input file; write the output to another path (the raw "
+        "file would be replaced)"
+    )
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", columns="x,zz")
+    assert str(info.value).startswith(f"column(s) zz not in {path}; it has x, y")
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", columns="x", keep="qq")
+    assert str(info.value).startswith(f"column(s) qq not in {path}; it has x, y")
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", columns="x,y", keep="y,x")
+    assert str(info.value) == (
+        "--keep y, x is also in --columns; a privatized column cannot be kept raw "
+        "in the output"
+    )
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_frequency_refusal_in_full(tmp_path):
+    path = _frame_file(tmp_path, pd.DataFrame({"c": ["A", "B"]}))
+    with pytest.raises(CLIError) as info:
+        privatize(str(path), str(tmp_path / "o.csv"), "frequency", "c")
+    assert str(info.value) == (
+        "the frequency mechanism needs its categories declared before the data "
+        "are seen: --param \"categories=[['A', 'B'], ...]\" (one list per column; "
+        "categories read from the data would publish every value present, and "
+        "estimate could not name the reports' categories)"
+    )
+
+
+def test_infinite_and_missing_values_are_refused_in_full(tmp_path):
+    path = _frame_file(tmp_path, pd.DataFrame({"x": [1.0, np.inf, 2.0]}))
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", columns="x")
+    assert str(info.value) == (
+        "column 'x' has an infinite value at row 2 (line 3 of d.csv) (1 in all); "
+        "the laplace mechanism needs finite numbers"
+    )
+    path = _frame_file(tmp_path, pd.DataFrame({"x": [1.0, np.nan, 2.0]}), "m.csv")
+    with pytest.raises(CLIError) as info:
+        _lap(path, tmp_path / "o.csv", columns="x")
+    assert str(info.value) == (
+        "column 'x' has 1 missing value(s), the first at row 2 (line 3 of m.csv); "
+        "use --missing drop to remove those rows or --missing keep to leave them "
+        "missing in the output"
+    )
+
+
+def test_missing_keep_with_a_single_observed_value(tmp_path):
+    path = _frame_file(tmp_path, pd.DataFrame({"x": [np.nan, 4.0, np.nan]}))
+    out, summary = _lap(path, tmp_path / "o.csv", columns="x", missing="keep", seed=2)
+    assert out["x"].isna().tolist() == [True, False, True]
+    assert summary["missing"] == "keep (2 cells left missing, not privatized)"
+
+
+def test_a_privatizers_warning_names_the_file_row(tmp_path, capsys, monkeypatch):
+    import warnings
+
+    from skprivate import LaplaceLDP
+
+    path = _frame_file(tmp_path, pd.DataFrame({"x": [1.0, np.nan, 2.0, 3.0]}))
+    original = LaplaceLDP.fit_transform
+
+    def noisy(self, X, y=None, **kw):
+        warnings.warn("value at row 2 looks odd; see row 0", UserWarning, stacklevel=1)
+        return original(self, X, y, **kw)
+
+    monkeypatch.setattr(LaplaceLDP, "fit_transform", noisy)
+    _lap(path, tmp_path / "o.csv", columns="x", missing="drop")
+    err = capsys.readouterr().err
+    # the privatizer's row 2 is the file's row 4 (line 5): row 2 was dropped
+    assert "warning: value at row 4 (line 5 of d.csv) looks odd; see row 0" in err
+
+
+def test_an_output_column_equal_to_a_kept_column_is_refused(tmp_path):
+    frame = pd.DataFrame(
+        {"x": [1.0, 2.0, 3.0], "x_lower": [0.0, 0.0, 0.0], "z": [1, 2, 3]}
+    )
+    path = _frame_file(tmp_path, frame)
+    with pytest.raises(CLIError) as info:
+        privatize(
+            str(path),
+            str(tmp_path / "o.csv"),
+            "interval-case1",
+            "x",
+            keep="z,x_lower",
+            bounds="0,10",
+        )
+    assert str(info.value) == (
+        "the output would have duplicate column(s) x_lower; drop them from --keep"
+    )
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_a_settings_file_that_cannot_be_written_removes_the_output(tmp_path):
+    path = _frame_file(tmp_path, pd.DataFrame({"x": [1.0, 2.0]}))
+    out = tmp_path / "o.csv"
+    (tmp_path / "o.csv.skprivate.json").mkdir()  # the settings path is a folder
+    with pytest.raises(CLIError) as info:
+        _lap(path, out, columns="x")
+    assert str(info.value).startswith(f"cannot write the settings file of {out}: ")
+    assert not out.exists()
+
+
+def test_two_kept_columns_are_named_in_the_summary_and_on_stderr(tmp_path, capsys):
+    path = _frame_file(
+        tmp_path, pd.DataFrame({"id": [1, 2], "w": [5, 6], "x": [1.0, 2.0]})
+    )
+    out = tmp_path / "o.csv"
+    _, summary = _lap(path, out, columns="x", keep="id,w")
+    assert summary["kept"] == (
+        "id, w copied unchanged (released raw: no privacy guarantee, epsilon = inf "
+        "for these columns; the epsilon above covers the privatized columns only)"
+    )
+    err = capsys.readouterr().err
+    assert (
+        f"warning: --keep id, w: copied unchanged into {out}; nothing protects "
+        "these columns (epsilon = inf for them). Keep only columns that reveal "
+        "nothing about a respondent, such as an arbitrary row id.\n"
+    ) in err
