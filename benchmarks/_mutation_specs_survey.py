@@ -356,6 +356,15 @@ SPECS.update(
     }
 )
 
+_WV = "skprivate.survey._waves."
+_NONE_IS_NAN = (
+    "pandas builds a float column from floats and None with NaN in place of None"
+)
+_NO_PRINT = (
+    "the default stands in only for a page without a survey fingerprint (a "
+    "questionnaire without lifetime_epsilon), where any constant keys the "
+    "answers alike"
+)
 SPECS.update(
     {
         # the accounting of repeated waves: the charge of each question per
@@ -369,6 +378,28 @@ SPECS.update(
                 "tests/survey/test_frequency_questions.py",
             ],
             new_tests=["tests/test_mutation_survey_waves.py"],
+            equivalent={
+                f"{_WV}x__coin__mutmut_11": (
+                    "return int(rng.integers(0, int(den or 1), )) < int(num)",
+                    "integers() draws int64 by default",
+                ),
+                f"{_WV}x_wave_report__mutmut_32": (
+                    '"epsilon_per_wave": np.nan if (eps is None) and False else eps,',
+                    _NONE_IS_NAN,
+                ),
+                f"{_WV}x_wave_report__mutmut_37": (
+                    "np.nan if (same is None) and False else same,",
+                    _NONE_IS_NAN,
+                ),
+                **{
+                    f"{_WV}xǁSimulatedDeviceǁanswers__mutmut_{n}": (text, _NO_PRINT)
+                    for n, text in (
+                        (3, 'survey = respondent.get("survey", None)'),
+                        (5, 'survey = respondent.get("survey", )'),
+                        (8, 'survey = respondent.get("survey", "XXXX")'),
+                    )
+                },
+            },
         ),
     }
 )

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skprivate import IntervalCaseI, LaplaceLDP
+from skprivate import IntervalCaseI, LaplaceLDP, SubsetUniform
 from skprivate.frequency import LongitudinalOracle
 from skprivate.survey import Question, Questionnaire
 from skprivate.survey._spec_frequency import joint_epsilon, later_wave_epsilon
@@ -113,6 +113,8 @@ def test_wave_report_rows(waves):
         table.loc[["colour", "shade", "hours"], "epsilon_lifetime_same_value"].sum()
     )
     assert bool(total["discloses_change"]) is True
+    assert wave_report(survey, waves)["discloses_change"].dtype == bool
+    assert list(wave_report(survey, waves).index) == list(range(5))
     assert total["kind"] == "" and total["each_wave_sends"] == ""
     note = total["note"]
     assert note.startswith(f"after {waves} wave(s): epsilon_lifetime_same_value (a)")
@@ -243,3 +245,164 @@ def test_simulated_device_keeps_one_answer_per_value_and_sends_cells():
     )
     assert len(device.kept) == 5  # a new colour and a new hours value
     assert isinstance(pd.Series(first).to_dict(), dict)
+
+
+def _laplace_survey(eps, budget, extra_interval=False):
+    questions = [
+        Question("h", "H?", LaplaceLDP(epsilon=eps, bounds=(0, 10)).fit([[0.0]]))
+    ]
+    if extra_interval:
+        questions += [
+            Question(
+                name,
+                f"{name}?",
+                IntervalCaseI(anchor_loc=5.0, anchor_scale=2.0).fit([[0.0]]),
+            )
+            for name in ("u", "v")
+        ]
+    return Questionnaire(questions, lifetime_epsilon=budget)
+
+
+def test_the_full_note_with_a_budget_and_uncharged_questions():
+    table = wave_report(_laplace_survey(0.5, 1.2, extra_interval=True), 2)
+    assert table.iloc[-1]["note"] == (
+        "after 2 wave(s): epsilon_lifetime_same_value (a) is the exact loss of "
+        "the joint law of the waves' reports of values that do not change; "
+        "epsilon_lifetime_any_values (b) bounds the loss against any other "
+        "sequence of values (values that change get fresh private answers; where "
+        "discloses_change is set, the resent answer shows at which waves the "
+        "value changed, and (b) compares values changing at the same waves); the "
+        "server's ledger charges (b) per link; lifetime budget "
+        "lifetime_epsilon=1.2: the server refuses a wave that would take a link "
+        "past it (2 wave(s) fit: 0.5 for the first, 0.5 for each further one); "
+        "u, v have a guarantee other than epsilon and are not charged"
+    )
+
+
+@pytest.mark.parametrize(
+    ("eps", "budget", "fit"),
+    [(0.5, 0.5, 1), (0.5, 0.99, 1), (0.5, 1.0, 2), (0.25, 1.0, 4), (0.5, 0.7, 1)],
+)
+def test_waves_that_fit_a_budget_of_small_charges(eps, budget, fit):
+    note = wave_report(_laplace_survey(eps, budget), 1).iloc[-1]["note"]
+    assert f"({fit} wave(s) fit: {eps:.6g} for the first" in note
+
+
+class _Rng:
+    """Scripted integers() draws for the device's coins and stages."""
+
+    def __init__(self, *draws):
+        self.draws = list(draws)
+
+    def integers(self, low, high=None, dtype=None):
+        return self.draws.pop(0)
+
+
+def _frequency_survey(kind):
+    oracle = LongitudinalOracle(
+        kind=kind, epsilon_permanent=2.0, epsilon_instant=1.0, categories=[CATS]
+    ).fit([[CATS[0]]])
+    return Questionnaire([Question("c", "C?", oracle)], lifetime_epsilon=5.0)
+
+
+def test_device_keeps_the_permanent_krr_answer_then_randomizes_it():
+    survey = _frequency_survey("krr")
+    page = survey.respondent_spec({}, "/s/x")
+    device = SimulatedDevice(survey, random_state=0)
+    # permanent stage: draw 0 keeps "green" (code 1); instant stage: a draw
+    # above its keep numerator moves it, to the other category 0 + (0 >= 1)
+    device.rng = _Rng(0, 3 * 10**18, 0)
+    assert device.answers(page, {"c": "green"})["c"] == 0
+    (key,) = device.kept
+    assert device.kept[key] == 1
+    assert key[1:] == ("c", '"green"')
+    device.rng = _Rng(0)  # instant stage only: kept
+    assert device.answers(page, {"c": "green"})["c"] == 1
+
+
+def test_device_keeps_the_permanent_unary_bits_then_randomizes_them():
+    survey = _frequency_survey("oue")
+    page = survey.respondent_spec({}, "/s/x")
+    device = SimulatedDevice(survey, random_state=0)
+    # a draw of 2e18 (of 2**62) passes a coin of 1/2 and fails one of about
+    # 0.12 (first stage) and about 0.27 (second stage): each bit keeps its value
+    device.rng = _Rng(*[2 * 10**18] * 6)
+    assert device.answers(page, {"c": "blue"})["c"] == [0, 0, 1]
+    (key,) = device.kept
+    assert device.kept[key] == [0, 0, 1]
+
+
+def _mixed_survey(budget=10.0, text="Hours?"):
+    return Questionnaire(
+        [
+            Question(
+                "years",
+                "Years?",
+                IntervalCaseI(anchor_loc=5.0, anchor_scale=2.0).fit([[0.0]]),
+            ),
+            Question(
+                "hours", text, LaplaceLDP(epsilon=1.0, bounds=(0, 10)).fit([[0.0]])
+            ),
+            Question(
+                "race",
+                "Race?",
+                SubsetUniform(categories=[["a", "b", "c", "d"]]).fit([["a"]]),
+            ),
+        ],
+        lifetime_epsilon=budget,
+    )
+
+
+def test_device_answers_every_question_after_an_interval_one():
+    survey = _mixed_survey()
+    page = survey.respondent_spec({"years": [4.5]}, "/s/x")
+    device = SimulatedDevice(survey, random_state=4)
+    out = device.answers(page, {"years": 4.5, "hours": 3.0, "race": "b"})
+    assert set(out) == {"years", "hours", "race"}
+    # a value equal to an anchor lies in the cell below it: (q_{i-1}, q_i]
+    assert out["years"] == 0
+    assert device.answers(page, {"years": 4.6, "hours": 3.0, "race": "b"})["years"] == 1
+
+
+def test_device_draws_the_seed_of_the_other_questions_from_its_own_stream():
+    survey = _mixed_survey()
+    page = survey.respondent_spec({"years": [4.5]}, "/s/x")
+    values = {"years": 1.0, "hours": 3.0, "race": "b"}
+    seed = int(np.random.default_rng(7).integers(2**31))
+    want = survey.simulate_answers(
+        [page], {n: [v] for n, v in values.items()}, random_state=seed
+    )[0]
+    got = SimulatedDevice(survey, random_state=7).answers(page, values)
+    assert got["hours"] == want["hours"]
+    assert got["race"] == want["race"]
+    assert isinstance(got["hours"], float)
+    again = SimulatedDevice(survey, random_state=7).answers(page, values)
+    assert again == got
+
+
+def test_device_returns_a_copy_of_a_kept_list():
+    survey = _mixed_survey()
+    page = survey.respondent_spec({"years": [4.5]}, "/s/x")
+    device = SimulatedDevice(survey, random_state=1)
+    out = device.answers(page, {"years": 1.0, "hours": 3.0, "race": "c"})
+    (key,) = [k for k in device.kept if k[1] == "race"]
+    assert out["race"] == device.kept[key]
+    assert out["race"] is not device.kept[key]
+
+
+def test_device_keys_its_answers_by_survey():
+    one, two = _mixed_survey(), _mixed_survey(text="Hours worked?")
+    assert one.fingerprint() != two.fingerprint()
+    device = SimulatedDevice(one, random_state=2)
+    values = {"years": 1.0, "hours": 3.0, "race": "c"}
+    device.answers(one.respondent_spec({"years": [4.5]}, "/s/x"), values)
+    device.answers(two.respondent_spec({"years": [4.5]}, "/s/y"), values)
+    assert len(device.kept) == 4  # two questions with a kept answer, per survey
+
+
+def test_device_keys_values_that_json_cannot_write_by_their_text():
+    survey = _mixed_survey()
+    page = survey.respondent_spec({"years": [4.5]}, "/s/x")
+    device = SimulatedDevice(survey, random_state=3)
+    device.answers(page, {"years": 1.0, "hours": np.int64(3), "race": "c"})
+    assert ("hours", '"3"') in {k[1:] for k in device.kept}

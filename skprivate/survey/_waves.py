@@ -186,11 +186,12 @@ def wave_report(questionnaire: Any, waves: int) -> pd.DataFrame:
         "the same waves); the server's ledger charges (b) per link"
     )
     if budget is not None:
-        fit = 0 if first > budget * (1 + 1e-9) else 1
-        if later > 0:
-            fit += math.floor(max(budget - first, 0.0) / later * (1 + 1e-9))
-        else:
-            fit = math.inf
+        # the questionnaire refuses a budget below one wave: the first fits
+        fit = (
+            1 + math.floor(max(budget - first, 0.0) / later * (1 + 1e-9))
+            if later > 0
+            else math.inf
+        )
         note += (
             f"; lifetime budget lifetime_epsilon={budget:g}: the server refuses a "
             f"wave that would take a link past it ({fit} wave(s) fit: "
