@@ -386,6 +386,20 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
 
+def _mutant_env() -> dict[str, str]:
+    """The environment of the processes that run mutants.
+
+    mutmut forks a process per mutant from one that has run the tests; a
+    thread pool started there (dask's default threaded scheduler) does not
+    survive the fork, and the child waits on it until mutmut's timeout,
+    which counts as a kill.  Dask collections are therefore computed on the
+    synchronous scheduler, which gives the same results in one thread.
+    """
+    import os
+
+    return {**os.environ, "DASK_SCHEDULER": "synchronous"}
+
+
 def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
     """The first new test that fails with each mutant on (None: none fails)."""
     # a test is a file or a node id in a file (``path::name``)
@@ -407,6 +421,7 @@ def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
         capture_output=True,
         text=True,
         preexec_fn=_limit_memory,
+        env=_mutant_env(),
     )
     for line in result.stdout.splitlines():
         if line.startswith("KILLERS "):
@@ -519,6 +534,7 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
                     stdout=out,
                     stderr=subprocess.STDOUT,
                     preexec_fn=_limit_memory,
+                    env=_mutant_env(),
                     check=False,
                 )
     mutmut_seconds = round(time.perf_counter() - start)
