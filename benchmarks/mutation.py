@@ -355,11 +355,16 @@ for name in names if found["no mutant"] is None else []:
         continue
     os.environ["MUTANT_UNDER_TEST"] = name
     first = First()
-    signal.alarm(300)  # a mutant that makes a new test loop forever is caught
+    # a mutant that makes a new test loop forever is caught: the alarm
+    # fires again every 10 s, in case code under test swallows the error
+    signal.setitimer(signal.ITIMER_REAL, 300, 10)
     try:
         code = pytest.main(["-x", *base, *chosen], plugins=[first])
+    except TimeoutError:  # raised outside a test, where pytest does not catch it
+        code = 1
+        first.failed = first.failed or "a new test ran for over 300 s"
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
     found[name] = first.failed if code != 0 else None
     if code != 0 and first.failed is None:
         found[name] = "pytest exit " + str(int(code))
