@@ -688,6 +688,18 @@ SPECS.update(
 )
 
 _DASK = "skprivate.utils._dask.x_"
+_TOKEN_PART = (
+    "the graph name already holds the privatizer's class, the call root's "
+    "spawn key is always empty (call_seed), and the output names follow "
+    "from the privatizer and X, which the token keeps: the names stay "
+    "distinct exactly when they were"
+)
+_DASK_DEFAULT = (
+    "dask then names the graph from its arguments, infers the meta, dtype "
+    "or chunks by running the block function on an empty block (which "
+    "returns the declared width and dtype), or checks partitions against a "
+    "meta they already match: the same collection and values"
+)
 SPECS.update(
     {
         # the random streams of a dask release: one root per call drawn from
@@ -704,6 +716,49 @@ SPECS.update(
                 "test_dask_other_chunking_draws_other_noise",
             ],
             new_tests=["tests/test_mutation_dask_streams.py"],
+            equivalent={
+                f"{_DASK}call_seed__mutmut_10": (
+                    "rng.integers(2**63, size=4)",
+                    "integers(n) draws on [0, n), as integers(0, n)",
+                ),
+                f"{_DASK}call_seed__mutmut_13": (
+                    "rng.integers(1, 2**63, size=4)",
+                    "numpy maps the same words to the same draws on [1, 2**63) "
+                    "as on [0, 2**63) except a draw of 0 (probability 2**-63 "
+                    "a word): the roots have the same law to that",
+                ),
+                **{
+                    f"{_DASK}dask_transform__mutmut_{n}": (text, _TOKEN_PART)
+                    for n, text in (
+                        (14, "tokenize(X, None, seq.entropy, seq.spawn_key, names)"),
+                        (16, "tokenize(X, name, seq.entropy, None, names)"),
+                        (17, "tokenize(X, name, seq.entropy, seq.spawn_key, None)"),
+                        (19, "tokenize(X, seq.entropy, seq.spawn_key, names)"),
+                        (21, "tokenize(X, name, seq.entropy, names)"),
+                        (22, "tokenize(X, name, seq.entropy, seq.spawn_key, )"),
+                    )
+                },
+                **{
+                    f"{_DASK}dask_transform__mutmut_{n}": (text, _DASK_DEFAULT)
+                    for n, text in (
+                        (43, "token=None,"),
+                        (44, "enforce_metadata=None,"),
+                        (45, "align_dataframes=None,"),
+                        (52, ""),
+                        (53, ""),
+                        (54, ""),
+                        (55, ")"),
+                        (57, "enforce_metadata=True,"),
+                        (81, "meta=None,"),
+                        (82, "name=None,"),
+                        (88, ""),
+                        (90, ""),
+                        (91, ")"),
+                        (99, "meta=np.empty((1, 0), dtype=dtype),"),
+                        (100, "meta=np.empty((0, 1), dtype=dtype),"),
+                    )
+                },
+            },
             functions=[
                 f"{_DASK}{name}__mutmut_*"
                 for name in (

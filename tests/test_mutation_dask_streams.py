@@ -315,3 +315,68 @@ def test_a_real_privatizer_releases_each_block_with_its_child_stream():
         )
         want.append(twin._transform_with_seed(block, seed, first_row=start))
     np.testing.assert_array_equal(got, np.vstack(want))
+
+
+class Narrow(Scripted):
+    """A release declared and cast as float32."""
+
+    _release_dtype = np.float32
+
+
+def test_the_release_dtype_is_declared_and_computed_on_arrays():
+    x = np.arange(12.0).reshape(4, 3)  # three columns in, two out
+    X = da.from_array(x, chunks=(2, 3))
+    with dask.config.set(scheduler="synchronous"):
+        out = dask_transform(Narrow(root=3), X)
+        assert out.dtype == np.float32
+        assert out.shape == (4, 2)
+        assert out.chunks == ((2, 2), (2,))
+        got = out.compute()
+    assert got.dtype == np.float32
+    assert got.shape == (4, 2)
+
+
+def test_the_release_dtype_is_declared_and_computed_on_frames():
+    frame = pd.DataFrame({"u": np.arange(5.0), "v": np.arange(5.0)})
+    with dask.config.set(scheduler="synchronous"):
+        out = dask_transform(Narrow(root=3), dd.from_pandas(frame, npartitions=2))
+        assert (out.dtypes == np.float32).all()
+        assert len(out._meta) == 0
+        got = out.compute()
+    assert (got.dtypes == np.float32).all()
+
+
+def test_empty_blocks_have_the_output_width():
+    seq = np.random.SeedSequence(1)
+    out = _array_block(
+        np.empty((0, 3)), Narrow(), seq, np.float32, [0], block_id=(0, 0)
+    )
+    assert out.shape == (0, 3) and out.dtype == np.float32
+    part = pd.DataFrame({"x": np.empty(0), "y": np.empty(0), "z": np.empty(0)})
+    out = _frame_block(
+        part, pd.Series([], dtype=int), Narrow(), seq, np.float32, ["p", "q"]
+    )
+    assert out.shape == (0, 2)
+    assert list(out.columns) == ["p", "q"]
+
+
+def test_twin_privatizers_on_other_data_in_one_compute_keep_their_own_graphs():
+    # two instances with one seed draw the same call root; their releases
+    # of different data must not share graph keys (one would replace the
+    # other in a joint compute)
+    x1 = np.random.default_rng(0).uniform(0, 10, (8, 1))
+    x2 = x1 + 1.0
+    p1 = LaplaceLDP(epsilon=1, bounds=(0, 11), random_state=5).fit(x1)
+    p2 = LaplaceLDP(epsilon=1, bounds=(0, 11), random_state=5).fit(x1)
+    a1 = p1.transform(da.from_array(x1, chunks=(4, 1)))
+    a2 = p2.transform(da.from_array(x2, chunks=(4, 1)))
+    assert a1.name != a2.name
+    with dask.config.set(scheduler="synchronous"):
+        r1, r2 = dask.compute(a1, a2)
+        q1 = LaplaceLDP(epsilon=1, bounds=(0, 11), random_state=5).fit(x1)
+        alone = q1.transform(da.from_array(x2, chunks=(4, 1))).compute()
+    np.testing.assert_array_equal(r2, alone)
+    assert not np.array_equal(r1, r2)
+    f1 = p1.transform(dd.from_pandas(pd.DataFrame({"x": x1[:, 0]}), npartitions=2))
+    f2 = p2.transform(dd.from_pandas(pd.DataFrame({"x": x2[:, 0]}), npartitions=2))
+    assert f1._name != f2._name
