@@ -949,7 +949,7 @@ SPECS.update(
             new_tests=["tests/test_mutation_rvns_transition.py"],
             equivalent={
                 f"{_TR}_second_antiderivative__mutmut_9": (
-                    "np.where(t < d, ...)",
+                    "np.where(t < d,",
                     "at t = d both pieces equal d**2 / 6 (H is C2 there)",
                 ),
                 f"{_TR}rvns_transition_density__mutmut_91": (
@@ -971,7 +971,7 @@ SPECS.update(
                     "report of the support is above x: both tests are false",
                 ),
                 f"{_TR}rvns_transition_density__mutmut_145": (
-                    "np.where(y <= x, left, ...)",
+                    "np.where(y <= x, left,",
                     "at y = x the left ramp is clip(-low / width) = 0 (fixed "
                     "band: y < x - low is false), the value p(x, x) = 0 given "
                     "by the original",
