@@ -568,6 +568,13 @@ def test_log_likelihood_grid_of_an_impossible_report_does_not_warn(placement):
     assert got[0, 0] == -np.inf
 
 
+def test_log_likelihood_grid_stand_in_width_with_bounds_away_from_zero():
+    d, a, b = 2.0, 3.0, 13.0
+    y = np.array([[a + d + 5e-12]])  # half-way up a ramp of width 1e-11
+    got = rvns_log_likelihood_grid(y, np.array([a]), d, a, b, "paper")
+    assert got[0, 0] == pytest.approx(np.log(0.5 / (b - a - d)), rel=1e-3)
+
+
 def test_log_likelihood_grid_width_at_a_fixed_band_is_1e_12_of_the_range():
     # at x = a the band is [a, a + d]; a report 5e-12 above its end is on the
     # stand-in ramp of width 1e-12 (b - a) = 1e-11: half-way up

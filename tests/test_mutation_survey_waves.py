@@ -309,9 +309,11 @@ def test_device_keeps_the_permanent_krr_answer_then_randomizes_it():
     survey = _frequency_survey("krr")
     page = survey.respondent_spec({}, "/s/x")
     device = SimulatedDevice(survey, random_state=0)
-    # permanent stage: draw 0 keeps "green" (code 1); instant stage: a draw
-    # above its keep numerator moves it, to the other category 0 + (0 >= 1)
-    device.rng = _Rng(0, 3 * 10**18, 0)
+    # permanent stage: a draw of 3e18 (of 2**62) is below its keep numerator
+    # (about 3.6e18) and keeps "green" (code 1); instant stage: the same draw
+    # is above its numerator (about 2.7e18) and moves it, to the other
+    # category 0 + (0 >= 1)
+    device.rng = _Rng(3 * 10**18, 3 * 10**18, 0)
     assert device.answers(page, {"c": "green"})["c"] == 0
     (key,) = device.kept
     assert device.kept[key] == 1
