@@ -103,6 +103,17 @@ SPECS: dict[str, ModuleSpec] = {
                 "after --missing drop the mask is read only by the keep branch "
                 "(missing == 'keep'), which this run does not take",
             ),
+            **{
+                f"{_PRIV}privatize__mutmut_{n}": (
+                    text,
+                    "the output was written just above, so it exists when the "
+                    "settings file fails",
+                )
+                for n, text in (
+                    (265, "Path(out).unlink(missing_ok=None)"),
+                    (267, "Path(out).unlink(missing_ok=False)"),
+                )
+            },
             f"{_PRIV}privatize__mutmut_207": (
                 'if missing == "keep" or is_missing.to_numpy().any():',
                 "a missing cell left in the data means --missing keep: error "

@@ -499,6 +499,20 @@ def test_an_output_column_equal_to_a_kept_column_is_refused(tmp_path):
         "the output would have duplicate column(s) x_lower; drop them from --keep"
     )
     assert not (tmp_path / "o.csv").exists()
+    frame["x_upper"] = 1.0
+    path = _frame_file(tmp_path, frame, "two.csv")
+    with pytest.raises(CLIError) as info:
+        privatize(
+            str(path),
+            str(tmp_path / "o.csv"),
+            "interval-case1",
+            "x",
+            keep="x_lower,x_upper",
+            bounds="0,10",
+        )
+    assert str(info.value).startswith(
+        "the output would have duplicate column(s) x_lower, x_upper;"
+    )
 
 
 def test_a_settings_file_that_cannot_be_written_removes_the_output(tmp_path):
