@@ -414,6 +414,25 @@ SPECS.update(
             path="skprivate/survey/_page_audit.py",
             tests=["tests/survey/test_page_exact_laws.py"],
             new_tests=["tests/test_mutation_page_claims.py"],
+            equivalent={
+                f"{_PA}_subset_law__mutmut_57": (
+                    "else Fraction(1)",
+                    "alpha is read only when the spec has dummies",
+                ),
+                f"{_PA}exp_neg__mutmut_13": (
+                    "pieces = max(2, math.ceil(x))",
+                    "the contract is an enclosure of exp(-x) narrower than "
+                    "2**-100 on the 2**-120 grid: two pieces for x <= 1 give "
+                    "another such enclosure (the series of x / 2 alternates "
+                    "and decreases too)",
+                ),
+                f"{_PA}exp_neg__mutmut_37": (
+                    "if term <= _ULP:",
+                    "a term exactly equal to _ULP = 2**-120 ends the series one "
+                    "term earlier: the alternating series still brackets the "
+                    "value, within that term",
+                ),
+            },
             functions=[
                 f"{_PA}{name}__mutmut_*"
                 for name in (

@@ -371,3 +371,145 @@ def test_worst_epsilon_of_page_laws():
     c = _page({0: Fraction(1)})
     assert _worst_epsilon([c, b]) == math.inf
     assert _worst_epsilon([b, b]) == 0.0
+
+
+# -- frequency oracles, exact enclosures, off-unit steps, and the rest ---------------
+def test_frequency_claims_are_the_oracles_laws():
+    from skprivate.frequency import (
+        GeneralizedRandomizedResponse,
+        OptimizedUnaryEncoding,
+    )
+
+    cats = ["a", "b", "c"]
+    krr = Question(
+        "c",
+        "C?",
+        GeneralizedRandomizedResponse(epsilon=1.0, categories=[cats]).fit([["a"]]),
+    ).spec
+    keep = Fraction(krr["stages"][0]["keep"])
+    for code in range(3):
+        law = spec_law(krr, code)
+        assert set(law) == {0.0, 1.0, 2.0}
+        for report in range(3):
+            want = keep if report == code else (1 - keep) / 2
+            assert law[float(report)] == (want, want)
+    oue = Question(
+        "c", "C?", OptimizedUnaryEncoding(epsilon=1.0, categories=[cats]).fit([["a"]])
+    ).spec
+    one = Fraction(oue["stages"][0]["one"])
+    zero = Fraction(oue["stages"][0]["zero"])
+    law = spec_law(oue, 1)
+    assert len(law) == 8
+    for bits in itertools.product((0, 1), repeat=3):
+        want = Fraction(1)
+        for j, b in enumerate(bits):
+            q = one if j == 1 else zero
+            want *= q if b else 1 - q
+        assert law[tuple(float(b) for b in bits)] == (want, want)
+
+
+def _exact_contains(law, key, true):
+    lo, hi = law[key]
+    assert mpmath.mpf(lo.numerator) / lo.denominator <= true, key
+    assert true <= mpmath.mpf(hi.numerator) / hi.denominator, key
+
+
+def test_laplace_claim_encloses_the_exact_probabilities():
+    mpmath.mp.dps = 60
+    gamma = Fraction(3, 4)
+    spec = {
+        "kind": "laplace",
+        "step": 1.0,
+        "k_low": 0,
+        "k_high": 3,
+        "margin": 2,
+        "noise": "rounded_laplace",
+        "gamma": str(gamma),
+    }
+    g = mpmath.mpf(3) / 4
+
+    def tail(t):
+        if t >= 1:
+            return mpmath.exp(-g * (t - mpmath.mpf(1) / 2)) / 2
+        return 1 - tail(1 - t)
+
+    for x in (0.0, 1.0, 3.0):
+        law = spec_law(spec, x)
+        k = int(x)
+        for m in range(-2, 6):
+            above = tail(m - k) if m > -2 else mpmath.mpf(1)
+            beyond = tail(m - k + 1) if m < 5 else mpmath.mpf(0)
+            _exact_contains(law, float(m), above - beyond)
+
+
+def test_square_wave_claim_encloses_exactly_and_places_outputs_by_the_step():
+    mpmath.mp.dps = 60
+    spec = {
+        "kind": "square_wave",
+        "low": 1.0,
+        "high": 5.0,
+        "n_cells": 8,
+        "half_cells": 2,
+        "step": 0.5,
+        "epsilon": "5/4",
+    }
+    law = spec_law(spec, 2.0)  # cell k = rint(0.25 * 8) = 2
+    assert sorted(law) == [1.0 + 0.5 * j for j in range(-2, 11)]
+    e = mpmath.exp(-mpmath.mpf(5) / 4)
+    q = 5 / (5 + 8 * e)
+    for j in range(-2, 11):
+        want = q / 5 if abs(j - 2) <= 2 else (1 - q) / 8
+        _exact_contains(law, 1.0 + 0.5 * j, want)
+
+
+def test_subset_claim_of_a_conditional_design_with_dummies():
+    # no SubsetDesign has both, but the page's sampler takes such a spec: a
+    # dummy respondent (probability alpha each) reports a subset drawn for
+    # the category itself with its own dummy, a true one adds a fair dummy
+    spec = {
+        "kind": "subset",
+        "p": 3,
+        "dummies": True,
+        "alpha": "1/8",
+        "design": "conditional",
+        "subsets": [[1, 1, 0], [0, 1, 1], [1, 0, 1], [1, 1, 1]],
+        "weights": ["3", "3", "3", "4"],
+        "total": "13",
+    }
+    alpha = Fraction(1, 8)
+    law = spec_law(spec, 0)
+    held = {(1, 1, 0): 3, (1, 0, 1): 3, (1, 1, 1): 4}
+    mass = sum(held.values())
+    want = {}
+    for s, w in held.items():
+        for d in ((1, 0), (0, 1)):
+            p = Fraction(w, mass) * (alpha + (1 - 2 * alpha) / 2)
+            want[tuple(float(b) for b in (*s, *d))] = (p, p)
+    assert law == want
+
+
+def test_subset_claim_without_dummies_ignores_alpha():
+    spec = {
+        "kind": "subset",
+        "p": 3,
+        "dummies": False,
+        "alpha": None,
+        "design": "uniform",
+        "sizes": [1, 2],
+    }
+    law = spec_law(spec, 2)
+    assert sum(lo for lo, _ in law.values()) == 1
+    assert all(key[2] == 1.0 for key in law)
+
+
+def test_compare_laws_for_an_output_missing_from_the_claim():
+    page = _page({1.0: Fraction(7, 8), 3.0: Fraction(1, 8)})
+    claim = {1.0: (Fraction(7, 8),) * 2}
+    assert compare_laws(page, claim) == (Fraction(1, 8), Fraction(1, 8))
+
+
+def test_compare_laws_upper_bound_from_the_residual():
+    page = _page({1.0: Fraction(1, 2), 2.0: Fraction(1, 4)}, Fraction(1, 4))
+    claim = {1.0: (Fraction(1, 2),) * 2, 2.0: (Fraction(1, 4),) * 2}
+    # P(1) may be as high as 3/4 against a claim of 1/2
+    assert compare_laws(page, claim) == (Fraction(0), Fraction(1, 4))
