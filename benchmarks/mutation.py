@@ -282,7 +282,7 @@ def _changed_lines(work: Path, name: str) -> str:
 # while a shared (module or session) fixture is set up are credited to every
 # test that uses the fixture, since only the first of them sets it up.
 _KILLER_SCRIPT = """
-import json, os, signal, sys
+import gc, json, os, signal, sys
 from collections import defaultdict
 import pytest
 from mutmut.state import state
@@ -365,6 +365,12 @@ for name in names if found["no mutant"] is None else []:
         first.failed = first.failed or "a new test ran for over 300 s"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+    # pytest keeps the last failure (sys.last_*) with its frames: a mutant
+    # that filled memory would otherwise leave it full for the next ones
+    sys.last_type = sys.last_value = sys.last_traceback = None
+    if hasattr(sys, "last_exc"):
+        sys.last_exc = None
+    gc.collect()
     found[name] = first.failed if code != 0 else None
     if code != 0 and first.failed is None:
         found[name] = "pytest exit " + str(int(code))
