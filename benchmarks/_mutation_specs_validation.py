@@ -758,6 +758,24 @@ SPECS.update(
                         (100, "meta=np.empty((0, 1), dtype=dtype),"),
                     )
                 },
+                f"{_DASK}dask_transform__mutmut_33": (
+                    "np.empty(1, dtype=dtype)",
+                    "dask keeps of a DataFrame meta its columns and dtypes, not "
+                    "its rows (the collection's meta is empty either way)",
+                ),
+                **{
+                    f"{_DASK}dask_transform__mutmut_{n}": (
+                        text,
+                        "map_blocks is given the dtype twice, as dtype= and as "
+                        "the meta's dtype: either one alone sets the array's "
+                        "dtype (the float32 test checks it lazily)",
+                    )
+                    for n, text in (
+                        (79, "dtype=None,"),
+                        (96, "meta=np.empty((0, 0), dtype=None),"),
+                        (98, "meta=np.empty((0, 0), ),"),
+                    )
+                },
             },
             functions=[
                 f"{_DASK}{name}__mutmut_*"
