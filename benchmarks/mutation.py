@@ -288,7 +288,19 @@ import pytest
 from mutmut.state import state
 from mutmut.utils.format_utils import mangled_name_from_mutant_name
 
+found = {}
+current = {"name": None, "rest": [], "firings": 0}
+
 def _stop(signum, frame):
+    current["firings"] += 1
+    if current["name"] is not None and current["firings"] > 6:
+        # still running a minute after the first TimeoutError (pytest may be
+        # formatting an internal error over a huge object): record this
+        # mutant as killed by the timeout and hand the rest to a new process
+        found[current["name"]] = "a new test ran for over 300 s"
+        print("KILLERS " + json.dumps({**found, "__rest__": current["rest"]}))
+        sys.stdout.flush()
+        os._exit(0)
     raise TimeoutError("the mutant runs the new tests for over 300 s")
 
 signal.signal(signal.SIGALRM, _stop)
@@ -332,7 +344,6 @@ class Reach(First):
 names, tests = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 base = ["-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0",
         "--tb=no", "--no-header"]
-found = {}
 os.environ["MUTANT_UNDER_TEST"] = "stats"
 reach = Reach()
 signal.alarm(1800)
@@ -344,7 +355,9 @@ if code != 0 and reach.failed is None:
 reached = {t: reach.reach(t) for t in reach.order}
 if found["no mutant"] is None and not any(reached.values()):
     reached = None  # no hit recorded at all: run every new test per mutant
-for name in names if found["no mutant"] is None else []:
+todo = names if found["no mutant"] is None else []
+for index, name in enumerate(todo):
+    current.update(name=name, rest=todo[index + 1 :], firings=0)
     function = mangled_name_from_mutant_name(name)
     if reached is None:
         chosen = list(tests)
@@ -374,6 +387,7 @@ for name in names if found["no mutant"] is None else []:
     found[name] = first.failed if code != 0 else None
     if code != 0 and first.failed is None:
         found[name] = "pytest exit " + str(int(code))
+current["name"] = None
 print("KILLERS " + json.dumps(found))
 """
 
@@ -440,6 +454,9 @@ def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
             baseline = found.pop("no mutant")
             if baseline is not None:
                 raise RuntimeError(f"{baseline} fails without any mutant")
+            rest = found.pop("__rest__", [])
+            if rest:  # the script stopped on a runaway mutant: go on after it
+                found.update(_killers(work, rest, tests))
             return found
     raise RuntimeError("the new tests could not be run:\n" + result.stdout[-2000:])
 
