@@ -293,15 +293,15 @@ current = {"name": None, "rest": [], "firings": 0}
 
 def _stop(signum, frame):
     current["firings"] += 1
-    if current["name"] is not None and current["firings"] > 6:
-        # still running a minute after the first TimeoutError (pytest may be
+    if current["name"] is not None and current["firings"] > 3:
+        # still running 30 s after the first TimeoutError (pytest may be
         # formatting an internal error over a huge object): record this
         # mutant as killed by the timeout and hand the rest to a new process
-        found[current["name"]] = "a new test ran for over 300 s"
+        found[current["name"]] = "a new test ran for over 60 s"
         print("KILLERS " + json.dumps({**found, "__rest__": current["rest"]}))
         sys.stdout.flush()
         os._exit(0)
-    raise TimeoutError("the mutant runs the new tests for over 300 s")
+    raise TimeoutError("the mutant runs the new tests for over 60 s")
 
 signal.signal(signal.SIGALRM, _stop)
 
@@ -368,14 +368,15 @@ for index, name in enumerate(todo):
         continue
     os.environ["MUTANT_UNDER_TEST"] = name
     first = First()
-    # a mutant that makes a new test loop forever is caught: the alarm
-    # fires again every 10 s, in case code under test swallows the error
-    signal.setitimer(signal.ITIMER_REAL, 300, 10)
+    # a mutant that makes a new test loop forever is caught (the new tests
+    # of a module run in seconds): the alarm fires again every 10 s, in case
+    # code under test swallows the error
+    signal.setitimer(signal.ITIMER_REAL, 60, 10)
     try:
         code = pytest.main(["-x", *base, *chosen], plugins=[first])
     except TimeoutError:  # raised outside a test, where pytest does not catch it
         code = 1
-        first.failed = first.failed or "a new test ran for over 300 s"
+        first.failed = first.failed or "a new test ran for over 60 s"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     # pytest keeps the last failure (sys.last_*) with its frames: a mutant
