@@ -358,6 +358,7 @@ if found["no mutant"] is None and not any(reached.values()):
 todo = names if found["no mutant"] is None else []
 for index, name in enumerate(todo):
     current.update(name=name, rest=todo[index + 1 :], firings=0)
+    print("\\nSTART " + json.dumps(name), flush=True)
     function = mangled_name_from_mutant_name(name)
     if reached is None:
         chosen = list(tests)
@@ -365,6 +366,7 @@ for index, name in enumerate(todo):
         chosen = [t for t in reach.order if function in reached[t]]
     if not chosen:
         found[name] = None
+        print("\\nDONE " + json.dumps([name, None]), flush=True)
         continue
     os.environ["MUTANT_UNDER_TEST"] = name
     first = First()
@@ -388,6 +390,7 @@ for index, name in enumerate(todo):
     found[name] = first.failed if code != 0 else None
     if code != 0 and first.failed is None:
         found[name] = "pytest exit " + str(int(code))
+    print("\\nDONE " + json.dumps([name, found[name]]), flush=True)
 current["name"] = None
 print("KILLERS " + json.dumps(found))
 """
@@ -432,25 +435,38 @@ def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
     present = [t for t in tests if (work / "mutants" / t.split("::")[0]).exists()]
     if not present or not names:
         return dict.fromkeys(names)
-    result = subprocess.run(
-        [
-            "nice",
-            "-n",
-            "5",
-            sys.executable,
-            "-c",
-            _KILLER_SCRIPT,
-            json.dumps(names),
-            json.dumps(present),
-        ],
-        cwd=work / "mutants",
-        capture_output=True,
-        text=True,
-        preexec_fn=_limit_memory,
-        env=_mutant_env(),
-    )
-    for line in result.stdout.splitlines():
-        if line.startswith("KILLERS "):
+    log = work / "mutants" / "killers.log"
+    with log.open("w") as out:
+        child = subprocess.Popen(
+            [
+                "nice",
+                "-n",
+                "5",
+                sys.executable,
+                "-c",
+                _KILLER_SCRIPT,
+                json.dumps(names),
+                json.dumps(present),
+            ],
+            cwd=work / "mutants",
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            preexec_fn=_limit_memory,
+            env=_mutant_env(),
+        )
+        _watch(child, log)
+    stdout = log.read_text(errors="replace")
+    done: dict = {}
+    started = None
+    for line in stdout.splitlines():
+        if line.startswith("START "):
+            started = json.loads(line[len("START ") :])
+        elif line.startswith("DONE "):
+            name, killer = json.loads(line[len("DONE ") :])
+            done[name] = killer
+            started = None
+        elif line.startswith("KILLERS "):
             found = json.loads(line[len("KILLERS ") :])
             baseline = found.pop("no mutant")
             if baseline is not None:
@@ -459,7 +475,40 @@ def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
             if rest:  # the script stopped on a runaway mutant: go on after it
                 found.update(_killers(work, rest, tests))
             return found
-    raise RuntimeError("the new tests could not be run:\n" + result.stdout[-2000:])
+    if started is not None:
+        # the watchdog stopped a mutant that no signal could interrupt (C
+        # code holding the interpreter, as a repr of a list filling memory):
+        # killed by the timeout; the others go on in a new process
+        done[started] = f"a new test ran for over {_STALL_SECONDS} s"
+        rest = [n for n in names if n not in done]
+        done.update(_killers(work, rest, tests))
+        return done
+    raise RuntimeError("the new tests could not be run:\n" + stdout[-2000:])
+
+
+# Seconds without progress after which the watchdog stops the recheck of a
+# mutant (its alarm, at 60 s, cannot interrupt C code), and the allowance of
+# the run of the new tests without mutants that comes first.
+_STALL_SECONDS = 150
+_BASELINE_SECONDS = 1800
+
+
+def _watch(child: subprocess.Popen, log: Path) -> None:
+    """Wait for ``child``; kill it when its log stops growing for too long."""
+    size, last = -1, time.monotonic()
+    while child.poll() is None:
+        time.sleep(2)
+        now = time.monotonic()
+        current = log.stat().st_size
+        if current != size:
+            size, last = current, now
+            continue
+        started = b"START " in log.read_bytes()
+        allowed = _STALL_SECONDS if started else _BASELINE_SECONDS
+        if now - last > allowed:
+            child.kill()
+            child.wait()
+            return
 
 
 def _work_dir(key: str) -> Path:
