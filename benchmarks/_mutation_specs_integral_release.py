@@ -670,6 +670,22 @@ SPECS: dict[str, ModuleSpec] = {
     ),
 }
 
+_MA = "skprivate.integral._microaggregation.x_"
+_SAME_VALUES = (
+    "the default dtype is the one asked for (float64, int64 = intp here), or "
+    "the values are integers either way"
+)
+_POOL_LARGE = (
+    "take_around is called only while at least 2k records remain, so the pool "
+    "always holds more than k"
+)
+_DP_SCHEDULE = (
+    "changes only how the dynamic programme is scheduled: longer arrays whose "
+    "last entry is never read, blocks of ends that overlap (each end is "
+    "computed again from the same earlier costs, in increasing order), or "
+    "SSE tables over more starts (entries past the data are never read): the "
+    "same costs and back-pointers"
+)
 SPECS.update(
     {
         # microaggregation: clusters of at least k records (the guarantee it
@@ -678,6 +694,76 @@ SPECS.update(
             path="skprivate/integral/_microaggregation.py",
             tests=["tests/integral/test_microaggregation.py"],
             new_tests=["tests/test_mutation_microaggregation.py"],
+            equivalent={
+                **{
+                    f"{_MA}{name}__mutmut_{n}": (text, _SAME_VALUES)
+                    for name, n, text in (
+                        ("_centroids", 5, ".astype(None)"),
+                        ("_mdav_labels", 20, "np.full(n, -1, dtype=None)"),
+                        ("_mdav_labels", 23, "np.full(n, -1, )"),
+                        ("_optimal_labels", 6, "np.zeros(n, dtype=None)"),
+                        ("_optimal_labels", 8, "np.zeros(n, )"),
+                        ("_optimal_labels", 148, "dtype=None)"),
+                        (
+                            "_optimal_labels",
+                            150,
+                            "cuts = np.array(sorted(bounds)[1:], )",
+                        ),
+                    )
+                },
+                f"{_MA}_centroids__mutmut_9": (
+                    "np.bincount(labels, ).astype(float)",
+                    "n_groups is labels.max() + 1, the length bincount gives anyway",
+                ),
+                f"{_MA}_mdav_labels__mutmut_16": (
+                    "np.where(scale > 0, scale, 2.0)",
+                    "a constant column is the same in every record after any "
+                    "scaling: it adds nothing to a distance",
+                ),
+                f"{_MA}_mdav_labels__mutmut_25": (
+                    "np.full(n, -2, dtype=np.intp)",
+                    "the mark of an unassigned record is only compared with 0",
+                ),
+                **{
+                    f"{_MA}_mdav_labels__mutmut_{n}": (text, _POOL_LARGE)
+                    for n, text in (
+                        (38, "if (pool.size > k) or True else"),
+                        (45, "if pool.size >= k else"),
+                        (46, "np.arange(None)"),
+                    )
+                },
+                f"{_MA}_optimal_labels__mutmut_3": (
+                    "if n < 2 / k:",
+                    "below 2k records the dynamic programme itself returns one "
+                    "group (every split would leave a group below k)",
+                ),
+                f"{_MA}_optimal_labels__mutmut_18": (
+                    "cost[0] = 1.0",
+                    "adds the same constant to every partition's cost: the same "
+                    "argmin everywhere",
+                ),
+                **{
+                    f"{_MA}_optimal_labels__mutmut_{n}": (text, _DP_SCHEDULE)
+                    for n, text in (
+                        (15, "cost = np.full(n + 2, np.inf)"),
+                        (25, "start = np.zeros(n + 2, dtype=np.intp)"),
+                        (36, "firsts = np.arange(k, n + 1, None)"),
+                        (39, "firsts = np.arange(k, n + 1, )"),
+                        (41, "firsts = np.arange(k, n + 2, k)"),
+                        (47, "max(2, _SSE_TABLE_ENTRIES"),
+                        (51, "(4 * k * k)"),
+                        (57, "for c in range(0, firsts.size, ):"),
+                        (69, "(2 * k + 1), 0)"),
+                        (71, "(3 * k - 1), 0)"),
+                        (75, "n + 1) + k"),
+                        (85, "n + 2) - k"),
+                    )
+                },
+                f"{_MA}_univariate_labels__mutmut_7": (
+                    'kind="STABLE"',
+                    "numpy reads the sort kind without regard to case",
+                ),
+            },
         ),
     }
 )

@@ -266,3 +266,54 @@ def test_privacy_summary_words():
         "none: min_cluster_size=1 lets a cluster hold one record, whose centroid "
         "is its raw value"
     )
+
+
+def test_consecutive_labels_below_two_groups_are_one_group():
+    np.testing.assert_array_equal(_consecutive_labels(5, 3), [0, 0, 0, 0, 0])
+
+
+def test_consecutive_and_optimal_partitions_differ_where_they_should():
+    X = np.array([[1.0], [2.0], [3.0], [4.0], [10.0], [11.0], [12.0]])
+    cons = Microaggregator(min_cluster_size=3, method="consecutive").fit(X)
+    opt = Microaggregator(min_cluster_size=3, method="optimal").fit(X)
+    np.testing.assert_array_equal(cons.labels_[:, 0], [0, 0, 0, 1, 1, 1, 1])
+    np.testing.assert_array_equal(opt.labels_[:, 0], [0, 0, 0, 0, 1, 1, 1])
+
+
+def test_ties_are_grouped_in_record_order():
+    # 60 equal values then 60 others: runs of 3 in record order
+    x = np.array([5.0] * 60 + [1.0] * 60)
+    _, labels = microaggregate(x, 3, method="consecutive")
+    np.testing.assert_array_equal(labels[60:], np.arange(60) // 3)
+    np.testing.assert_array_equal(labels[:60], 20 + np.arange(60) // 3)
+
+
+def test_defaults_and_messages_of_the_transformer():
+    ma = Microaggregator()
+    assert (ma.min_cluster_size, ma.method) == (3, "optimal")
+    with pytest.raises(TypeError, match=r"^x column 0 must be numeric; row 0 holds"):
+        microaggregate(["a", "b"], 1)
+    with pytest.raises(ValueError, match=r"^X contains NaN at row 1, column 0"):
+        Microaggregator().fit(np.array([[1.0], [np.nan], [2.0], [3.0]]))
+    msg = (
+        "Microaggregator(min_cluster_size=1) lets a cluster hold a single record, "
+        "whose centroid is its raw value: the output may repeat the data "
+        "unchanged. Use min_cluster_size >= 2."
+    )
+    with pytest.warns(PrivacyLeakWarning) as caught:
+        Microaggregator(min_cluster_size=1).fit(np.arange(3.0)[:, None])
+    assert str(caught[0].message) == msg
+
+
+def test_a_dask_collection_is_refused_by_name():
+    da = pytest.importorskip("dask.array")
+    with pytest.raises((TypeError, ValueError), match="Microaggregator"):
+        Microaggregator().fit(da.ones((6, 1), chunks=3))
+
+
+def test_mdav_standardizes_columns_of_small_spread_and_uses_column_means():
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(15, 2)) * [0.3, 4.0] + [10.0, -50.0]
+    ma = Microaggregator(min_cluster_size=3, method="mdav").fit(X)
+    np.testing.assert_allclose(ma._scale, X.std(axis=0), rtol=1e-15)
+    np.testing.assert_array_equal(ma.labels_, _mdav_reference(X, 3))
