@@ -732,6 +732,18 @@ SPECS.update(
                         (46, "np.arange(None)"),
                     )
                 },
+                **{
+                    f"{_MA}_mdav_labels__mutmut_{n}": (
+                        text,
+                        "the records of group 0 already left the pool at the "
+                        "line before, and every later group is numbered from 1: "
+                        "no label 0 is left to keep",
+                    )
+                    for n, text in (
+                        (89, "remaining = remaining[labels[remaining] <= 0]"),
+                        (90, "remaining = remaining[labels[remaining] < 1]"),
+                    )
+                },
                 f"{_MA}_optimal_labels__mutmut_3": (
                     "if n < 2 / k:",
                     "below 2k records the dynamic programme itself returns one "

@@ -317,3 +317,11 @@ def test_mdav_standardizes_columns_of_small_spread_and_uses_column_means():
     ma = Microaggregator(min_cluster_size=3, method="mdav").fit(X)
     np.testing.assert_allclose(ma._scale, X.std(axis=0), rtol=1e-15)
     np.testing.assert_array_equal(ma.labels_, _mdav_reference(X, 3))
+
+
+@pytest.mark.parametrize(("n", "k"), [(5, 2), (8, 3)])
+def test_mdav_with_between_2k_and_3k_records_makes_two_groups(n, k):
+    X = np.random.default_rng(n).normal(size=(n, 2))
+    ma = Microaggregator(min_cluster_size=k, method="mdav").fit(X)
+    np.testing.assert_array_equal(ma.labels_, _mdav_reference(X, k))
+    assert sorted(np.bincount(ma.labels_)) == [k, n - k]
