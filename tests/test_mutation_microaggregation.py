@@ -325,3 +325,12 @@ def test_mdav_with_between_2k_and_3k_records_makes_two_groups(n, k):
     ma = Microaggregator(min_cluster_size=k, method="mdav").fit(X)
     np.testing.assert_array_equal(ma.labels_, _mdav_reference(X, k))
     assert sorted(np.bincount(ma.labels_)) == [k, n - k]
+
+
+def test_integer_input_gives_float_centroids():
+    X = np.array([[1], [2], [4], [10], [11], [13]])
+    out = Microaggregator(min_cluster_size=3).fit_transform(X)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out[:, 0], [7 / 3] * 3 + [34 / 3] * 3, rtol=1e-15)
+    values, _ = microaggregate([1, 2, 4, 10, 11, 13], 3, method="optimal")
+    np.testing.assert_allclose(values, [7 / 3] * 3 + [34 / 3] * 3, rtol=1e-15)

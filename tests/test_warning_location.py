@@ -33,7 +33,7 @@ from skprivate.exceptions import (
     PrivacyLeakWarning,
 )
 from skprivate.frequency import GeneralizedRandomizedResponse
-from skprivate.integral import laplace_statistic
+from skprivate.integral import Microaggregator, laplace_statistic
 from skprivate.interval import IntervalCaseI, IntervalCaseII, IntervalNPMLE
 from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
 
@@ -126,6 +126,10 @@ def _in_memory_cases():
         "statistic without bounds": (
             PrivacyLeakWarning,
             lambda: laplace_statistic(X[:, 0], "mean", 1.0, random_state=0),
+        ),
+        "clusters of one record": (
+            PrivacyLeakWarning,
+            lambda: Microaggregator(min_cluster_size=1).fit(X),
         ),
         "local sensitivity": (
             PrivacyLeakWarning,
