@@ -288,19 +288,7 @@ import pytest
 from mutmut.state import state
 from mutmut.utils.format_utils import mangled_name_from_mutant_name
 
-found = {}
-current = {"name": None, "rest": [], "firings": 0}
-
 def _stop(signum, frame):
-    current["firings"] += 1
-    if current["name"] is not None and current["firings"] > 3:
-        # still running 30 s after the first TimeoutError (pytest may be
-        # formatting an internal error over a huge object): record this
-        # mutant as killed by the timeout and hand the rest to a new process
-        found[current["name"]] = "a new test ran for over 60 s"
-        print("KILLERS " + json.dumps({**found, "__rest__": current["rest"]}))
-        sys.stdout.flush()
-        os._exit(0)
     raise TimeoutError("the mutant runs the new tests for over 60 s")
 
 signal.signal(signal.SIGALRM, _stop)
@@ -344,6 +332,7 @@ class Reach(First):
 names, tests = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 base = ["-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "0",
         "--tb=no", "--no-header"]
+found = {}
 os.environ["MUTANT_UNDER_TEST"] = "stats"
 reach = Reach()
 signal.alarm(1800)
@@ -355,9 +344,7 @@ if code != 0 and reach.failed is None:
 reached = {t: reach.reach(t) for t in reach.order}
 if found["no mutant"] is None and not any(reached.values()):
     reached = None  # no hit recorded at all: run every new test per mutant
-todo = names if found["no mutant"] is None else []
-for index, name in enumerate(todo):
-    current.update(name=name, rest=todo[index + 1 :], firings=0)
+for name in names if found["no mutant"] is None else []:
     print("\\nSTART " + json.dumps(name), flush=True)
     function = mangled_name_from_mutant_name(name)
     if reached is None:
@@ -391,7 +378,6 @@ for index, name in enumerate(todo):
     if code != 0 and first.failed is None:
         found[name] = "pytest exit " + str(int(code))
     print("\\nDONE " + json.dumps([name, found[name]]), flush=True)
-current["name"] = None
 print("KILLERS " + json.dumps(found))
 """
 
@@ -471,15 +457,13 @@ def _killers(work: Path, names: list[str], tests: list[str]) -> dict:
             baseline = found.pop("no mutant")
             if baseline is not None:
                 raise RuntimeError(f"{baseline} fails without any mutant")
-            rest = found.pop("__rest__", [])
-            if rest:  # the script stopped on a runaway mutant: go on after it
-                found.update(_killers(work, rest, tests))
             return found
     if started is not None:
         # the watchdog stopped a mutant that no signal could interrupt (C
-        # code holding the interpreter, as a repr of a list filling memory):
-        # killed by the timeout; the others go on in a new process
-        done[started] = f"a new test ran for over {_STALL_SECONDS} s"
+        # code holding the interpreter, as pytest formatting the repr of a
+        # list that filled memory), or the process died on it: killed; the
+        # others go on in a new process
+        done[started] = f"its recheck stalled for {_STALL_SECONDS} s or died"
         rest = [n for n in names if n not in done]
         done.update(_killers(work, rest, tests))
         return done
