@@ -481,36 +481,30 @@ def test_a_privatizers_warning_names_the_file_row(tmp_path, capsys, monkeypatch)
     assert "warning: value at row 4 (line 5 of d.csv) looks odd; see row 0" in err
 
 
+def _interval_keeping(tmp_path, frame, name, keep):
+    path = _frame_file(tmp_path, frame, name)
+    with pytest.raises(CLIError) as info:
+        privatize(
+            str(path),
+            str(tmp_path / "o.csv"),
+            "interval-case1",
+            "x",
+            keep=keep,
+            bounds="0,10",
+        )
+    return str(info.value)
+
+
 def test_an_output_column_equal_to_a_kept_column_is_refused(tmp_path):
     frame = pd.DataFrame(
         {"x": [1.0, 2.0, 3.0], "x_lower": [0.0, 0.0, 0.0], "z": [1, 2, 3]}
     )
-    path = _frame_file(tmp_path, frame)
-    with pytest.raises(CLIError) as info:
-        privatize(
-            str(path),
-            str(tmp_path / "o.csv"),
-            "interval-case1",
-            "x",
-            keep="z,x_lower",
-            bounds="0,10",
-        )
-    assert str(info.value) == (
+    assert _interval_keeping(tmp_path, frame, "d.csv", "z,x_lower") == (
         "the output would have duplicate column(s) x_lower; drop them from --keep"
     )
     assert not (tmp_path / "o.csv").exists()
     frame["x_upper"] = 1.0
-    path = _frame_file(tmp_path, frame, "two.csv")
-    with pytest.raises(CLIError) as info:
-        privatize(
-            str(path),
-            str(tmp_path / "o.csv"),
-            "interval-case1",
-            "x",
-            keep="x_lower,x_upper",
-            bounds="0,10",
-        )
-    assert str(info.value).startswith(
+    assert _interval_keeping(tmp_path, frame, "two.csv", "x_lower,x_upper").startswith(
         "the output would have duplicate column(s) x_lower, x_upper;"
     )
 
