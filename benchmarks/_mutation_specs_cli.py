@@ -8,7 +8,7 @@ placed by ``--bounds`` and ``privatize`` itself (not the help text).
 
 from __future__ import annotations
 
-from ._mutation_modules import ModuleSpec
+from ._mutation_modules import ModuleSpec, _all_but
 
 _PRIV = "skprivate._cli.privatize.x_"
 _CLI = "tests/test_cli.py::"
@@ -134,3 +134,40 @@ SPECS: dict[str, ModuleSpec] = {
         ],
     ),
 }
+
+SPECS.update(
+    {
+        # what the command line reads and writes: separators, the refusals of
+        # unreadable input, the row and line an error names (never the
+        # cell), the numeric, finite and missing-value checks, and the
+        # output written atomically (a private temporary file, nothing left
+        # on a failure or SIGTERM)
+        "cli_io": ModuleSpec(
+            path="skprivate/_cli/io.py",
+            tests=_all_but(
+                "tests/test_cli.py",
+                "test_readme_command_line_example_shows_its_intervals",
+            ),
+            new_tests=["tests/test_mutation_cli_io.py"],
+        ),
+    }
+)
+
+SPECS.update(
+    {
+        # the settings file next to a release: its name, the record (format,
+        # version, the output's SHA-256), its atomic writing and the
+        # refusals of a file that is not one
+        "cli_settings": ModuleSpec(
+            path="skprivate/_cli/settings.py",
+            tests=[
+                *_all_but(
+                    "tests/test_cli.py",
+                    "test_readme_command_line_example_shows_its_intervals",
+                ),
+                "tests/test_cli_frequency.py",
+            ],
+            new_tests=["tests/test_mutation_cli_settings.py"],
+        ),
+    }
+)

@@ -1130,3 +1130,19 @@ SPECS: dict[str, ModuleSpec] = {
         },
     ),
 }
+
+SPECS.update(
+    {
+        # the survey side of interval privacy: each chosen cell read as its
+        # interval, a refinement intersected with the cell before, disclosed
+        # values, the anchors drawn afresh (within earlier cells) and refine
+        "interval_survey": ModuleSpec(
+            path="skprivate/interval/_survey.py",
+            tests=[
+                "tests/interval/test_mechanisms.py",
+                "tests/survey/test_defects_anchors.py",
+            ],
+            new_tests=["tests/test_mutation_interval_survey.py"],
+        ),
+    }
+)

@@ -9,7 +9,7 @@ lifetime budget.  Merged into ``MODULES`` by ``_mutation_modules.py``.
 
 from __future__ import annotations
 
-from ._mutation_modules import ModuleSpec
+from ._mutation_modules import ModuleSpec, _all_but
 
 _NEW = ["tests/survey/test_mutation_survey.py"]
 _SPEC = "skprivate.survey._spec."
@@ -450,6 +450,108 @@ SPECS.update(
                     "compare_laws",
                     "_worst_epsilon",
                     "_quarter",
+                )
+            ],
+        ),
+    }
+)
+
+_COLLECT_TESTS = [
+    "tests/survey/test_questionnaire.py::test_read_responses_feeds_the_learners_as_it_is",
+    "tests/survey/test_waves.py::test_a_link_may_skip_a_wave_but_not_answer_an_earlier_one",
+    "tests/survey/test_waves.py::test_the_database_keeps_one_response_per_token_and_wave",
+    "tests/survey/test_waves.py::test_the_estimators_read_the_waves",
+    "tests/survey/test_frequency_questions.py::test_read_responses_columns_follow_the_oracle",
+    "tests/survey/test_frequency_hashing_questions.py::test_the_estimate_from_stored_answers_is_the_estimators_own",
+    "tests/survey/test_defects_anchors.py::test_the_cell_stored_is_the_range_the_respondent_read",
+    "tests/survey/test_status.py",
+]
+SPECS.update(
+    {
+        # what the collector hands the learners: the tokens bound to their
+        # anchors, each question's answers turned into the privatizer's
+        # output (the interval of the chosen cell, the report bits, codes
+        # and values), the column names, one wave or the complete waves
+        "survey_collect": ModuleSpec(
+            path="skprivate/survey/_collect.py",
+            tests=_COLLECT_TESTS,
+            new_tests=["tests/test_mutation_survey_collect.py"],
+        ),
+    }
+)
+
+_Q = "skprivate.survey._questionnaire.xǁQuestionǁ"
+_QS = "skprivate.survey._questionnaire.xǁQuestionnaireǁ"
+SPECS.update(
+    {
+        # what a questionnaire promises before any page is drawn: the
+        # questions it accepts, anchors kept inside the values' support,
+        # the public description and its fingerprint, the lifetime budget,
+        # and the anchors drawn per respondent (not the page rendering, the
+        # privacy report's text or the simulated answers)
+        "survey_questionnaire": ModuleSpec(
+            path="skprivate/survey/_questionnaire.py",
+            tests=[
+                "tests/survey/test_questionnaire.py",
+                "tests/survey/test_defects_anchors.py",
+                "tests/survey/test_waves.py::test_waves_need_a_declared_budget_within_reach",
+            ],
+            new_tests=["tests/test_mutation_questionnaire.py"],
+            functions=[
+                *(
+                    f"{_Q}{name}__mutmut_*"
+                    for name in (
+                        "__init__",
+                        "_check_anchor_support",
+                        "anchor_grid",
+                        "category_labels",
+                        "public",
+                    )
+                ),
+                *(
+                    f"{_QS}{name}__mutmut_*"
+                    for name in (
+                        "__init__",
+                        "_set_budget",
+                        "__getitem__",
+                        "public_spec",
+                        "fingerprint",
+                        "draw_anchors",
+                    )
+                ),
+            ],
+        ),
+    }
+)
+
+_ST = "skprivate.survey._status.x_"
+SPECS.update(
+    {
+        # the estimates the operator reads while collecting: the estimator of
+        # each kind of question and the parameters it takes from the
+        # mechanism, the threshold below which no estimate is made, the
+        # statistics and intervals of a fit, the values that are bounds, and
+        # how numbers, intervals and legends are written (not the response
+        # counts over time or the page)
+        "survey_status": ModuleSpec(
+            path="skprivate/survey/_status.py",
+            tests=_all_but(
+                "tests/survey/test_status.py",
+                "test_serve_reads_the_token_file_and_never_prints_the_token",
+            ),
+            new_tests=["tests/test_mutation_survey_status.py"],
+            functions=[
+                f"{_ST}{name}__mutmut_*"
+                for name in (
+                    "format_number",
+                    "statistic_name",
+                    "interval_text",
+                    "interval_legend",
+                    "_ends",
+                    "_shown",
+                    "_estimator",
+                    "_rows",
+                    "_estimate",
                 )
             ],
         ),
