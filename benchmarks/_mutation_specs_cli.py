@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._mutation_modules import ModuleSpec, _all_but
 
 _PRIV = "skprivate._cli.privatize.x_"
+_SET = "skprivate._cli.settings.x_"
 _CLI = "tests/test_cli.py::"
 _MISSING_VALUE = (
     "pandas stores pd.NA, None and NaN alike as the missing value of the "
@@ -168,6 +169,34 @@ SPECS.update(
                 "tests/test_cli_frequency.py",
             ],
             new_tests=["tests/test_mutation_cli_settings.py"],
+            equivalent={
+                **{
+                    f"{_SET}file_sha256__mutmut_{n}": (text, _BLOCKS)
+                    for n, text in (
+                        (13, "handle.read(None)"),
+                        (15, "handle.read(2 << 20)"),
+                        (16, "handle.read(1 << 21)"),
+                    )
+                },
+                f"{_SET}write_settings__mutmut_34": (
+                    "umask = os.umask(1)",
+                    "the call reads the umask and the next one puts it back: "
+                    "the value read is the same whatever is set in between, "
+                    "and no file is created in between",
+                ),
+                **{
+                    f"{_SET}write_settings__mutmut_{n}": (
+                        text,
+                        "the temporary file exists whenever it is removed: every "
+                        "failure after mkstemp leaves it in place (os.replace is "
+                        "the last step)",
+                    )
+                    for n, text in (
+                        (48, "Path(tmp).unlink(missing_ok=None)"),
+                        (50, "Path(tmp).unlink(missing_ok=False)"),
+                    )
+                },
+            },
         ),
     }
 )

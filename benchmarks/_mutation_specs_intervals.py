@@ -1131,6 +1131,13 @@ SPECS: dict[str, ModuleSpec] = {
     ),
 }
 
+_IFA = "skprivate.interval._survey.x_intervals_from_answers__mutmut_"
+_SM = "skprivate.interval._survey.xǁSurveyMixinǁ"
+_DRAW = f"{_SM}draw_anchors__mutmut_"
+_REFINE = f"{_SM}refine__mutmut_"
+_SORT_LAST_AXIS = (
+    "np.sort sorts along the last axis by default, which is axis 1 of these 2-D arrays"
+)
 SPECS.update(
     {
         # the survey side of interval privacy: each chosen cell read as its
@@ -1143,6 +1150,65 @@ SPECS.update(
                 "tests/survey/test_defects_anchors.py",
             ],
             new_tests=["tests/test_mutation_interval_survey.py"],
+            equivalent={
+                **{
+                    name: (text, _SORT_LAST_AXIS)
+                    for name, text in (
+                        (f"{_IFA}26", "q = np.sort(q, )"),
+                        (
+                            f"{_DRAW}16",
+                            "return np.sort(np.hstack([q for q, _ in comps]), )",
+                        ),
+                        (f"{_DRAW}70", "return np.sort(q, )"),
+                    )
+                },
+                f"{_IFA}73": (
+                    "[np.full((q.shape[0], 1), -np.inf), q, np.full((q.shape[0], 2), "
+                    "np.inf)]",
+                    "the answers are checked to lie in [0, n_anchors] before, so "
+                    "the cell's upper end is read at index n_anchors + 1 at most: "
+                    "a second padding column is never read",
+                ),
+                f"{_IFA}141": (
+                    "lo = np.where(exact_before, cells[:, 1], lo)",
+                    "on the rows it selects the cell before is exact: its two "
+                    "ends are equal",
+                ),
+                f"{_DRAW}63": (
+                    "q[cells[:, 0] == cells[:, 1]] = None",
+                    "None assigned into a float array is stored as NaN",
+                ),
+                f"{_REFINE}5": (
+                    "reset=None,",
+                    "validate_data tests reset for truth: None resets as False "
+                    "does, not at all",
+                ),
+                f"{_REFINE}10": (
+                    ")",
+                    "the line removed is ensure_all_finite=True, validate_data's "
+                    "default",
+                ),
+                f"{_REFINE}17": (
+                    "ensure_all_finite=False,",
+                    "check_numeric_input(X, finite=True) refuses every NaN and "
+                    "infinity just before, with the message the tests pin",
+                ),
+                **{
+                    f"{_REFINE}{n}": (
+                        text,
+                        "check_interval_array converts the columns it reads to "
+                        "float, and the shape test does not depend on the dtype",
+                    )
+                    for n, text in (
+                        (20, "Z = np.asarray(intervals, dtype=None)"),
+                        (22, "Z = np.asarray(intervals, )"),
+                    )
+                },
+                f"{_REFINE}50": (
+                    "y = X[:, j].astype(None)",
+                    "astype(None) converts to float64, the dtype asked for",
+                ),
+            },
         ),
     }
 )

@@ -456,6 +456,7 @@ SPECS.update(
     }
 )
 
+_COLLECT = "skprivate.survey._collect.x__question_array__mutmut_"
 _COLLECT_TESTS = [
     "tests/survey/test_questionnaire.py::test_read_responses_feeds_the_learners_as_it_is",
     "tests/survey/test_waves.py::test_a_link_may_skip_a_wave_but_not_answer_an_earlier_one",
@@ -476,6 +477,31 @@ SPECS.update(
             path="skprivate/survey/_collect.py",
             tests=_COLLECT_TESTS,
             new_tests=["tests/test_mutation_survey_collect.py"],
+            equivalent={
+                **{
+                    f"{_COLLECT}{n}": (
+                        text,
+                        "intervals_from_answers converts the anchors to float and "
+                        "takes the cell indices in any integer dtype: the "
+                        "intervals are the same",
+                    )
+                    for n, text in (
+                        (22, "dtype=None).reshape(n, k)"),
+                        (24, "np.array([q[name] for _, q in rows], ).reshape(n, k)"),
+                        (28, "cells = np.asarray(answers, dtype=None).reshape(n)"),
+                        (30, "cells = np.asarray(answers, ).reshape(n)"),
+                    )
+                },
+            },
+            excluded={
+                f"{_COLLECT}95": (
+                    "return np.asarray(answers, dtype=None).reshape(n, width)",
+                    "frequency answers are JSON integers, which numpy reads as "
+                    "int64 on Linux and macOS and, from numpy 2, everywhere: the "
+                    "change shows only under numpy 1 on Windows (int32), which "
+                    "the tests cannot run here",
+                ),
+            },
         ),
     }
 )

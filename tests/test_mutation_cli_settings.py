@@ -172,3 +172,37 @@ def test_a_file_without_a_valid_entry_is_refused_by_key(tmp_path, key, bad):
     assert _error(read_settings, str(tmp_path / "p.csv")) == (
         f"the settings file {path} has no valid {key!r}"
     )
+
+
+def test_the_record_goes_first_to_a_hidden_file_next_to_it(tmp_path, monkeypatch):
+    out = tmp_path / "p.csv"
+    out.write_text("x\n1\n")
+    seen = []
+    replace = os.replace
+
+    def spy(src, dst):
+        seen.append((src, dst))
+        replace(src, dst)
+
+    monkeypatch.setattr(cli_settings.os, "replace", spy)
+    target = write_settings(str(out), dict(CONTENT))
+    ((src, dst),) = seen
+    assert os.path.dirname(src) == str(tmp_path)
+    assert os.path.basename(src).startswith(".p.csv.skprivate.json.")
+    assert dst == target
+
+
+def test_a_temporary_file_that_cannot_be_made_is_the_error_raised(
+    tmp_path, monkeypatch
+):
+    out = tmp_path / "p.csv"
+    out.write_text("x\n1\n")
+
+    def refuse(**kwargs):
+        raise OSError("no space left")
+
+    monkeypatch.setattr(cli_settings.tempfile, "mkstemp", refuse)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(OSError, match="^no space left$"):
+        write_settings(str(out), dict(CONTENT))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]

@@ -187,3 +187,176 @@ def test_refine_keeps_exact_reports_and_checks_its_inputs():
     with pytest.raises(ValueError) as info:
         mech.refine(Z[:, :1], X)
     assert str(info.value) == "intervals must have shape (3, 2); got (3, 1)."
+
+
+# -- names in the refusals, and the cases that tell the steps apart -----------------
+
+
+@pytest.mark.parametrize(
+    "call, kind, message",
+    [
+        (
+            lambda: intervals_from_answers([["a"]], np.array([0])),
+            TypeError,
+            "anchors must be numeric; entry (0, 0) is a str, not a number.",
+        ),
+        (
+            lambda: intervals_from_answers([[1.0]], np.array([0]), within=[0.0, 1.0]),
+            ValueError,
+            "within must have shape (n, 2) with columns [lower, upper]; got a 1-D "
+            "array of length 2.",
+        ),
+        (
+            lambda: intervals_from_answers([[1.0]], np.array([0]), values=["x"]),
+            TypeError,
+            "values must be numeric; entry (0,) is a str, not a number.",
+        ),
+        (
+            # the cell above a missing anchor is empty
+            lambda: intervals_from_answers([[1.0, np.nan]], np.array([2])),
+            ValueError,
+            "intervals has a lower bound of +inf (an empty cell) at row 0 (1 such "
+            "rows).",
+        ),
+    ],
+)
+def test_refusals_name_the_argument(call, kind, message):
+    with pytest.raises(kind) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_an_exact_report_stays_exact_whichever_cell_is_chosen():
+    within = [[5.0, 5.0], [5.0, 5.0]]
+    got = intervals_from_answers([[6.0], [1.0]], np.array([1, 0]), within=within)
+    np.testing.assert_array_equal(got, [[5.0, 5.0], [5.0, 5.0]])
+
+
+def test_anchors_use_the_first_columns_law_by_default_and_each_columns_on_request():
+    mech = IntervalCaseI(anchor_loc=[0.0, 100.0], anchor_scale=[1.0, 1.0])
+    mech.fit(np.zeros((1, 2)))
+    first = mech.draw_anchors(400)
+    second = mech.draw_anchors(400, feature=1)
+    assert abs(first.mean()) < 5 / np.sqrt(400)
+    assert abs(second.mean() - 100.0) < 5 / np.sqrt(400)
+
+
+def test_each_request_gets_its_own_stream_under_one_seed():
+    def fresh():
+        return IntervalCaseII(anchor_loc=0.0, anchor_scale=1.0, random_state=7).fit(
+            [[0.0]]
+        )
+
+    np.testing.assert_array_equal(fresh().draw_anchors(6), fresh().draw_anchors(6))
+    five, six = fresh().draw_anchors(5), fresh().draw_anchors(6)
+    assert not np.isin(five, six).any()
+    cells = np.array([[-1.0, 1.0]] * 5)
+    within = fresh().draw_anchors(5, within=cells)
+    assert not np.isin(within, five).any()
+
+
+def test_anchors_within_cells_are_drawn_independently_per_row():
+    mech = IntervalCaseI(anchor_loc=0.0, anchor_scale=1.0).fit([[0.0]])
+    q = mech.draw_anchors(200, within=np.tile([[-1.0, 1.0]], (200, 1)))
+    assert np.unique(q).size == 200
+    with pytest.raises(ValueError) as info:
+        mech.draw_anchors(2, within=[0.0, 1.0])
+    assert str(info.value) == (
+        "within must have shape (n, 2) with columns [lower, upper]; got a 1-D "
+        "array of length 2."
+    )
+
+
+def test_refine_narrows_every_cell_of_every_column_with_its_own_law():
+    mech = IntervalCaseI(anchor_loc=[0.0, 100.0], anchor_scale=[1.0, 1.0])
+    mech.fit(np.zeros((1, 2)))
+    rng = np.random.default_rng(1)
+    X = np.column_stack([rng.normal(0.0, 1.0, 300), rng.normal(100.0, 1.0, 300)])
+    Z = mech.transform(X)
+    R = mech.refine(Z, X)
+    for j in range(2):
+        old, new, y = Z[:, 2 * j : 2 * j + 2], R[:, 2 * j : 2 * j + 2], X[:, j]
+        assert np.all((new[:, 0] < y) & (y <= new[:, 1]))
+        assert np.all((new[:, 0] >= old[:, 0]) & (new[:, 1] <= old[:, 1]))
+        # one anchor inside each cell: every cell loses part of itself
+        assert np.all((new[:, 0] > old[:, 0]) | (new[:, 1] < old[:, 1]))
+
+
+def test_refine_keeps_a_cell_without_anchor_probability_as_it_is():
+    # the anchors' law puts no mass on (-1, 1] (in floating point): no
+    # anchor, nothing learnt
+    mech = IntervalCaseI(anchor_loc=100.0, anchor_scale=1.0, distribution="normal").fit(
+        [[100.0]]
+    )
+    assert mech._anchor_distribution(0).cdf(1.0) == 0.0
+    R = mech.refine(np.array([[-1.0, 1.0]]), np.array([[0.5]]))
+    np.testing.assert_array_equal(R, [[-1.0, 1.0]])
+
+
+def test_refine_with_a_value_equal_to_an_anchor():
+    # a cell so narrow that the anchors drawn in it are its ends: the value
+    # at the upper end equals the anchor half the time, and a cell is
+    # (lower, upper], so the value is not above that anchor
+    mech = IntervalCaseI(anchor_loc=0.0, anchor_scale=1.0, random_state=0).fit([[0.0]])
+    cells = np.tile([[0.0, 3e-16]], (40, 1))
+    R = mech.refine(cells, np.full((40, 1), 3e-16))
+    assert np.all((R[:, 0] < 3e-16) & (3e-16 <= R[:, 1]))
+
+
+@pytest.mark.parametrize(
+    "Z, X, message",
+    [
+        (
+            [[1.0, 0.0]],
+            [[0.5]],
+            "intervals has lower > upper at row 0 (1 such rows).",
+        ),
+        (
+            [[0.0, 1.0]],
+            [[np.nan]],
+            "X contains NaN at row 0, column 0; every value must be finite (a "
+            "missing value is NaN).",
+        ),
+        (
+            [[0.0, 1.0]],
+            [[np.inf]],
+            "X contains infinity at row 0, column 0; every value must be finite (a "
+            "missing value is NaN).",
+        ),
+        (
+            [[0.0, 1.0, 0.0, 1.0]],
+            [[0.5, 0.5]],
+            "X has 2 features, but IntervalCaseII is expecting 1 features as input.",
+        ),
+    ],
+)
+def test_refine_refuses_what_it_cannot_refine(Z, X, message):
+    mech = IntervalCaseII(anchor_loc=0.0, anchor_scale=1.0).fit([[0.0]])
+    with pytest.raises(ValueError) as info:
+        mech.refine(np.array(Z), np.array(X))
+    assert str(info.value) == message
+    assert mech.n_features_in_ == 1
+
+
+def test_refine_reads_each_columns_pair_of_ends():
+    mech = IntervalCaseI(anchor_loc=[0.0, 100.0], anchor_scale=[1.0, 1.0])
+    mech.fit(np.zeros((1, 2)))
+    X = np.array([[0.5, 99.5]])
+    with pytest.raises(ValueError) as info:
+        mech.refine(np.array([[0.0, 1.0]]), X)
+    assert str(info.value) == "intervals must have shape (1, 4); got (1, 2)."
+    Z = np.array([[0.0, 1.0, 99.0, 100.0]])
+    R = mech.refine(Z, X)
+    assert 0.0 <= R[0, 0] < 0.5 <= R[0, 1] <= 1.0
+    assert 99.0 <= R[0, 2] < 99.5 <= R[0, 3] <= 100.0
+
+
+def test_refine_reads_the_middle_column_of_three():
+    mech = IntervalCaseI(anchor_loc=[0.0, 50.0, 100.0], anchor_scale=[1.0, 1.0, 1.0])
+    mech.fit(np.zeros((1, 3)))
+    X = np.array([[0.5, 49.5, 99.5]])
+    Z = np.array([[0.0, 1.0, 49.0, 50.0, 99.0, 100.0]])
+    R = mech.refine(Z, X)
+    for j in range(3):
+        lo, hi = Z[0, 2 * j : 2 * j + 2]
+        assert lo <= R[0, 2 * j] < X[0, j] <= R[0, 2 * j + 1] <= hi

@@ -112,6 +112,16 @@ def test_a_numeric_answer_is_one_float_column(kind):
     np.testing.assert_array_equal(got, [[3.0], [2.5], [-1.0]])
 
 
+def test_whole_numbers_sent_as_json_integers_are_still_floats():
+    # a page's JSON writes 7.0 as 7: the learners still get floats
+    got = _question_array(_entry("laplace"), _rows([7, -2]))
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got, [[7.0], [-2.0]])
+    got = _question_array(_entry("rvns", k=2), _rows([[1, 7], [0, 3]]))
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got, [[1.0, 7.0], [0.0, 3.0]])
+
+
 # -- the column names of as_frame=True ----------------------------------------
 
 
