@@ -300,7 +300,7 @@ def test_refine_with_a_value_equal_to_an_anchor():
     mech = IntervalCaseI(anchor_loc=0.0, anchor_scale=1.0, random_state=0).fit([[0.0]])
     cells = np.tile([[0.0, 3e-16]], (40, 1))
     R = mech.refine(cells, np.full((40, 1), 3e-16))
-    assert np.all((R[:, 0] < 3e-16) & (3e-16 <= R[:, 1]))
+    assert np.all((R[:, 0] < 3e-16) & (R[:, 1] >= 3e-16))
 
 
 @pytest.mark.parametrize(
