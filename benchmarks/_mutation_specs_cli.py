@@ -12,6 +12,16 @@ from ._mutation_modules import ModuleSpec, _all_but
 
 _PRIV = "skprivate._cli.privatize.x_"
 _SET = "skprivate._cli.settings.x_"
+_IO = "skprivate._cli.io.x_"
+_LINES_ANY_CODEC = (
+    "only line numbers are read, and with errors='replace' every byte decodes "
+    "under any ASCII-compatible codec (the locale's on POSIX, or UTF-8 however "
+    "spelt): the line ends fall at the same places"
+)
+_LINES_ANY_NEWLINE = (
+    "text files split lines at \\n, \\r and \\r\\n either way (newline='' only "
+    "keeps the ends untranslated), and the csv reader counts the same lines"
+)
 _CLI = "tests/test_cli.py::"
 _MISSING_VALUE = (
     "pandas stores pd.NA, None and NaN alike as the missing value of the "
@@ -150,6 +160,106 @@ SPECS.update(
                 "test_readme_command_line_example_shows_its_intervals",
             ),
             new_tests=["tests/test_mutation_cli_io.py"],
+            equivalent={
+                **{
+                    f"{_IO}_open_text__mutmut_{n}": (text, _LINES_ANY_CODEC)
+                    for n, text in (
+                        (15, 'opener(path, "rt", encoding=None, errors='),
+                        (20, 'return opener(path, "rt", errors="replace", newline="")'),
+                        (26, 'encoding="UTF-8", errors="replace", newline="")'),
+                        (31, "return open(path, encoding=None, errors="),
+                        (35, 'return open(path, errors="replace", newline="")'),
+                        (39, 'open(path, encoding="UTF-8", errors="replace"'),
+                    )
+                },
+                **{
+                    f"{_IO}_open_text__mutmut_{n}": (text, _LINES_ANY_NEWLINE)
+                    for n, text in (
+                        (17, 'errors="replace", newline=None)'),
+                        (22, 'return opener(path, "rt", encoding="utf-8", errors='),
+                        (33, 'errors="replace", newline=None)'),
+                        (37, 'return open(path, encoding="utf-8", errors="replace", )'),
+                    )
+                },
+                f"{_IO}check_numeric__mutmut_5": (
+                    "data[name] = column.astype(None)",
+                    "astype(None) converts to float64, the dtype asked for",
+                ),
+                f"{_IO}check_numeric__mutmut_7": (
+                    "if pd.api.types.is_numeric_dtype(None):",
+                    "a numeric column then goes through pd.to_numeric, which "
+                    "returns it unchanged and finds no cell that is not a number",
+                ),
+                **{
+                    f"{_IO}file_line__mutmut_{n}": (
+                        text,
+                        "the first record read is the header (blank lines give "
+                        "no record), which sets both before any data row reads "
+                        "them; None is falsy like False",
+                    )
+                    for n, text in (
+                        (9, "header_seen = None"),
+                        (14, "start = None"),
+                        (15, "start = 2"),
+                    )
+                },
+                f"{_IO}write_csv_atomically__mutmut_32": (
+                    "frame.to_csv(handle, index=None)",
+                    "pandas writes no index for a false index= (None is false)",
+                ),
+                f"{_IO}write_csv_atomically__mutmut_38": (
+                    "umask = os.umask(1)",
+                    "the call reads the umask and the next one puts it back: "
+                    "the value read is the same whatever is set in between, "
+                    "and no file is created in between",
+                ),
+                **{
+                    f"{_IO}write_csv_atomically__mutmut_{n}": (
+                        text,
+                        "the temporary file exists whenever it is removed: every "
+                        "failure after mkstemp leaves it in place (os.replace is "
+                        "the last step)",
+                    )
+                    for n, text in (
+                        (52, "Path(tmp).unlink(missing_ok=None)"),
+                        (54, "Path(tmp).unlink(missing_ok=False)"),
+                    )
+                },
+            },
+            excluded={
+                **{
+                    f"{_IO}check_finite__mutmut_{n}": (
+                        text,
+                        "the installed pandas converts a nullable column's "
+                        "missing values to NaN with or without dtype=float and "
+                        "na_value=np.nan; pandas 2.0 (the oldest declared) "
+                        "refuses or returns objects, which the tests cannot run "
+                        "here",
+                    )
+                    for n, text in (
+                        (2, "to_numpy(dtype=None, na_value=np.nan)"),
+                        (3, "to_numpy(dtype=float, na_value=None)"),
+                        (4, "values = data[name].to_numpy(na_value=np.nan)"),
+                        (5, "values = data[name].to_numpy(dtype=float, )"),
+                    )
+                },
+                **{
+                    f"{_IO}write_csv_atomically__mutmut_{n}": (
+                        text,
+                        "text mode writes newlines unchanged on POSIX; only on "
+                        "Windows would the file get \\r\\r\\n line ends",
+                    )
+                    for n, text in (
+                        (24, 'with os.fdopen(fd, "w", newline=None) as handle:'),
+                        (27, 'with os.fdopen(fd, "w", ) as handle:'),
+                    )
+                },
+                f"{_IO}write_csv_atomically__mutmut_59": (
+                    "signal.SIG_DFL if (previous is None) and False else previous",
+                    "signal.signal returns None only for a handler installed "
+                    "from C, which a test in Python cannot install",
+                ),
+            },
         ),
     }
 )

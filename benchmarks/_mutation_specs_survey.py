@@ -508,6 +508,11 @@ SPECS.update(
 
 _Q = "skprivate.survey._questionnaire.xǁQuestionǁ"
 _QS = "skprivate.survey._questionnaire.xǁQuestionnaireǁ"
+_ONE_COLUMN = (
+    "a question's privatizer has one column (mechanism_spec refuses more), and "
+    "the parameters of a one-column mechanism (scalars or one-entry lists) "
+    "broadcast to every column index: column 1 has column 0's law and support"
+)
 SPECS.update(
     {
         # what a questionnaire promises before any page is drawn: the
@@ -523,6 +528,34 @@ SPECS.update(
                 "tests/survey/test_waves.py::test_waves_need_a_declared_budget_within_reach",
             ],
             new_tests=["tests/test_mutation_questionnaire.py"],
+            equivalent={
+                f"{_QS}draw_anchors__mutmut_21": (
+                    "drawn = np.sort(q.anchor_grid().snap(drawn), )",
+                    "np.sort sorts along the last axis by default, axis 1 of "
+                    "the (respondents, anchors) array",
+                ),
+                **{
+                    f"{_Q}{name}__mutmut_{n}": (text, _ONE_COLUMN)
+                    for name, n, text in (
+                        ("__init__", 41, "privatizer._anchor_distribution(1).mult"),
+                        (
+                            "_check_anchor_support",
+                            3,
+                            "low, high = self.privatizer._value_support(1)",
+                        ),
+                        (
+                            "_check_anchor_support",
+                            6,
+                            "a_low, a_high = self.privatizer._anchor_support(1)",
+                        ),
+                        (
+                            "anchor_grid",
+                            7,
+                            "low, high = self.privatizer._value_support(1)",
+                        ),
+                    )
+                },
+            },
             functions=[
                 *(
                     f"{_Q}{name}__mutmut_*"

@@ -15,8 +15,10 @@ notices "survives".  For each guarantee module listed in
    is shared), given the spec's ``functions`` patterns when it has any: the
    run then covers only those functions' mutants, and the results name the
    functions it covered;
-3. for every survivor (and every mutant of a function that none of the
-   selected tests reaches), runs the module's
+3. for every survivor (and every timeout, every mutant of a function that
+   none of the selected tests reaches, and every mutant whose tests'
+   process ended on a signal, which mutmut records as no status), runs the
+   module's
    ``tests/test_mutation_<area>.py`` file with that mutant switched on
    (``MUTANT_UNDER_TEST``), and records the first test that fails, which
    is the test that now kills it;
@@ -609,11 +611,15 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
             if any(fnmatch.fnmatchcase(n, pattern) for pattern in spec.functions)
         }
     # timeouts are rechecked too: a new test that fails says what they break;
-    # so are mutants of functions that none of the selected tests reaches
+    # so are mutants of functions that none of the selected tests reaches,
+    # and those whose tests' process ended with a code mutmut does not name
+    # (a signal: a mutant that stops installing a SIGTERM handler lets a
+    # test's own SIGTERM end the process)
     rechecked = [
         n
         for n, c in codes.items()
-        if STATUS.get(c) in ("survived", "timeout", "no tests")
+        if STATUS.get(c, "suspicious")
+        in ("survived", "timeout", "no tests", "suspicious")
     ]
     killers = _killers(work, rechecked, spec.new_tests)
     _prefetch_changed_lines(work, spec.path, rechecked)
@@ -627,7 +633,7 @@ def run_module(key: str, reuse: bool = False, incremental: bool = False) -> dict
             entry["reason"] = (
                 f"also fails {found}" if found else "no new test fails on it"
             )
-        if status in ("survived", "no tests"):
+        if status in ("survived", "no tests", "suspicious"):
             entry["change"] = _changed_lines(work, name)
             killer = killers.get(name)
             listed = spec.equivalent.get(name)

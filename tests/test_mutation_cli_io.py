@@ -429,3 +429,45 @@ def test_an_output_that_cannot_be_written_is_refused_by_name(tmp_path):
     assert _error(write_csv_atomically, _frame(), str(missing)) == (
         f"output folder does not exist: {tmp_path / 'no'}"
     )
+
+
+def test_file_line_decompresses_rather_than_reading_the_bytes(tmp_path):
+    # a short file is stored verbatim inside an xz or gzip stream, so its
+    # lines would show through the bytes; a longer one is compressed
+    text = "a\n" + "1\n" * 200 + "\n" + "2\n"
+    for suffix, opener in ((".xz", lzma.open), (".gz", gzip.open), (".bz2", bz2.open)):
+        path = tmp_path / f"long.csv{suffix}"
+        with opener(path, "wt") as handle:
+            handle.write(text)
+        assert b"1\n1\n1\n" not in path.read_bytes()
+        assert file_line(str(path), 0) == 2
+        assert file_line(str(path), 200) == 203
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_bytes_that_are_not_utf8_do_not_stop_the_scan(tmp_path, suffix):
+    raw = b"a,b\n\xff\xfe,1\n2,\xe9\n3,4\n"
+    path = tmp_path / f"latin.csv{suffix}"
+    path.write_bytes(gzip.compress(raw) if suffix else raw)
+    assert [file_line(str(path), i) for i in range(3)] == [2, 3, 4]
+
+
+def test_a_bool_column_does_not_end_the_checks_of_the_next_ones(tmp_path):
+    path = tmp_path / "f.csv"
+    path.write_text("b,c\ntrue,1\nfalse,x\n")
+    frame = pd.read_csv(path)
+    message = _error(check_numeric, frame, ["b", "c"], str(path), "laplace")
+    assert message.startswith("column 'c' is not numeric: row 2 (line 3 of f.csv)")
+
+
+def test_a_temporary_file_that_cannot_be_made_is_the_error_raised(
+    tmp_path, monkeypatch
+):
+    def refuse(**kwargs):
+        raise OSError("no space left")
+
+    monkeypatch.setattr(cli_io.tempfile, "mkstemp", refuse)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(OSError, match="^no space left$"):
+        write_csv_atomically(_frame(), str(tmp_path / "out.csv"))
+    assert list(tmp_path.iterdir()) == []

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from skprivate import IntervalCaseI, IntervalCaseII, LaplaceLDP, SubsetUniform
+from skprivate.frequency import GeneralizedRandomizedResponse
 from skprivate.interval import IntervalEnsemble
 from skprivate.survey import Question, Questionnaire
 from skprivate.survey._waves import first_wave_epsilon
@@ -64,6 +65,8 @@ def test_help_and_unit_are_kept_as_text():
     q = Question("q", "Text?", _laplace(), help=5, unit=2.5)
     assert (q.help, q.unit, q.text) == ("5", "2.5", "Text?")
     assert (q.kind, q.decimals, q.labels) == ("laplace", None, None)
+    plain = Question("q", "Text?", _laplace())
+    assert (plain.help, plain.unit) == ("", "")
 
 
 @pytest.mark.parametrize(
@@ -86,6 +89,18 @@ def test_decimals_out_of_range_are_refused(decimals):
     with pytest.raises(ValueError) as info:
         Question("age", "Age?", _case_one(), decimals=decimals)
     assert str(info.value) == f"decimals must be an int in [0, 15]; got {decimals!r}."
+
+
+@pytest.mark.parametrize("other", [(0.0, None), (None, 120.0)])
+def test_anchors_outside_the_support_on_one_side_are_refused(other):
+    ens = IntervalEnsemble(
+        [
+            IntervalCaseI(anchor_loc=30.0, anchor_scale=20.0, support=(0.0, 120.0)),
+            IntervalCaseI(anchor_loc=30.0, anchor_scale=20.0, support=other),
+        ]
+    ).fit([[1.0]])
+    with pytest.raises(ValueError, match="can fall outside the support declared"):
+        Question("commute", "Minutes?", ens)
 
 
 def test_anchors_outside_the_values_support_are_refused_by_question():
@@ -135,6 +150,11 @@ def test_the_public_entry_of_each_kind():
     race = SubsetUniform(categories=[["a", "b", "c"]]).fit([["a"]])
     subset = Question("race", "Race?", race, labels={"b": "Bee"}).public()
     assert subset["labels"] == ["a", "Bee", "c"] and "decimals" not in subset
+    bare = Question("race", "Race?", race).public()
+    assert bare["labels"] == ["a", "b", "c"]
+    grr = GeneralizedRandomizedResponse(epsilon=1.0, categories=[[1, 2]])
+    frequency = Question("f", "F?", grr.fit([[1]]), labels={2: "two"}).public()
+    assert frequency["labels"] == ["1", "two"] and "decimals" not in frequency
 
 
 # -- the questionnaire --------------------------------------------------------
@@ -147,10 +167,21 @@ def test_a_questionnaire_refuses_bad_question_lists():
     with pytest.raises(TypeError) as info:
         Questionnaire([Question("a", "A?", _laplace()), "b"])
     assert str(info.value) == "questions must be Question objects; got str."
-    qs = [Question(n, "Q?", _laplace()) for n in ("b", "a", "b", "a")]
+    qs = [Question(n, "Q?", _laplace()) for n in ("c", "b", "a", "b", "a")]
     with pytest.raises(ValueError) as info:
         Questionnaire(qs)
     assert str(info.value) == "Question names must be distinct; 'b' repeats."
+
+
+def test_the_default_title_and_intro():
+    survey = Questionnaire([Question("a", "A?", _laplace())])
+    assert (survey.title, survey.intro) == ("A private survey", "")
+
+
+def test_a_questionnaire_saved_before_budgets_existed_describes_itself():
+    survey = Questionnaire([Question("a", "A?", _laplace())])
+    del survey.lifetime_epsilon  # as unpickled from an older version
+    assert "lifetime_epsilon" not in survey.public_spec()
 
 
 def test_questions_are_found_by_name_and_the_text_is_kept():
@@ -196,6 +227,19 @@ def test_a_budget_must_be_finite_and_positive(budget):
     assert str(info.value) == (
         f"lifetime_epsilon must be a finite number > 0; got {budget!r}."
     )
+
+
+def test_a_budget_below_one_is_accepted_when_one_wave_fits():
+    qs = [Question("h", "H?", LaplaceLDP(epsilon=0.25, bounds=(0, 10)).fit([[0.0]]))]
+    assert Questionnaire(qs, lifetime_epsilon=0.5).lifetime_epsilon == 0.5
+    # the budget whose allowance for rounding equals one wave exactly
+    one = first_wave_epsilon(Questionnaire(qs))
+    edge = 0.24999999975
+    assert edge * (1 + 1e-9) == one
+    assert Questionnaire(qs, lifetime_epsilon=edge).lifetime_epsilon == edge
+    below = 0.24999999974999995
+    with pytest.raises(ValueError, match="below the epsilon of one wave"):
+        Questionnaire(qs, lifetime_epsilon=below)
 
 
 def test_a_budget_must_hold_one_wave_up_to_the_rounding_of_a_sum():
