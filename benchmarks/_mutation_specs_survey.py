@@ -492,8 +492,43 @@ SPECS.update(
                         (30, "cells = np.asarray(answers, ).reshape(n)"),
                     )
                 },
+                f"{_COLLECT}26": (
+                    "cells = np.asarray(answers, dtype=np.int64).reshape(None)",
+                    "a stored interval answer is one integer (the server checks "
+                    "it), so the array is already of shape (n,); reshape(None) "
+                    "leaves it as it is",
+                ),
+                **{
+                    name: (
+                        text,
+                        "without a right end, closed='both' (the default) and "
+                        "closed='left' accept the same values and print the same "
+                        "range",
+                    )
+                    for name, text in (
+                        (
+                            "skprivate.survey._collect.x_issue_tokens__mutmut_16",
+                            '"n_respondents": [Interval(numbers.Integral, 0, None, )]',
+                        ),
+                        (
+                            "skprivate.survey._collect.x_read_responses__mutmut_22",
+                            '"wave": [Interval(numbers.Integral, 1, None, ), None]',
+                        ),
+                        (
+                            "skprivate.survey._collect.x_read_waves__mutmut_17",
+                            '"waves": [Interval(numbers.Integral, 1, None, ), None]',
+                        ),
+                    )
+                },
             },
             excluded={
+                f"{_COLLECT}97": (
+                    "return np.asarray(answers, ).reshape(n, width)",
+                    "frequency answers are JSON integers, which numpy reads as "
+                    "int64 on Linux and macOS and, from numpy 2, everywhere: the "
+                    "change shows only on a platform whose default integer is "
+                    "32 bits, which the tests cannot run here",
+                ),
                 f"{_COLLECT}95": (
                     "return np.asarray(answers, dtype=None).reshape(n, width)",
                     "frequency answers are JSON integers, which numpy reads as "
@@ -599,6 +634,26 @@ SPECS.update(
                 "test_serve_reads_the_token_file_and_never_prints_the_token",
             ),
             new_tests=["tests/test_mutation_survey_status.py"],
+            equivalent={
+                f"{_ST}format_number__mutmut_12": (
+                    "if value != 1 and abs(value) >= 1e4:",
+                    "the test of zero matters only with abs(value) >= 1e4, where "
+                    "value is neither 0 nor 1",
+                ),
+                **{
+                    f"{_ST}_estimate__mutmut_{n}": (
+                        text,
+                        "_rows builds every row with the keys of ESTIMATE_COLUMNS "
+                        "in that order, and there is a row per statistic (at "
+                        "least the mean and the median, or one share per "
+                        "category)",
+                    )
+                    for n, text in (
+                        (150, "frame = pd.DataFrame(rows, columns=None)"),
+                        (152, "frame = pd.DataFrame(rows, )"),
+                    )
+                },
+            },
             functions=[
                 f"{_ST}{name}__mutmut_*"
                 for name in (

@@ -331,3 +331,108 @@ def test_rows_pair_each_statistic_with_its_interval():
     }
     with pytest.raises(ValueError):
         _rows(["mean"], [1.0, 2.0], found)
+
+
+# -- the estimate of a scripted estimator: notes, bounds, levels -------------------
+
+
+class _Scripted:
+    """An estimator whose fit warns and whose intervals are given."""
+
+    def __init__(self, intervals, tail=0.0, fail=None):
+        self.intervals, self.tail_mass_, self.fail = intervals, tail, fail
+
+    def fit(self, X):
+        if self.fail is not None:
+            raise self.fail
+        warnings.warn("first line\nsecond line", stacklevel=2)
+        warnings.warn("first line\nanother second line", stacklevel=2)  # the same note
+        warnings.warn("", stacklevel=2)  # no text, no note
+        warnings.warn("other", stacklevel=2)
+        return self
+
+    def mean(self):
+        return 2.5
+
+    def quantile(self, q):
+        return np.array([3.5])
+
+    def conf_int(self, kind, points, level, X, random_state):
+        lower, upper = self.intervals[kind]
+        return pd.DataFrame(
+            {
+                "lower": [lower],
+                "upper": [upper],
+                "method": [f"{kind} method"],
+                "estimate": [2.0],
+                "target": [f"{kind} target"],
+            }
+        )
+
+
+def _scripted(monkeypatch, est):
+    from skprivate.survey import _status
+
+    monkeypatch.setattr(_status, "_estimator", lambda q: (est, "Scripted()"))
+    return _estimate(_laplace_question(), np.zeros((MIN_ANSWERS, 1)), 0.8)
+
+
+def test_the_notes_are_the_first_lines_of_the_warnings_once_each(monkeypatch):
+    est = _Scripted({"mean": (1.0, 4.0), "quantile": (2.0, 5.0)})
+    described, frame, notes = _scripted(monkeypatch, est)
+    assert described == "Scripted()"
+    assert notes == ["first line", "other"]
+    assert frame["value"].tolist() == [2.5, 3.5]
+    assert frame["value"].dtype == np.float64
+    assert frame["level"].tolist() == [0.8, 0.8]
+    assert frame["method"].tolist() == ["mean method", "quantile method"]
+    assert frame["covers"].tolist() == ["mean target", "quantile target"]
+
+
+def test_a_level_is_given_to_every_interval_with_a_finite_end(monkeypatch):
+    est = _Scripted({"mean": (-np.inf, 3.0), "quantile": (1.0, np.inf)})
+    _, frame, _ = _scripted(monkeypatch, est)
+    assert frame["level"].tolist() == [0.8, 0.8]
+    none = _Scripted({"mean": (np.nan, np.nan), "quantile": (-np.inf, np.inf)})
+    _, frame, _ = _scripted(monkeypatch, none)
+    assert frame["level"].isna().all()
+
+
+@pytest.mark.parametrize("tail, unplaced", [(0.5, False), (0.500001, True)])
+def test_values_are_bounds_when_most_mass_lies_beyond_the_anchors(
+    monkeypatch, tail, unplaced
+):
+    est = _Scripted({"mean": (1.0, 4.0), "quantile": (2.0, 5.0)}, tail=tail)
+    _, frame, _ = _scripted(monkeypatch, est)
+    assert frame["value"].dtype == np.float64
+    assert frame["value"].isna().all() == unplaced
+    expected = "not identified by the stored answers" if unplaced else ""
+    assert frame["note"].tolist() == [expected, expected]
+
+
+def test_a_failed_fit_is_noted_by_its_first_line(monkeypatch):
+    est = _Scripted({}, fail=ValueError("cannot fit\nthe details"))
+    described, frame, notes = _scripted(monkeypatch, est)
+    assert described == "Scripted()"
+    assert frame.empty and list(frame.columns) == ESTIMATE_COLUMNS
+    assert notes == ["no estimate: cannot fit"]
+
+
+def test_two_answers_are_answers():
+    q = _laplace_question()
+    _, _, notes = _estimate(q, np.full((2, 1), 5.0), 0.95)
+    assert notes == ["too few answers for an estimate (only 2 answers; at least 5)"]
+
+
+def test_each_row_has_exactly_the_estimate_columns():
+    rows = _rows(["mean"], [1.0], [(0.0, 2.0, "m", 1.0, "c")])
+    assert list(rows[0]) == ESTIMATE_COLUMNS
+    assert np.isnan(rows[0]["level"])
+
+
+@pytest.mark.parametrize(
+    "value, text",
+    [(10000.0, "10000"), (9999.5, "1e+04"), (1e7, "1e+07"), (9_999_999.4, "9999999")],
+)
+def test_the_switches_between_formats_at_their_edges(value, text):
+    assert format_number(value) == text

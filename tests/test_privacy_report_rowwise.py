@@ -12,6 +12,7 @@ refuses a declared step that learned from the records.
 
 from __future__ import annotations
 
+import inspect
 import pickle
 import warnings
 
@@ -138,6 +139,12 @@ ROWWISE = {
         knots=np.array([[0.0, 0.0], [50.0, 50.0], [100.0, 100.0]])
     ),
 }
+# scikit-learn 1.7 added quantile_method (and warns without it); 1.6 has none
+_QUANTILE_METHOD = (
+    {"quantile_method": "averaged_inverted_cdf"}
+    if "quantile_method" in inspect.signature(KBinsDiscretizer).parameters
+    else {}
+)
 MIXING = {
     "standard scaler": StandardScaler(),
     "one-hot, categories from data": OneHotEncoder(sparse_output=False),
@@ -145,9 +152,7 @@ MIXING = {
         categories=[[0.0, 1.0, 2.0]] * 2, min_frequency=5, sparse_output=False
     ),
     "splines, knots from data": SplineTransformer(),
-    "bins": KBinsDiscretizer(
-        n_bins=3, encode="ordinal", quantile_method="averaged_inverted_cdf"
-    ),
+    "bins": KBinsDiscretizer(n_bins=3, encode="ordinal", **_QUANTILE_METHOD),
     "undeclared function": FunctionTransformer(np.log1p),
     "declared but fitted": RowwiseTransformer(StandardScaler()),
 }

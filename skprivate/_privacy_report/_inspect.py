@@ -143,24 +143,42 @@ def _is_search(est: Any) -> bool:
     return hasattr(est, "cv_results_") and hasattr(est, "n_splits_")
 
 
+def _stated_tags(est: Any) -> Any:
+    """``est``'s scikit-learn tags, or None when it states none.
+
+    An object without ``__sklearn_tags__`` states nothing: scikit-learn 1.7
+    and later refuse to read its tags, but 1.6 returns default tags (the
+    response not required, fitting required), which would be taken as a
+    statement the object never made.
+    """
+    if not hasattr(est, "__sklearn_tags__"):
+        return None
+    try:
+        return get_tags(est)
+    except Exception:
+        return None
+
+
 def _uses_y(est: Any) -> bool:
     """Whether fitting ``est`` may read the response.
 
     An estimator whose scikit-learn tags cannot be read (one without
     ``__sklearn_tags__``; ``is_regressor`` reads the tags too) may read it.
     """
+    tags = _stated_tags(est)
+    if tags is None:
+        return True
     try:
-        required = bool(get_tags(est).target_tags.required)
-        return is_regressor(est) or is_classifier(est) or required
+        return (
+            is_regressor(est) or is_classifier(est) or bool(tags.target_tags.required)
+        )
     except Exception:
         return True
 
 
 def _requires_fit(est: Any) -> bool:
-    try:
-        return bool(get_tags(est).requires_fit)
-    except Exception:
-        return True
+    tags = _stated_tags(est)
+    return True if tags is None else bool(tags.requires_fit)
 
 
 def _estimators_in(value: Any) -> list:
