@@ -168,12 +168,7 @@ def _uses_y(est: Any) -> bool:
     tags = _stated_tags(est)
     if tags is None:
         return True
-    try:
-        return (
-            is_regressor(est) or is_classifier(est) or bool(tags.target_tags.required)
-        )
-    except Exception:
-        return True
+    return is_regressor(est) or is_classifier(est) or bool(tags.target_tags.required)
 
 
 def _requires_fit(est: Any) -> bool:
