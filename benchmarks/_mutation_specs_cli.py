@@ -310,3 +310,19 @@ SPECS.update(
         ),
     }
 )
+
+SPECS.update(
+    {
+        # the intervals the command line prints next to its estimates: which
+        # rows get which interval, the level only where there is one, the
+        # reason where there is none, and the legend
+        "cli_intervals": ModuleSpec(
+            path="skprivate/_cli/intervals.py",
+            tests=_all_but(
+                "tests/test_cli.py",
+                "test_readme_command_line_example_shows_its_intervals",
+            ),
+            new_tests=["tests/test_mutation_cli_intervals.py"],
+        ),
+    }
+)

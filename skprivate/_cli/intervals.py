@@ -44,7 +44,7 @@ def add_intervals(
     ``covers`` is what the interval covers, as its ``conf_int`` states it
     (the population quantity, or a smoothed version of it named as such).
     Rows with no interval (the standard deviation, statistics without a
-    method) keep NaN bounds with the reason.
+    method) keep NaN bounds, no level, and the reason in ``method``.
     """
     bounds: dict[int, tuple] = {}
     stats = list(table["statistic"])
@@ -76,7 +76,12 @@ def add_intervals(
     out["centre"] = [bounds.get(i, none)[3] for i in range(len(out))]
     out["lower"] = [bounds.get(i, none)[0] for i in range(len(out))]
     out["upper"] = [bounds.get(i, none)[1] for i in range(len(out))]
-    out["level"] = [level if i in bounds else np.nan for i in range(len(out))]
+    # a level only where there is an interval: a row whose method could not
+    # give one keeps the reason and no level (as the survey's status does)
+    out["level"] = [
+        level if i in bounds and np.isfinite(bounds[i][:2]).any() else np.nan
+        for i in range(len(out))
+    ]
     out["method"] = [bounds.get(i, none)[2] for i in range(len(out))]
     out["covers"] = [bounds.get(i, none)[4] for i in range(len(out))]
     return out
