@@ -13,6 +13,13 @@ from ._mutation_modules import ModuleSpec, _all_but
 _PRIV = "skprivate._cli.privatize.x_"
 _SET = "skprivate._cli.settings.x_"
 _IO = "skprivate._cli.io.x_"
+_CI = "skprivate._cli.intervals.x_add_intervals__mutmut_"
+_SAME_LENGTHS = (
+    "the two sequences have the same length, so strict or not zips them alike: "
+    "conf_int gives one row per quantile asked for (conf_int_rows one per "
+    "point on failure too), and one per category for the shares, of which the "
+    "table has one per category (a single failure row is repeated for each)"
+)
 _LINES_ANY_CODEC = (
     "only line numbers are read, and with errors='replace' every byte decodes "
     "under any ASCII-compatible codec (the locale's on POSIX, or UTF-8 however "
@@ -318,11 +325,29 @@ SPECS.update(
         # reason where there is none, and the legend
         "cli_intervals": ModuleSpec(
             path="skprivate/_cli/intervals.py",
-            tests=_all_but(
-                "tests/test_cli.py",
-                "test_readme_command_line_example_shows_its_intervals",
-            ),
+            tests=["tests/test_cli_intervals.py"],
             new_tests=["tests/test_mutation_cli_intervals.py"],
+            equivalent={
+                f"{_CI}28": (
+                    "if len(found) == 1 <= len(rows):",
+                    "with one share row and one found row, repeating it once "
+                    "leaves it as it is",
+                ),
+                **{
+                    f"{_CI}{n}": (text, _SAME_LENGTHS)
+                    for n, text in (
+                        (33, "for i, got in zip(rows, found, strict=None):"),
+                        (36, "for i, got in zip(rows, found, ):"),
+                        (37, "for i, got in zip(rows, found, strict=True):"),
+                        (108, "for (i, _), got in zip(quantiles, found, strict=None):"),
+                        (111, "for (i, _), got in zip(quantiles, found, ):"),
+                        (
+                            112,
+                            "for (i, _), got in zip(quantiles, found, strict=False):",
+                        ),
+                    )
+                },
+            },
         ),
     }
 )

@@ -148,6 +148,19 @@ def test_shares_get_the_pmf_intervals_in_order(name):
     assert out["covers"].tolist() == ["", "P(a)", "P(b)"]
 
 
+def test_shares_without_an_interval_all_give_the_reason():
+    out = add_intervals(_table("P(a)", "P(b)"), _Scripted({}), "subset", None, 0.95)
+    assert out["method"].tolist() == ["unavailable: no pmf interval"] * 2
+    assert out["level"].isna().all()
+
+
+def test_one_share_gets_its_one_interval():
+    est = _Scripted({"pmf": [(0.1, 0.3, "wald", 0.2, "P(a)")]})
+    out = add_intervals(_table("P(a)"), est, "frequency", None, 0.95)
+    assert out["lower"].tolist() == [0.1]
+    assert out["level"].tolist() == [0.95]
+
+
 def test_the_integral_statistics_get_their_own_kinds():
     est = _Scripted(
         {
@@ -160,6 +173,7 @@ def test_the_integral_statistics_get_their_own_kinds():
     out = add_intervals(table, est, "integral", np.zeros((3, 1)), 0.8)
     assert [c[0] for c in est.calls] == ["mean", "count", "sum"]
     assert all(c[1] is None and c[3] is None for c in est.calls)
+    assert [c[2] for c in est.calls] == [0.8, 0.8, 0.8]
     np.testing.assert_array_equal(out["lower"], [9.0, 1.0, NAN, 14.0])
     np.testing.assert_array_equal(out["upper"], [11.0, 2.0, NAN, 16.0])
     np.testing.assert_array_equal(out["level"], [0.8, 0.8, NAN, 0.8])

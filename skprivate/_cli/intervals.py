@@ -51,6 +51,9 @@ def add_intervals(
     if estimator_name in ("subset", "frequency"):
         rows = [i for i, s in enumerate(stats) if _SHARE.match(str(s))]
         found = _interval(est, "pmf", None, None, level)
+        if len(found) == 1 < len(rows):
+            # no interval for the shares: one row gives the reason for all
+            found = found * len(rows)
         for i, got in zip(rows, found, strict=False):
             bounds[i] = got
     elif estimator_name == "integral":
