@@ -13,6 +13,14 @@ from ._mutation_modules import ModuleSpec, _all_but
 _PRIV = "skprivate._cli.privatize.x_"
 _SET = "skprivate._cli.settings.x_"
 _IO = "skprivate._cli.io.x_"
+_UMASK_READ = (
+    "the call reads the umask and the next one puts it back: the value read is "
+    "the same whatever is set in between, and no file is created in between"
+)
+_TEMPORARY_EXISTS = (
+    "the temporary file exists whenever it is removed: every failure after "
+    "mkstemp leaves it in place (os.replace is the last step)"
+)
 _CI = "skprivate._cli.intervals.x_add_intervals__mutmut_"
 _SAME_LENGTHS = (
     "the two sequences have the same length, so strict or not zips them alike: "
@@ -216,16 +224,12 @@ SPECS.update(
                 ),
                 f"{_IO}write_csv_atomically__mutmut_38": (
                     "umask = os.umask(1)",
-                    "the call reads the umask and the next one puts it back: "
-                    "the value read is the same whatever is set in between, "
-                    "and no file is created in between",
+                    _UMASK_READ,
                 ),
                 **{
                     f"{_IO}write_csv_atomically__mutmut_{n}": (
                         text,
-                        "the temporary file exists whenever it is removed: every "
-                        "failure after mkstemp leaves it in place (os.replace is "
-                        "the last step)",
+                        _TEMPORARY_EXISTS,
                     )
                     for n, text in (
                         (52, "Path(tmp).unlink(missing_ok=None)"),
@@ -297,16 +301,12 @@ SPECS.update(
                 },
                 f"{_SET}write_settings__mutmut_34": (
                     "umask = os.umask(1)",
-                    "the call reads the umask and the next one puts it back: "
-                    "the value read is the same whatever is set in between, "
-                    "and no file is created in between",
+                    _UMASK_READ,
                 ),
                 **{
                     f"{_SET}write_settings__mutmut_{n}": (
                         text,
-                        "the temporary file exists whenever it is removed: every "
-                        "failure after mkstemp leaves it in place (os.replace is "
-                        "the last step)",
+                        _TEMPORARY_EXISTS,
                     )
                     for n, text in (
                         (48, "Path(tmp).unlink(missing_ok=None)"),
