@@ -154,10 +154,11 @@ def _not_widest(choice):
 
 
 def _neighbour(choice):
-    """The narrowest width, narrower than the chosen one (joined when tied,
-    as the widest is not tied: see ``_not_widest``)."""
-    narrowest = int(np.argmin(choice.widths))
-    assert narrowest != choice.chosen
+    """The narrowest width the fit scored, narrower than the chosen one
+    (joined when tied, as the widest is not tied: see ``_not_widest``)."""
+    scored = np.flatnonzero(choice.fits.sum(axis=1) > 0)
+    narrowest = int(scored[np.argmin(choice.widths[scored])])
+    assert choice.widths[narrowest] < choice.widths[choice.chosen]
     return narrowest
 
 

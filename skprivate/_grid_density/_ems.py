@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse
+from scipy import ndimage, sparse
 from sklearn.exceptions import ConvergenceWarning
 
 from ..utils._warnings import external_stacklevel
@@ -55,11 +55,15 @@ ML_TOL = 1e-7
 # above 0.999: at 1.4 cells on the RVNS design of benchmarks/peers.py row
 # 6, 26 eigenvalues of the map's Jacobian above 0.99) make the last decades
 # of tolerance the most expensive ones.  At this tolerance a held-out score
-# is within a few 1e-6 nats per report of its limit (measured there up to
-# 4.5e-6; the iterates do not approach it monotonically), so two widths
-# closer than that are ranked by rounding: on that design 1.0 and 1.4
-# cells differ by 5.5e-6, and which one wins differs between CPUs (W1 1.26
-# and 1.18, both within the criterion's noise).  A Newton-Krylov solve
+# is within about 1e-5 nats per report of its limit (measured there up to
+# 4.5e-6 at the widths near the peak, and up to 2.7e-5 between two runs
+# whose products differ only in rounding: SQUAREM's path, and so where it
+# stops, depends on the last bits), so two widths closer than that are
+# ranked by rounding: on that design 1.0, 1.4 and 2.0 cells score within
+# 3e-5 of each other, and which one wins differs between CPUs and between
+# equivalent products (W1 1.26, 1.18 and 1.04, all within the criterion's
+# noise; the "rbc" intervals join the widths the data cannot tell apart,
+# :mod:`._width_choice`).  A Newton-Krylov solve
 # reaches 1e-9 in about 1.3-2 times SQUAREM's evaluations at this
 # tolerance, so a precise ranking costs more, not less.  The fit at the
 # chosen width runs to ``ML_TOL``.
@@ -89,6 +93,34 @@ def _smoother_sparse(m: int, width: float) -> sparse.csr_matrix | None:
     S.sum_duplicates()
     S = S @ sparse.diags(1.0 / np.asarray(S.sum(axis=0)).ravel())
     return S.tocsr()
+
+
+def _smoothing_step(
+    m: int, width: float
+) -> Callable[[NDArray], NDArray[np.float64]] | None:
+    """``w -> S @ w`` for the smoother of :func:`_smoother_sparse` (columns).
+
+    While the kernel is shorter than the grid, each reflected weight lands
+    inside it once, so every column of ``S`` holds all the weights and
+    ``S @ w`` is a correlation with the normalized kernel, reflected at the
+    ends (half-sample symmetric, ``w[-1 - j] = w[j]``): a filter pass costs
+    about half the sparse product, and agrees with it to rounding.  Wider
+    kernels fold more than once and keep the sparse matrix.
+    """
+    if width <= 0:
+        return None
+    half = int(np.ceil(4 * width))
+    if half >= m:
+        S = _smoother_sparse(m, width)
+        return lambda w: S @ w
+    offsets = np.arange(-half, half + 1)
+    weights = np.exp(-0.5 * (offsets / width) ** 2)
+    weights /= weights.sum()
+
+    def smooth(w: NDArray) -> NDArray[np.float64]:
+        return ndimage.correlate1d(w, weights, axis=0, mode="reflect")
+
+    return smooth
 
 
 def _smoother(m: int, width: float) -> NDArray[np.float64] | None:
@@ -283,11 +315,16 @@ def _squarem_columns(
         alpha = np.minimum(np.maximum(alpha, 1.0), step_max)
         room = n_eval[cols] < max_iter
         ext = (alpha > 1.0) & room
-        cand = w2.copy()
-        if ext.any():
-            a = alpha[ext]
-            e = np.maximum(w[:, ext] + 2.0 * a * r[:, ext] + a * a * v[:, ext], 0.0)
-            cand[:, ext] = e / e.sum(axis=0)
+        if ext.all():  # the usual case: no column copies
+            cand = np.maximum(w + 2.0 * alpha * r + alpha * alpha * v, 0.0)
+            cand /= cand.sum(axis=0)
+        else:
+            cand = w2.copy()
+            if ext.any():
+                a = alpha[ext]
+                e = w[:, ext] + 2.0 * a * r[:, ext] + a * a * v[:, ext]
+                e = np.maximum(e, 0.0)
+                cand[:, ext] = e / e.sum(axis=0)
         # a column at its cap without extrapolation ends at w2, as in _squarem
         last = ~ext & ~room
         if last.any():
@@ -324,16 +361,18 @@ def _ems_columns_update(
     op: Any, targets: NDArray, width: float
 ) -> Callable[[NDArray, NDArray], NDArray]:
     """The EMS map of each column of ``targets`` (report shares), batched."""
-    S = _smoother_sparse(op.shape[1], width)
+    smooth = _smoothing_step(op.shape[1], width)
     every = targets.shape[1]
 
     def update(w: NDArray, cols: NDArray) -> NDArray[np.float64]:
         # (in place on the arrays made here: the same values, fewer copies)
-        fitted = np.maximum(op.matvec(w), _FLOOR)
+        fitted = op.matvec(w)
+        np.maximum(fitted, _FLOOR, out=fitted)
         share = targets if cols.size == every else targets[:, cols]
-        new = w * op.rmatvec(np.divide(share, fitted, out=fitted))
-        if S is not None:
-            new = S @ new
+        new = op.rmatvec(np.divide(share, fitted, out=fitted))
+        new *= w
+        if smooth is not None:
+            new = smooth(new)
         new /= new.sum(axis=0)
         return new
 
@@ -370,7 +409,7 @@ def ems_cell_probabilities(
     m = op.shape[1]
     c = np.asarray(counts, dtype=float)
     target = c / c.sum()
-    S = _smoother_sparse(m, width)
+    smooth = _smoothing_step(m, width)
     if start is None:
         w = np.full(m, 1.0 / m)
     else:
@@ -380,8 +419,8 @@ def ems_cell_probabilities(
     def update(w: NDArray) -> NDArray[np.float64]:
         fitted = np.maximum(op.matvec(w), _FLOOR)
         new = w * op.rmatvec(target / fitted)
-        if S is not None:
-            new = S @ new
+        if smooth is not None:
+            new = smooth(new)
         return new / new.sum()
 
     if acceleration == "squarem":

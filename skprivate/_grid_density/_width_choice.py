@@ -26,7 +26,7 @@ The rule, step by step (no constant is fitted to a benchmark design):
    chosen one when the gain is below ``z_{0.95} = 1.645`` standard errors:
    a one-sided 5% test cannot reject that it predicts as well.
 2. *Widths the choice did not score.*  The fit scores the widths from the
-   widest down and stops two widths after the best so far (its
+   widest down and stops one width after the best so far (its
    ``patience``), so when the chosen width is wide the narrow ones are
    never scored.  While the narrowest width scored is tied, the next
    narrower one is scored too, at ``conf_int`` (one EMS fit per fold, to

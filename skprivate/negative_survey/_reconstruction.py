@@ -180,8 +180,15 @@ _SOLVERS = {"em": solve_em, "lbfgs": solve_lbfgs, "slsqp": solve_slsqp}
 # The smoothing widths are fitted from the widest down and the path stops
 # after this many widths in a row score below the best: the narrow widths
 # are the slowest to fit and, past the peak of the held-out likelihood,
-# are not chosen (benchmarks/results/negative_survey_speed.md).
-_WIDTH_PATIENCE = 2
+# are not chosen.  One: on the 58 configurations of the selection table of
+# benchmarks/results/negative_survey_speed.md a patience of one chose the
+# width a patience of two chose in all 58, and the extra width two fitted
+# cost about 15% of the fit.  (Scoring every width chose the narrowest in
+# 2 of them, where the score rose again at the rough end, with W1 1.3 and
+# 2.2 times larger: the stop also guards against that rise.)
+# The ``"rbc"`` intervals score the widths left out when the narrowest
+# scored one is tied (:func:`~.._grid_density._width_choice.extend_width_path`).
+_WIDTH_PATIENCE = 1
 
 # Band width (in report cells) above which the prefix-sum products of the
 # boundary-safe cell matrix beat its sparse band (measured at d = 10 on

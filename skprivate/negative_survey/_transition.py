@@ -428,8 +428,6 @@ class _CubicWindows:
         D = h / step
         B = int(np.floor(D)) + 2
         n = n_edges - 1  # last edge index
-        nb = n_edges // B + 2
-        self.B, self.nb = B, nb
         floor = np.floor(sigma)
         # left half: e in [ceil(sigma - D), floor(sigma)], term (e - c)^3 with
         # c = sigma - D; right half: e in [floor(sigma) + 1, floor(sigma + D)],
@@ -457,6 +455,11 @@ class _CubicWindows:
         coef = np.concatenate([k1, -k1, k2], axis=1) * step**3
         query = np.tile(np.arange(sigma.size), 6)
         keep = t_of > 0
+        # the blocks holding the edges' jumps, and any block a window reads
+        # (the cumulative sums restart per block, so a block neither holds
+        # nor is read is dead work in every product)
+        nb = max(-(-n_edges // B), int(block_of[keep].max(initial=-1)) + 1)
+        self.B, self.nb = B, nb
         size = nb * B
         rows = np.tile(query[keep], 4)
         cols = (

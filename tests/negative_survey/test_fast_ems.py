@@ -150,10 +150,11 @@ def test_rvns_ml_fit_converges_at_1000_points():
     assert est.n_iter_ < 3000
 
 
-def test_width_path_stops_after_the_peak_with_the_same_choice():
+@pytest.mark.parametrize("patience", [1, 2])
+def test_width_path_stops_after_the_peak_with_the_same_choice(patience):
     from skprivate._grid_density._ems import ML_WIDTHS, select_ems_width
 
-    d, a, b, m = 2.0, 0.0, 10.0, 40
+    d, a, b, m = 2.0, 0.0, 10.0, 200
     edges, report_edges = rvns_grid((a, b), m), rvns_grid((a - d, b + d), m)
     op = RVNSDensityEstimator._cell_operator(d, edges, report_edges, "boundary_safe")
     rng = np.random.default_rng(4)
@@ -165,14 +166,74 @@ def test_width_path_stops_after_the_peak_with_the_same_choice():
     widths = np.array(ML_WIDTHS)
     kw = {"max_iter": 3000, "tol": 1e-7}
     full_width, full = select_ems_width(op, folds, widths, **kw)
-    width, scores = select_ems_width(op, folds, widths, patience=2, **kw)
+    width, scores = select_ems_width(op, folds, widths, patience=patience, **kw)
     assert width == full_width
     run = np.isfinite(scores)
     # the widest widths are fitted on the same path, so they score the same
     np.testing.assert_allclose(scores[run], full[run], rtol=1e-12)
-    # two widths below the best were fitted, then the path stopped
+    # `patience` widths below the best were fitted, then the path stopped
     best = int(np.argmax(full))
-    assert not run[: max(best - 2, 0)].any() and run[max(best - 2, 0) :].all()
+    assert best >= 2  # both stops are inside the candidate range
+    stop = best - patience
+    assert not run[:stop].any() and run[stop:].all()
+
+
+def test_rvns_fit_scores_one_width_past_the_peak():
+    # the estimator's path: one narrower width scored below the best, then it
+    # stops (the narrow widths are the slowest to fit); the scored widths are
+    # those of the full path, so the choice is the same
+    from skprivate._grid_density._ems import ML_WIDTHS
+
+    d, a, b = 2.0, 0.0, 10.0
+    rng = np.random.default_rng(4)
+    x = np.clip(rng.normal(4.0, 1.2, size=(4000, 1)), a, b)
+    Y = RVNSPerturber(d=d, bounds=(a, b), random_state=5).fit_transform(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = RVNSDensityEstimator(d=d, bounds=(a, b), n_points=200).fit(Y)
+    scores = est.smoothing_scores_
+    best = int(np.argmax(scores))
+    assert ML_WIDTHS[best] == est.smoothing_width_
+    assert best >= 2
+    assert np.isfinite(scores[best - 1 :]).all()
+    assert np.isneginf(scores[: best - 1]).all()
+
+
+@pytest.mark.parametrize("m", [1, 3, 10, 40, 1000])
+@pytest.mark.parametrize("width", [0.3, 0.5, 1.4, 2.6, 8.0, 30.0])
+def test_smoothing_step_is_the_smoothing_matrix(m, width):
+    # the filter pass of the EMS updates equals the column-stochastic
+    # smoothing matrix (reflected at the ends), also where the kernel is
+    # longer than the grid (the sparse matrix then)
+    from skprivate._grid_density._ems import _smoother, _smoothing_step
+
+    S = _smoother(m, width)
+    step = _smoothing_step(m, width)
+    rng = np.random.default_rng(m)
+    for w in (rng.random(m), rng.random((m, 3))):
+        np.testing.assert_allclose(step(w), S @ w, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(S.sum(axis=0), 1.0, rtol=1e-14)
+    assert _smoothing_step(m, 0.0) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "d", "m"),
+    [
+        (0.0, 100.0, 10.0, 1000),
+        (0.0, 10.0, 2.0, 7),
+        (3.1, 88.7, 7.3, 50),
+        (-5.0, 5.0, 0.05, 37),
+    ],
+)
+def test_prefix_sum_blocks_are_all_used(a, b, d, m):
+    # every block of the restarting prefix sums holds edges or is read by a
+    # window: a block that is neither is dead work in every product
+    op = SafeCellOperator(rvns_grid((a, b), m), rvns_grid((a - d, b + d), m), d, a, b)
+    for windows, n_edges in ((op.fw_c, m + 1), (op.bw_c, m + 1)):
+        B, nb = windows.B, windows.nb
+        read = windows.matrix.indices % (nb * B) // B
+        assert nb * B >= n_edges
+        assert (nb - 1) * B < n_edges or read.max() == nb - 1
 
 
 @pytest.mark.parametrize("placement", ["boundary_safe", "paper"])
