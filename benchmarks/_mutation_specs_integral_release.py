@@ -658,6 +658,40 @@ _IR_EQUIVALENT = {
 
 
 SPECS: dict[str, ModuleSpec] = {
+    # the estimator around the release: input checks, one resampling stream
+    # per column, microaggregation before the release, the answers' layout
+    "integral_statistics": ModuleSpec(
+        path="skprivate/integral/_statistics.py",
+        tests=[
+            "tests/integral/test_statistics.py",
+            "tests/integral/test_rounding_check.py",
+        ],
+        new_tests=["tests/test_mutation_integral_statistics.py"],
+        equivalent={
+            "skprivate.integral._statistics.x__check_magnitudes__mutmut_33": (
+                "with np.errstate(invalid=None):",
+                "comparing NaN with a number raises no floating-point flag in "
+                "numpy 2, so the error state around the comparison changes "
+                "nothing",
+            ),
+            **{
+                f"skprivate.integral._statistics.x_numeric_frame__mutmut_{n}": (
+                    line,
+                    "warnings.warn without a category (or with None) warns "
+                    "UserWarning, the category given",
+                )
+                for n, line in ((18, "None,"), (21, ""))
+            },
+        },
+        excluded={
+            "skprivate.integral._statistics.x_numeric_frame__mutmut_22": (
+                ")",
+                "the skip warning loses its stacklevel; under mutmut a "
+                "trampoline frame is the caller, so only "
+                "tests/test_warning_location.py (outside mutmut) sees it",
+            ),
+        },
+    ),
     "integral_release": ModuleSpec(
         path="skprivate/integral/_resampling.py",
         tests=[

@@ -33,7 +33,12 @@ from skprivate.exceptions import (
     PrivacyLeakWarning,
 )
 from skprivate.frequency import GeneralizedRandomizedResponse
-from skprivate.integral import Microaggregator, laplace_statistic
+from skprivate.integral import (
+    IntegralPrivateStatistics,
+    Microaggregator,
+    integral_describe,
+    laplace_statistic,
+)
 from skprivate.interval import IntervalCaseI, IntervalCaseII, IntervalNPMLE
 from skprivate.negative_survey import RVNSDensityEstimator, RVNSPerturber
 
@@ -130,6 +135,30 @@ def _in_memory_cases():
         "clusters of one record": (
             PrivacyLeakWarning,
             lambda: Microaggregator(min_cluster_size=1).fit(X),
+        ),
+        "integral statistics skip text columns": (
+            UserWarning,
+            lambda: IntegralPrivateStatistics(
+                statistics=["median"], n_resamples=20, random_state=0
+            ).fit(pd.DataFrame({"v": X[:, 0], "s": "a"})),
+        ),
+        "integral describe skips text columns": (
+            UserWarning,
+            lambda: integral_describe(
+                pd.DataFrame({"v": X[:, 0], "s": "a"}),
+                statistics=["median"],
+                n_resamples=20,
+                random_state=0,
+            ),
+        ),
+        "integral least-error selection": (
+            PrivacyLeakWarning,
+            lambda: IntegralPrivateStatistics(
+                statistics=["median"],
+                n_resamples=20,
+                random_state=0,
+                selection="least_error",
+            ).fit(X),
         ),
         "local sensitivity": (
             PrivacyLeakWarning,

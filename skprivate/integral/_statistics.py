@@ -560,4 +560,5 @@ def integral_describe(
         random_state=random_state,
         n_jobs=n_jobs,
     )
-    return est.fit(df).describe()
+    # the numeric columns only: the skipped ones were warned about above
+    return est.fit(df if frame is None else frame).describe()
