@@ -792,3 +792,28 @@ SPECS.update(
         ),
     }
 )
+
+
+SPECS.update(
+    {
+        # the block-by-block release of large inputs: on the release path of
+        # the additive, interval and RVNS privatizers
+        "row_blocks": ModuleSpec(
+            path="skprivate/utils/_row_blocks.py",
+            tests=["tests/utils/test_row_blocks.py"],
+            new_tests=["tests/test_mutation_row_blocks.py"],
+            equivalent={
+                f"skprivate.utils._row_blocks.x_in_row_blocks__mutmut_{n}": (
+                    line,
+                    "outs is built from parts, one array each: the two always "
+                    "have the same length",
+                )
+                for n, line in (
+                    (20, "strict=None"),
+                    (23, "zip(outs, parts, )"),
+                    (24, "strict=False"),
+                )
+            },
+        ),
+    }
+)
