@@ -288,9 +288,11 @@ def test_tied_cells_are_the_rbc_correction_at_each_tied_width(rvns):
     est, r = rvns
     base = est._width_choice
     # a choice in the middle of the widths, tied with the two next narrower
-    # ones (the widest not tied: the narrower tied widths are joined)
-    c = 4
+    # ones (the widest not tied: the narrower tied widths are joined); all
+    # three scored by the fit's path
+    c = 5
     others = [c - 2, c - 1]
+    assert (base.fits[[c, *others]].sum(axis=1) > 0).all()
     # the fits given unnormalized (three times their mass): the cells are the
     # same, as each fit is read as a law
     choice = replace(_tied_at(base, [c, *others]), chosen=c, fits=3.0 * base.fits)
@@ -306,18 +308,21 @@ def test_tied_cells_are_the_rbc_correction_at_each_tied_width(rvns):
         np.testing.assert_allclose(delta, theta_bc - chosen_bc, rtol=0, atol=1e-13)
         np.testing.assert_allclose(cov, cov_bc, rtol=0, atol=1e-14)
         np.testing.assert_array_equal(cov, cov.T)
+        assert np.isfinite(delta).all() and np.isfinite(cov).all()
         assert abs(delta.sum()) < 1e-12  # two laws' difference
 
 
 def test_tied_cells_join_wider_widths_only_when_the_widest_is_tied(rvns):
-    # chosen width 4 (index), tied with 2 (narrower) and 6 (wider): with the
-    # widest (8) separated, only width 2 is joined; with the widest tied
-    # too, every tied width is, in the order of widths
+    # chosen width 5 (index), tied with 3 (narrower) and 7 (wider): with the
+    # widest (8) separated, only width 3 is joined; with the widest tied
+    # too, every tied width is, in the order of widths (all scored by the
+    # fit's path)
     est, r = rvns
     base = est._width_choice
-    c, widest = 4, int(np.argmax(base.widths))
+    c, widest = 5, int(np.argmax(base.widths))
+    assert (base.fits[[3, c, 7, widest]].sum(axis=1) > 0).all()
     cells = {}
-    for name, tied in (("bounded", [2, c, 6]), ("open", [2, c, 6, widest])):
+    for name, tied in (("bounded", [3, c, 7]), ("open", [3, c, 7, widest])):
         choice = replace(_tied_at(base, tied), chosen=c)
         assert choice.tied.tolist() == [k in tied for k in range(base.widths.size)]
         est._width_choice = choice
@@ -327,12 +332,13 @@ def test_tied_cells_join_wider_widths_only_when_the_widest_is_tied(rvns):
             est._width_choice = base
     chosen_bc, _ = _corrected_at(est, r, base.widths[c], base.fits[c])
     assert len(cells["bounded"]) == 1 and len(cells["open"]) == 3
-    for got, k in [*zip(cells["bounded"], [2]), *zip(cells["open"], [2, 6, widest])]:
+    for got, k in [*zip(cells["bounded"], [3]), *zip(cells["open"], [3, 7, widest])]:
         theta_bc, cov_bc = _corrected_at(est, r, base.widths[k], base.fits[k])
+        assert np.isfinite(got[0]).all() and np.isfinite(got[1]).all()
         np.testing.assert_allclose(got[0], theta_bc - chosen_bc, rtol=0, atol=1e-13)
         np.testing.assert_allclose(got[1], cov_bc, rtol=0, atol=1e-14)
     # tied only with wider widths, the widest separated: the chosen alone
-    est._width_choice = replace(_tied_at(base, [c, 5, 6]), chosen=c)
+    est._width_choice = replace(_tied_at(base, [c, 6, 7]), chosen=c)
     try:
         assert est._ci_tied_cells(_request(est, r)) is None
     finally:

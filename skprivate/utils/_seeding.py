@@ -13,6 +13,7 @@ import pickle
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["canonical", "data_fingerprint", "words"]
 
@@ -54,21 +55,64 @@ def canonical(value: Any) -> str:
     return f"o:{kind.__module__}.{kind.__qualname__}"
 
 
+def _object_values(digest: Any, values: NDArray) -> None:
+    """Feed the values of an object array to ``digest`` by content alone.
+
+    A pickle of the array would not do: it writes an object met again as a
+    reference to its first copy, so the same strings give other bytes when
+    the array holds one object per entry (pandas' string columns) than when
+    its entries share objects (an object column read the older way).  Here
+    every entry is written in full, tagged by kind: strings (``str`` and
+    numpy's) by their characters, numbers by value (``1`` and ``1.0``
+    agree, as in :func:`canonical`), missing values alike, and anything else
+    by the pickle of that entry alone.
+    """
+    items = values.ravel().tolist()
+    digest.update(f"O:{values.shape}:".encode())
+    if all(type(v) is str for v in items):  # the common case, at C speed
+        digest.update(np.array([len(v) for v in items], dtype=np.int64).tobytes())
+        digest.update("".join(items).encode("utf-8", "surrogatepass"))
+        return
+    for v in items:
+        if isinstance(v, str):
+            text = "s" + str(v)
+        elif v is None or (isinstance(v, float | np.floating) and v != v):
+            text = "m"
+        elif isinstance(v, bool | np.bool_ | numbers.Real | bytes):
+            text = "v" + canonical(v)
+        else:
+            try:
+                text = "p" + pickle.dumps(v, protocol=4).hex()
+            except Exception:
+                text = "c" + canonical(v)
+        body = text.encode("utf-8", "surrogatepass")
+        digest.update(len(body).to_bytes(8, "little") + body)
+
+
 def data_fingerprint(data: Any) -> int:
     """A 128-bit SHA-256 fingerprint of the content of ``data``.
 
-    Numeric arrays are hashed by dtype, shape and bytes (fast); anything
-    else through its canonical text form (:func:`canonical`), with object
-    arrays and frames by their values.
+    Numeric arrays are hashed by dtype, shape and bytes (fast); object
+    arrays, frames (with their column names) and Series (with their name)
+    by their values, entry by entry, so the same content gives the same
+    fingerprint whatever objects hold it, on every numpy and pandas
+    version; anything else (a description of a draw that takes no data) by
+    its pickle, or its canonical text form (:func:`canonical`).
     """
     digest = hashlib.sha256(b"skprivate release data\0")
+    if hasattr(data, "to_numpy") and hasattr(data, "columns"):  # a frame
+        digest.update(canonical(list(map(str, data.columns))).encode())
+        data = np.asarray(data.to_numpy())
+    elif hasattr(data, "to_numpy") and hasattr(data, "dtype"):  # a Series
+        digest.update(canonical(str(getattr(data, "name", None))).encode())
+        data = np.asarray(data.to_numpy())
     if isinstance(data, np.ndarray) and data.dtype != object:
         block = np.ascontiguousarray(data)
         digest.update(f"{block.dtype.str}:{block.shape}:".encode())
         digest.update(memoryview(block).cast("B"))
+    elif isinstance(data, np.ndarray):
+        _object_values(digest, data)
     else:
-        if hasattr(data, "to_numpy") and hasattr(data, "columns"):
-            data = (list(map(str, data.columns)), np.asarray(data.to_numpy()))
         try:  # values by content (strings, numbers, timestamps, ...)
             digest.update(pickle.dumps(data, protocol=4))
         except Exception:  # unpicklable: the canonical text form
