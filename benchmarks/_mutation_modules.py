@@ -47,6 +47,12 @@ _NL = "skprivate.ldp._noise_laws."
 _HUBER = _NL + "xǁFlippedHuberNoiseǁ"
 _GG = _NL + "xǁGeneralizedGaussianNoiseǁ"
 _SEED = "skprivate.utils._seeding."
+_PICKLE_DEFAULT = (
+    "pickle's default protocol is 4 on Python 3.8-3.13 (this run: 3.11); on "
+    "3.14, whose default is 5, the tests that spell out protocol 4 "
+    "(test_fingerprint_of_other_data_pickles_or_falls_back_to_canonical, "
+    "test_fingerprint_of_mixed_objects_tags_each_entry) fail on it"
+)
 _SUB = "skprivate.subset._mechanism."
 _SUBB = _SUB + "xǁ_BaseSubsetPrivatizerǁ"
 _RV = "skprivate.negative_survey._perturber."
@@ -469,7 +475,7 @@ MODULES: dict[str, ModuleSpec] = {
         ],
         new_tests=["tests/test_mutation_seeding.py"],
         equivalent={
-            f"{_SEED}x_data_fingerprint__mutmut_14": (
+            f"{_SEED}x_data_fingerprint__mutmut_61": (
                 'cast("b")',
                 "signed or unsigned bytes, the buffer hashlib reads is the same",
             ),
@@ -483,17 +489,29 @@ MODULES: dict[str, ModuleSpec] = {
                 "builtins, generic aliases) is callable, and every callable that "
                 "reaches this line without one falls through to 'o:' either way",
             ),
-            f"{_SEED}x_data_fingerprint__mutmut_37": (
-                "protocol=None",
-                "pickle's default protocol is 4 on Python 3.8-3.13 (this run: "
-                "3.11); on 3.14, whose default is 5, "
-                "test_fingerprint_of_other_data_pickles_or_falls_back_to_canonical "
-                "fails on it",
-            ),
-            f"{_SEED}x_data_fingerprint__mutmut_39": (
-                "pickle.dumps(data, ))",
-                "as x_data_fingerprint__mutmut_37",
-            ),
+            **{
+                f"{_SEED}{name}__mutmut_{n}": (line, _PICKLE_DEFAULT)
+                for name, n, line in (
+                    ("x_data_fingerprint", 68, "protocol=None"),
+                    ("x_data_fingerprint", 70, "pickle.dumps(data, ))"),
+                    ("x__object_values", 44, "protocol=None"),
+                    ("x__object_values", 46, "pickle.dumps(v, ).hex()"),
+                )
+            },
+            **{
+                f"{_SEED}x__object_values__mutmut_{n}": (
+                    line,
+                    "numpy 2's default integer is int64 on every platform",
+                )
+                for n, line in ((8, "dtype=None"), (10, "for v in items], )"))
+            },
+            **{
+                f"{_SEED}x__object_values__mutmut_{n}": (
+                    line,
+                    "codec names are case-insensitive: the same UTF-8 codec",
+                )
+                for n, line in ((19, '"UTF-8"'), (59, '"UTF-8"'))
+            },
         },
     ),
     "subset_mechanism": ModuleSpec(

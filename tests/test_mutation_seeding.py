@@ -208,3 +208,48 @@ def test_fingerprint_of_other_data_pickles_or_falls_back_to_canonical():
 )
 def test_words_are_four_little_endian_32_bit_words(value, expected):
     assert words(value) == expected
+
+
+def test_fingerprint_of_text_keeps_lone_surrogates():
+    # text decoded with surrogateescape (file names, raw bytes) holds lone
+    # surrogates: they are written as they are, not refused
+    def entry(text: str) -> bytes:
+        body = text.encode("utf-8", "surrogatepass")
+        return len(body).to_bytes(8, "little") + body
+
+    odd = "a\udcff"
+    alone = np.array([odd, "b"], dtype=object)
+    assert data_fingerprint(alone) == _sha128(
+        b"O:(2,):"
+        + np.array([2, 1], dtype=np.int64).tobytes()
+        + (odd + "b").encode("utf-8", "surrogatepass")
+    )
+    mixed = np.array([odd, 1], dtype=object)
+    assert data_fingerprint(mixed) == _sha128(
+        b"O:(2,):" + entry("s" + odd) + entry("vn:1")
+    )
+
+
+def test_fingerprint_of_an_unpicklable_entry_is_its_canonical_form():
+    def entry(text: str) -> bytes:
+        body = text.encode()
+        return len(body).to_bytes(8, "little") + body
+
+    f = lambda: None  # noqa: E731
+    objects = np.array([f, "x"], dtype=object)
+    assert data_fingerprint(objects) == _sha128(
+        b"O:(2,):" + entry("c" + canonical(f)) + entry("sx")
+    )
+
+
+def test_fingerprint_of_a_nameless_series_like_reads_its_values():
+    class Column:
+        dtype = np.dtype(float)
+
+        def to_numpy(self):
+            return np.array([1.0, 2.0])
+
+    expected = _sha128(
+        canonical("None").encode() + b"<f8:(2,):" + np.array([1.0, 2.0]).tobytes()
+    )
+    assert data_fingerprint(Column()) == expected
