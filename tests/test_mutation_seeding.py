@@ -253,3 +253,21 @@ def test_fingerprint_of_a_nameless_series_like_reads_its_values():
         canonical("None").encode() + b"<f8:(2,):" + np.array([1.0, 2.0]).tobytes()
     )
     assert data_fingerprint(Column()) == expected
+
+
+def test_fingerprint_of_a_draw_description_is_its_parts_fingerprints():
+    cells = np.array([[0.0, 1.0], [2.0, 3.0]])
+    description = (5, 0, cells)
+    expected = _sha128(
+        b"T:3:"
+        + data_fingerprint(5).to_bytes(16, "little")
+        + data_fingerprint(0).to_bytes(16, "little")
+        + data_fingerprint(cells).to_bytes(16, "little")
+    )
+    assert data_fingerprint(description) == expected
+    assert data_fingerprint((5, 0, None)) != data_fingerprint((5, 0))
+    # a part held by other objects of the same content: the same fingerprint
+    shared = "c"
+    one = (3, pd.DataFrame({"k": [shared, shared]}, dtype=object))
+    other = (3, pd.DataFrame({"k": ["c", "c"]}, dtype="string"))
+    assert data_fingerprint(one) == data_fingerprint(other)

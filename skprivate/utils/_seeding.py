@@ -96,8 +96,9 @@ def data_fingerprint(data: Any) -> int:
     arrays, frames (with their column names) and Series (with their name)
     by their values, entry by entry, so the same content gives the same
     fingerprint whatever objects hold it, on every numpy and pandas
-    version; anything else (a description of a draw that takes no data) by
-    its pickle, or its canonical text form (:func:`canonical`).
+    version; a tuple (a description of a draw, such as the rows and cells
+    anchors are drawn for) by the fingerprints of its parts; anything else
+    by its pickle, or its canonical text form (:func:`canonical`).
     """
     digest = hashlib.sha256(b"skprivate release data\0")
     if hasattr(data, "to_numpy") and hasattr(data, "columns"):  # a frame
@@ -112,6 +113,10 @@ def data_fingerprint(data: Any) -> int:
         digest.update(memoryview(block).cast("B"))
     elif isinstance(data, np.ndarray):
         _object_values(digest, data)
+    elif isinstance(data, tuple):  # a description of a draw: its parts by content
+        digest.update(f"T:{len(data)}:".encode())
+        for part in data:
+            digest.update(data_fingerprint(part).to_bytes(16, "little"))
     else:
         try:  # values by content (strings, numbers, timestamps, ...)
             digest.update(pickle.dumps(data, protocol=4))
