@@ -492,8 +492,8 @@ MODULES: dict[str, ModuleSpec] = {
             **{
                 f"{_SEED}{name}__mutmut_{n}": (line, _PICKLE_DEFAULT)
                 for name, n, line in (
-                    ("x_data_fingerprint", 68, "protocol=None"),
-                    ("x_data_fingerprint", 70, "pickle.dumps(data, ))"),
+                    ("x_data_fingerprint", 78, "protocol=None"),
+                    ("x_data_fingerprint", 80, "pickle.dumps(data, ))"),
                     ("x__object_values", 44, "protocol=None"),
                     ("x__object_values", 46, "pickle.dumps(v, ).hex()"),
                 )
