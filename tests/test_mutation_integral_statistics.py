@@ -355,8 +355,9 @@ def test_numeric_frame_rules():
         S.numeric_frame(pd.DataFrame({"s": ["x"]}), "g", arg="df")
 
 
-def test_integral_describe_passes_every_setting(monkeypatch):
-    seen = {}
+def _recording_estimator(monkeypatch) -> dict:
+    """Replace the estimator integral_describe builds; record what it gets."""
+    seen: dict = {}
 
     class Fake:
         def __init__(self, **kw):
@@ -370,6 +371,11 @@ def test_integral_describe_passes_every_setting(monkeypatch):
             return "table"
 
     monkeypatch.setattr(S, "IntegralPrivateStatistics", Fake)
+    return seen
+
+
+def test_integral_describe_passes_every_setting(monkeypatch):
+    seen = _recording_estimator(monkeypatch)
     s = pd.Series([1.0, 2.0, 3.0], name="v")
     out = integral_describe(
         s,
@@ -472,20 +478,9 @@ def test_integral_describe_names_itself_and_df_in_its_messages():
 
 
 def test_integral_describe_defaults(monkeypatch):
-    seen = {}
-
-    class Fake:
-        def __init__(self, **kw):
-            seen.update(kw)
-
-        def fit(self, df):
-            return self
-
-        def describe(self):
-            return None
-
-    monkeypatch.setattr(S, "IntegralPrivateStatistics", Fake)
+    seen = _recording_estimator(monkeypatch)
     integral_describe(pd.DataFrame({"a": [1.0, 2.0]}))
+    assert isinstance(seen.pop("df"), pd.DataFrame)
     assert seen == {
         "statistics": S.DEFAULT_STATISTICS,
         "n_resamples": 1000,

@@ -25,6 +25,12 @@ def _sha128(payload: bytes) -> int:
     return int.from_bytes(digest[:16], "little")
 
 
+def _entry(text: str) -> bytes:
+    """One tagged entry of an object array: its UTF-8 length, then its bytes."""
+    body = text.encode("utf-8", "surrogatepass")
+    return len(body).to_bytes(8, "little") + body
+
+
 def _function():
     return None
 
@@ -164,19 +170,15 @@ def test_fingerprint_of_objects_is_by_content_not_by_identity():
 
 
 def test_fingerprint_of_mixed_objects_tags_each_entry():
-    def entry(text: str) -> bytes:
-        body = text.encode()
-        return len(body).to_bytes(8, "little") + body
-
     mixed = np.array(["1", 1, 2.5, None, float("nan"), True], dtype=object)
     expected = _sha128(
         b"O:(6,):"
-        + entry("s1")
-        + entry("vn:1")
-        + entry("vf:" + (2.5).hex())
-        + entry("m")
-        + entry("m")
-        + entry("vTrue")
+        + _entry("s1")
+        + _entry("vn:1")
+        + _entry("vf:" + (2.5).hex())
+        + _entry("m")
+        + _entry("m")
+        + _entry("vTrue")
     )
     assert data_fingerprint(mixed) == expected
     # a number and its text differ; 1 and 1.0 agree; None and NaN agree
@@ -186,7 +188,7 @@ def test_fingerprint_of_mixed_objects_tags_each_entry():
     stamp = pd.Timestamp("2020-01-02")
     other = np.array([stamp, "x"], dtype=object)
     assert data_fingerprint(other) == _sha128(
-        b"O:(2,):" + entry("p" + pickle.dumps(stamp, protocol=4).hex()) + entry("sx")
+        b"O:(2,):" + _entry("p" + pickle.dumps(stamp, protocol=4).hex()) + _entry("sx")
     )
 
 
@@ -213,10 +215,6 @@ def test_words_are_four_little_endian_32_bit_words(value, expected):
 def test_fingerprint_of_text_keeps_lone_surrogates():
     # text decoded with surrogateescape (file names, raw bytes) holds lone
     # surrogates: they are written as they are, not refused
-    def entry(text: str) -> bytes:
-        body = text.encode("utf-8", "surrogatepass")
-        return len(body).to_bytes(8, "little") + body
-
     odd = "a\udcff"
     alone = np.array([odd, "b"], dtype=object)
     assert data_fingerprint(alone) == _sha128(
@@ -226,19 +224,15 @@ def test_fingerprint_of_text_keeps_lone_surrogates():
     )
     mixed = np.array([odd, 1], dtype=object)
     assert data_fingerprint(mixed) == _sha128(
-        b"O:(2,):" + entry("s" + odd) + entry("vn:1")
+        b"O:(2,):" + _entry("s" + odd) + _entry("vn:1")
     )
 
 
 def test_fingerprint_of_an_unpicklable_entry_is_its_canonical_form():
-    def entry(text: str) -> bytes:
-        body = text.encode()
-        return len(body).to_bytes(8, "little") + body
-
     f = lambda: None  # noqa: E731
     objects = np.array([f, "x"], dtype=object)
     assert data_fingerprint(objects) == _sha128(
-        b"O:(2,):" + entry("c" + canonical(f)) + entry("sx")
+        b"O:(2,):" + _entry("c" + canonical(f)) + _entry("sx")
     )
 
 
