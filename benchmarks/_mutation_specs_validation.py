@@ -782,6 +782,7 @@ SPECS.update(
                 for name in (
                     "call_seed",
                     "block_seed",
+                    "partition_seed",
                     "_privatize_block",
                     "_array_block",
                     "_frame_block",

@@ -4,9 +4,10 @@ A scripted privatizer records the seed, first row and block each partition
 is released with and writes them into its output, so every rule of the
 module docstring is checked value by value on the synchronous scheduler:
 the call's root is four draws of the privatizer's next generator, block
-``i`` uses child ``i`` of it (the data's fingerprint mixed in when the
-privatizer is seeded), an empty partition releases nothing, and rows are
-numbered in the whole collection.
+``i`` uses child ``i`` of it with the fingerprint of its rows mixed in
+(seeded or not), the graph releases with a copy of the privatizer taken at
+the call, an empty partition releases nothing, and rows are numbered in the
+whole collection.
 """
 
 from __future__ import annotations
@@ -25,12 +26,20 @@ from skprivate.utils._dask import (
     block_seed,
     call_seed,
     dask_transform,
+    partition_seed,
 )
 from skprivate.utils._seeding import data_fingerprint, words
 
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
+
+
+class _SharedLog(list):
+    """A record of the calls that the copy held by a dask graph shares."""
+
+    def __deepcopy__(self, memo):
+        return self
 
 
 class Scripted(BaseEstimator):
@@ -42,7 +51,7 @@ class Scripted(BaseEstimator):
         self.seeded = seeded
         self.root = root
         self.names = list(names)
-        self.calls = []
+        self.calls = _SharedLog()
         self.generator_reasons = []
 
     def fit(self, X=None, y=None):
@@ -112,8 +121,9 @@ def test_first_rows_are_the_running_totals_before_each_block():
     assert all(type(v) is int for v in _first_rows([2, 2]))
 
 
-def test_privatize_block_of_an_unseeded_privatizer_uses_the_child():
-    priv = Scripted()
+@pytest.mark.parametrize("seeded", [False, True])
+def test_privatize_block_releases_its_rows_with_their_own_stream(seeded):
+    priv = Scripted(seeded=seeded)
     seq = np.random.SeedSequence(99)
     block = np.arange(6.0).reshape(3, 2)
     out = _privatize_block(block, priv, seq, np.float32, 2, 40, 2)
@@ -122,13 +132,17 @@ def test_privatize_block_of_an_unseeded_privatizer_uses_the_child():
     np.testing.assert_array_equal(seen, block)
     assert first_row == 40
     assert seed.spawn_key == (2,)
+    want = partition_seed(seq, 2, block)
+    np.testing.assert_array_equal(seed.generate_state(2), want.generate_state(2))
+    np.testing.assert_array_equal(out[:, 0], np.float32(_tag(want)))
+    # not the bare child: the rows enter, seeded or not
     child = seq.spawn(3)[2]
-    np.testing.assert_array_equal(seed.generate_state(2), child.generate_state(2))
-    np.testing.assert_array_equal(out[:, 0], np.float32(_tag(child)))
+    assert seed.generate_state(1)[0] != child.generate_state(1)[0]
 
 
-def test_privatize_block_of_a_seeded_privatizer_mixes_in_the_rows():
-    priv = Scripted(seeded=True)
+@pytest.mark.parametrize("seeded", [False, True])
+def test_privatize_block_mixes_in_the_rows(seeded):
+    priv = Scripted(seeded=seeded)
     seq = np.random.SeedSequence([5, 6], spawn_key=(1,))
     block = np.array([[1.0, 2.0], [3.0, 4.0]])
     _privatize_block(block, priv, seq, np.float64, 4, 0, 2)
@@ -143,7 +157,7 @@ def test_privatize_block_of_a_seeded_privatizer_mixes_in_the_rows():
     _privatize_block(block + 1, priv, seq, np.float64, 4, 0, 2)
     assert list(priv.calls[1][1].entropy) != list(seed.entropy)
     # a scalar root entropy is taken as one word
-    priv2 = Scripted(seeded=True)
+    priv2 = Scripted(seeded=seeded)
     _privatize_block(block, priv2, np.random.SeedSequence(8), np.float64, 0, 0, 2)
     assert priv2.calls[0][1].entropy[0] == 8
     assert len(priv2.calls[0][1].entropy) == 5
@@ -187,17 +201,16 @@ def test_frame_block_reads_its_partition_and_first_row():
     assert priv.calls[1][1].spawn_key == (0,)
 
 
-def _expected_release(x, chunks, root, seeded=False):
+def _expected_release(x, chunks, root):
     seq = call_seed(Scripted(root=root))
     rows, start = [], 0
     for i, n in enumerate(chunks):
         block = x[start : start + n]
-        seed = block_seed(seq, i)
-        if seeded:
-            seed = np.random.SeedSequence(
-                [*np.atleast_1d(seq.entropy).tolist(), *words(data_fingerprint(block))],
-                spawn_key=(i,),
-            )
+        # the rows' fingerprint enters seeded or not
+        seed = np.random.SeedSequence(
+            [*np.atleast_1d(seq.entropy).tolist(), *words(data_fingerprint(block))],
+            spawn_key=(i,),
+        )
         rows.append(np.column_stack([np.full(n, _tag(seed)), np.full(n, start)]))
         start += n
     return np.vstack(rows)
@@ -214,7 +227,7 @@ def test_dask_array_release_is_block_by_block(seeded):
         assert out.chunks == ((3, 4, 2), (2,))
         got = out.compute()
         assert out.dtype == np.float64
-    np.testing.assert_array_equal(got, _expected_release(x, (3, 4, 2), 20, seeded))
+    np.testing.assert_array_equal(got, _expected_release(x, (3, 4, 2), 20))
     assert priv.generator_reasons == ["dask release"]
     # every block saw its own rows, whole
     blocks = sorted(priv.calls, key=lambda c: c[2])
@@ -380,3 +393,70 @@ def test_twin_privatizers_on_other_data_in_one_compute_keep_their_own_graphs():
     f1 = p1.transform(dd.from_pandas(pd.DataFrame({"x": x1[:, 0]}), npartitions=2))
     f2 = p2.transform(dd.from_pandas(pd.DataFrame({"x": x2[:, 0]}), npartitions=2))
     assert f1._name != f2._name
+
+
+@pytest.mark.parametrize("seeded", [False, True])
+def test_a_partition_whose_rows_changed_draws_other_noise(seeded):
+    # A source rewritten between two computations of the same lazy release
+    # (here a loader reading a table that changes in between): the same
+    # stream on both versions would release their difference exactly.
+    x = np.random.default_rng(1).uniform(0, 10, (6, 1))
+    kept = x.copy()
+    source = {"table": x}
+
+    def load(i):
+        return source["table"][3 * i : 3 * i + 3].copy()
+
+    X = da.concatenate(
+        [
+            da.from_delayed(dask.delayed(load)(i), shape=(3, 1), dtype=float)
+            for i in range(2)
+        ]
+    )
+    state = 3 if seeded else None
+    priv = LaplaceLDP(epsilon=1, bounds=(0, 10), random_state=state).fit(kept)
+    with dask.config.set(scheduler="synchronous"):
+        lazy = priv.transform(X)
+        z1 = lazy.compute()
+        np.testing.assert_array_equal(lazy.compute(), z1)  # same rows: same release
+        x = x.copy()
+        x[4, 0] += 1.0  # one row of the second partition changes
+        source["table"] = x
+        z2 = lazy.compute()
+    np.testing.assert_array_equal(z2[:3], z1[:3])  # the first partition is unchanged
+    noise1, noise2 = z1[3:, 0] - kept[3:, 0], z2[3:, 0] - x[3:, 0]
+    assert np.all(np.abs(noise1 - noise2) > 1e-6)
+
+
+@pytest.mark.parametrize("secure", [False, True])
+def test_a_refit_does_not_reach_a_lazy_release(secure):
+    # The graph holds the privatizer as it was at the call: recomputing after
+    # a refit at another epsilon replays the first release instead of adding
+    # the same stream at another scale (which gives x back exactly:
+    # x = (b2 y1 - b1 y2) / (b2 - b1)).
+    x = np.random.default_rng(2).uniform(0, 100, (8, 1))
+    X = da.from_array(x, chunks=(4, 1))
+    priv = LaplaceLDP(epsilon=1, bounds=(0, 100), secure=secure).fit(x)
+    with dask.config.set(scheduler="synchronous"):
+        lazy = priv.transform(X)
+        y1 = lazy.compute()
+        priv.set_params(epsilon=2).fit(x)
+        y2 = lazy.compute()
+        fresh = priv.transform(X).compute()
+    np.testing.assert_array_equal(y2, y1)
+    b1, b2 = 100.0, 50.0
+    recovered = (b2 * fresh - b1 * y1) / (b2 - b1)
+    assert np.min(np.abs(recovered - x)) > 1e-3  # a new call: independent noise
+
+
+def test_the_graph_releases_with_a_copy_taken_at_the_call():
+    x = np.arange(8.0).reshape(4, 2)
+    X = da.from_array(x, chunks=(2, 2))
+    priv = Scripted(root=6)
+    with dask.config.set(scheduler="synchronous"):
+        lazy = dask_transform(priv, X)
+        priv.names = ["changed", "later"]  # a change after the call
+        got = lazy.compute()
+    assert priv.generator_reasons == ["dask release"]  # drawn on the caller's object
+    assert len(priv.calls) == 2  # by a copy sharing only the call log
+    np.testing.assert_array_equal(got, _expected_release(x, (2, 2), 6))

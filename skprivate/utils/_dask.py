@@ -5,14 +5,22 @@ lazily, block by block (``map_blocks`` / ``map_partitions``), and the result
 is the same lazy type.  Each block draws from its own random stream: the
 *call's* stream (the privatizer's next stream, see
 :class:`skprivate.base.PrivatizerMixin`) draws a 256-bit root, and block
-``i`` uses child ``i`` of that root (:func:`call_seed`, :func:`block_seed`),
-with a fingerprint of the block's rows mixed in when the privatizer is
-seeded, so
+``i`` uses child ``i`` of that root (:func:`call_seed`, :func:`block_seed`)
+with a fingerprint of the block's rows mixed in, seeded or not.  The lazy
+result holds a copy of the privatizer as it was at the ``transform`` call,
+so
 
 * computing the same lazy result twice gives the same noise (a lazy release
   that changed every time it was computed would leak the data through the
   average of its computations), and a partition recomputed after a lost
   worker adds no new noise;
+* a partition whose rows changed between two computations (a source file
+  rewritten in between) draws other noise: the same stream on two versions
+  of the data would release their differences exactly;
+* refitting the privatizer with other settings (another ``epsilon``, other
+  bounds) after the call does not reach the lazy result, which keeps
+  releasing at the settings of its call: the same stream at two noise
+  scales would give the data back by a linear combination;
 * a fixed int ``random_state`` gives the same release on any number of
   workers and with any chunking of the columns, as long as the row
   partitions hold the same rows, and independent noise on other rows (the
@@ -35,6 +43,7 @@ collection when dask has been imported by whoever built it.
 
 from __future__ import annotations
 
+import copy
 import operator
 import sys
 from typing import Any
@@ -50,6 +59,7 @@ __all__ = [
     "describe_collection",
     "fit_sample",
     "is_dask_collection",
+    "partition_seed",
     "reduce_collection",
 ]
 
@@ -150,20 +160,56 @@ def block_seed(seq: np.random.SeedSequence, position: int) -> np.random.SeedSequ
 
 
 # -- privatizers ----------------------------------------------------------------
+def partition_seed(
+    seq: np.random.SeedSequence, position: int, block: Any
+) -> np.random.SeedSequence:
+    """The seed of the partition at ``position`` holding the rows ``block``.
+
+    Child ``position`` of the call's ``seq`` (as :func:`block_seed`), with a
+    fingerprint of the partition's rows mixed into its entropy, seeded
+    privatizer or not: a partition recomputed from the same rows gets the
+    same seed, hence the same release, and one whose rows changed between
+    two computations (a source rewritten in between) gets another, so no
+    stream is shared by two versions of the data.
+
+    Parameters
+    ----------
+    seq : numpy.random.SeedSequence
+        Seed of the call (:func:`call_seed`).
+    position : int
+        Position of the partition in the collection.
+    block : array-like
+        The partition's raw rows.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate.utils._dask import partition_seed
+    >>> seq = np.random.SeedSequence(0)
+    >>> a = partition_seed(seq, 1, np.array([[1.0], [2.0]])).generate_state(1)
+    >>> b = partition_seed(seq, 1, np.array([[1.0], [2.5]])).generate_state(1)
+    >>> bool(a[0] != b[0])
+    True
+    """
+    child = block_seed(seq, position)
+    fingerprint = data_fingerprint(np.asarray(block))
+    return np.random.SeedSequence(
+        [*np.atleast_1d(seq.entropy).tolist(), *words(fingerprint)],
+        spawn_key=child.spawn_key,
+        pool_size=child.pool_size,
+    )
+
+
 def _privatize_block(block, privatizer, seq, dtype, position, first_row, width):
-    # One partition with its own stream: block_seed of the call's seed and the
-    # partition's position, plus a fingerprint of the partition's rows when the
-    # privatizer is seeded (the same seed on other data draws other noise).
-    # A recomputed partition gets the same seed, hence the same release.
+    # One partition with its own stream (partition_seed): a recomputed
+    # partition of the same rows gets the same seed, hence the same release.
     if len(block) == 0:  # an empty partition releases nothing
         return np.empty((0, width), dtype=dtype)
-    seed = block_seed(seq, position)
-    if privatizer._is_seeded():
-        fingerprint = data_fingerprint(np.asarray(block))
-        seed = np.random.SeedSequence(
-            [*np.atleast_1d(seq.entropy).tolist(), *words(fingerprint)],
-            spawn_key=(*seq.spawn_key, int(position)),
-        )
+    seed = partition_seed(seq, position, block)
     released = privatizer._transform_with_seed(block, seed, first_row=first_row)
     return np.asarray(released, dtype=dtype)
 
@@ -228,7 +274,11 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
     check_is_fitted(privatizer)
     dtype = np.dtype(privatizer._release_dtype)
     names = [str(c) for c in privatizer.get_feature_names_out()]
-    seq = call_seed(privatizer)
+    seq = call_seed(privatizer)  # advances the caller's privatizer, not a copy
+    # The lazy release is that of the privatizer as it is at this call: the
+    # graph holds a copy, so a refit with other settings (or bounds) cannot
+    # put the call's streams at another noise scale.
+    privatizer = copy.deepcopy(privatizer)
     token = tokenize(X, name, seq.entropy, seq.spawn_key, names)
     if _is_dask_frame(X):
         import pandas as pd
