@@ -109,3 +109,61 @@ def test_piecewise_uniform_top_quantile_is_the_support_end_despite_rounding():
     d = PiecewiseUniformDistribution(edges, weights)
     assert d.quantile(1.0) == 10.0
     np.testing.assert_allclose(d.quantile([0.3, 0.55]), [3.0, 5.5])
+
+
+@pytest.mark.parametrize("shift", [0.0, 1e4, 1e6, 1e9, -1e9])
+def test_histogram_moments_hold_far_from_zero(shift):
+    # A histogram of two cells on [shift, shift + 2], masses 1/4 and 3/4:
+    # mean shift + 1.25, variance 1/12 + 3/16 (cell spread plus midpoints').
+    d = PiecewiseUniformDistribution(shift + np.array([0.0, 1.0, 2.0]), [0.25, 0.75])
+    assert d.mean() - shift == pytest.approx(1.25, abs=1e-12 * max(1.0, abs(shift)))
+    assert d.var() == pytest.approx(1 / 12 + 3 / 16, rel=1e-9)
+    # raw moments: E[X^k] of the same law, by exact rational arithmetic
+    from fractions import Fraction
+
+    for k in (1, 2, 3):
+        want = sum(
+            Fraction(p)
+            * sum(Fraction(a) ** j * Fraction(a + 1) ** (k - j) for j in range(k + 1))
+            / (k + 1)
+            for a, p in ((shift, 0.25), (shift + 1.0, 0.75))
+        )
+        assert d.moment(k) == pytest.approx(float(want), rel=1e-12)
+
+
+@pytest.mark.parametrize("shift", [0.0, 1e6, 1e9])
+def test_population_variance_is_taken_around_the_mean(shift):
+    from sklearn.base import BaseEstimator
+
+    from skprivate.distributions import PopulationEstimateMixin
+
+    values = shift + np.array([0.0, 0.5, 2.0])
+
+    class Atoms(PopulationEstimateMixin, BaseEstimator):
+        def fit(self):
+            self.fitted_ = True
+            return self
+
+        def _distribution(self):
+            return DiscreteDistribution(values, [0.5, 0.25, 0.25])
+
+    class Cells(Atoms):
+        def _distribution(self):
+            return PiecewiseUniformDistribution(values, [0.5, 0.5])
+
+    class Quadrature(Atoms):  # a representation without its own var
+        def _distribution(self):
+            dist = PiecewiseUniformDistribution(values, [0.5, 0.5])
+            return type("NoVar", (), {"expect": dist.expect, "mean": dist.mean})()
+
+    atoms = np.array([0.0, 0.5, 2.0])
+    want_atoms = np.dot(
+        [0.5, 0.25, 0.25], (atoms - np.dot([0.5, 0.25, 0.25], atoms)) ** 2
+    )
+    assert Atoms().fit().var() == pytest.approx(want_atoms, rel=1e-9)
+    mids, widths = np.array([0.25, 1.25]), np.array([0.5, 1.5])
+    want_cells = np.dot([0.5, 0.5], (mids - mids.mean()) ** 2 + widths**2 / 12)
+    assert Cells().fit().var() == pytest.approx(want_cells, rel=1e-9)
+    # the quadrature nodes carry the rounding of values near ``shift``
+    assert Quadrature().fit().var() == pytest.approx(want_cells, rel=1e-7)
+    assert Cells().fit().std() == pytest.approx(np.sqrt(want_cells), rel=1e-9)
