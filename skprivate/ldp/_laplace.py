@@ -46,7 +46,7 @@ def _scale_at_least(width: NDArray, step: NDArray, eps: float) -> NDArray:
     scale = width * step / eps
     for j in range(scale.size):
         steps = Fraction(float(scale[j])) / Fraction(float(step[j]))
-        if Fraction(float(width[j])) > Fraction(eps) * steps:
+        if Fraction(float(width[j])) > Fraction(float(eps)) * steps:
             scale[j] = np.nextafter(scale[j], np.inf)
     return scale
 

@@ -187,3 +187,14 @@ def test_in_a_pipeline():
     pipe = make_pipeline(LaplaceLDP(bounds=(0, 1), random_state=0), StandardScaler())
     out = pipe.fit_transform(X)
     np.testing.assert_allclose(out.std(axis=0), 1.0)
+
+
+@pytest.mark.parametrize("kind", [np.float32, np.float16, np.int64])
+def test_numpy_scalar_budgets_calibrate_as_python_floats(kind):
+    # A grid search over np.float32 budgets passes numpy scalars: the exact
+    # check of the realised loss must read them as their float values.
+    x = np.random.default_rng(0).uniform(0, 1, (20, 1))
+    got = LaplaceLDP(epsilon=kind(2), bounds=(0, 1)).fit(x)
+    want = LaplaceLDP(epsilon=2.0, bounds=(0, 1)).fit(x)
+    np.testing.assert_array_equal(got.scale_, want.scale_)
+    assert got.transform(x).shape == (20, 1)
