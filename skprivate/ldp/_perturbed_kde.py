@@ -339,7 +339,7 @@ class PerturbedKDEEstimator(
 
     def _statistic_fit(self, statistic, total, added):
         counts, n_rows, n_values, sums = total
-        self._check_rows(n_rows)
+        self._check_rows(n_rows, folds=statistic.kind == "folds")
         a, b = _bounds_of(self, self.privatizer_)
         edges = grid_edges((a, b), self.n_points)
         widths = np.diff(edges)

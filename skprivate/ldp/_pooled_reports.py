@@ -329,10 +329,18 @@ class _PooledStatisticMixin(SufficientStatisticMixin):
     def _settings(self) -> dict[str, str]:
         return {k: repr(v) for k, v in self.get_params(deep=False).items()}
 
-    def _check_rows(self, n_rows: int) -> None:
+    def _check_rows(self, n_rows: int, folds: bool = False) -> None:
         if n_rows == 0:
             raise ValueError(
                 f"X has 0 rows; {type(self).__name__} needs at least one report."
+            )
+        if folds and n_rows < 2:
+            # each fold is predicted by the fit on the other folds' reports:
+            # with one respondent, no fold has any
+            raise ValueError(
+                f"X has {n_rows} sample(s); {type(self).__name__} chooses its "
+                "smoothing by the held-out likelihood of folds of respondents "
+                "and needs at least 2 rows."
             )
 
     def _keep_stream(self, statistic: _PooledReports, n_rows: int) -> None:

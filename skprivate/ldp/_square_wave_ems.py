@@ -305,7 +305,7 @@ class SquareWaveEMSEstimator(
 
     def _statistic_fit(self, statistic, total, added):
         counts, n_rows, n_values, sums = total
-        self._check_rows(n_rows)
+        self._check_rows(n_rows, folds=statistic.kind == "folds")
         a, b = statistic.unit
         epsilon = self._epsilon()
         M = statistic.system

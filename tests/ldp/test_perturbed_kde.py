@@ -135,3 +135,35 @@ def test_smoothing_width_grid_is_fine_enough_for_flipped_huber_reports():
     # neighbour; the claim is the accuracy below
     assert est.smoothing_width_ in (0.5, 0.7, 1.0)
     assert default <= 3 * min(fixed)
+
+
+def test_held_out_width_choice_refuses_a_single_respondent():
+    # One respondent: every fold but one is empty and that one has no other
+    # fold to be predicted from, so the held-out likelihood does not exist.
+    from skprivate import LaplaceLDP, SquareWaveEMSEstimator, SquareWaveLDP
+
+    x = np.full((1, 1), 0.3)
+    cases = [
+        (
+            PerturbedKDEEstimator(
+                privatizer=LaplaceLDP(epsilon=2.0, bounds=(0, 1), random_state=0)
+            ),
+            "PerturbedKDEEstimator",
+        ),
+        (
+            SquareWaveEMSEstimator(
+                smoothing="auto",
+                privatizer=SquareWaveLDP(epsilon=1.0, bounds=(0, 1), random_state=0),
+            ),
+            "SquareWaveEMSEstimator",
+        ),
+    ]
+    for est, name in cases:
+        with pytest.raises(ValueError) as info:
+            est.fit(x)
+        assert str(info.value) == (
+            f"X has 1 sample(s); {name} chooses its smoothing by the held-out "
+            "likelihood of folds of respondents and needs at least 2 rows."
+        )
+        # two respondents: each fold is predicted from the other
+        assert np.isfinite(est.fit(np.full((2, 1), 0.3)).mean())
