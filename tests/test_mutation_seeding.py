@@ -265,3 +265,33 @@ def test_fingerprint_of_a_draw_description_is_its_parts_fingerprints():
     one = (3, pd.DataFrame({"k": [shared, shared]}, dtype=object))
     other = (3, pd.DataFrame({"k": ["c", "c"]}, dtype="string"))
     assert data_fingerprint(one) == data_fingerprint(other)
+
+
+def test_fingerprint_of_numpy_text_reads_its_entries():
+    # A list of strings becomes a fixed-width '<U' array, a frame's column an
+    # object array: the same text seeds the same stream.
+    text = ["a", "bc", "", "é"]
+    want = data_fingerprint(np.array(text, dtype=object))
+    assert data_fingerprint(np.array(text)) == want
+    assert data_fingerprint(np.array(text, dtype="<U8")) == want
+    raw = [b"a", b"bc"]
+    assert data_fingerprint(np.array(raw)) == data_fingerprint(
+        np.array(raw, dtype=object)
+    )
+    assert data_fingerprint(np.array(["a", "b"])) != data_fingerprint(
+        np.array(["a", "c"])
+    )
+    assert data_fingerprint(np.array([["a", "b"]])) != data_fingerprint(
+        np.array([["a"], ["b"]])
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.int8])
+def test_interval_releases_are_seeded_by_values_not_their_dtype(dtype):
+    from skprivate import IntervalCaseI, IntervalCaseII
+
+    x = np.array([[1], [2], [3], [5], [8]], dtype=dtype)
+    for kind in (IntervalCaseI, IntervalCaseII):
+        got = kind(random_state=0).fit_transform(x)
+        want = kind(random_state=0).fit_transform(x.astype(np.float64))
+        np.testing.assert_array_equal(got, want)

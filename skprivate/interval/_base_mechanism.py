@@ -353,7 +353,8 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             reset=False,
             ensure_all_finite=True,
         )
-        rng = self._next_generator(X)
+        # the values seed a seeded call, whatever numeric dtype holds them
+        rng = self._next_generator(np.asarray(X, dtype=np.float64))
         names = self.get_feature_names_out()[::2]
         for j in range(X.shape[1]):
             self._warn_uncovered(X[:, j], j, names[j].removesuffix("_lower"))

@@ -107,6 +107,10 @@ def data_fingerprint(data: Any) -> int:
     elif hasattr(data, "to_numpy") and hasattr(data, "dtype"):  # a Series
         digest.update(canonical(str(getattr(data, "name", None))).encode())
         data = np.asarray(data.to_numpy())
+    if isinstance(data, np.ndarray) and data.dtype.kind in "US":
+        # text held in numpy's fixed-width dtypes (a list of strings made an
+        # array): by its entries, as the same text in an object array
+        data = data.astype(object)
     if isinstance(data, np.ndarray) and data.dtype != object:
         block = np.ascontiguousarray(data)
         digest.update(f"{block.dtype.str}:{block.shape}:".encode())
