@@ -1044,3 +1044,21 @@ def test_float_array_of_a_pandas_array_of_strings_names_the_row():
         "v must be numeric; got dtype string; row 1 holds a str that is not a number.",
     ):
         check_float_array(pd.array(["1.5", "secret"], dtype="string"), name="v")
+
+
+@pytest.mark.parametrize(
+    "scalar", ["secret", np.str_("secret"), b"secret", np.bytes_(b"secret")]
+)
+def test_a_bare_text_scalar_is_refused_without_quoting_it(scalar):
+    kind = type(scalar).__name__
+    with _raises(
+        TypeError,
+        f"v column 0 must be numeric; row 0 holds a {kind} that is not a number.",
+    ):
+        check_numeric_input(scalar, name="v")
+    # a privatizer's fit says the same, never the text itself
+    from skprivate import LaplaceLDP
+
+    with pytest.raises(TypeError) as info:
+        LaplaceLDP(bounds=(0, 1)).fit(scalar)
+    assert "secret" not in str(info.value)

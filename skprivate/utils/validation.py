@@ -749,6 +749,9 @@ def _check_numeric_columns(X: Any, name: str) -> Any:
                 X[column] = values.astype(float)
         return X
     arr = X
+    if isinstance(X, str | bytes):  # np.str_ and np.bytes_ too
+        # a bare scalar: numpy's own error would quote it
+        arr = np.asarray(X, dtype=object)
     if isinstance(X, list | tuple):
         # nested lists: numpy's own error would quote the offending string
         try:
