@@ -190,9 +190,35 @@ def _output_container(estimator: Any, released: Any, X: Any) -> Any:
 
     if not isinstance(released, pd.DataFrame):
         index = X.index if isinstance(X, pd.DataFrame | pd.Series) else None
+        if index is not None and not isinstance(index, pd.RangeIndex):
+            _warn_kept_index(estimator, index)
         released = pd.DataFrame(released, index=index, copy=False)
     released.columns = columns
     return released
+
+
+def _warn_kept_index(estimator: Any, index: Any) -> None:
+    """Say that the pandas output carries ``X``'s row labels unprivatized.
+
+    A frame's index is copied to the release, as scikit-learn's own
+    wrapper does, so that the output aligns with the input's rows; labels
+    other than a plain range (identifiers, a value set as the index, the
+    rows a filter kept) are then published as they are.
+    """
+    import warnings
+
+    from .exceptions import PrivacyLeakWarning
+    from .utils._warnings import external_stacklevel
+
+    warnings.warn(
+        f"{type(estimator).__name__}: the pandas output keeps the index of X "
+        f"({len(index)} row labels, {type(index).__name__}), which is "
+        "released as it is, not privatized. If the labels say anything about "
+        "the respondents (identifiers, a value set as the index, the rows a "
+        "filter kept), reset it first: X.reset_index(drop=True).",
+        PrivacyLeakWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 class PrivatizerMixin(

@@ -552,3 +552,32 @@ def test_a_random_state_seed_word_reaches_the_top_of_its_range():
     assert _seed_words(_legacy_state_whose_next_output_is(2**31 - 2)) == seed
     toy = _Toy(random_state=_legacy_state_whose_next_output_is(2**31 - 2)).fit(X)
     np.testing.assert_array_equal(toy.transform(X), _expected(seed, X, 0))
+
+
+def test_pandas_output_warns_when_it_keeps_row_labels():
+    import warnings
+
+    import pandas as pd
+
+    from skprivate import LaplaceLDP
+    from skprivate.exceptions import PrivacyLeakWarning
+
+    X = pd.DataFrame({"age": [20.0, 30.0, 40.0]})
+    lap = LaplaceLDP(epsilon=1, bounds=(0, 100)).set_output(transform="pandas")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyLeakWarning)
+        plain = lap.fit_transform(X)  # a plain range labels nothing
+        lap.fit_transform(X.set_axis(pd.RangeIndex(10, 13)))
+    assert isinstance(plain.index, pd.RangeIndex)
+    for labels in (["ann", "bob", "cy"], [3, 7, 9]):
+        with pytest.warns(PrivacyLeakWarning) as record:
+            out = lap.fit_transform(X.set_axis(labels))
+        assert out.index.tolist() == labels  # kept, as scikit-learn does
+        assert str(record[0].message) == (
+            "LaplaceLDP: the pandas output keeps the index of X (3 row labels, "
+            "Index), which is released as it is, not privatized. If the labels "
+            "say anything about the respondents (identifiers, a value set as "
+            "the index, the rows a filter kept), reset it first: "
+            "X.reset_index(drop=True)."
+        )
+        assert record[0].filename == __file__
