@@ -730,35 +730,35 @@ SPECS.update(
                 **{
                     f"{_DASK}dask_transform__mutmut_{n}": (text, _TOKEN_PART)
                     for n, text in (
-                        (14, "tokenize(X, None, seq.entropy, seq.spawn_key, names)"),
-                        (16, "tokenize(X, name, seq.entropy, None, names)"),
-                        (17, "tokenize(X, name, seq.entropy, seq.spawn_key, None)"),
-                        (19, "tokenize(X, seq.entropy, seq.spawn_key, names)"),
-                        (21, "tokenize(X, name, seq.entropy, names)"),
-                        (22, "tokenize(X, name, seq.entropy, seq.spawn_key, )"),
+                        (17, "tokenize(X, None, seq.entropy, seq.spawn_key, names)"),
+                        (19, "tokenize(X, name, seq.entropy, None, names)"),
+                        (20, "tokenize(X, name, seq.entropy, seq.spawn_key, None)"),
+                        (22, "tokenize(X, seq.entropy, seq.spawn_key, names)"),
+                        (24, "tokenize(X, name, seq.entropy, names)"),
+                        (25, "tokenize(X, name, seq.entropy, seq.spawn_key, )"),
                     )
                 },
                 **{
                     f"{_DASK}dask_transform__mutmut_{n}": (text, _DASK_DEFAULT)
                     for n, text in (
-                        (43, "token=None,"),
-                        (44, "enforce_metadata=None,"),
-                        (45, "align_dataframes=None,"),
-                        (52, ""),
-                        (53, ""),
-                        (54, ""),
-                        (55, ")"),
-                        (57, "enforce_metadata=True,"),
-                        (81, "meta=None,"),
-                        (82, "name=None,"),
-                        (88, ""),
-                        (90, ""),
-                        (91, ")"),
-                        (99, "meta=np.empty((1, 0), dtype=dtype),"),
-                        (100, "meta=np.empty((0, 1), dtype=dtype),"),
+                        (46, "token=None,"),
+                        (47, "enforce_metadata=None,"),
+                        (48, "align_dataframes=None,"),
+                        (55, ""),
+                        (56, ""),
+                        (57, ""),
+                        (58, ")"),
+                        (60, "enforce_metadata=True,"),
+                        (84, "meta=None,"),
+                        (85, "name=None,"),
+                        (91, ""),
+                        (93, ""),
+                        (94, ")"),
+                        (102, "meta=np.empty((1, 0), dtype=dtype),"),
+                        (103, "meta=np.empty((0, 1), dtype=dtype),"),
                     )
                 },
-                f"{_DASK}dask_transform__mutmut_33": (
+                f"{_DASK}dask_transform__mutmut_36": (
                     "np.empty(1, dtype=dtype)",
                     "dask keeps of a DataFrame meta its columns and dtypes, not "
                     "its rows (the collection's meta is empty either way)",
@@ -771,9 +771,9 @@ SPECS.update(
                         "dtype (the float32 test checks it lazily)",
                     )
                     for n, text in (
-                        (79, "dtype=None,"),
-                        (96, "meta=np.empty((0, 0), dtype=None),"),
-                        (98, "meta=np.empty((0, 0), ),"),
+                        (82, "dtype=None,"),
+                        (99, "meta=np.empty((0, 0), dtype=None),"),
+                        (101, "meta=np.empty((0, 0), ),"),
                     )
                 },
             },

@@ -455,8 +455,15 @@ def test_the_graph_releases_with_a_copy_taken_at_the_call():
     priv = Scripted(root=6)
     with dask.config.set(scheduler="synchronous"):
         lazy = dask_transform(priv, X)
-        priv.names = ["changed", "later"]  # a change after the call
+        priv.names[:] = ["changed"]  # a change in place, after the call
         got = lazy.compute()
     assert priv.generator_reasons == ["dask release"]  # drawn on the caller's object
     assert len(priv.calls) == 2  # by a copy sharing only the call log
     np.testing.assert_array_equal(got, _expected_release(x, (2, 2), 6))
+
+
+def test_partition_seed_keeps_the_pool_size_of_the_call():
+    seq = np.random.SeedSequence(5, pool_size=8)
+    seed = partition_seed(seq, 2, np.ones((2, 1)))
+    assert seed.pool_size == 8
+    assert len(seed.generate_state(1)) == 1
