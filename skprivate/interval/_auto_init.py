@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.utils import _safe_indexing
 
-from ._boosting_start import BoostedFit, boosted_fit, starter
+from ._boosting_start import BoostedFit, boosted_fit, starter, varying_features
 from ._em import (
     LOGISTIC_VAR,
     EMState,
@@ -188,6 +188,10 @@ class AutoInitMixin:
         # unless a boosted model of the responses predicts held-out answers
         # clearly better (_select_projection); then fit the base regressor
         # by least squares to that model's E-step imputations on all rows.
+        # Without a varying feature the linear model (its intercept) is as
+        # flexible as any model of the features: nothing to check.
+        if not varying_features(X):
+            return mle
         rows = _screen_rows(Z.shape[0], self.random_state)
         p_value = linear_specification_pvalue(
             _safe_indexing(X, rows),
@@ -283,7 +287,10 @@ class AutoInitMixin:
             fit = self._boosted(
                 est, X_part, Z_part, f0, sigma, w_part, params, template, True, True
             )
-            models[key] = (base + predict_values(fit.estimator, X_val), fit.sigma)
+            # (no estimator: LightGBM could split no feature, no tree)
+            if fit.estimator is not None:
+                base = base + predict_values(fit.estimator, X_val)
+            models[key] = (base, fit.sigma)
         Z_val, w_val = Z[val], w[val]
         ll = {k: _row_log_likelihood(f, Z_val, s) for k, (f, s) in models.items()}
         total = float(w_val.sum())
@@ -292,7 +299,7 @@ class AutoInitMixin:
             scores[f"z {key}"] = _paired_z(ll[key] - ll["MLE"], w_val)
         return scores
 
-    def _resolve_init(self, est: Any, linear: bool) -> Any:
+    def _resolve_init(self, est: Any, linear: bool, X: Any) -> Any:
         # init="auto": for a LightGBM base regressor (or a pipeline ending in
         # one), unless max_iter < 2 or warm_start (which continues the
         # booster from the first, ordinary fit), the boosted start, which
@@ -300,10 +307,16 @@ class AutoInitMixin:
         # held-out rows (_select_start); the constant start otherwise
         # (linear models have their own fast paths and reach the MLE from
         # anywhere; other learners keep the start that
-        # needs no extra dependency).
+        # needs no extra dependency).  A boosted start asked for by
+        # init="boosting" or a LightGBM model is the constant start when no
+        # feature varies (trees could only move all fitted values alike).
         self._auto_boosted = False
         self._auto_tree = False
         if not (isinstance(self.init, str) and self.init == "auto"):
+            boosted = not (isinstance(self.init, str) and self.init == "constant")
+            if boosted and not varying_features(X):
+                starter(est, self.init)  # (still refuses a wrong init)
+                return "constant"
             return self.init
         one_fit = self.max_iter != "auto" and self.max_iter < 2
         if (
@@ -330,7 +343,10 @@ class AutoInitMixin:
         # log-likelihood of the held-out quarter (per unit weight).  The
         # likelihood of the answers needs no clean response, and held out it
         # penalizes a start that fits noise, which the training likelihood
-        # rewards.  None when the sample is too small to hold rows out.
+        # rewards.  None when the sample is too small to hold rows out, or
+        # no feature varies (no tree can split: the constant start).
+        if not varying_features(X):
+            return None
         split = _held_out_quarter(
             np.arange(Z.shape[0]), _split_generator(self.random_state), w
         )

@@ -26,18 +26,87 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy import sparse
 from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 
 from ..utils._threads import ThreadBudget, prepare_base
 from ._refit import FittedValues, lightgbm_step, predict_values
 
-__all__ = ["BoostedFit", "boosted_fit", "boosted_start", "starter"]
+__all__ = ["BoostedFit", "boosted_fit", "boosted_start", "starter", "varying_features"]
 
 # Rounds between two updates of the noise scale during the boosted start: the
 # scale estimate follows the in-sample fit, which early trees overfit, so
 # updating it after every tree lets it shrink too fast.
 SIGMA_EVERY = 5
+
+
+# Rows compared at a time by varying_features (a boolean block of this many
+# rows times the columns).
+_COMPARE_ROWS = 65_536
+
+
+def varying_features(X: Any) -> bool:
+    """Whether some feature of ``X`` takes more than one value.
+
+    The boosted start needs one: LightGBM refuses a custom objective on a
+    design without a usable feature, and trees on constant features could
+    only move every fitted value alike, which the constant start already
+    does.  A missing value counts as a value of its own.
+
+    Parameters
+    ----------
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        Features as given to the estimator.
+
+    Returns
+    -------
+    bool
+        ``False`` when every column is constant (or there are fewer than two
+        rows or no column); ``True`` otherwise, and whenever the values
+        cannot be compared (the boosted start then runs as usual).
+    """
+    if hasattr(X, "columns") and hasattr(X, "nunique"):  # a DataFrame
+        try:
+            return bool((X.nunique(dropna=False) > 1).any())
+        except TypeError:  # (unhashable cells: compared as an array below)
+            pass
+    if sparse.issparse(X):
+        X = X.tocsc()
+        if X.shape[0] < 2 or X.shape[1] == 0:
+            return False
+        if not np.all(np.isfinite(X.data)):
+            return True
+        low = X.min(axis=0).toarray().ravel()
+        high = X.max(axis=0).toarray().ravel()
+        return bool(np.any(low != high))
+    try:
+        A = np.asarray(X)
+    except (TypeError, ValueError):
+        return True
+    if A.ndim != 2 or A.shape[0] < 2 or A.shape[1] == 0:
+        return A.ndim != 2
+    first = A[:1]
+    numeric = A.dtype.kind in "fc"
+    for start in range(0, A.shape[0], _COMPARE_ROWS):
+        block = A[start : start + _COMPARE_ROWS]
+        same = np.asarray(block == first)
+        if same.shape != block.shape:
+            return True
+        if numeric:
+            same |= np.isnan(block) & np.isnan(first)
+        if not same.all():
+            return True
+    return False
+
+
+def _no_usable_feature(exc: BaseException) -> bool:
+    """Whether ``exc`` is LightGBM's refusal of a design without a usable feature.
+
+    With a custom objective LightGBM stops on a failed check that the
+    training data has features left after it drops those it cannot split.
+    """
+    return type(exc).__name__ == "LightGBMError" and "num_features()" in str(exc)
 
 
 def starter(base: Any, init: Any) -> Any:
@@ -209,6 +278,9 @@ def boosted_fit(
     Returns
     -------
     BoostedFit
+        With ``estimator=None`` (and the fitted values ``f0``, the scale
+        ``sigma``) when LightGBM finds no feature it can split: no tree
+        can be grown, and the start is the constant one.
     """
     model, prefix = lightgbm_step(template)
     rate = float(model.get_params().get("learning_rate", 0.1))
@@ -224,7 +296,14 @@ def boosted_fit(
         f"{prefix}callbacks": [capture],
     }
     with threads.limit():
-        est.fit(X, impute(f0, sigma), **fit_params)
+        try:
+            est.fit(X, impute(f0, sigma), **fit_params)
+        except Exception as exc:
+            if not _no_usable_feature(exc):
+                raise
+            # No feature LightGBM can split (each constant, or too rare a
+            # value for min_data_in_leaf): no tree, the start unchanged.
+            return BoostedFit(np.asarray(f0, dtype=float), sigma, None)
     if capture.values is not None:
         return BoostedFit(capture.values, objective.sigma, est)
     # LightGBM does not add init_score to its predictions.

@@ -136,13 +136,23 @@ def fit_location_scale(
     family: str,
     centre: float,
     unit: float,
-) -> tuple[float, float, float, int]:
-    """Maximize the interval log-likelihood; ``(loc, scale, ℓ, iterations)``.
+) -> tuple[float, float, float, int, bool]:
+    """Maximize the interval log-likelihood.
 
     ``w`` are row weights summing to one; the iteration starts at location
     ``centre`` and scale ``unit`` and works in units of ``unit`` (location
     ``(μ - centre) / unit``, log scale less ``log unit``), so the result does
     not depend on the unit of the data.
+
+    Returns
+    -------
+    loc, scale, log_likelihood : float
+        The estimate and ``ℓ`` there.
+    n_iter : int
+        Newton iterations, over the subsample and the full data.
+    converged : bool
+        False when the full-data iteration stopped at ``_MAX_ITER`` steps
+        without meeting its stopping rule.
     """
     scaling = np.array([unit, 1.0])  # d(mu, s) / d(units)
     x = np.array([centre, np.log(unit)])
@@ -152,39 +162,57 @@ def fit_location_scale(
         # need two or three (quadratic convergence from close by).
         rows = np.linspace(0, lo.size - 1, _SUBSAMPLE).astype(np.intp)
         sub = _Problem(lo[rows], hi[rows], w[rows] / w[rows].sum(), family)
-        x, _, n_iter = _newton(sub, x, scaling)
-    x, ll, more = _newton(_Problem(lo, hi, w, family), x, scaling)
-    return float(x[0]), float(np.exp(x[1])), ll, n_iter + more
+        # only the start of the full solve: its convergence does not matter
+        x, _, n_iter, _ = _newton(sub, x, scaling)
+    x, ll, more, converged = _newton(_Problem(lo, hi, w, family), x, scaling)
+    return float(x[0]), float(np.exp(x[1])), ll, n_iter + more, converged
 
 
 def _newton(
     problem: _Problem, x: NDArray, scaling: NDArray
-) -> tuple[NDArray, float, int]:
-    """Newton ascent from ``x = (μ, s)``; ``(x, ℓ, iterations)``."""
+) -> tuple[NDArray, float, int, bool]:
+    """Newton ascent from ``x = (μ, s)``; ``(x, ℓ, iterations, converged)``."""
     ll, grad, hess = problem.derivatives(*x)
     for it in range(1, _MAX_ITER + 1):
         step = _ascent_step(grad * scaling, hess * np.outer(scaling, scaling))
         if np.max(np.abs(step)) < _TAKE_TOL:
             # its error after it is of the order of its square; ll is that
             # of x, which it changes by about |grad| |step|, below 1e-12
-            return x + step * scaling, ll, it
+            return x + step * scaling, ll, it, True
         size = 1.0
         while True:
             cand = x + size * step * scaling
-            # A trial point far out may overflow; its likelihood is then not
-            # finite, not above ll, and the step is halved.
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                found = problem.derivatives(*cand)
+            found = _trial(problem, cand)
             if found[0] >= ll or size < 2.0**-_MAX_HALVINGS:
                 break
             size *= 0.5
         if not found[0] >= ll:  # no rise along the step: at the optimum
-            return x, ll, it
+            return x, ll, it, True
         x = cand
         ll, grad, hess = found
         if np.max(np.abs(size * step)) < _STEP_TOL:
-            return x, ll, it
-    return x, ll, _MAX_ITER
+            return x, ll, it, True
+    return x, ll, _MAX_ITER, False
+
+
+def _trial(
+    problem: _Problem, cand: NDArray
+) -> tuple[float, NDArray | None, NDArray | None]:
+    """``problem.derivatives`` at a trial point; ``ℓ = -inf`` where it has none.
+
+    A long step may leave the floats: ``exp(s)`` underflows to 0 below
+    ``s ≈ -745`` and overflows above ``s ≈ 709``, where the likelihood is not
+    defined; such a point is rejected like one whose likelihood falls, and
+    the step is halved.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        sigma = np.exp(cand[1])
+    if not (np.all(np.isfinite(cand)) and 0.0 < sigma < np.inf):
+        return -np.inf, None, None
+    # A trial point far out may overflow; its likelihood is then not
+    # finite, not above ll, and the step is halved.
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return problem.derivatives(*cand)
 
 
 def _ascent_step(g: NDArray, h: NDArray) -> NDArray:

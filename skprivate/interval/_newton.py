@@ -30,6 +30,13 @@ are reflected so that the difference of normal CDFs is taken where it does
 not cancel.  Cells narrower than ``1e-9`` of their location are treated as
 exact values at their midpoint (as the E-step does); their likelihood
 differs from the density's by a constant.
+
+The estimator runs all this on the responses in the units of
+:class:`ResponseFrame` (centred and scaled by a least-squares pilot fit,
+an exact change for a linear model), where the problem is as well
+conditioned for ``y + 1e9`` or ``1e-6 y`` as for ``y``; and a step is taken
+for the last only when the quadratic model of the log-likelihood promises
+no further rise, so that a point reported as the maximum is one.
 """
 
 from __future__ import annotations
@@ -42,7 +49,13 @@ from numpy.typing import NDArray
 from scipy.special import log_ndtr, ndtr
 from threadpoolctl import ThreadpoolController
 
-__all__ = ["CensoredNormal", "NewtonResult", "newton_interval_mle", "one_blas_thread"]
+__all__ = [
+    "CensoredNormal",
+    "NewtonResult",
+    "ResponseFrame",
+    "newton_interval_mle",
+    "one_blas_thread",
+]
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 # A step whose largest change of a fitted value is below this fraction of
@@ -51,6 +64,15 @@ _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 # 1.3e-7 leaves 4e-14), about 1e-12 sigma here.
 _STEP_TOL = 1e-6
 _MAX_PASSES = 50
+# At the pass before a converged step, the quadratic model of the
+# log-likelihood may promise at most this rise per unit weight: half the
+# Newton decrement g·step (about (step_tol)**2 per row after a step below
+# step_tol sigma, 1e-12) plus the rise along the directions the step leaves
+# out as flat (_newton_step: about zero for a rank-deficient design).  A
+# nearly flat but sloped direction (an ill-conditioned problem) or a
+# Hessian far off (rows in the far tails, where r (s + r) cancels) leave
+# far more: the point is then not the maximum.
+_GAIN_TOL = 1e-8
 _MAX_HALVINGS = 40
 # The pass after a step that changes no fitted value, and not sigma, by
 # more than this fraction of sigma keeps the Hessian of the pass before
@@ -98,6 +120,200 @@ class NewtonResult(NamedTuple):
     n_passes: int
     changes: list
     sigmas: list
+
+
+class ResponseFrame:
+    """Units of the response in which Newton's method is well conditioned.
+
+    The bounds are seen as ``y' = (y - m(x)) / scale`` with the pilot
+    ``m(x) = shift + (x - center)ᵀ slopes``: ``shift`` and ``center`` are
+    the weighted means of the rows' finite bound centres (the midpoint of a
+    two-sided row, the finite end of a half-line) and of the features
+    (zero without an intercept), ``slopes`` the weighted least-squares
+    slopes of those centres on the features, and ``scale`` the root mean
+    square of what the pilot leaves.  In raw units a response far from zero
+    on the scale of its noise (``y + 1e6``) makes the intercept column and
+    the bounds column of the standardized problem nearly collinear
+    (condition number about ``(offset / sigma)**2``), so that the
+    direction of ``σ`` falls below the rank cut of the Newton step and the
+    iteration stops at a point that is not the maximum; in these units the
+    problem is the same for ``y``, ``y + c`` and ``c y``.
+
+    The change is exact for a linear model: ``y' = x'ᵀβ' + σ' e`` is
+    ``y = x'ᵀ(slopes + scale β') + (shift - centerᵀ slopes + scale α') +
+    scale σ' e`` (``α'`` the intercept), so with or without an intercept the
+    MLE in either units maps to the other; without an intercept ``shift``
+    and ``center`` are zero (a constant shift would not be exact there).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Design (finite).
+    lower, upper : ndarray of shape (n_samples,)
+        Response bounds (``±inf`` for open ends).
+    weights : ndarray of shape (n_samples,)
+        Non-negative row weights.
+    fit_intercept : bool
+        Whether the model has an intercept.
+
+    Attributes
+    ----------
+    shift, scale : float
+        The location and unit of the new response.
+    center, slopes : ndarray of shape (n_features,)
+        The pilot's feature means and slopes.
+    pilot : ndarray of shape (n_samples,)
+        ``(x_i - center)ᵀ slopes`` of each row.
+    """
+
+    def __init__(
+        self,
+        X: NDArray,
+        lower: NDArray,
+        upper: NDArray,
+        weights: NDArray,
+        fit_intercept: bool,
+    ) -> None:
+        X = np.asarray(X, dtype=float)
+        n, p = X.shape
+        lower = np.asarray(lower, dtype=float)
+        upper = np.asarray(upper, dtype=float)
+        fin_l, fin_u = np.isfinite(lower), np.isfinite(upper)
+        seen = fin_l | fin_u
+        # each row's centre: its midpoint, or its finite end (0 if none)
+        with np.errstate(invalid="ignore"):
+            mid = 0.5 * lower + 0.5 * upper
+        end = np.where(fin_l, lower, np.where(fin_u, upper, 0.0))
+        centre = np.where(fin_l & fin_u, mid, end)
+        w = np.where(seen, np.asarray(weights, dtype=float), 0.0)
+        total = float(w.sum())
+        self.fit_intercept = fit_intercept
+        self.shift, self.scale = 0.0, 1.0
+        self.center, self.slopes = np.zeros(p), np.zeros(p)
+        self.pilot = np.zeros(n)
+        if not (total > 0 and np.isfinite(total)):
+            return
+        w = w / total
+        if fit_intercept:
+            self.shift = float(w @ centre)
+            self.center = w @ X
+        # (the finite centres about the shift: exact for close numbers)
+        resid = centre - self.shift
+        # The weighted Gram matrix of the centred features and its product
+        # with the centres, in blocks of rows (no copy of the design).
+        gram, rhs = np.zeros((p, p)), np.zeros(p)
+        for start in range(0, n, _BLOCK_ROWS):
+            rows = slice(start, min(start + _BLOCK_ROWS, n))
+            Xb = X[rows] - self.center
+            wXb = Xb * w[rows, None]
+            gram += wXb.T @ Xb
+            rhs += wXb.T @ resid[rows]
+        if p and np.all(np.isfinite(gram)) and np.all(np.isfinite(rhs)):
+            slopes, _ = _newton_step(rhs, -gram)
+            if np.all(np.isfinite(slopes)):
+                self.slopes = slopes
+                for start in range(0, n, _BLOCK_ROWS):
+                    rows = slice(start, min(start + _BLOCK_ROWS, n))
+                    self.pilot[rows] = (X[rows] - self.center) @ slopes
+        with np.errstate(over="ignore", invalid="ignore"):
+            for left in (resid - self.pilot, resid):
+                scale = float(np.sqrt(w @ (left * left)))
+                if scale > 0 and np.isfinite(scale):
+                    self.scale = scale
+                    break
+
+    def bounds(self, lower: NDArray, upper: NDArray) -> tuple[NDArray, NDArray]:
+        """The bounds in the new units.
+
+        Parameters
+        ----------
+        lower, upper : ndarray of shape (n_samples,)
+            Bounds of the rows the frame was made from (``±inf`` stay).
+
+        Returns
+        -------
+        lower, upper : ndarray of shape (n_samples,)
+        """
+        lower = (
+            (np.asarray(lower, dtype=float) - self.shift) - self.pilot
+        ) / self.scale
+        upper = (
+            (np.asarray(upper, dtype=float) - self.shift) - self.pilot
+        ) / self.scale
+        return lower, upper
+
+    def constant_start(
+        self, model: CensoredNormal, loc: float, sigma: float
+    ) -> NDArray:
+        """``model``'s parameters of the start ``(loc, sigma)``.
+
+        With an intercept, every fitted value at ``loc``; without one (no
+        constant fit), the pilot: the fit at zero that
+        :meth:`CensoredNormal.start` takes may lie a great many ``sigma``
+        from every bound (a response near ``1e9``), where the tail terms of
+        the likelihood lose their digits.
+
+        Parameters
+        ----------
+        model : CensoredNormal
+            A model on the bounds in the new units (of these rows or of a
+            subsample of them).
+        loc, sigma : float
+            Location and noise scale of the start, in the units of the data.
+
+        Returns
+        -------
+        ndarray
+            The parameters of ``model`` (see :meth:`CensoredNormal.params_for`).
+        """
+        if not model.fit_intercept:
+            zeros = np.zeros(self.slopes.size)
+            return model.params_for(zeros, 0.0, sigma / self.scale)
+        slopes = -self.slopes / self.scale
+        intercept = ((loc - self.shift) + self.center @ self.slopes) / self.scale
+        return model.params_for(slopes, intercept, sigma / self.scale)
+
+    def restore(self, result: NewtonResult, exact_weight: float) -> NewtonResult:
+        """A solution found in the new units, in the units of the data.
+
+        Parameters
+        ----------
+        result : NewtonResult
+            :func:`newton_interval_mle`'s solution on the bounds in the new
+            units, of the rows the frame was made from.
+        exact_weight : float
+            The weight of the exact responses, whose log densities change
+            by ``-log(scale)``.
+
+        Returns
+        -------
+        NewtonResult
+            Coefficients, intercept, noise scale, fitted values,
+            imputations, log-likelihood and the steps' changes and scales
+            in the units of the data.
+        """
+        scale = self.scale
+        coef = self.slopes + scale * np.asarray(result.coef, dtype=float)
+        intercept = 0.0
+        if self.fit_intercept:
+            intercept = self.shift + (
+                scale * result.intercept - float(self.center @ self.slopes)
+            )
+        ll = result.log_likelihood - exact_weight * np.log(scale)
+        imputed = result.imputed
+        if imputed is not None:
+            imputed = self.shift + (self.pilot + scale * imputed)
+        return NewtonResult(
+            coef=coef,
+            intercept=float(intercept),
+            sigma=scale * result.sigma,
+            fitted=self.shift + (self.pilot + scale * result.fitted),
+            imputed=imputed,
+            log_likelihood=float(ll),
+            n_passes=result.n_passes,
+            changes=[scale * c for c in result.changes],
+            sigmas=[scale * s for s in result.sigmas],
+        )
 
 
 class _Pass(NamedTuple):
@@ -641,18 +857,41 @@ def _cell_terms(a: NDArray, b: NDArray) -> tuple[NDArray, NDArray, NDArray]:
     return lp, np.where(flip, pb, pa), np.where(flip, pa, pb)
 
 
-def _newton_step(grad: NDArray, hess: NDArray) -> NDArray:
-    # Solve (-H) step = g on the eigenvectors of -H; directions without
-    # curvature (a rank-deficient design) get no step, as in the
-    # minimum-norm least-squares solution.  -H is first scaled to a unit
-    # diagonal: the curvature in theta = 1 / sigma grows as sigma**-2, so
-    # without it a y in large units would have its coefficient directions
-    # taken for flat ones (the rank cut is relative to the largest value).
+def _newton_step(grad: NDArray, hess: NDArray) -> tuple[NDArray, float]:
+    """The Newton step and the gain left in the directions it does not take.
+
+    Solves ``(-H) step = g`` on the eigenvectors of ``-H``; directions
+    without curvature (a rank-deficient design) get no step, as in the
+    minimum-norm least-squares solution.  ``-H`` is first scaled to a unit
+    diagonal: the curvature in ``θ = 1 / σ`` grows as ``σ**-2``, so without
+    it a y in large units would have its coefficient directions taken for
+    flat ones (the rank cut is relative to the largest value).
+
+    Returns
+    -------
+    step : ndarray
+        The Newton step on the directions kept.
+    flat_gain : float
+        The rise of the quadratic model of the log-likelihood along the
+        directions left out, ``Σ (vᵀ g)² / (2 λ_v)`` on the scaled problem
+        (each ``λ_v`` at least the rounding level of the largest
+        eigenvalue).  About zero for a rank-deficient design, whose flat
+        directions have no gradient; large when a direction is only
+        nearly flat (an ill-conditioned problem) and the gradient along it
+        is not zero: the point is then not a maximum however small the
+        step.
+    """
     scale = np.sqrt(np.abs(np.diag(hess)))
     scale[~(scale > 0)] = 1.0
     vals, vecs = np.linalg.eigh(-hess / np.outer(scale, scale))
-    keep = vals > vals.max(initial=0.0) * hess.shape[0] * 1e-13
-    return (vecs[:, keep] @ ((vecs[:, keep].T @ (grad / scale)) / vals[keep])) / scale
+    top = vals.max(initial=0.0)
+    keep = vals > top * hess.shape[0] * 1e-13
+    g = vecs.T @ (grad / scale)
+    step = (vecs[:, keep] @ (g[keep] / vals[keep])) / scale
+    floor = max(top * hess.shape[0] * np.finfo(float).eps, np.finfo(float).tiny)
+    left = ~keep
+    flat_gain = float(np.sum(g[left] ** 2 / (2.0 * np.maximum(vals[left], floor))))
+    return step, flat_gain
 
 
 def newton_interval_mle(
@@ -677,7 +916,8 @@ def newton_interval_mle(
         Largest number of likelihood passes.
     step_tol : float
         Stop after a step that changes no fitted value by more than
-        ``step_tol * sigma``.
+        ``step_tol * sigma``, nor ``sigma`` by more than ``step_tol`` of
+        itself.
     start : ndarray or None
         Starting parameters (from :meth:`CensoredNormal.params_for`, e.g.
         the solution on a subsample); ``None`` starts at the constant fit
@@ -691,9 +931,17 @@ def newton_interval_mle(
     NewtonResult or None
         ``None`` when the iteration fails: a non-finite likelihood,
         gradient or Hessian, a Newton direction along which no step-halving
-        raises the likelihood, or no convergence within ``max_passes``.
+        raises the likelihood, no convergence within ``max_passes``, or a
+        small step after which the quadratic model of the log-likelihood
+        still promises more than ``_GAIN_TOL`` per unit weight (a sloped
+        direction left aside as flat, or a Hessian far off: the point is
+        not the maximum; see :class:`ResponseFrame` for the conditioning
+        of the response).
     """
     params = model.start(loc, sigma) if start is None else np.asarray(start, float)
+    # The largest rise of the log-likelihood the quadratic model may still
+    # promise after the converged step.
+    gain_tol = _GAIN_TOL * float(model.w.sum())
     cur = model.evaluate(params)
     passes = 1
     changes: list = []
@@ -707,7 +955,7 @@ def newton_interval_mle(
             and np.all(np.isfinite(cur.hess))
         ):
             return None
-        step = _newton_step(cur.grad, cur.hess)
+        step, flat_gain = _newton_step(cur.grad, cur.hess)
         if not np.all(np.isfinite(step)):
             return None
         delta, theta = model.split(params)
@@ -723,9 +971,21 @@ def newton_interval_mle(
             d_eta, moved = np.stack([step[: delta.size], v]) @ model.Dt
             eta_full = cur.eta + d_eta
             change_full = float(np.max(np.abs(moved, out=moved), initial=0.0))
-            if change_full * theta <= step_tol:
+            # (σ's own change: fitted values near zero barely show it)
+            moved_theta = 0.0
+            if model.known_theta is None:
+                moved_theta = abs(float(step[-1])) / theta
+            if change_full * theta <= step_tol and moved_theta <= step_tol:
                 # Converged: the error left after this step is about the
-                # square of its size.
+                # square of its size, provided that the quadratic model
+                # promises no more rise: along the step (the Newton
+                # decrement, tiny after a tiny step unless the Hessian is
+                # off) and along the directions the step left out as flat
+                # (a slope there: an ill-conditioned problem whose point is
+                # not the maximum, which must not be reported as one).
+                left = 0.5 * float(cur.grad @ step) + flat_gain
+                if not left <= gain_tol:
+                    return None
                 params = full
                 changes.append(change_full)
                 sigmas.append(1.0 / theta)

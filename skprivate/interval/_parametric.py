@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
 
 from ..base import ParamsValidationMixin
 from ..distributions import PopulationEstimateMixin
 from ..utils import Options
+from ..utils._warnings import external_stacklevel
 from ..utils.validation import (
     check_bool,
     check_float_array,
@@ -59,6 +62,9 @@ class _FrozenAdapter:
     def moment(self, k):
         return float(self.frozen.moment(k))
 
+    def var(self):
+        return float(self.frozen.var())
+
     def expect(self, func):
         return float(self.frozen.expect(func))
 
@@ -96,6 +102,30 @@ def family_noise(family: str) -> str:
     return "gaussian" if family == "normal" else "logistic"
 
 
+def _check_no_common_point(lo: NDArray, hi: NDArray, w: NDArray) -> None:
+    """Refuse rows that all enclose one set, where the MLE does not exist.
+
+    When ``a = max lower <= b = min upper`` over the rows of positive
+    weight, the likelihood approaches its supremum as the scale goes to 0
+    with the location in ``[a, b]`` (for ``a < b`` every row's probability
+    tends to 1; an exact value's density grows without bound).  No positive
+    scale reaches it, except, when ``a = b``, along a ray on which only
+    ``(a - loc) / scale`` is fixed (a Case-I release cut at the single
+    anchor ``a``): no unique MLE either way.
+    """
+    positive = w > 0
+    a, b = float(lo[positive].max()), float(hi[positive].min())
+    if a <= b:
+        raise ValueError(
+            f"Every row of X (of positive weight) encloses [{a:g}, {b:g}] "
+            f"(lower <= {a:g} and upper >= {b:g}): the likelihood "
+            "rises to its supremum as the scale goes to 0 with the location "
+            "anywhere in that set, so the maximum-likelihood estimate does "
+            "not exist. The intervals must not all overlap; IntervalNPMLE "
+            "fits such data (all its mass on that set)."
+        )
+
+
 class IntervalMLE(
     IntervalRowsFitMixin,
     MLEIntervalsMixin,
@@ -106,9 +136,10 @@ class IntervalMLE(
     """Parametric maximum-likelihood fit of a location-scale family to intervals.
 
     Maximizes ``Σ_interval log[F(hi) - F(lo)] + Σ_exact log f(y)`` over
-    ``(mu, log sigma)`` with L-BFGS, the log-probabilities computed stably
-    in both tails.  ``conf_int`` bounds ``"mean"``, ``"quantile"``,
-    ``"cdf"``, ``"pdf"`` and ``"scale"`` (Wald intervals from the observed
+    ``(mu, log sigma)`` by Newton's method on the exact gradient and
+    Hessian, the log-probabilities computed stably in both tails.
+    ``conf_int`` bounds ``"mean"``, ``"quantile"``, ``"cdf"``, ``"pdf"``
+    and ``"scale"`` (Wald intervals from the observed
     information in ``(mu, log sigma)``; the scale's is
     ``exp(log(scale_) -/+ z se)``, as R's ``survreg`` gives it), or by the
     bootstrap.
@@ -133,6 +164,18 @@ class IntervalMLE(
     See Also
     --------
     IntervalNPMLE : nonparametric alternative.
+
+    Notes
+    -----
+    The MLE does not exist when the rows of positive weight all enclose a
+    common set ``[a, b]`` (``a`` the largest lower end, ``b`` the smallest
+    upper end, ``a <= b``): with the location in ``[a, b]`` the likelihood
+    rises to its supremum as the scale goes to 0.  ``fit`` then raises a
+    ``ValueError`` naming ``[a, b]``, as it does for a single distinct exact
+    value (whose scale MLE is 0); :class:`IntervalNPMLE` fits such data.
+
+    An iteration that stops at its cap without meeting its stopping rule
+    warns (:class:`~sklearn.exceptions.ConvergenceWarning`).
 
     References
     ----------
@@ -175,6 +218,13 @@ class IntervalMLE(
         Returns
         -------
         self : object
+
+        Raises
+        ------
+        ValueError
+            When the MLE does not exist: ``X`` holds a single distinct exact
+            value, or its rows of positive weight all enclose a common set
+            (see Notes).
         """
         return self._fit_statistic(X, y, sample_weight=sample_weight)
 
@@ -198,6 +248,7 @@ class IntervalMLE(
         ends = np.concatenate([lo[np.isfinite(lo)], hi[np.isfinite(hi)]])
         if ends.size == 0:
             raise ValueError("X has no finite bound: the family cannot be located.")
+        _check_no_common_point(lo, hi, w)
         centre, spread = float(np.median(ends)), float(np.std(ends))
         unit = spread if spread > 0 else max(abs(centre), 1.0)
 
@@ -205,11 +256,20 @@ class IntervalMLE(
         # compare likelihood values stop about 1e-5 (in units of the spread
         # of the cut points) from the optimum, below which the likelihood's
         # rounding hides it.
-        self.loc_, self.scale_, log_likelihood, n_iter = fit_location_scale(
+        self.loc_, self.scale_, log_likelihood, n_iter, converged = fit_location_scale(
             lo, hi, w, self.family, centre, unit
         )
         self.log_likelihood_ = float(log_likelihood)
         self.n_iter_ = int(n_iter)
+        if not converged:
+            warnings.warn(
+                f"IntervalMLE (family={self.family!r}) did not converge: "
+                f"Newton's method stopped at its iteration cap (n_iter_="
+                f"{self.n_iter_}) before its step fell below the tolerance, so "
+                "loc_ and scale_ may be off the maximum of the likelihood.",
+                ConvergenceWarning,
+                stacklevel=external_stacklevel(),
+            )
 
     def _distribution(self) -> _FrozenAdapter:
         return _FrozenAdapter(_SCIPY[self.family](self.loc_, self.scale_))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import numbers
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -27,8 +28,9 @@ from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
+from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options
-from ..utils._warnings import warn_once
+from ..utils._warnings import external_stacklevel, warn_once
 from ..utils.validation import check_weights
 from ._auto_init import _START_ROWS, AutoInitMixin
 from ._em import (
@@ -47,11 +49,17 @@ from ._input_checks import (
 from ._metrics import interval_r2_score
 from ._newton import _MAX_PASSES as _NEWTON_MAX_PASSES
 from ._newton import _STEP_TOL as _NEWTON_STEP_TOL
-from ._newton import CensoredNormal, newton_interval_mle, one_blas_thread
+from ._newton import (
+    CensoredNormal,
+    ResponseFrame,
+    newton_interval_mle,
+    one_blas_thread,
+)
 from ._parametric import IntervalMLE
 from ._refit import LinearSmoother, make_refitter
 from ._regression_inputs import RegressionInputsMixin
 from ._regression_intervals import RegressionIntervalsMixin
+from ._truncated import interval_log_likelihood
 from ._warm_start import WarmStarter
 
 __all__ = ["IterativeIntervalRegressor"]
@@ -75,6 +83,74 @@ _NEWTON_SUBSAMPLE_FROM = 100_000
 # The subsample solve stops at this step (relative to sigma), well below its
 # own sampling error.
 _NEWTON_SUBSAMPLE_TOL = 1e-3
+
+
+def _unit_mean_weights(w: NDArray) -> tuple[NDArray, float]:
+    """Weights scaled to a mean of 1, and the factor taken out.
+
+    Divided by their largest value first (equal weights become ones
+    exactly, and the mean cannot overflow), then by their mean.
+
+    Parameters
+    ----------
+    w : ndarray of shape (n_samples,)
+        Finite non-negative weights, not all zero (as ``check_weights``
+        returns them).
+
+    Returns
+    -------
+    weights : ndarray of shape (n_samples,)
+        ``w`` over the factor, of mean 1.
+    factor : float
+        The mean of ``w`` (to rounding), computed without overflow.
+    """
+    top = float(w.max())
+    w = w / top
+    mean = float(w.mean())
+    return w / mean, top * mean
+
+
+def _marginal_start(
+    Z: NDArray, w: NDArray, step: int, noise: str
+) -> tuple[float, float]:
+    """Location and scale of the responses alone: where the iteration starts.
+
+    The marginal maximum-likelihood fit of every ``step``-th row.  When
+    those rows all enclose a common set ``[a, b]`` that fit does not exist
+    (its scale goes to 0, see :class:`IntervalMLE`): the start is then the
+    set's centre (its finite end when it is a half-line) and the spread of
+    the finite ends.  When all the rows do, so does the regression's
+    maximum-likelihood fit (a constant inside the set, with sigma going to
+    0, predicts every row with certainty), and a warning says so.
+    """
+    rows, weights = Z[::step], w[::step]
+    held = weights > 0
+    a, b = float(rows[held, 0].max()), float(rows[held, 1].min())
+    if not a <= b:
+        marginal = IntervalMLE(
+            family="normal" if noise == "gaussian" else "logistic"
+        ).fit(rows, sample_weight=weights)
+        return float(marginal.loc_), float(marginal.scale_)
+    if np.isfinite(a) and np.isfinite(b):
+        loc = 0.5 * (a + b)
+    else:
+        loc = a if np.isfinite(a) else b
+    finite = Z[np.isfinite(Z)]
+    spread = float(np.std(finite)) if finite.size else 0.0
+    scale = spread if spread > 0 else max(abs(loc), 1.0)
+    every = w > 0
+    if float(Z[every, 0].max()) <= float(Z[every, 1].min()):
+        warnings.warn(
+            "Every response interval of positive weight encloses one common "
+            "set: a constant prediction inside it with sigma going to 0 "
+            "predicts every row with certainty, so the maximum-likelihood "
+            "fit does not exist, and sigma_ and the coefficients reflect "
+            "where the iteration stopped. Pass a known sigma, or anchors "
+            "that cut the responses more finely.",
+            NotIdentifiableWarning,
+            stacklevel=external_stacklevel(),
+        )
+    return float(loc), float(scale)
 
 
 class IterativeIntervalRegressor(
@@ -218,7 +294,12 @@ default="auto"
         observations the intervals are worth), which removes the overfitting
         there and leaves samples worth more than about 100 complete
         observations untouched.
-        Needs lightgbm.
+        Needs lightgbm.  When no feature varies (an intercept-only model),
+        no tree can split and the boosted start is skipped: ``init_`` is
+        ``"constant"`` and the fit that of ``init="constant"``; when
+        features vary but LightGBM can split none of them (a value on fewer
+        rows than its ``min_data_in_leaf``), the boosted start is the
+        constant one.
     warm_start : bool or int, default=False
         Continue the previous iteration's model instead of refitting from
         scratch: boosting models add rounds (``True``: a tenth of their
@@ -259,7 +340,8 @@ default="auto"
         LightGBM base and ``init="auto"``).
     init_ : str or estimator
         The start used: ``init`` itself, or what ``init="auto"`` chose
-        (``"boosting"`` or ``"constant"``).
+        (``"boosting"`` or ``"constant"``); ``"constant"`` whenever no
+        feature varies.
     start_information_ : float or None
         With ``init="auto"`` and a LightGBM base, the information fraction
         the intervals keep at the constant start (the average of ``1 -
@@ -297,13 +379,20 @@ default="auto"
         row, at least 20,000 of them, and starts the full solve there, which
         then takes 3 or 4 passes); it stops after a step that changes no
         fitted value
-        by more than ``min(tol, 1e-6) * sigma`` (the error left is about the
-        square of that).  ``estimator_`` is then an ordinary fit of the
+        by more than ``min(tol, 1e-6) * sigma``, nor sigma by more than that
+        fraction of itself (the error left is about the square of that).
+        It works on the responses centred and scaled by a least-squares
+        pilot fit of the interval centres (exact for a linear model, with
+        or without intercept), so that ``y + c`` and ``a y`` give the same
+        fit moved and scaled alike, to rounding, at any offset.
+        ``estimator_`` is then an ordinary fit of the
         user's regressor on the E-step imputations at the solution, whose
         least-squares coefficients are the MLE; ``history_`` holds the
         changes of the Newton steps.  If Newton's method fails (a
-        non-finite likelihood, no ascent along its direction), the SQUAREM
-        iteration runs instead.  ``"projection"``: the MLE was found so,
+        non-finite likelihood, no ascent along its direction, or a last
+        step after which the quadratic model of the likelihood still
+        promises a rise: not the maximum), the SQUAREM iteration runs
+        instead.  ``"projection"``: the MLE was found so,
         and ``init="auto"`` replaced it by the least-squares fit to a
         boosted model's imputations (see Notes).  ``"squarem"``/``"em"``:
         the accelerated or plain iteration of Algorithm 1.
@@ -466,6 +555,10 @@ default="auto"
             ``privatizer`` set: the raw 1-D responses.
         sample_weight : array-like of shape (n_samples,), optional
             Passed to the base regressor and used in the scale update.
+            Multiplying every weight by the same constant changes no fit
+            of ``LinearRegression`` (nor any start, check or scale update,
+            which use the weights relative to their mean); it multiplies
+            ``log_likelihood_`` by that constant.
 
         Returns
         -------
@@ -478,14 +571,22 @@ default="auto"
         all_exact = self._check_samples(X, Z)
         n = Z.shape[0]
         w = check_weights(sample_weight, n)
+        # Every use of the weights here is relative (weighted means, scores
+        # per unit weight, least squares): scaled to a mean of 1 once, so
+        # that weights of 1e-100 or 1e160 neither over- nor underflow in
+        # sums of squares or in LightGBM's float32 weights.  The base
+        # regressor still gets sample_weight as given, except exactly
+        # LinearRegression (Newton's path), where only ratios count.
+        w, weight_unit = _unit_mean_weights(w)
         check_base_features(est, X)
         underdetermined = check_rows_for_linear_base(est, X, Z)
         fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
+        linear_params = {} if sample_weight is None else {"sample_weight": w}
         # The marginal fit only places the start (the fixed point does not
         # depend on it); on large samples every k-th row is enough, where the
         # full fit would cost more than a dozen refits of a linear model.
         linear = not self.warm_start and LinearSmoother.applies(est, X, fit_params)
-        self.init_ = self._resolve_init(est, linear)
+        self.init_ = self._resolve_init(est, linear, X)
         # For a LightGBM base, init="auto" picks the start by the held-out
         # likelihood of both (below); either start is not
         # linear, so the Newton path and the marginal subsample do not depend
@@ -504,14 +605,12 @@ default="auto"
         # Newton's method converges from any start in a few passes: a rough
         # one from fewer rows is enough.
         step = max(1, n // (_START_ROWS_NEWTON if use_newton else _START_ROWS))
-        marginal = IntervalMLE(
-            family="normal" if self.noise == "gaussian" else "logistic"
-        ).fit(Z[::step], sample_weight=w[::step])
-        sigma = marginal.scale_ if self.sigma == "auto" else float(self.sigma)
+        loc, scale = _marginal_start(Z, w, step, self.noise)
+        sigma = scale if self.sigma == "auto" else float(self.sigma)
         if self.sigma == "auto":
-            warn_if_scale_unidentified(Z, marginal.scale_)
+            warn_if_scale_unidentified(Z, scale)
         self.history_, self.sigma_history_ = [], []
-        state = EMState(np.full(n, marginal.loc_), sigma, None, np.inf)
+        state = EMState(np.full(n, loc), sigma, None, np.inf)
         if self.max_iter == "auto":
             self._budget = _AUTO_MAX_ITER_LINEAR if linear else _AUTO_MAX_ITER
         else:
@@ -542,10 +641,10 @@ default="auto"
         solved = None
         with one_blas_thread():  # (products with p columns)
             if use_newton:
-                solved = self._newton(est, X, Z, w, state, fit_params)
+                solved = self._newton(est, X, Z, w, state, linear_params)
             self.solver_ = "newton" if solved is not None else None
             if solved is not None and project:
-                solved = self._project(est, X, Z, w, state, solved, fit_params)
+                solved = self._project(est, X, Z, w, state, solved, linear_params)
         if solved is not None:
             fitter = None
         elif self.warm_start:
@@ -579,9 +678,11 @@ default="auto"
             state.estimator if finalize is None else finalize(state.estimator)
         )
         if self.solver_ == "newton" and np.isfinite(state.ll_from):
-            self.log_likelihood_ = state.ll_from
+            ll = state.ll_from
         else:
-            self.log_likelihood_ = log_likelihood(state, Z, self.noise, w)
+            ll = log_likelihood(state, Z, self.noise, w)
+        # (weighted by sample_weight as given)
+        self.log_likelihood_ = ll * weight_unit
         if hasattr(self.estimator_, "feature_names_in_"):
             self.feature_names_in_ = self.estimator_.feature_names_in_
         if not self.converged_ and not fixed_budget:
@@ -622,9 +723,18 @@ default="auto"
         X = np.asarray(X, dtype=float)
         known = None if self.sigma == "auto" else float(self.sigma)
         intercept = bool(est.fit_intercept)
-        model = CensoredNormal(X, Z[:, 0], Z[:, 1], w, intercept, sigma=known)
+        # Newton's method runs on the response in units centred and scaled
+        # by a pilot fit (exact for a linear model, see ResponseFrame): in
+        # raw units a response far from zero on the scale of its noise
+        # leaves the problem too ill-conditioned for the step.
+        frame = ResponseFrame(X, Z[:, 0], Z[:, 1], w, intercept)
+        lower, upper = frame.bounds(Z[:, 0], Z[:, 1])
+        known_new = None if known is None else known / frame.scale
+        model = CensoredNormal(X, lower, upper, w, intercept, sigma=known_new)
         step_tol = max(min(_NEWTON_STEP_TOL, float(self.tol)), 1e-12)
+        # (the constant start, in the new units)
         loc, sigma = float(start.f[0]), start.sigma
+        constant = frame.constant_start(model, loc, sigma)
         max_passes = min(self._budget, _NEWTON_MAX_PASSES)
         first = None
         n = X.shape[0]
@@ -633,9 +743,12 @@ default="auto"
             for rows in _NEWTON_PRESOLVE_ROWS, _NEWTON_SUBSAMPLE_ROWS:
                 k = max(1, n // rows)
                 sub = CensoredNormal(
-                    X[::k], Z[::k, 0], Z[::k, 1], w[::k], intercept, sigma=known
+                    X[::k], lower[::k], upper[::k], w[::k], intercept, sigma=known_new
                 )
-                at = rough and sub.params_for(rough.coef, rough.intercept, rough.sigma)
+                if rough is None:
+                    at = frame.constant_start(sub, loc, sigma)
+                else:
+                    at = sub.params_for(rough.coef, rough.intercept, rough.sigma)
                 rough = newton_interval_mle(
                     sub, loc, sigma, max_passes, _NEWTON_SUBSAMPLE_TOL, at, impute=False
                 )
@@ -644,14 +757,37 @@ default="auto"
             if rough is not None:
                 first = model.params_for(rough.coef, rough.intercept, rough.sigma)
         result = newton_interval_mle(
-            model, loc, sigma, max_passes=max_passes, step_tol=step_tol, start=first
+            model,
+            loc,
+            sigma,
+            max_passes=max_passes,
+            step_tol=step_tol,
+            start=constant if first is None else first,
         )
         if result is None and first is not None:
             result = newton_interval_mle(
-                model, loc, sigma, max_passes=max_passes, step_tol=step_tol
+                model,
+                loc,
+                sigma,
+                max_passes=max_passes,
+                step_tol=step_tol,
+                start=constant,
             )
         if result is None:
             return None
+        if not np.isfinite(result.log_likelihood):
+            # (narrow cells, taken for exact values by the model: the
+            # likelihood of the cells as they are, in the new units, where
+            # the residuals do not lose the digits of a large response)
+            result = result._replace(
+                log_likelihood=interval_log_likelihood(
+                    lower, upper, result.fitted, "gaussian", result.sigma, w
+                )
+            )
+        exact = Z[:, 0] == Z[:, 1]
+        result = frame.restore(result, float(w[exact].sum()))
+        if known is not None:
+            result = result._replace(sigma=known)
         sigma = result.sigma
         final = clone(est).fit(features, result.imputed, **fit_params)
         self.history_.extend(result.changes)
