@@ -29,6 +29,16 @@ its release (``released_``, see :class:`~skprivate.base.PrivatizedInputMixin`)
 and ``conf_int`` reads it, refusing data passed in its place, since the
 data at hand are then the raw values (two intervals computed from raw
 samples that differ in one record would give that record away).
+
+A learner fitted on an in-memory array may record it at fit
+(``ConfidenceIntervalMixin._ci_remember_fit_data``: its number of rows, a
+content fingerprint and the ``sample_weight``, never the data):
+``conf_int`` then refuses an ``X`` other than the fitted data, and the
+resampling methods refit on the drawn rows with their weights (the rows
+are the resampling units, each carrying its weight: the weights are
+treated as sampling weights, not as counts of identical respondents).  A
+method that does not read the weights (through
+``IntervalRequest.fit_weights``) refuses a weighted fit.
 """
 
 from __future__ import annotations
@@ -47,15 +57,19 @@ from scipy import stats
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
+from .utils._seeding import data_fingerprint
 from .utils._warnings import external_stacklevel
 
 __all__ = [
     "COLUMNS",
     "ConfidenceIntervalMixin",
+    "FitDataRecord",
     "IntervalRequest",
     "PopulationIntervalMixin",
     "bootstrap_replicates",
     "check_level",
+    "check_levels",
+    "check_points",
     "conf_int_rows",
     "group_jackknife_indices",
     "group_jackknife_interval",
@@ -83,6 +97,95 @@ COLUMNS = [
 ]
 
 DEFAULT_RESAMPLES = 200
+
+# Key of IntervalRequest.cache: the handler read the fit's weights.
+_WEIGHTS_READ = ("fit weights read",)
+
+
+@dataclass(frozen=True)
+class FitDataRecord:
+    """What ``conf_int`` remembers of the data a learner was fitted on.
+
+    Not the data: the number of rows and a SHA-256 fingerprint of the
+    validated array (:func:`~skprivate.utils._seeding.data_fingerprint`), to
+    check that ``X`` given to ``conf_int`` is the data given to ``fit``, and
+    the ``sample_weight`` of the fit (``None`` when unweighted), which the
+    resampling methods carry with the rows.
+    """
+
+    n_rows: int
+    fingerprint: int
+    sample_weight: NDArray[np.float64] | None = None
+
+
+def check_levels(level: Any) -> list[float]:
+    """The confidence levels of ``conf_int``: one number, or a non-empty sequence.
+
+    Parameters
+    ----------
+    level : float or sequence of float
+        Each in (0, 1).
+
+    Returns
+    -------
+    list of float
+
+    Raises
+    ------
+    ValueError
+        For an empty sequence, or an entry not in (0, 1).
+
+    Examples
+    --------
+    >>> check_levels([0.9, 0.95])
+    [0.9, 0.95]
+    """
+    values = np.atleast_1d(np.asarray(level, dtype=object)).ravel()
+    if values.size == 0:
+        raise ValueError(
+            "level must be a number in (0, 1) or a non-empty sequence of them; "
+            f"got an empty {type(level).__name__}."
+        )
+    return [check_level(v) for v in values]
+
+
+def check_points(points: Any) -> None:
+    """Refuse an empty ``points`` (``None`` asks for the kind's defaults).
+
+    Parameters
+    ----------
+    points : object
+        The ``points`` of ``conf_int``: ``None``, a scalar, a sequence, an
+        array or a frame (its rows).
+
+    Raises
+    ------
+    ValueError
+        When ``points`` holds no point.
+
+    Examples
+    --------
+    >>> check_points([0.5])
+    >>> check_points([])
+    Traceback (most recent call last):
+    ...
+    ValueError: points is empty: ...
+    """
+    if points is None or isinstance(points, (str, bytes)):
+        return
+    shape = getattr(points, "shape", None)
+    if shape is not None:
+        size = int(shape[0]) if len(shape) else 1
+    elif hasattr(points, "__len__"):
+        size = len(points)
+    else:
+        return
+    if size == 0:
+        raise ValueError(
+            "points is empty: conf_int needs at least one point at which to "
+            "evaluate the quantity (or points=None for the kind's default "
+            f"points); got {type(points).__name__} with no entries."
+        )
 
 
 def check_level(level: Any) -> float:
@@ -193,6 +296,20 @@ class IntervalRequest:
     cache: dict = field(default_factory=dict, compare=False, repr=False)
     # The estimator privatized its input itself: X/y are its kept release.
     released: bool = False
+    # Weights of the rows of X given to fit (None: unweighted); read them
+    # through fit_weights(), which records that the handler used them.
+    sample_weight: Any = None
+
+    def fit_weights(self) -> NDArray[np.float64] | None:
+        """The fit's ``sample_weight`` for the rows of ``X`` (``None``: unweighted).
+
+        A handler that computes its interval from the weighted rows reads
+        them here; ``conf_int`` refuses the interval of a weighted fit whose
+        handler never asked for them (it would be computed as if the rows
+        were unweighted).
+        """
+        self.cache[_WEIGHTS_READ] = True
+        return self.sample_weight
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()`` once per ``conf_int`` call (shared by its levels)."""
@@ -294,17 +411,25 @@ def _take(data: Any, idx: NDArray) -> Any:
 
 
 def _one_replicate(
-    template: Any, X: Any, y: Any, idx: NDArray, statistic: Callable, fit_y: bool
+    template: Any,
+    X: Any,
+    y: Any,
+    idx: NDArray,
+    statistic: Callable,
+    fit_y: bool,
+    sample_weight: NDArray | None = None,
 ) -> NDArray[np.float64] | None:
     est = clone(template)
+    # Each drawn row carries its weight into the refit.
+    params = {} if sample_weight is None else {"sample_weight": sample_weight[idx]}
     with warnings.catch_warnings():
         # A replicate's convergence or clipping warnings say nothing new.
         warnings.simplefilter("ignore")
         try:
             if fit_y:
-                est.fit(_take(X, idx), _take(y, idx))
+                est.fit(_take(X, idx), _take(y, idx), **params)
             else:
-                est.fit(_take(X, idx))
+                est.fit(_take(X, idx), **params)
             return np.atleast_1d(np.asarray(statistic(est), dtype=float)).ravel()
         except (ValueError, FloatingPointError, np.linalg.LinAlgError):
             return None
@@ -321,6 +446,7 @@ def bootstrap_replicates(
     n_jobs: int | None = None,
     size: int | None = None,
     replace: bool = True,
+    sample_weight: ArrayLike | None = None,
 ) -> NDArray[np.float64]:
     """Refit clones of ``template`` on resampled rows; ``statistic`` of each.
 
@@ -344,6 +470,10 @@ def bootstrap_replicates(
         bootstrap and subsampling).
     replace : bool
         Draw with replacement (bootstrap) or without (subsampling).
+    sample_weight : array-like of shape (n_samples,) or None
+        Weights of the rows of a weighted fit: the rows stay the resampling
+        units, each drawn row carrying its weight into the refit
+        (``fit(..., sample_weight=)``).
 
     Returns
     -------
@@ -352,7 +482,15 @@ def bootstrap_replicates(
     """
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     indices = resample_indices(n, n_resamples, random_state, size, replace)
-    return replicate_statistics(template, X, statistic, indices, y=y, n_jobs=n_jobs)
+    return replicate_statistics(
+        template,
+        X,
+        statistic,
+        indices,
+        y=y,
+        n_jobs=n_jobs,
+        sample_weight=sample_weight,
+    )
 
 
 def replicate_statistics(
@@ -363,22 +501,40 @@ def replicate_statistics(
     *,
     y: Any = None,
     n_jobs: int | None = None,
+    sample_weight: ArrayLike | None = None,
 ) -> NDArray[np.float64]:
     """``statistic`` of clones of ``template`` refitted on the given row draws.
 
     The refits of :func:`bootstrap_replicates` and of the delete-a-group
     jackknife (:func:`group_jackknife_indices`): replicate ``b`` refits on
-    the rows ``indices[b]``.  Returns one row per draw, a row of NaN where
-    the fit failed (a warning says how many when more than one in ten).
+    the rows ``indices[b]``, with their weights ``sample_weight[indices[b]]``
+    when ``sample_weight`` is given.  Returns one row per draw, a row of
+    NaN where the fit failed (a warning says how many when more than one in
+    ten).
     """
     fit_y = y is not None
+    if sample_weight is not None:
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        sample_weight = np.asarray(sample_weight, dtype=float)
+        if sample_weight.shape != (n,):
+            raise ValueError(
+                f"sample_weight must have one weight per row of X ({n}); got "
+                f"shape {sample_weight.shape}."
+            )
     # An estimator may refit all the draws at once (the same values, one
-    # per draw, None for a failed fit), or decline with None.
+    # per draw, None for a failed fit), or decline with None; the batched
+    # refits take no weights.
     batched = getattr(template, "_resampled_statistics", None)
-    outs = None if batched is None or fit_y else batched(X, indices, statistic)
+    outs = (
+        None
+        if batched is None or fit_y or sample_weight is not None
+        else batched(X, indices, statistic)
+    )
     if outs is None:
         outs = Parallel(n_jobs=n_jobs)(
-            delayed(_one_replicate)(template, X, y, idx, statistic, fit_y)
+            delayed(_one_replicate)(
+                template, X, y, idx, statistic, fit_y, sample_weight
+            )
             for idx in indices
         )
     width = max((o.size for o in outs if o is not None), default=0)
@@ -556,6 +712,79 @@ class ConfidenceIntervalMixin:
             return None
         return {"X": getattr(self, "released_", None), "y": None}
 
+    def _ci_remember_fit_data(
+        self, data: Any, sample_weight: ArrayLike | None = None
+    ) -> None:
+        """Remember the data ``fit`` fitted on, for ``conf_int`` to check ``X``.
+
+        A learner's ``fit`` calls this with the validated in-memory array it
+        fitted (and its ``sample_weight``, ``None`` when unweighted); it
+        stores a :class:`FitDataRecord` (the number of rows and a content
+        fingerprint, never the data).  ``conf_int`` then refuses an ``X``
+        whose validated form (:meth:`_ci_fit_data_form`) differs, and
+        carries the weights into the resampling methods.  A learner that
+        does not call it (fitted by ``partial_fit`` chunks, on a dask
+        collection, or not yet wired) has no record: its ``X`` is not
+        checked, and it has no weights to carry.
+
+        Parameters
+        ----------
+        data : ndarray
+            The validated rows given to ``fit``.
+        sample_weight : array-like of shape (n_rows,) or None
+            Their weights.
+        """
+        n = int(np.shape(data)[0])
+        weights = None
+        if sample_weight is not None:
+            weights = np.array(sample_weight, dtype=float).reshape(-1)
+            if weights.shape != (n,):
+                raise ValueError(
+                    f"sample_weight must have one weight per row ({n}); got "
+                    f"shape {weights.shape}."
+                )
+        self._ci_fit_record = FitDataRecord(n, data_fingerprint(data), weights)
+
+    def _ci_forget_fit_data(self) -> None:
+        """Drop the record of the data of an earlier fit (a new fit starts)."""
+        self.__dict__.pop("_ci_fit_record", None)
+
+    def _ci_fit_data_form(self, X: Any) -> Any:
+        """``X`` of ``conf_int`` validated as ``fit`` validates its data.
+
+        The form whose fingerprint :meth:`_ci_remember_fit_data` stored;
+        learners that record their data override it with their validation.
+        """
+        return np.asarray(X)
+
+    def _ci_check_fit_data(self, X: Any) -> FitDataRecord | None:
+        """Refuse an ``X`` that is not the data the estimator was fitted on.
+
+        Returns the :class:`FitDataRecord` of the fit (``None`` when the
+        learner kept none: then ``X`` is not checked).
+        """
+        record = self.__dict__.get("_ci_fit_record")
+        if record is None:
+            return None
+        rows = self._ci_fit_data_form(X)
+        n = int(np.shape(rows)[0])
+        if n != record.n_rows:
+            differs = f"X has {n} rows, and the fit had {record.n_rows}"
+        elif data_fingerprint(rows) != record.fingerprint:
+            differs = (
+                f"X has the fit's {n} rows in number but other values, or the "
+                "rows in another order"
+            )
+        else:
+            return record
+        raise ValueError(
+            f"X must be the data passed to {type(self).__name__}.fit (the "
+            f"rows, in the same order): {differs}. The interval is centred on "
+            "the fitted estimate, so an X other than the fitted data would "
+            "give an interval for another estimate. To bound an estimate of "
+            "other data, fit a new estimator on them."
+        )
+
     def conf_int(
         self,
         kind: str = "mean",
@@ -582,10 +811,13 @@ class ConfidenceIntervalMixin:
             listed in the error raised for an unknown one and in the
             estimator's documentation.
         points : array-like or None
-            Where to evaluate (see ``kind``); ignored for the mean.
+            Where to evaluate (see ``kind``); ignored for the mean.  ``None``
+            asks for the kind's default points (where it has them); an empty
+            ``points`` is refused.
         level : float or sequence of float, default=0.95
-            Confidence level, in (0, 1); several levels give one block of
-            rows each, computed from the same resampled replicates.
+            Confidence level, in (0, 1); several levels (a non-empty
+            sequence) give one block of rows each, computed from the same
+            resampled replicates.
         method : str, default="auto"
             How to compute the interval; ``"auto"`` picks the method the
             estimator documents as right for the kind.
@@ -599,6 +831,16 @@ class ConfidenceIntervalMixin:
             would be raw values (the features of
             :class:`~skprivate.IterativeIntervalRegressor`, which its
             privatizer does not release, are still passed as ``X``).
+            A learner that records its fitted data (the interval learners
+            :class:`~skprivate.IntervalNPMLE` and
+            :class:`~skprivate.IntervalMLE` fitted on an in-memory array)
+            refuses an ``X`` other than that data, by its number of rows and
+            a fingerprint of its content; fitted on a dask collection, it
+            has no record and ``X`` is not checked.  The ``sample_weight``
+            of such a fit goes with the rows: resampling methods refit on
+            the drawn rows with their weights (rows of weight zero, which
+            take no part in the fit, are left out), and a method that does
+            not use the weights refuses a weighted fit.
         n_resamples : int or None
             Replicates of resampling methods (their default when None).
         random_state : None, int, RandomState or Generator
@@ -615,8 +857,11 @@ class ConfidenceIntervalMixin:
         Raises
         ------
         ValueError
-            For an unknown kind, method or level; for ``X`` or ``y`` given
-            to an estimator fitted with ``privatizer=`` (see above).
+            For an unknown kind, method or level, an empty ``level`` or
+            ``points``; for ``X`` or ``y`` given to an estimator fitted with
+            ``privatizer=``, or an ``X`` other than the data the estimator
+            recorded at fit (see above); for a method that does not use the
+            weights of a weighted fit.
 
         Examples
         --------
@@ -632,9 +877,8 @@ class ConfidenceIntervalMixin:
         0     -0.06  -0.19   0.07  noisy-mean
         """
         check_is_fitted(self)
-        levels = [
-            check_level(v) for v in np.atleast_1d(np.asarray(level, dtype=object))
-        ]
+        levels = check_levels(level)
+        check_points(points)
         if not isinstance(kind, str) or not kind.isidentifier():
             raise ValueError(f"kind must be a name; got {kind!r}.")
         handler = getattr(self, f"_conf_int_{kind}", None)
@@ -669,28 +913,63 @@ class ConfidenceIntervalMixin:
                 )
             X = kept.get("X", X)
             y = kept.get("y", y)
+        weights = None
+        if kept is None and X is not None:
+            record = self._ci_check_fit_data(X)
+            if record is not None and record.sample_weight is not None:
+                X, y, weights = _weighted_rows(X, y, record.sample_weight)
         # Several levels share one computation (resampled replicates,
         # information matrices): the requests share a cache.
         cache: dict = {}
-        frames = [
-            handler(
-                IntervalRequest(
-                    kind,
-                    points,
-                    v,
-                    method,
-                    X,
-                    y,
-                    n_resamples,
-                    random_state,
-                    n_jobs,
-                    cache,
-                    kept is not None,
+        frames = []
+        for v in levels:
+            frames.append(
+                handler(
+                    IntervalRequest(
+                        kind,
+                        points,
+                        v,
+                        method,
+                        X,
+                        y,
+                        n_resamples,
+                        random_state,
+                        n_jobs,
+                        cache,
+                        kept is not None,
+                        weights,
+                    )
                 )
             )
-            for v in levels
-        ]
+            if weights is not None and not cache.get(_WEIGHTS_READ):
+                label = frames[0]["method"].iloc[0] if len(frames[0]) else method
+                raise ValueError(
+                    f"{type(self).__name__} was fitted with sample_weight, and "
+                    f"its {kind!r} interval by method {label!r} does not use "
+                    "the weights (it would be computed as if the rows were "
+                    "unweighted): intervals of a weighted fit are not offered "
+                    "for that method. Use a resampling method that refits "
+                    "with the rows' weights (method='bootstrap' where "
+                    "offered), or fit without sample_weight."
+                )
         return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _weighted_rows(
+    X: Any, y: Any, weights: NDArray[np.float64]
+) -> tuple[Any, Any, NDArray[np.float64] | None]:
+    """The rows of a weighted fit that carry weight, and their weights.
+
+    A row of weight zero takes no part in the fit, so it is dropped from
+    the rows an interval resamples; when the rows left all weigh the same,
+    the fit is that of the unweighted rows, and the weights are ``None``.
+    """
+    keep = weights > 0
+    if not keep.all():
+        X, y, weights = _take(X, keep), _take(y, keep), weights[keep]
+    if weights.size and np.all(weights == weights[0]):
+        return X, y, None
+    return X, y, weights
 
 
 class PopulationIntervalMixin(ConfidenceIntervalMixin):
@@ -707,6 +986,7 @@ class PopulationIntervalMixin(ConfidenceIntervalMixin):
     ) -> pd.DataFrame:
         """Percentile bootstrap of the privatized rows, refitting each time."""
         X = request.data("X")
+        weights = request.fit_weights()
         reps = request.memo(
             "bootstrap",
             lambda: bootstrap_replicates(
@@ -716,6 +996,7 @@ class PopulationIntervalMixin(ConfidenceIntervalMixin):
                 n_resamples=request.resamples(),
                 random_state=request.random_state,
                 n_jobs=request.n_jobs,
+                sample_weight=weights,
             ),
         )
         lower, upper = percentile_interval(reps, request.level)

@@ -403,16 +403,26 @@ def warn_if_set_wider(est: Any, se: float, level: float) -> None:
     if not high - low > width:
         return
     share = outside_share(est.innermost_, est.probabilities_, cuts)
-    warnings.warn(
-        f"{share:.1%} of the estimated mass lies outside the anchors' "
-        f"supported range: under the declared {_bounds_text(bounds)} the "
-        f"data locate the mean only up to a set of width {high - low:.3g}, "
-        f"wider than this {level:.0%} interval ({width:.3g}), which assumes "
-        "the anchors span the values. Use method='identified_set' (the "
-        "default with bounds) for an interval that covers the mean.",
-        NotIdentifiableWarning,
-        stacklevel=external_stacklevel(),
-    )
+    if np.isfinite(high - low):
+        message = (
+            f"{share:.1%} of the estimated mass lies outside the anchors' "
+            f"supported range: under the declared {_bounds_text(bounds)} the "
+            f"data locate the mean only up to a set of width {high - low:.3g}, "
+            f"wider than this {level:.0%} interval ({width:.3g}), which assumes "
+            "the anchors span the values. Use method='identified_set' (the "
+            "default with bounds) for an interval that covers the mean."
+        )
+    else:
+        message = (
+            f"{share:.1%} of the estimated mass lies outside the anchors' "
+            f"supported range, and under {_bounds_text(bounds)} it may lie "
+            "arbitrarily far out: the data do not locate the mean, and this "
+            f"{level:.0%} interval assumes the anchors span the values. "
+            "Declare bounds=(low, high) known before seeing the data; "
+            "method='identified_set' (the default with bounds) then gives an "
+            "interval that covers the mean."
+        )
+    warnings.warn(message, NotIdentifiableWarning, stacklevel=external_stacklevel())
 
 
 def _is_case_one(Z: NDArray) -> bool:

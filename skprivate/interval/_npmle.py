@@ -29,6 +29,7 @@ from ..base import ParamsValidationMixin, SufficientStatisticMixin
 from ..distributions import DiscreteDistribution, PopulationEstimateMixin
 from ..exceptions import NotIdentifiableWarning
 from ..utils import Interval, Options
+from ..utils._dask import is_dask_collection
 from ..utils._statistic import RowStatistic
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_interval_array, check_weights
@@ -91,8 +92,36 @@ class IntervalRowsFitMixin(SufficientStatisticMixin):
 
     ``fit(X, y=None, sample_weight=None)`` calls ``_fit_statistic``; the
     learner's ``_statistic_fit(statistic, (Z, w), added)`` fits the rows
-    ``Z`` with weights ``w``.
+    ``Z`` with weights ``w``.  A fit on an in-memory array is remembered
+    for ``conf_int`` (its number of rows, a fingerprint of the validated
+    rows and the weights; see
+    :meth:`~skprivate._uncertainty.ConfidenceIntervalMixin._ci_remember_fit_data`),
+    which then refuses an ``X`` other than the fitted rows and resamples the
+    rows with their weights.  A fit on a dask collection (whose rows are
+    pooled across partitions, and which takes no weights) is not: its
+    ``conf_int`` does not check ``X``.
     """
+
+    def _fit_statistic(self, X, y=None, **fit_params):
+        remember = getattr(self, "_ci_remember_fit_data", None)
+        if remember is not None:
+            self._ci_forget_fit_data()
+        super()._fit_statistic(X, y, **fit_params)
+        if remember is not None and not is_dask_collection(X):
+            # An in-memory fit is one block: its value is the validated rows
+            # and their weights, as given.
+            value = self.__dict__.get("_statistic_value")
+            if value is None:  # pragma: no cover - a statistic not kept
+                Z = check_interval_array(X, name="X")
+                w = check_weights(fit_params.get("sample_weight"), Z.shape[0])
+            else:
+                Z, w = value
+            weighted = fit_params.get("sample_weight") is not None
+            remember(Z, w if weighted else None)
+        return self
+
+    def _ci_fit_data_form(self, X):
+        return check_interval_array(X, name="X")
 
     def _statistic_input(self, X, reset):
         return X  # validated by IntervalRows, row by row

@@ -144,11 +144,20 @@ def _lr_critical(level: float) -> float | None:
 
 
 def _informative(X: Any) -> NDArray[np.float64]:
+    return _informative_rows(X, None)[0]
+
+
+def _informative_rows(
+    X: Any, weights: NDArray | None
+) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
+    """The rows of ``X`` other than ``(-inf, inf)``, with their weights."""
     Z = check_interval_array(X, name="X")
     keep = ~(np.isneginf(Z[:, 0]) & np.isposinf(Z[:, 1]))
     if not keep.any():
         raise ValueError("X carries no information: every row is (-inf, inf).")
-    return Z[keep]
+    if keep.all():
+        return Z, weights
+    return Z[keep], None if weights is None else weights[keep]
 
 
 def _is_case_one(Z: NDArray) -> bool:
@@ -298,14 +307,40 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
     intervals also reach the bounds over the unsupported region.  The
     density of an NPMLE is not estimated at any known rate (the estimate is
     discrete), so there is no ``"pdf"``.  ``X`` is the interval data given
-    to ``fit``.
+    to ``fit`` (refused otherwise, after an in-memory fit).
+
+    A fit with ``sample_weight``: the rows stay the resampling units, each
+    carrying its weight into every refit (``"jackknife"``, whose groups and
+    their sizes count rows, ``"bootstrap"`` and ``"subsampling"``), so the
+    weights are treated as sampling weights, not as counts of identical
+    respondents; rows of weight zero take no part.  ``"auto"`` then takes
+    ``"jackknife"`` for the mean and ``"subsampling"`` for the CDF and
+    quantiles.  ``"likelihood-ratio"`` (calibrated for the unweighted
+    likelihood), ``"influence"`` (an unweighted variance) and
+    ``"identified_set"`` (whose resampling takes no weights) refuse a
+    weighted fit.  Weights equal on every row of positive weight are the
+    unweighted fit of those rows.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
         return kind in ("mean", "quantile", "cdf")
 
     def _ci_interval_data(self, request: IntervalRequest) -> NDArray[np.float64]:
-        return _informative(request.data("X"))
+        return self._ci_weighted_interval_data(request)[0]
+
+    def _ci_weighted_interval_data(
+        self, request: IntervalRequest
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
+        """The informative rows of ``X`` and their weights (``None``: unweighted)."""
+        return _informative_rows(request.data("X"), request.fit_weights())
+
+    def _ci_refuse_weighted(self, method: str, reason: str, instead: str) -> None:
+        raise ValueError(
+            f"{type(self).__name__} was fitted with sample_weight, and "
+            f"method={method!r} {reason}: intervals of a weighted fit are not "
+            f"offered for that method. Use {instead}, which refit the rows "
+            "with their weights, or fit without sample_weight."
+        )
 
     def _ci_point_subsampling(
         self,
@@ -314,6 +349,7 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         points: NDArray,
         statistic,
         estimate: NDArray,
+        weights: NDArray | None = None,
     ) -> tuple[NDArray, NDArray]:
         n = Z.shape[0]
         b = max(20, int(np.ceil(n ** (2.0 / 3.0))))
@@ -328,6 +364,7 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
                 n_jobs=request.n_jobs,
                 size=min(b, n - 1),
                 replace=False,
+                sample_weight=weights,
             ),
         )
         return subsampling_interval(
@@ -335,15 +372,24 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         )
 
     def _ci_pointwise(self, request: IntervalRequest, quantity: str) -> pd.DataFrame:
-        Z = self._ci_interval_data(request)
+        Z, weights = self._ci_weighted_interval_data(request)
         d = _lr_critical(request.level)
         case_one = _is_case_one(Z)
         allowed = ("likelihood-ratio", "subsampling")
         method = request.choose(
             allowed,
-            "likelihood-ratio" if case_one and d is not None else "subsampling",
+            "likelihood-ratio"
+            if case_one and d is not None and weights is None
+            else "subsampling",
             type(self).__name__,
         )
+        if method == "likelihood-ratio" and weights is not None:
+            self._ci_refuse_weighted(
+                method,
+                "calibrates the unweighted likelihood ratio by its limit law "
+                "(Banerjee-Wellner), which a weighted likelihood does not follow",
+                "method='subsampling'",
+            )
         if method == "likelihood-ratio" and not case_one:
             raise ValueError(
                 "method='likelihood-ratio' needs Case-I data (every row (-inf, u] "
@@ -376,7 +422,7 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         else:
             stat = CdfAt(points) if quantity == "cdf" else QuantileAt(points)
             lower, upper = self._ci_point_subsampling(
-                request, Z, points, stat, estimate
+                request, Z, points, stat, estimate, weights
             )
             if quantity == "cdf":
                 lower, upper = np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
@@ -395,7 +441,9 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
     def _conf_int_quantile(self, request: IntervalRequest) -> pd.DataFrame:
         return self._ci_pointwise(request, "quantile")
 
-    def _ci_mean_jackknife(self, request: IntervalRequest, Z: NDArray) -> pd.DataFrame:
+    def _ci_mean_jackknife(
+        self, request: IntervalRequest, Z: NDArray, weights: NDArray | None = None
+    ) -> pd.DataFrame:
         n = Z.shape[0]
         if n < 2:
             raise ValueError(
@@ -416,7 +464,12 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         reps = request.memo(
             "jackknife",
             lambda: replicate_statistics(
-                clone(self), Z, Mean(), kept, n_jobs=request.n_jobs
+                clone(self),
+                Z,
+                Mean(),
+                kept,
+                n_jobs=request.n_jobs,
+                sample_weight=weights,
             ),
         )
         estimate = self.mean()
@@ -436,21 +489,38 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         )
 
     def _conf_int_mean(self, request: IntervalRequest) -> pd.DataFrame:
-        Z = self._ci_interval_data(request)
+        Z, weights = self._ci_weighted_interval_data(request)
         case_one = _is_case_one(Z)
         method = request.choose(
             ("identified_set", "influence", "jackknife", "bootstrap"),
             "identified_set"
             if self.bounds is not None
-            else ("influence" if case_one else "jackknife"),
+            else ("influence" if case_one and weights is None else "jackknife"),
             type(self).__name__,
         )
+        if method == "identified_set" and weights is not None:
+            self._ci_refuse_weighted(
+                method,
+                "resamples the rows without their weights",
+                "method='jackknife' or method='bootstrap' (intervals for the "
+                "NPMLE's mean, which do not reach the declared bounds)",
+            )
+        if method == "influence" and weights is not None:
+            self._ci_refuse_weighted(
+                method,
+                "estimates an unweighted variance",
+                "method='jackknife' or method='bootstrap'",
+            )
         if method == "identified_set":
             return mean_interval(self, request, Z)
-        if method == "bootstrap":
-            return self._ci_bootstrap_population(request, None, Mean())
-        if method == "jackknife":
-            return self._ci_mean_jackknife(request, Z)
+        if method in ("bootstrap", "jackknife"):
+            frame = (
+                self._ci_bootstrap_population(request, None, Mean())
+                if method == "bootstrap"
+                else self._ci_mean_jackknife(request, Z, weights)
+            )
+            self._ci_warn_unlocated_mean(frame, request.level)
+            return frame
         if not case_one:
             raise ValueError(
                 "method='influence' needs Case-I data; use method='jackknife' "
@@ -461,12 +531,8 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         g = _kde_at(cs.u, cs.u)
         n = cs.u.size
         se = float(np.sqrt(np.sum(F * (1.0 - F) / g**2)) / n)
-        if self.bounds is not None:
-            from ._identified import warn_if_set_wider
-
-            warn_if_set_wider(self, se, request.level)
         estimate = self.mean()
-        return normal_frame(
+        frame = normal_frame(
             "mean",
             None,
             estimate,
@@ -475,3 +541,19 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
             "influence (Huang-Wellner)",
             "E[X] (anchors spanning the values)",
         )
+        self._ci_warn_unlocated_mean(frame, request.level)
+        return frame
+
+    def _ci_warn_unlocated_mean(self, frame: pd.DataFrame, level: float) -> None:
+        """Warn when the data locate the mean less well than ``frame`` claims.
+
+        The point intervals of the mean assume the anchors span the values;
+        mass the NPMLE puts beyond them may sit anywhere up to the declared
+        bounds (anywhere at all without bounds), see
+        :func:`~._identified.warn_if_set_wider`.
+        """
+        from ._identified import warn_if_set_wider
+
+        width = float(frame["upper"].iloc[0] - frame["lower"].iloc[0])
+        z = float(stats.norm.ppf(0.5 + level / 2.0))
+        warn_if_set_wider(self, width / (2.0 * z), level)

@@ -67,9 +67,23 @@ def test_the_rule_compares_the_set_with_the_interval_at_its_level():
         est.conf_int("mean", X=Z, method="influence", level=0.99)
 
 
-def test_without_bounds_the_influence_interval_does_not_judge_identification():
+@pytest.mark.parametrize("method", ["influence", "jackknife", "bootstrap"])
+def test_without_bounds_mass_beyond_the_anchors_is_not_located(method):
+    # No bounds: the mass outside the anchors' range may lie arbitrarily far
+    # out, so any of it leaves the mean unlocated, whatever the interval.
     _, Z = _fit(0.5)
     est = IntervalNPMLE().fit(Z)
+    with pytest.warns(NotIdentifiableWarning) as record:
+        est.conf_int("mean", X=Z, method=method, n_resamples=20, random_state=0)
+    (message,) = [str(w.message) for w in record]
+    assert "under bounds=(-inf, inf) it may lie arbitrarily far out" in message
+    assert "Declare bounds=(low, high)" in message
+    share = float(re.search(r"([\d.]+)% of the estimated mass", message).group(1))
+    assert 10 < share < 60
+    # anchors spanning the values leave no mass outside them: no warning
+    _, Z = _fit(1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("error", NotIdentifiableWarning)
-        est.conf_int("mean", X=Z, method="influence")
+        IntervalNPMLE().fit(Z).conf_int(
+            "mean", X=Z, method=method, n_resamples=20, random_state=0
+        )
