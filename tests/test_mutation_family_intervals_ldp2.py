@@ -33,6 +33,7 @@ from skprivate._grid_density._intervals import (
 )
 from skprivate._grid_density._moments import moment_covariance, square_wave_features
 from skprivate._uncertainty import bootstrap_replicates
+from skprivate.exceptions import NotIdentifiableWarning
 from skprivate.ldp import (
     LaplaceLDP,
     PerturbedKDEEstimator,
@@ -725,16 +726,28 @@ def test_local_linear_fit_where_its_design_is_near_singular_is_the_local_constan
     got = reg.conf_int("predict", [[x1]]).iloc[0]
     assert got["estimate"] == pytest.approx(beta[0], rel=1e-9)
     assert got["estimate"] == pytest.approx(reg.predict([[x1]])[0], rel=1e-9)
-    # far from every record the kernel sums are exactly 0: no interval, and
-    # no 0 / 0 computed on the way
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    # far from every record the kernel sums are exactly 0: the fallback to
+    # the training mean, named by one NotIdentifiableWarning and no other
+    # warning (no 0 / 0 computed on the way); its estimate is the value
+    # predict falls back to, and no interval
+    assert reg.fallback_mask([[60.0], [0.0]]).tolist() == [True, False]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         # the (automatic) smoothed interval's own CoverageWarning is expected
         warnings.filterwarnings("ignore", "DeconvolutionKernelRegressor: the smoothed")
         far = reg.conf_int("predict", [[60.0], [0.0]])
-    assert np.isnan(
-        far[["estimate", "se", "lower", "upper"]].iloc[0].to_numpy(float)
-    ).all()
+    assert [w.category for w in caught] == [NotIdentifiableWarning]
+    assert str(caught[0].message) == (
+        "DeconvolutionKernelRegressor: the predict interval is NaN at 1 "
+        "point(s), (60), where predict falls back to the training mean (see "
+        "fallback_mask: no records near them, or kernel weights that cannot be "
+        "told from zero): the records do not identify E[y | x] there. The "
+        "estimate column holds the fallback value that predict returns."
+    )
+    assert caught[0].filename == __file__
+    assert far["estimate"].iloc[0] == reg.predict([[60.0]])[0]
+    assert far["estimate"].iloc[0] == pytest.approx(YR.mean(), rel=1e-12)
+    assert np.isnan(far[["se", "lower", "upper"]].iloc[0].to_numpy(float)).all()
     assert np.isfinite(
         far[["estimate", "se", "lower", "upper"]].iloc[1].to_numpy(float)
     ).all()

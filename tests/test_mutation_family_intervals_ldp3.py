@@ -171,16 +171,24 @@ def test_classifier_smoothed_interval_warns_about_the_class_probability():
 
 def test_cdf_interval_of_an_estimate_above_one_is_clipped_to_one():
     # identical records: no spread (se 0), and the fourth-order kernel's CDF
-    # overshoots 1 inside the support; the estimate is kept, both ends clip
+    # overshoots 1 inside the support; the estimate and both ends are cut to
+    # 1, so the estimate stays inside its interval
     kde = DeconvolutionKernelDensity(
         bandwidth=H, noise_scale=B, support=(LOW, HIGH)
     ).fit(np.full((5, 1), 0.3))
     for boundary in ("reflect", "clip"):
         kde.set_params(boundary=boundary)
+        # the linear (bias-corrected) estimate before the cut overshoots 1
+        raw, raw_se = kde._ci_linear_ratio(
+            np.full(5, 0.3), np.array([1.4]), "cdf", True
+        )
+        assert raw[0] > 1.03
+        assert raw_se[0] == 0.0
         row = kde.conf_int("cdf", [1.4], method="rbc").iloc[0]
         assert row["se"] == 0.0
-        assert row["estimate"] > 1.03
+        assert row["estimate"] == 1.0
         assert row["lower"] == row["upper"] == 1.0
+        assert row["lower"] <= row["estimate"] <= row["upper"]
 
 
 def test_regression_with_a_privatizer_bootstraps_a_clone_on_its_release():
@@ -215,8 +223,15 @@ def test_quantile_where_the_fourth_order_cdf_is_not_monotone():
     kde = DeconvolutionKernelDensity(
         bandwidth=0.02, noise_scale=0.01, support=(LOW, HIGH)
     ).fit(z[:, None])
-    cdf = kde.conf_int("cdf", [-1.0, -0.9375, -0.875], X=z)["estimate"]
-    assert cdf.tolist() == pytest.approx([-0.0486, 0.5428, 0.5], abs=1e-4)
+    grid = np.array([-1.0, -0.9375, -0.875])
+    # the linear CDF the quantile inverts dips below 0 at -1.0
+    raw, _ = kde._ci_linear_ratio(z, grid, "cdf", True)
+    assert raw.tolist() == pytest.approx([-0.0486, 0.5428, 0.5], abs=1e-4)
+    # the reported CDF estimate is cut into [0, 1], and so are both ends
+    ci = kde.conf_int("cdf", grid, X=z)
+    assert ci["estimate"].tolist() == pytest.approx([0.0, 0.5428, 0.5], abs=1e-4)
+    assert ci["estimate"].iloc[0] == 0.0
+    assert ci["lower"].iloc[0] == ci["upper"].iloc[0] == 0.0
     got = kde.conf_int("quantile", [0.497, 0.562], X=z)["estimate"]
     # q = 0.497: the fine grid starts at the overshoot's coarse point (the
     # one before the first within 3.29 se of q), whose CDF is already above

@@ -25,7 +25,6 @@ import warnings
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import linprog
 from scipy.special import logsumexp
 
 from ..exceptions import NotIdentifiableWarning
@@ -171,17 +170,98 @@ def rvns_features(
     return np.column_stack([m1.mean(axis=1), m2.mean(axis=1)])
 
 
-def _feasible_second(F: NDArray, t1: float) -> tuple[float, float]:
-    """Range of ``sum theta F2`` over the simplex with ``sum theta F1 = t1``."""
-    A_eq = np.vstack([np.ones(F.shape[0]), F[:, 0]])
-    b_eq = np.array([1.0, t1])
-    out = []
-    for sign in (1.0, -1.0):
-        res = linprog(sign * F[:, 1], A_eq=A_eq, b_eq=b_eq, bounds=(0, None))
-        if res.status != 0:
-            return np.inf, -np.inf
-        out.append(sign * res.fun)
-    return out[0], out[1]
+def _located(value: float, spread: float) -> str:
+    """Format ``value`` to six significant digits of ``spread``.
+
+    A location far from zero keeps the digits that tell it apart within the
+    support (``1000000.4`` rather than ``1e+06``).
+    """
+    value = float(value)
+    if not (np.isfinite(value) and value != 0 and spread > 0):
+        return f"{value:.6g}"
+    extra = max(0, int(np.ceil(np.log10(abs(value) / spread))))
+    return f"{value:.{min(6 + extra, 17)}g}"
+
+
+def _standard_frame(F: NDArray) -> tuple[NDArray, NDArray, bool]:
+    """Affine frame of the feature plane in which the moments are compared.
+
+    Returns ``(centre, M, flat)`` with ``U = (F - centre) @ M`` the
+    standardized features: the first centred and scaled to unit standard
+    deviation over the cells, the second with its linear dependence on the
+    first removed, then centred and scaled the same way (``M`` is upper
+    triangular, so a constraint on the first feature alone stays one on
+    ``U[:, 0]``).  Every constraint ``sum theta F = t`` is the constraint
+    ``sum theta U = (t - centre) @ M``, and ``exp(lam . U)`` is
+    ``exp((M @ lam) . F)`` up to a constant, so nothing is lost; what is
+    gained is that the margins of the feasibility checks and the tolerances
+    of Newton's method no longer depend on the data's units (a second
+    feature of order ``1e24`` or ``1e-24``).  ``flat`` is
+    True when the second feature is an affine function of the first over
+    the cells (to round-off): its range at a given mean is then a point.
+    """
+    centre = F.mean(axis=0)
+    D = F - centre
+    s1 = float(np.sqrt(np.mean(D[:, 0] ** 2)))
+    s1 = s1 if s1 > 0 else 1.0
+    beta = float(np.mean(D[:, 0] * D[:, 1])) / (s1 * s1)
+    residual = D[:, 1] - beta * D[:, 0]
+    s2 = float(np.sqrt(np.mean(residual**2)))
+    spread2 = float(np.sqrt(np.mean(D[:, 1] ** 2)))
+    flat = not s2 > 1e-12 * spread2
+    s2 = s2 if s2 > 0 else 1.0
+    M = np.array([[1.0 / s1, -beta / s2], [0.0, 1.0 / s2]])
+    return centre, M, flat
+
+
+def _hull_chain(x: list, y: list, upper: bool) -> list:
+    """Indices of the lower (or upper) convex hull of points sorted by ``x``."""
+    hull: list = []
+    for i in range(len(x)):
+        while len(hull) >= 2:
+            o, a = hull[-2], hull[-1]
+            cross = (x[a] - x[o]) * (y[i] - y[o]) - (y[a] - y[o]) * (x[i] - x[o])
+            # the lower hull turns left (cross > 0), the upper one right
+            if (cross >= 0) if upper else (cross <= 0):
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return hull
+
+
+def _hull_at(x: NDArray, y: NDArray, hull: list, t: float) -> float:
+    """Height at ``t`` of the polygonal chain of ``hull`` (``t`` within its span)."""
+    hx, hy = x[hull], y[hull]
+    k = int(np.clip(np.searchsorted(hx, t, side="right") - 1, 0, hx.size - 2))
+    run = hx[k + 1] - hx[k]
+    frac = 0.0 if not run > 0 else (t - hx[k]) / run
+    return float(hy[k] + min(max(frac, 0.0), 1.0) * (hy[k + 1] - hy[k]))
+
+
+def _feasible_second(U: NDArray, t1: float) -> tuple[float, float]:
+    """Range of ``sum theta U2`` over the simplex with ``sum theta U1 = t1``.
+
+    The moments ``(sum theta U1, sum theta U2)`` the cell probabilities can
+    give are the convex hull of the points ``U_i``; the range at ``t1`` is
+    where the vertical line through ``t1`` crosses its lower and upper
+    chains.  The chains are built exactly (Andrew's monotone chain), with no
+    solver and its tolerances; ``t1`` must lie within the range of ``U1``
+    (the caller checks it).
+    """
+    order = np.lexsort((U[:, 1], U[:, 0]))
+    x, y = U[order, 0], U[order, 1]
+    # of points sharing an abscissa, only the lowest and highest can be on
+    # the chains
+    starts = np.flatnonzero(np.r_[True, np.diff(x) > 0])
+    ends = np.r_[starts[1:], x.size] - 1
+    xs = x[starts]
+    if xs.size == 1:
+        return float(y[starts[0]]), float(y[ends[0]])
+    low_y, high_y = y[starts], y[ends]
+    lower = _hull_chain(xs.tolist(), low_y.tolist(), upper=False)
+    upper = _hull_chain(xs.tolist(), high_y.tolist(), upper=True)
+    return _hull_at(xs, low_y, lower, t1), _hull_at(xs, high_y, upper, t1)
 
 
 def _newton_tilt(
@@ -265,6 +345,7 @@ def tilt_to_moments(
     cov: ArrayLike | None = None,
     within: float = 2.0,
     name: str = "the estimate",
+    units: tuple[float, float] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
     """Exponential tilt of cell probabilities that reproduces two moments.
 
@@ -294,6 +375,15 @@ def tilt_to_moments(
     the first moment is matched when that range is a point).  Both cases
     emit a :class:`~skprivate.exceptions.NotIdentifiableWarning`.
 
+    The computations are made in a standardized frame of the features (see
+    :func:`_standard_frame`), so the result does not depend on their units;
+    the range of the second moment is read off the convex hull of the
+    cells' features, exactly.  Features far from zero relative to their
+    spread (values around ``1e6`` varying by ``1``) lose the precision of
+    their second moment in ``x**2`` itself: pass features of the values
+    centred and scaled by the support (and targets in the same units), as
+    :class:`~skprivate.DeconvolutionKernelDensity` does.
+
     Parameters
     ----------
     mass : array-like of shape (m,)
@@ -310,14 +400,23 @@ def tilt_to_moments(
         Radius of the accepted ellipse (Mahalanobis distance).
     name : str
         What is corrected, for the warnings.
+    units : tuple (low, width) or None
+        When the features and targets are those of the values in the units
+        ``u = (x - low) / width`` (see above), the warnings report the
+        moments in the data's units ``x``; None reports them as given.
 
     Returns
     -------
     mass : ndarray of shape (m,)
         Tilted probabilities (sum 1).
     multipliers : ndarray of shape (2,) or None
-        ``lambda`` (zero for an unmatched second moment); None when nothing
-        was matched.
+        ``lambda``, in the units of ``features`` (zero for an unmatched
+        second moment); None when nothing was matched.
+
+    Raises
+    ------
+    ValueError
+        When ``mass`` has a negative entry or no positive finite total.
 
     Examples
     --------
@@ -331,56 +430,97 @@ def tilt_to_moments(
     p = np.asarray(mass, dtype=float)
     F = np.asarray(features, dtype=float)
     t = np.asarray(target, dtype=float)
-    p = p / p.sum()
+    total = p.sum()
+    if not (np.all(p >= 0) and np.isfinite(total) and total > 0):
+        raise ValueError(
+            f"mass must be non-negative with a positive finite total; got {total!r}."
+        )
+    p = p / total
+    keep = p > 0
+    # everything below is computed in the standardized frame U = (F - c) @ M
+    # and mapped back: the result does not depend on the features' units
+    centre, M, flat = _standard_frame(F[keep])
+    back = np.linalg.inv(M)
+
+    def raw(u):
+        return centre + np.asarray(u, dtype=float) @ back
+
+    low, width = (0.0, 1.0) if units is None else map(float, units)
+
+    def shown(first, second=None):
+        # a mean (or, with the mean square, a variance) of reports given in
+        # the units of u, in the data's units
+        if second is None:
+            return low + width * first
+        return width * width * (second - first * first)
+
+    U = (F - centre) @ M
+    u = (t - centre) @ M
     if cov is not None:
-        gap = p @ F - t
-        distance = float(np.sqrt(max(gap @ np.linalg.pinv(cov) @ gap, 0.0)))
+        gap = p @ U - u
+        P = np.linalg.pinv(M.T @ np.asarray(cov, dtype=float) @ M)
+        distance = float(np.sqrt(max(gap @ P @ gap, 0.0)))
         if distance <= within:
             return p, np.zeros(2)
-        t = t + gap * (within / distance)
-    keep = p > 0
-    Fk, logp = F[keep], np.log(p[keep])
-    lo1, hi1 = float(Fk[:, 0].min()), float(Fk[:, 0].max())
+        u = u + gap * (within / distance)
+    Uk, logp = U[keep], np.log(p[keep])
+    lo1, hi1 = float(Uk[:, 0].min()), float(Uk[:, 0].max())
     margin1 = 1e-9 * (hi1 - lo1)
-    if not (np.all(np.isfinite(t)) and lo1 + margin1 < t[0] < hi1 - margin1):
+    if not (np.all(np.isfinite(u)) and lo1 + margin1 < u[0] < hi1 - margin1):
+        mean = raw(u)[0] if np.all(np.isfinite(u)) else t[0]
+        first = [shown(F[keep, 0].min()), shown(F[keep, 0].max())]
+        spread = first[1] - first[0]
         warnings.warn(
             f"The moment correction of {name} was skipped: the unbiased estimate "
-            f"of the reports' mean ({t[0]:.6g}) is outside the range "
-            f"[{lo1:.6g}, {hi1:.6g}] that a density on the estimate's support can "
-            "give (too few records for this noise, or a support that does not "
-            "contain the data); the estimate keeps its own moments.",
+            f"of the reports' mean ({_located(shown(mean), spread)}) is outside "
+            f"the range [{_located(first[0], spread)}, "
+            f"{_located(first[1], spread)}] that a density on the estimate's "
+            "support can give (too few records for this noise, or a support that "
+            "does not contain the data); the estimate keeps its own moments.",
             NotIdentifiableWarning,
             stacklevel=external_stacklevel(),
         )
         return p, None
-    lo2, hi2 = _feasible_second(Fk, float(t[0]))
+    # the second feature's range at the target mean (a point when it is an
+    # affine function of the first: only the mean can then be matched)
+    lo2, hi2 = (0.0, 0.0) if flat else _feasible_second(Uk, float(u[0]))
     margin2 = 1e-9 * max(hi2 - lo2, 0.0)
     columns = [0, 1]
-    if not lo2 + margin2 < t[1] < hi2 - margin2:
-        given = float(t[1])
+    if not lo2 + margin2 < u[1] < hi2 - margin2:
+        given = float(u[1])
         # as far inside the range as it was outside (within limits)
         gap = max(lo2 - given, given - hi2)
         inside = min(_FEASIBLE_SHARE * (hi2 - lo2), max(gap, 1e-4 * (hi2 - lo2)))
+        mean = raw(u)[0]
+        spread = abs(shown(F[keep, 0].max()) - shown(F[keep, 0].min()))
+
+        def variance(v):
+            # the reports' variance at the target mean and mean square v: it
+            # reads the same in any units, and far from zero
+            return shown(mean, raw([u[0], v])[1])
+
         if inside > 0:
-            t = np.array([t[0], np.clip(given, lo2 + inside, hi2 - inside)])
+            u = np.array([u[0], np.clip(given, lo2 + inside, hi2 - inside)])
             what = (
-                f"it was moved to {t[1]:.6g}, as far inside that range as it "
-                "was outside"
+                f"it was moved to {variance(u[1]):.6g}, as far inside that "
+                "range as it was outside"
             )
         else:
             columns = [0]
             what = "only the mean was matched"
         warnings.warn(
             f"The moment correction of {name} could not match the unbiased "
-            f"estimate of the reports' mean square ({given:.6g}): it is outside "
-            f"the range [{lo2:.6g}, {hi2:.6g}] that a density on the estimate's "
-            "support with the estimated mean can give (the implied variance of "
-            "the values is at or below the smallest, or above the largest, "
+            "estimate of the reports' mean square: the reports' variance it "
+            f"implies ({variance(given):.6g}) is outside the range "
+            f"[{variance(lo2):.6g}, {variance(hi2):.6g}] that a density on the "
+            "estimate's support with the estimated mean "
+            f"({_located(shown(mean), spread)}) can give (the implied variance "
+            "of the values is at or below the smallest, or above the largest, "
             f"possible; usually too few records for this noise); {what}.",
             NotIdentifiableWarning,
             stacklevel=external_stacklevel(),
         )
-    G = Fk[:, columns] - t[columns]
+    G = Uk[:, columns] - u[columns]
     scale = np.sqrt(np.exp(logp) @ (G - np.exp(logp) @ G) ** 2)
     scale = np.where(scale > 0, scale, 1.0)
     lam, logw = _newton_tilt(logp, G / scale)
@@ -397,4 +537,6 @@ def tilt_to_moments(
     out[keep] = np.exp(logw)
     multipliers = np.zeros(2)
     multipliers[columns] = lam / scale
-    return out, multipliers
+    # exp(lam . U) = exp((M @ lam) . F) up to a constant; M is triangular, so
+    # an unmatched second moment keeps a zero multiplier
+    return out, M @ multipliers

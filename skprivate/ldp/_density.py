@@ -270,7 +270,9 @@ class DeconvolutionKernelDensity(
     mean ``mean(Z)`` and variance ``var(Z) - 2 b**2`` (``E[Z | x] = x``,
     ``Var[Z | x] = 2 b**2`` for Laplace noise of scale ``b``): the
     exponential tilt ``f(x) exp(l1 x + l2 x**2)``, whose two multipliers
-    are found by Newton's method.  When the variance estimate is out of
+    are found by Newton's method (in the support's units ``(x - low) /
+    (high - low)``, so the estimate does not depend on the data's units or
+    on their distance from zero).  When the variance estimate is out of
     reach (at or below zero for few records and much noise) it is moved
     just inside the attainable range, and when the mean is, nothing is
     changed; both cases warn (:class:`~skprivate.exceptions.NotIdentifiableWarning`).
@@ -518,9 +520,13 @@ class DeconvolutionKernelDensity(
         self.support_ = statistic.support
         if statistic.streamable:
             self._stream = self._settings()
-        # linear binning keeps the sum of the records exact
-        nodes = statistic.lo + statistic.delta * np.arange(statistic.size)
-        self._noisy_moments = binned_moments(nodes, counts, -(statistic.delta**2) / 6)
+        # linear binning keeps the sum of the records exact; the moments are
+        # those of the records in the support's units (see _unit_records)
+        low, high = self.support_
+        width = high - low
+        step = statistic.delta / width
+        nodes = (statistic.lo - low) / width + step * np.arange(statistic.size)
+        self._noisy_moments = binned_moments(nodes, counts, -(step**2) / 6)
         self._noisy_powers = (
             float(np.dot(counts, nodes**3) / counts.sum()),
             float(np.dot(counts, nodes**4) / counts.sum()),
@@ -569,11 +575,25 @@ class DeconvolutionKernelDensity(
             )
         if q == 1:
             self.support_ = self._support_interval(Z)
-            z = Z[:, 0]
+            z = self._unit_records(Z[:, 0])
             self._noisy_moments = (n, float(z.mean()), float(np.dot(z, z) / n))
             self._noisy_powers = (float(np.mean(z**3)), float(np.mean(z**4)))
             self._defer_distribution()
         return self
+
+    def _unit_records(self, z: NDArray) -> NDArray[np.float64]:
+        """Records in the support's units: ``(z - low) / (high - low)``.
+
+        The moment correction works with the values so centred and scaled
+        (their moments, the tilt's features and multipliers), so that it
+        does not depend on the data's units or on how far from zero they
+        lie: the mean square of values near ``1e6`` varying by ``1`` would
+        keep no digit of their variance.  A support of zero width (refused
+        later) leaves the records as they are.
+        """
+        low, high = self.support_
+        width = high - low
+        return (z - low) / width if width > 0 else np.asarray(z, dtype=float)
 
     def _defer_distribution(self) -> None:
         """Tabulate the proper density on first use, not in ``fit``.
@@ -762,17 +782,28 @@ class DeconvolutionKernelDensity(
         self._norm = total
         self._tilt = None
         if self.moment_correction:
+            # in the support's units u = (x - low) / (high - low), like the
+            # records' moments (see _unit_records)
             n, mean, square = self._noisy_moments
             cov = moment_covariance(n, mean, square, *self._noisy_powers)
-            noise_var = 2.0 * float(self.noise_scale_[0]) ** 2
-            features = additive_features(edges, noise_var)
+            width = high - low
+            noise_var = 2.0 * (float(self.noise_scale_[0]) / width) ** 2
+            unit_edges = np.linspace(0.0, 1.0, _DISTRIBUTION_CELLS + 1)
+            features = additive_features(unit_edges, noise_var)
             mass, lam = tilt_to_moments(
-                mass, features, [mean, square], cov=cov, name=type(self).__name__
+                mass,
+                features,
+                [mean, square],
+                cov=cov,
+                name=type(self).__name__,
+                units=(low, width),
             )
             if lam is not None:
-                # pdf(x) = max(g(x), 0) / C * exp(l1 x + l2 (x**2 + shift) - log_c),
-                # the continuous form of the tilt of the cells
-                shift = float(features[0, 1] - mids[0] ** 2)
+                # pdf(x) = max(g(x), 0) / C * exp(l1 u + l2 (u**2 + shift) - log_c)
+                # with u = (x - low) / (high - low), the continuous form of
+                # the tilt of the cells
+                unit_mids = 0.5 * (unit_edges[:-1] + unit_edges[1:])
+                shift = float(features[0, 1] - unit_mids[0] ** 2)
                 positive = dens > 0
                 log_c = float(
                     logsumexp(
@@ -828,6 +859,6 @@ class DeconvolutionKernelDensity(
         raw[inside] = np.maximum(self._on_support(flat[inside, 0]), 0.0) / self._norm
         if self._tilt is not None:
             l1, l2, shift, log_c = self._tilt
-            t = flat[inside, 0]
+            t = self._unit_records(flat[inside, 0])
             raw[inside] *= np.exp(l1 * t + l2 * (t * t + shift) - log_c)
         return np.where(inside, raw, 0.0).reshape(x.shape)

@@ -40,6 +40,9 @@ __all__ = ["FiellerCheckMixin", "uninformative_points"]
 def uninformative_points(frame: pd.DataFrame, proba: bool) -> tuple[int, int]:
     """``(k, m)``: points whose interval holds every value, of those estimated.
 
+    A point is estimated when it has an estimate and an interval (where
+    ``predict`` falls back to the training mean, the interval is NaN).
+
     ``frame`` is a ``conf_int`` frame of ``"predict"`` (``proba=False``) or
     ``"predict_proba"`` (one block of rows per class, the same points in each
     block); a point counts once however many of its classes hold every
@@ -69,8 +72,10 @@ def uninformative_points(frame: pd.DataFrame, proba: bool) -> tuple[int, int]:
         every = np.isneginf(lower) & np.isposinf(upper)
     blocks = max(frame["quantity"].nunique(), 1)
     shape = (blocks, len(frame) // blocks)
-    every = (every & np.isfinite(estimate)).reshape(shape).any(axis=0)
-    estimated = np.isfinite(estimate).reshape(shape).any(axis=0)
+    # a point where predict falls back has an estimate but no interval
+    bounded = np.isfinite(estimate) & ~(np.isnan(lower) & np.isnan(upper))
+    every = (every & bounded).reshape(shape).any(axis=0)
+    estimated = bounded.reshape(shape).any(axis=0)
     return int(every.sum()), int(estimated.sum())
 
 

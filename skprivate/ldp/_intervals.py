@@ -115,6 +115,8 @@ from .._uncertainty import (
     values_of,
     z_value,
 )
+from ..exceptions import NotIdentifiableWarning
+from ..utils._warnings import external_stacklevel
 from ._common import LOCAL_LINEAR_TOLERANCE
 from ._kernels import deconvolution_kernel
 from ._smoothed_warning import warn_smoothed
@@ -136,6 +138,8 @@ _SQRT_2PI = np.sqrt(2.0 * np.pi)
 # Quantile intervals: a coarse grid of the support, then a fine grid over
 # the values not rejected at the 0.999 level.
 _COARSE, _FINE, _WIDE_Z = 65, 129, 3.29
+# Points listed by the warning on the fallback points of a regression.
+_SHOWN_POINTS = 5
 
 
 def interval_kernel(u: NDArray, ratio: float, kernel: str, rbc: bool) -> NDArray:
@@ -237,7 +241,13 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
     default the records the estimate keeps.  Fitted with ``privatizer=``,
     the estimate uses its kept release (``released_``) and refuses ``X``.
     The centre (``estimate``) of an ``"rbc"`` interval is the
-    bias-corrected estimate.
+    bias-corrected estimate, and that of a ``"smoothed"`` one the
+    (reflected, normalized) kernel estimate before its negative lobes are
+    clipped and its moments corrected, both linear in the records (the
+    bootstrap's is ``cdf()`` itself).  Where such a linear estimate leaves
+    the parameter space (few records, much noise), the reported estimate
+    and both bounds are cut to it, ``[0, 1]`` for a CDF and ``[0, inf)``
+    for a density, so the estimate always lies in its interval.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
@@ -357,10 +367,13 @@ class DeconvolutionDensityIntervalsMixin(PopulationIntervalMixin):
                 lambda: self._ci_linear_ratio(z, x[inside], what, method == "rbc"),
             )
         lower, upper = normal_interval(est, se, request.level)
-        if what == "cdf":
-            lower, upper = np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
-        else:
-            lower = np.maximum(lower, 0.0)
+        # A CDF lies in [0, 1] and a density is non-negative, but the linear
+        # estimate (bias-corrected for "rbc") can leave that range where it
+        # is poorly determined: its interval is cut to the range, and so is
+        # the reported estimate, which then stays inside its interval (the
+        # cut is monotone).
+        bounds = (0.0, 1.0) if what == "cdf" else (0.0, np.inf)
+        est, lower, upper = (np.clip(v, *bounds) for v in (est, lower, upper))
         if method == "rbc":
             label = "rbc (fourth-order kernel, robust bias correction)"
             target = "f(x)" if what == "pdf" else "F(x)"
@@ -476,6 +489,26 @@ def fieller_interval(
     return lower, upper
 
 
+def _warn_fallback(est: Any, rows: NDArray, kind: str) -> None:
+    """Warn that ``rows`` get NaN bounds: the fit falls back there."""
+    shown = [
+        "(" + ", ".join(f"{v:.6g}" for v in row) + ")" for row in rows[:_SHOWN_POINTS]
+    ]
+    more = rows.shape[0] - len(shown)
+    listed = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+    warnings.warn(
+        f"{type(est).__name__}: the {kind} interval is NaN at {rows.shape[0]} "
+        f"point(s), {listed}, where {kind} falls back to the training "
+        f"{'class frequencies' if kind == 'predict_proba' else 'mean'} (see "
+        "fallback_mask: no records near them, or kernel weights that cannot be "
+        f"told from zero): the records do not identify "
+        f"{'P(y | x)' if kind == 'predict_proba' else 'E[y | x]'} there. The "
+        f"estimate column holds the fallback value that {kind} returns.",
+        NotIdentifiableWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
 class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     """``conf_int`` of the deconvolution kernel regressor and classifier.
 
@@ -496,7 +529,13 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     line otherwise ([0, 1] for probabilities): an honest "not estimable
     here" rather than the delta method's interval, which is too short when
     ``D`` is noisy.  Points where the fit falls back to the training mean
-    (see ``fallback_mask``) get no interval (NaN).  ``X`` and ``y`` are the
+    (see ``fallback_mask``) get no interval: their ``estimate`` is the
+    fallback value that ``predict`` (``predict_proba``) returns, their
+    ``se``, ``lower`` and ``upper`` are NaN, and a
+    :class:`~skprivate.exceptions.NotIdentifiableWarning` names them.  The
+    records say nothing of the regression function there, and an interval
+    around the training mean would cover ``E[y]``, not ``E[y | x]``.
+    ``X`` and ``y`` are the
     noisy inputs and the responses; by default the records the learner
     keeps.  Fitted with ``privatizer=``, the learner uses the records it
     keeps (its release of the inputs and the responses) and refuses ``X``
@@ -663,19 +702,26 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
             )
             kind = "predict_proba" if proba else "predict"
             warn_smoothed(self, request, kind, remedy)
-        fallback = np.asarray(self.fallback_mask(request.points), dtype=bool)
+        # The points as given (a DataFrame keeps its feature names) for the
+        # learner's own predict; the replicates, fitted on arrays, take rows.
+        given_frame = isinstance(request.points, pd.DataFrame)
+
+        def query(est):
+            named = given_frame and hasattr(est, "feature_names_in_")
+            return request.points if named else rows
+
+        def public(est):
+            if proba:
+                return est.predict_proba(query(est))
+            return est.predict(query(est))[:, None]
+
+        fallback = np.asarray(self.fallback_mask(query(self)), dtype=bool)
         Z, Y, labels = self._ci_training(request)
         c = Y.shape[1]
         if method == "bootstrap":
-            if proba:
 
-                def stat(est):
-                    return est.predict_proba(rows).T.ravel()
-
-            else:
-
-                def stat(est):
-                    return est.predict(rows)
+            def stat(est):
+                return public(est).T.ravel()
 
             reps = request.memo(
                 "bootstrap",
@@ -724,8 +770,17 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
             else:
                 label = "smoothed (sandwich)"
                 target = "E[y | x] smoothed at the bandwidth"
-        est[fallback], se[fallback] = np.nan, np.nan
-        lower[fallback], upper[fallback] = np.nan, np.nan
+        if fallback.any():
+            # predict returns the training mean there: the estimate is what
+            # it returns, and the bounds NaN, since the data say nothing of
+            # the regression function at these points
+            est[fallback] = public(self)[fallback]
+            se[fallback] = np.nan
+            lower[fallback], upper[fallback] = np.nan, np.nan
+            if not request.cache.get("fallback-warned"):  # once over the levels
+                request.cache["fallback-warned"] = True
+                kind = "predict_proba" if proba else "predict"
+                _warn_fallback(self, rows[fallback], kind)
         if proba:
             lower, upper = np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
         frames = []

@@ -754,6 +754,8 @@ class DeconvolutionKernelRegressor(RegressorMixin, _DeconvolutionNadarayaWatson)
         return y[:, None]
 
     def _loss(self, Y: NDArray, pred: NDArray) -> float:
+        if Y.shape[0] == 0:  # no loss points (the SIMEX selection warns)
+            return np.nan
         return float(np.mean((Y - pred) ** 2))
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> DeconvolutionKernelRegressor:
@@ -882,6 +884,8 @@ class DeconvolutionKernelClassifier(ClassifierMixin, _DeconvolutionNadarayaWatso
         return p / p.sum(axis=1, keepdims=True)
 
     def _loss(self, Y: NDArray, pred: NDArray) -> float:
+        if Y.shape[0] == 0:  # no loss points (the SIMEX selection warns)
+            return np.nan
         return float(-np.mean(np.sum(Y * np.log(self._clip(pred)), axis=1)))
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> DeconvolutionKernelClassifier:
