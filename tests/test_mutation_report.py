@@ -761,6 +761,7 @@ def test_report_columns_and_types():
         "exact_share_data",
         "audited_epsilon",
         "audited_delta",
+        "categories_from_data",
     ]
     for col in ("epsilon", "delta", "audited_epsilon", "audited_delta"):
         assert report[col].dtype == np.float64

@@ -380,3 +380,46 @@ def test_bounds_missing_on_one_side_are_no_bounds(bounds):
     report = _report_of(stated)
     assert report["bounds"].iloc[:2].tolist() == [None, None]
     assert report["epsilon"].tolist() == [0.5, 0.5, 1.0]
+
+
+_FROM_DATA_NOTE = (
+    "categories read from the data (categories='auto'): their names, "
+    "published with the release, include every value present, one held by a "
+    "single respondent too"
+)
+
+
+def test_categories_read_from_the_data_are_flagged_and_noted():
+    import warnings
+
+    from skprivate import LaplaceLDP, SubsetUniform, privacy_report
+    from skprivate.frequency import OptimizedUnaryEncoding
+
+    X = pd.DataFrame({"r": ["a", "b", "c", "a"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fit's own PrivacyLeakWarning
+        auto = SubsetUniform().fit(X)
+        oue = OptimizedUnaryEncoding().fit(X)
+    declared = SubsetUniform(categories=[["a", "b", "c"]]).fit(X)
+    assert auto.privacy_summary()["categories_from_data"] is True
+    assert declared.privacy_summary()["categories_from_data"] is False
+    assert oue.privacy_summary()["categories_from_data"] is True
+    row = privacy_report(auto).iloc[0]
+    assert not pd.isna(row["categories_from_data"]) and bool(
+        row["categories_from_data"]
+    )
+    assert row["note"] == (
+        "min_coverage: lower bound of the coverage of the released subset; "
+        "no epsilon; " + _FROM_DATA_NOTE
+    )
+    row = privacy_report(declared).iloc[0]
+    assert not pd.isna(row["categories_from_data"])
+    assert not bool(row["categories_from_data"])
+    assert row["note"] == (
+        "min_coverage: lower bound of the coverage of the released subset; no epsilon"
+    )
+    row = privacy_report(oue).iloc[0]
+    assert bool(row["categories_from_data"]) and row["note"] == _FROM_DATA_NOTE
+    laplace = privacy_report(LaplaceLDP(bounds=(0, 1)).fit(np.zeros((3, 1))))
+    assert laplace["categories_from_data"].isna().all()
+    assert list(laplace.columns)[-1] == "categories_from_data"

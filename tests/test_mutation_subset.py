@@ -350,6 +350,7 @@ def test_privacy_summary_entries():
                 "min_coverage": 0.05,
             },
         ],
+        "categories_from_data": False,
         **model._release_policy(),
     }
 

@@ -70,7 +70,10 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         (True for a seeded privatizer: its releases are for simulation, not
         for release) and ``note``, then (appended, so the columns above
         keep their positions) ``coverage_reference``, ``coverage_data``,
-        ``exact_disclosure`` and ``exact_share_data``.
+        ``exact_disclosure``, ``exact_share_data``, ``audited_epsilon``,
+        ``audited_delta`` and ``categories_from_data`` (True when a
+        categorical privatizer read its categories from the data, which
+        its note then says are published; NaN for other privatizers).
 
         For a coverage notion, ``coverage`` is an expectation under a
         reference law, an assumption named in ``coverage_reference`` (for

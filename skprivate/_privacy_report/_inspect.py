@@ -59,6 +59,7 @@ _COLUMNS = [
     "exact_share_data",
     "audited_epsilon",
     "audited_delta",
+    "categories_from_data",
 ]
 
 _PASSTHROUGH = "raw (passthrough)"

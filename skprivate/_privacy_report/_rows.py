@@ -26,12 +26,36 @@ def _rows_of_privatizer(privatizer: Any, names: list[str]) -> list[dict]:
     summary = privatizer.privacy_summary()
     rows = _guarantee_rows(privatizer, summary, names)
     _add_exact_disclosure(rows, summary)
+    _add_categories_from_data(rows, summary)
     _add_audit(rows, privatizer, summary)
     # seeded noise is for simulation, not for release
     seeded = getattr(privatizer, "_is_seeded", None)
     for row in rows:
         row["reproducible"] = bool(seeded()) if callable(seeded) else np.nan
     return rows
+
+
+def _add_categories_from_data(rows: list[dict], summary: dict) -> None:
+    """Flag the rows whose published categories were read from the data.
+
+    With ``categories="auto"`` the categories (in ``categories_`` and the
+    output column names) are the distinct values of the fitted data, a
+    value held by a single respondent included: they leave outside the
+    mechanism's guarantee, and the note says so.  NaN where the privatizer
+    has no categories.
+    """
+    if "categories_from_data" not in summary:
+        return
+    flag = bool(summary["categories_from_data"])
+    for row in rows:
+        row["categories_from_data"] = flag
+        if flag:
+            row["note"] = _join(
+                row.get("note") or "",
+                "categories read from the data (categories='auto'): their "
+                "names, published with the release, include every value "
+                "present, one held by a single respondent too",
+            )
 
 
 def _add_exact_disclosure(rows: list[dict], summary: dict) -> None:

@@ -320,7 +320,9 @@ class _FrequencyPrivatizer(PrivatizerMixin, BaseEstimator):
             coins, at most the claim), ``floating_point_safe`` (True: every
             coin is an integer comparison), ``columns`` (each column's
             oracle, ``p_star``, ``q_star`` and, for local hashing, the
-            public hash family), and the ``reproducible`` entries.
+            public hash family), ``categories_from_data`` (True for
+            ``categories="auto"``: the published categories were read from
+            the data) and the ``reproducible`` entries.
         """
         check_is_fitted(self)
         policy = self._release_policy()
@@ -334,6 +336,8 @@ class _FrequencyPrivatizer(PrivatizerMixin, BaseEstimator):
             "realised_epsilon_per_feature": [o.realised_epsilon for o in self.oracles_],
             "floating_point_safe": True,
             "oracles": columns,
+            # categories="auto": the published names are the data's values
+            "categories_from_data": isinstance(self.categories, str),
             **policy,
         }
 

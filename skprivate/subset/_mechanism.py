@@ -298,6 +298,8 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             coverage lower bound ``min_coverage`` (``None`` without dummies)
             and, with ``weights``, the output of
             :func:`~skprivate.subset.subset_leakage`.  Also
+            ``categories_from_data`` (True for ``categories="auto"``: the
+            published categories were read from the data),
             ``reproducible`` and ``random_state_note`` (a seeded release is
             for simulation, not for release).
         """
@@ -325,6 +327,8 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         return {
             "notion": "subset privacy",
             "columns": columns,
+            # categories="auto": the published names are the data's values
+            "categories_from_data": isinstance(self.categories, str),
             **self._release_policy(),
         }
 
