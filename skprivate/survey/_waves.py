@@ -248,7 +248,9 @@ class SimulatedDevice:
     questionnaire : Questionnaire
         The survey.
     random_state : int or None, default=None
-        Seed of the device's draws.
+        Seed of the device's draws, for a reproducible simulation.  None
+        draws from fresh operating-system entropy on every call, so a copy
+        of the device (deep copy, pickle) draws its own.
 
     Examples
     --------
@@ -265,8 +267,26 @@ class SimulatedDevice:
 
     def __init__(self, questionnaire: Any, random_state: int | None = None) -> None:
         self.questionnaire = questionnaire
-        self.rng = np.random.default_rng(random_state)
+        self.random_state = random_state
+        # seeded: one stream, for a reproducible simulation; unseeded: fresh
+        # operating-system entropy on every call, so that no copy of the
+        # device (deepcopy, pickle) carries a stream that replays its draws
+        self._seeded_rng = (
+            None if random_state is None else np.random.default_rng(random_state)
+        )
         self.kept: dict[tuple[str, str, str], Any] = {}
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator of one call's draws (see ``random_state``)."""
+        if self._seeded_rng is None:
+            return np.random.default_rng(np.random.SeedSequence())
+        return self._seeded_rng
+
+    @rng.setter
+    def rng(self, generator: Any) -> None:
+        # a fixed generator (a scripted one in tests) for every later call
+        self._seeded_rng = generator
 
     def answers(self, respondent: Mapping, values: Mapping[str, Any]) -> dict:
         """The answers the page sends this wave (question name -> answer).
@@ -285,6 +305,7 @@ class SimulatedDevice:
         """
         survey = respondent.get("survey", "")
         out: dict[str, Any] = {}
+        rng = self.rng
         fresh = None
         for entry in respondent["questions"]:
             name, spec = entry["name"], entry["spec"]
@@ -301,10 +322,10 @@ class SimulatedDevice:
                     start = code
                     if spec["oracle"] != "krr":
                         start = [int(j == code) for j in range(spec["k"])]
-                    self.kept[key] = _stage(spec, spec["stages"][0], start, self.rng)
+                    self.kept[key] = _stage(spec, spec["stages"][0], start, rng)
                 else:
                     if fresh is None:
-                        seed = int(self.rng.integers(2**31))
+                        seed = int(rng.integers(2**31))
                         fresh = self.questionnaire.simulate_answers(
                             [respondent],
                             {n: [v] for n, v in values.items()},
@@ -313,7 +334,7 @@ class SimulatedDevice:
                     self.kept[key] = fresh[name]
             kept = self.kept[key]
             if entry["kind"] == "frequency" and spec["memoized"]:
-                out[name] = _stage(spec, spec["stages"][1], kept, self.rng)
+                out[name] = _stage(spec, spec["stages"][1], kept, rng)
             else:
                 out[name] = list(kept) if isinstance(kept, list) else kept
         return out
