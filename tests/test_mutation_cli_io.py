@@ -471,3 +471,18 @@ def test_a_temporary_file_that_cannot_be_made_is_the_error_raised(
     with pytest.raises(OSError, match="^no space left$"):
         write_csv_atomically(_frame(), str(tmp_path / "out.csv"))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_header_of_numbers_is_not_shown():
+    # A file without a header: pandas reads the first record as the names,
+    # which the message must not print.
+    frame = pd.DataFrame({"5": [1], "123456.789": [2], "SECRET": [3], "1e3": [4]})
+    assert _error(select_columns, frame, "income", "s.csv") == (
+        "column(s) income not in s.csv: its first line (4 fields, some of them "
+        "numbers) does not look like a header; the file needs a first line "
+        "naming its columns (not shown: it may be a respondent's record)"
+    )
+    words = pd.DataFrame({"age": [1], "inf_rate": [2], "nan_count": [3]})
+    assert _error(select_columns, words, "zip", "w.csv") == (
+        "column(s) zip not in w.csv; it has age, inf_rate, nan_count"
+    )

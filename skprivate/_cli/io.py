@@ -86,11 +86,27 @@ def select_columns(frame: pd.DataFrame, columns: str | None, path: str) -> list[
     names = [c.strip() for c in columns.split(",") if c.strip()]
     missing = [c for c in names if c not in frame.columns]
     if missing:
+        if any(_is_number(c) for c in frame.columns):
+            # a file without a header: its "names" are the first record
+            raise CLIError(
+                f"column(s) {', '.join(missing)} not in {path}: its first line "
+                f"({len(frame.columns)} fields, some of them numbers) does not "
+                "look like a header; the file needs a first line naming its "
+                "columns (not shown: it may be a respondent's record)"
+            )
         raise CLIError(
             f"column(s) {', '.join(missing)} not in {path}; it has "
             f"{', '.join(map(str, frame.columns))}{delimiter_hint(frame)}"
         )
     return names
+
+
+def _is_number(name: Any) -> bool:
+    try:
+        float(str(name))
+    except ValueError:
+        return False
+    return True
 
 
 def parse_params(items: list[str] | None) -> dict[str, Any]:
