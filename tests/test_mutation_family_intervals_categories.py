@@ -38,7 +38,7 @@ def subset_fit():
     labels = np.array(["a", "b", "c"])
     x = labels[rng.choice(3, size=(80, 1), p=[0.03, 0.07, 0.9])]
     est = SubsetDistributionEstimator(
-        method="mle", privatizer=SubsetUniform(categories=[labels], random_state=1)
+        method="mle", privatizer=SubsetUniform(categories=[labels], random_state=2)
     )
     return est.fit(x)
 
