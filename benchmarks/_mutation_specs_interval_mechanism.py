@@ -221,7 +221,7 @@ SPECS: dict[str, ModuleSpec] = {
                 "np.sort(np.hstack(anchors), )",
                 "the stacked anchors are 2-D: sort's default last axis is axis 1",
             ),
-            f"{_BMC}_transform__mutmut_45": (
+            f"{_BMC}_transform__mutmut_49": (
                 "B[:, j].astype(None)",
                 "numpy reads the dtype None as float64: the same cast",
             ),

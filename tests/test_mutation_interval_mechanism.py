@@ -913,3 +913,15 @@ def test_per_column_anchor_settings_given_as_objects_are_read_as_floats():
     assert as_objects.privacy_summary() == as_floats.privacy_summary()
     assert as_objects.data_coverage_ == as_floats.data_coverage_
     assert np.isfinite(as_objects.transform(X)).any(axis=1).all()
+
+
+def test_a_seeded_release_reads_the_values_as_float64():
+    # The seed's data fingerprint is taken of the values in float64, so the
+    # same numbers held as int or float32 draw the same stream.
+    from skprivate import IntervalCaseI
+
+    x = np.array([[1], [2], [4]], dtype=np.int32)
+    want = IntervalCaseI(random_state=5).fit_transform(x.astype(np.float64))
+    for dtype in (np.int32, np.float32):
+        got = IntervalCaseI(random_state=5).fit_transform(x.astype(dtype))
+        np.testing.assert_array_equal(got, want)

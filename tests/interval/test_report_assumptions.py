@@ -222,6 +222,7 @@ def test_report_columns_keep_their_order_and_append_the_new_ones():
         "exact_share_data",
         "audited_epsilon",
         "audited_delta",
+        "categories_from_data",
     ]
 
 
