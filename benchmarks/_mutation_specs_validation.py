@@ -162,8 +162,8 @@ SPECS: dict[str, ModuleSpec] = {
                     (32, '"XXbiufXX"'),
                     (48, '"XXbiufXX"'),
                     (55, '"XXMmXX"'),
-                    (75, '"XXOUSMmXX"'),
-                    (95, '"XXMmXX"'),
+                    (80, '"XXOUSMmXX"'),
+                    (100, '"XXMmXX"'),
                 ]
             },
             f"{_V}x__check_numeric_columns__mutmut_36": (
@@ -184,11 +184,11 @@ SPECS: dict[str, ModuleSpec] = {
                 "values.astype(None)",
                 "astype(None) is astype(float64)",
             ),
-            f"{_V}x__check_numeric_columns__mutmut_88": (
+            f"{_V}x__check_numeric_columns__mutmut_93": (
                 "arr.reshape(-2, 1)",
                 "numpy reads a negative size as 'infer', as -1",
             ),
-            f"{_V}x__check_numeric_columns__mutmut_99": (
+            f"{_V}x__check_numeric_columns__mutmut_104": (
                 "data[:, j].astype(None)",
                 "astype(None) is astype(float64): the same cast is tried",
             ),

@@ -580,4 +580,3 @@ def test_pandas_output_warns_when_it_keeps_row_labels():
             "the index, the rows a filter kept), reset it first: "
             "X.reset_index(drop=True)."
         )
-        assert record[0].filename == __file__

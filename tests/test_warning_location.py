@@ -74,6 +74,11 @@ class _FewValues(PopulationEstimateMixin, BaseEstimator):
 FEW = np.array([[0.0], [0.0], [0.0], [1.0]])
 
 
+def _kept_row_labels():
+    lap = LaplaceLDP(epsilon=1, bounds=(0, 10)).set_output(transform="pandas")
+    return lap.fit_transform(pd.DataFrame(X[:3], index=["a", "b", "c"]))
+
+
 def _unknown_reports():
     mech = SubsetUniform(
         categories=[CATEGORIES], handle_unknown="ignore", random_state=0
@@ -107,6 +112,8 @@ def _in_memory_cases():
             PrivacyLeakWarning,
             lambda: SubsetUniform().fit(RACE[:, None]),
         ),
+        # a pandas release keeping row labels other than a plain range
+        "kept row labels": (PrivacyLeakWarning, _kept_row_labels),
         "frequency oracle's categories from data": (
             PrivacyLeakWarning,
             lambda: GeneralizedRandomizedResponse().fit(RACE[:, None]),
