@@ -361,6 +361,11 @@ def test_regression_coefficient_names_and_refusals():
     ):
         reg.conf_int("coef", X=X, y=y, method="profile")
     with pytest.raises(
+        ValueError, match=re.escape("X has 59 rows, and the fit had 60")
+    ):
+        reg.conf_int("coef", X=X[1:], y=y)
+    reg._ci_forget_fit_data()  # past the check of the fitted rows
+    with pytest.raises(
         ValueError,
         match=re.escape(
             "X must have one row per interval of y; got (59, 2) and 60 intervals."

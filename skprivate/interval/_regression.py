@@ -566,6 +566,7 @@ default="auto"
         """
         check_in_memory(self, X)  # iterations over all the records
         self._check_params()
+        self._ci_forget_fit_data()
         est = self._make_estimator()
         Z = self._responses(y)
         all_exact = self._check_samples(X, Z)
@@ -704,7 +705,17 @@ default="auto"
                 f"are in history_); increase max_iter or tol.{hint}",
                 ConvergenceWarning,
             )
+        # conf_int then checks that its X is these features, and carries the
+        # weights (a method that cannot use them refuses a weighted fit)
+        self._ci_remember_fit_data(self._ci_fit_data_form(X), sample_weight)
         return self
+
+    def _ci_fit_data_form(self, X: Any) -> NDArray:
+        """The features as numbers (as the intervals read them), else as given."""
+        try:
+            return np.asarray(X, dtype=float)
+        except (TypeError, ValueError):  # features a base regressor encodes
+            return np.asarray(X)
 
     def _newton(
         self,

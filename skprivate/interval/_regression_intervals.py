@@ -161,6 +161,8 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
                 n_resamples=request.resamples(),
                 random_state=request.random_state,
                 n_jobs=request.n_jobs,
+                # pairs drawn with their weights, refitted with them
+                sample_weight=request.fit_weights(),
             ),
         )
 

@@ -376,3 +376,56 @@ def test_empty_points_are_refused_by_every_learner(case_two, kind, points):
             ),
         ):
             est.conf_int(kind, points, X=X)
+
+
+def _regression_data():
+    from sklearn.linear_model import LinearRegression
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 2))
+    y = X @ [1.0, 2.0] + rng.normal(size=120)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Y = IntervalCaseII(anchor_loc=0, anchor_scale=2, random_state=0).fit_transform(
+            y[:, None]
+        )
+    return LinearRegression(), X, Y
+
+
+def test_regressor_zero_weight_rows_give_the_interval_of_the_other_rows():
+    from skprivate import IterativeIntervalRegressor
+
+    base, X, Y = _regression_data()
+    w = np.r_[np.ones(60), np.zeros(60)]
+    weighted = IterativeIntervalRegressor(base).fit(X, Y, sample_weight=w)
+    alone = IterativeIntervalRegressor(base).fit(X[:60], Y[:60])
+    for kind, points in (("coef", None), ("predict", X[:3])):
+        got = weighted.conf_int(kind, points, X=X, y=Y)
+        want = alone.conf_int(kind, points, X=X[:60], y=Y[:60])
+        np.testing.assert_allclose(
+            got[["estimate", "lower", "upper"]], want[["estimate", "lower", "upper"]]
+        )
+
+
+def test_regressor_weighted_fit_bootstraps_pairs_with_their_weights():
+    from skprivate import IterativeIntervalRegressor
+
+    base, X, Y = _regression_data()
+    w = np.random.default_rng(4).uniform(0.5, 2.0, 120)
+    est = IterativeIntervalRegressor(base).fit(X, Y, sample_weight=w)
+    with pytest.raises(ValueError, match="does not use the weights"):
+        est.conf_int("coef", X=X, y=Y)  # the Wald interval is unweighted
+    ci = est.conf_int(
+        "coef", X=X, y=Y, method="bootstrap", n_resamples=6, random_state=2
+    )
+    fits = [
+        clone(est).fit(X[idx], Y[idx], sample_weight=w[idx]).estimator_
+        for idx in resample_indices(120, 6, 2)
+    ]
+    reps = np.array([[f.intercept_, *f.coef_] for f in fits])
+    lower, upper = percentile_interval(reps, 0.95)
+    assert ci["point"].tolist() == ["intercept", 0, 1]
+    np.testing.assert_allclose(ci["lower"], lower)
+    np.testing.assert_allclose(ci["upper"], upper)
+    with pytest.raises(ValueError, match="X must be the data passed to"):
+        est.conf_int("coef", X=X[:50], y=Y[:50], method="bootstrap")
