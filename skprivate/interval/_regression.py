@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.exceptions import (
     ConvergenceWarning,
@@ -710,8 +711,17 @@ default="auto"
         self._ci_remember_fit_data(self._ci_fit_data_form(X), sample_weight)
         return self
 
-    def _ci_fit_data_form(self, X: Any) -> NDArray:
-        """The features as numbers (as the intervals read them), else as given."""
+    def _ci_fit_data_form(self, X: Any) -> Any:
+        """The features as numbers (as the intervals read them), else as given.
+
+        A sparse matrix is put in one canonical form (CSR, float, sorted
+        indices, duplicates summed), whose fingerprint is that of its entries.
+        """
+        if sparse.issparse(X):
+            canonical = sparse.csr_array(X, dtype=float)
+            canonical.sum_duplicates()
+            canonical.sort_indices()
+            return canonical
         try:
             return np.asarray(X, dtype=float)
         except (TypeError, ValueError):  # features a base regressor encodes

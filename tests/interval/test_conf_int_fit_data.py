@@ -429,3 +429,19 @@ def test_regressor_weighted_fit_bootstraps_pairs_with_their_weights():
     np.testing.assert_allclose(ci["upper"], upper)
     with pytest.raises(ValueError, match="X must be the data passed to"):
         est.conf_int("coef", X=X[:50], y=Y[:50], method="bootstrap")
+
+
+def test_regressor_fitted_on_sparse_features_checks_them_by_content():
+    from scipy import sparse
+
+    from skprivate import IterativeIntervalRegressor
+
+    base, X, Y = _regression_data()
+    S = sparse.csr_matrix(X)
+    est = IterativeIntervalRegressor(base).fit(S, Y)
+    # the same entries in another format pass the check
+    assert est._ci_check_fit_data(sparse.csc_matrix(X)).n_rows == 120
+    other = X.copy()
+    other[0, 0] += 1.0
+    with pytest.raises(ValueError, match="other values"):
+        est.conf_int("coef", X=sparse.csr_matrix(other), y=Y)
