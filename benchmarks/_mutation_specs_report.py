@@ -568,11 +568,11 @@ SPECS: dict[str, ModuleSpec] = {
         tests=[*_FAST, *_REPEATS],
         new_tests=_NEW_ROWS,
         equivalent={
-            f"{_RW}x__rows_of_privatizer__mutmut_15": (
+            f"{_RW}x__rows_of_privatizer__mutmut_19": (
                 "_add_audit(rows, privatizer, None)",
                 _OWN_SUMMARY,
             ),
-            f"{_RW}x__rows_of_privatizer__mutmut_24": (
+            f"{_RW}x__rows_of_privatizer__mutmut_28": (
                 'seeded = getattr(privatizer, "_is_seeded", )',
                 "every privatizer the walk reads is a PrivatizerMixin, which "
                 "defines _is_seeded: the default is never used",

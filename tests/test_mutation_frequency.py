@@ -694,3 +694,15 @@ def test_seeded_noise_depends_on_the_released_data():
     moved = FrequencyOracle("oue", categories=cats, random_state=3).fit(X)
     # one record changed: every row's noise changes with it
     assert not np.array_equal(moved.transform(other)[1:], out[1:])
+
+
+def test_privacy_summary_says_whether_categories_came_from_the_data():
+    from skprivate.frequency import OptimizedUnaryEncoding
+
+    X = [["a"], ["b"], ["a"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fit's own PrivacyLeakWarning
+        auto = OptimizedUnaryEncoding().fit(X).privacy_summary()
+    declared = OptimizedUnaryEncoding(categories=[["a", "b"]]).fit(X).privacy_summary()
+    assert auto["categories_from_data"] is True
+    assert declared["categories_from_data"] is False
