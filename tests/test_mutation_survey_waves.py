@@ -408,3 +408,25 @@ def test_device_keys_values_that_json_cannot_write_by_their_text():
     device = SimulatedDevice(survey, random_state=3)
     device.answers(page, {"years": 1.0, "hours": np.int64(3), "race": "c"})
     assert ("hours", '"3"') in {k[1:] for k in device.kept}
+
+
+def test_an_unseeded_device_draws_fresh_entropy_and_a_seeded_one_replays():
+    import copy
+
+    from skprivate.survey import SimulatedDevice
+
+    lo = LongitudinalOracle(categories=[list("abcdefgh")]).fit([["a"]])
+    survey = Questionnaire([Question("q", "Which?", lo)], lifetime_epsilon=4.0)
+    page = survey.respondent_spec({}, "/s/x")
+    values = [{"q": v} for v in "abcdefgh" * 6]
+
+    def draws(device):
+        return [device.answers(page, v)["q"] for v in values]
+
+    device = SimulatedDevice(survey)
+    assert device.random_state is None
+    twin = copy.deepcopy(device)
+    assert draws(twin) != draws(device)  # no stream a copy carries
+    seeded = SimulatedDevice(survey, random_state=3)
+    assert seeded.random_state == 3
+    assert draws(copy.deepcopy(seeded)) == draws(seeded)
