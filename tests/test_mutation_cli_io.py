@@ -477,8 +477,8 @@ def test_a_header_of_numbers_is_not_shown():
     # A file without a header: pandas reads the first record as the names,
     # which the message must not print.
     frame = pd.DataFrame({"5": [1], "123456.789": [2], "SECRET": [3], "1e3": [4]})
-    assert _error(select_columns, frame, "income", "s.csv") == (
-        "column(s) income not in s.csv: its first line (4 fields, some of them "
+    assert _error(select_columns, frame, "income,zip", "s.csv") == (
+        "column(s) income, zip not in s.csv: its first line (4 fields, some of them "
         "numbers) does not look like a header; the file needs a first line "
         "naming its columns (not shown: it may be a respondent's record)"
     )
