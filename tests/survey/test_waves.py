@@ -323,28 +323,3 @@ def test_the_command_line_refuses_a_later_wave_without_a_budget(tmp_path, capsys
     assert "must declare its lifetime budget" in capsys.readouterr().err
     assert main([*args, "--wave", "0"]) == 2
     assert "--wave takes a wave number >= 1" in capsys.readouterr().err
-
-
-def test_an_unseeded_device_copy_draws_its_own_randomization():
-    # random_state=None: fresh entropy per call, so a deep copy or a pickle
-    # of the device does not replay its draws; a seed replays them.
-    import copy
-    import pickle
-
-    from skprivate.frequency import LongitudinalOracle
-    from skprivate.survey import Question, Questionnaire, SimulatedDevice
-
-    lo = LongitudinalOracle(categories=[list("abcdefgh")]).fit([["a"]])
-    survey = Questionnaire([Question("q", "Which?", lo)], lifetime_epsilon=4.0)
-    page = survey.respondent_spec({}, "/s/x")
-    values = [{"q": v} for v in "abcdefgh" * 6]
-
-    def draws(device):
-        return [device.answers(page, v)["q"] for v in values]
-
-    device = SimulatedDevice(survey)
-    twin, thawed = copy.deepcopy(device), pickle.loads(pickle.dumps(device))
-    first = draws(device)
-    assert draws(twin) != first and draws(thawed) != first
-    seeded = SimulatedDevice(survey, random_state=3)
-    assert draws(copy.deepcopy(seeded)) == draws(seeded)
