@@ -79,6 +79,14 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/ldp/test_fieller_check.py", "test_warning_points_to_the_caller"
         ),
         new_tests=[],
+        equivalent={
+            "skprivate.ldp._fieller_check.x_uninformative_points__mutmut_34": (
+                "~(np.isnan(lower) | np.isnan(upper))",
+                "the regression intervals set both bounds NaN (a point where "
+                "predict falls back) or neither, so 'both NaN' and 'either "
+                "NaN' name the same points",
+            ),
+        },
         excluded={
             "skprivate.ldp._fieller_check.xǁFiellerCheckMixinǁ"
             "_ci_check_fieller__mutmut_44": (")", _STACKLEVEL),
