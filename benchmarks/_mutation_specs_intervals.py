@@ -43,6 +43,8 @@ _WALD_TESTS = [
     ),
     "tests/test_release_only_methods.py::"
     "test_interval_regressor_refuses_the_raw_responses",
+    # the coverage simulation (400 fits) is left to the ordinary suite
+    *_all_but("tests/interval/test_mle_sandwich.py", "test_sampling_weights_coverage"),
 ]
 _IDENTIFIED_TESTS = _all_but(
     "tests/interval/test_identified.py",

@@ -13,6 +13,19 @@ is bounded on the probit/logit scale ``(x - mu) / sigma`` and the density on
 the log scale, so the intervals stay in range.  The scale gets the Wald
 interval of ``log sigma``, mapped back by ``exp`` (as R's ``survreg``
 reports it).
+
+Sandwich.  ``method="sandwich"`` replaces the inverse information by
+``H^-1 J H^-1``, with ``H`` the Hessian of the weighted log-likelihood
+and ``J = sum_i w_i^2 s_i s_i'`` (``s_i`` the score of row ``i``): the
+linearization variance of an estimating equation whose rows are drawn
+independently and weighted by ``w_i``, as sampling weights (inverse
+inclusion probabilities) are.  It does not assume the family is right.
+It is the default for a weighted fit, where the observed information
+would read the weights as counts of identical rows.  Without weights it is
+Huber's robust covariance.  (R's ``survreg(robust=TRUE)`` reports another
+matrix for interval data: its off-diagonal term has the opposite sign of
+the jackknife's, and with weights it does not weight the scores; the
+tests check the sandwich against refits instead.)
 """
 
 from __future__ import annotations
@@ -105,37 +118,60 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
     """``conf_int`` of :class:`IntervalMLE`: Wald intervals from the information.
 
     Kinds ``"mean"``, ``"quantile"``, ``"cdf"``, ``"pdf"`` and ``"scale"``
-    (the fitted ``scale_``); ``method="wald"`` (default: observed
-    information in ``(mu, log sigma)`` and the delta method; the CDF on the
-    scale of ``(x - mu) / sigma``, the density and the scale on the log
-    scale, the last as R's ``survreg`` gives it: ``exp(log(scale) -/+ z
-    se(log scale))``) or ``"bootstrap"``.  ``X`` is the
-    interval data given to ``fit``.  The intervals assume the family is
-    right; under misspecification the bootstrap is the safer choice.
+    (the fitted ``scale_``); ``method="wald"`` (default without weights:
+    observed information in ``(mu, log sigma)`` and the delta method; the
+    CDF on the scale of ``(x - mu) / sigma``, the density and the scale on
+    the log scale, the last as R's ``survreg`` gives it: ``exp(log(scale)
+    -/+ z se(log scale))``), ``"sandwich"`` (the same with the sandwich
+    covariance ``H^-1 J H^-1``; the default for a fit with
+    ``sample_weight``, read as sampling weights) or ``"bootstrap"``.  ``X``
+    is the interval data given to ``fit``.  The ``"wald"`` intervals assume
+    the family is right; under misspecification ``"sandwich"`` keeps the
+    variance right (for the parameters of the closest member of the family)
+    and the bootstrap is the safer choice.
     """
 
     def _ci_offers_kind(self, kind: str) -> bool:
         return kind in ("mean", "quantile", "cdf", "pdf", "scale")
 
-    def _ci_parameter_covariance(self, X: Any) -> NDArray[np.float64]:
+    def _ci_parameter_covariance(
+        self, X: Any, weights: NDArray | None = None, sandwich: bool = False
+    ) -> NDArray[np.float64]:
+        """Covariance of ``(mu, log sigma)``: inverse information, or sandwich."""
         Z = check_two_sided(check_interval_array(X, name="X"), name="X")
         lo, hi = Z[:, 0], Z[:, 1]
         noise = "gaussian" if self.family == "normal" else "logistic"
+        w = np.ones(lo.shape) if weights is None else np.asarray(weights, float)
 
-        def loglik(theta):
-            center = np.full(lo.shape, theta[0])
-            return float(np.sum(_row_loglik(lo, hi, center, noise, theta[1])))
+        def rows(theta):
+            return _row_loglik(lo, hi, np.full(lo.shape, theta[0]), noise, theta[1])
 
         theta = np.array([self.loc_, np.log(self.scale_)])
-        H = _hessian(loglik, theta, np.array([1e-3 * self.scale_, 1e-3]))
-        return _covariance(H, "IntervalMLE")
+        steps = np.array([1e-3 * self.scale_, 1e-3])
+        H = _hessian(lambda t: float(np.sum(w * rows(t))), theta, steps)
+        inverse = _covariance(H, "IntervalMLE")
+        if not sandwich:
+            return inverse
+        # the rows' scores by central differences, at the Hessian's steps
+        scores = np.column_stack(
+            [
+                (rows(theta + e) - rows(theta - e)) / (2.0 * h)
+                for e, h in zip(np.diag(steps), steps)
+            ]
+        )
+        weighted = w[:, None] * scores
+        return inverse @ (weighted.T @ weighted) @ inverse
 
     def _ci_wald(
         self, request: IntervalRequest, points, value, gradient, back, target, kind
     ):
-        if request.choose(("wald", "bootstrap"), "wald", type(self).__name__) == (
-            "bootstrap"
-        ):
+        weights = request.fit_weights()
+        method = request.choose(
+            ("wald", "sandwich", "bootstrap"),
+            "wald" if weights is None else "sandwich",
+            type(self).__name__,
+        )
+        if method == "bootstrap":
             stat = {
                 "mean": Mean(),
                 "quantile": QuantileAt(points),
@@ -144,8 +180,19 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
                 "scale": _Scale(),
             }[kind]
             return self._ci_bootstrap_population(request, points, stat)
+        if method == "wald" and weights is not None:
+            raise ValueError(
+                f"{type(self).__name__} was fitted with sample_weight, and "
+                "method='wald' reads the observed information, which counts "
+                "a row of weight w as w identical rows. For weights that are "
+                "not counts (sampling weights), use method='sandwich' (the "
+                "default for a weighted fit) or method='bootstrap'."
+            )
         cov = request.memo(
-            "covariance", lambda: self._ci_parameter_covariance(request.data("X"))
+            ("covariance", method),
+            lambda: self._ci_parameter_covariance(
+                request.data("X"), weights, sandwich=method == "sandwich"
+            ),
         )
         G = np.atleast_2d(gradient)
         se = np.sqrt(np.einsum("ij,jk,ik->i", G, cov, G))
@@ -158,7 +205,9 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
             back(lower),
             back(upper),
             request.level,
-            "wald (observed information)",
+            "wald (observed information)"
+            if method == "wald"
+            else "wald (sandwich covariance)",
             target,
             se=se if back is _identity else None,
         )

@@ -197,19 +197,22 @@ def test_npmle_likelihood_ratio_refuses_a_weighted_fit(case_one):
     "kind, points", [("mean", None), ("scale", None), ("cdf", [5.0]), ("pdf", [5.0])]
 )
 def test_mle_wald_refuses_a_weighted_fit(case_two, kind, points):
-    # its observed information is that of the unweighted rows
+    # its observed information counts a row of weight w as w rows
     Z = case_two
     est = IntervalMLE().fit(Z, sample_weight=_weights(200))
     with pytest.raises(
         ValueError,
         match=re.escape(
-            "IntervalMLE was fitted with sample_weight, and its "
-            f"{kind!r} interval by method 'wald (observed information)' does "
-            "not use the weights"
+            "IntervalMLE was fitted with sample_weight, and method='wald' reads "
+            "the observed information, which counts a row of weight w as w "
+            "identical rows. For weights that are not counts (sampling "
+            "weights), use method='sandwich' (the default for a weighted fit)"
         ),
     ):
-        est.conf_int(kind, points, X=Z)
-    # the bootstrap refits with the weights
+        est.conf_int(kind, points, X=Z, method="wald")
+    # the default is the sandwich; the bootstrap refits with the weights
+    default = est.conf_int(kind, points, X=Z)
+    assert default["method"].iloc[0] == "wald (sandwich covariance)"
     ci = est.conf_int(kind, points, X=Z, method="bootstrap", n_resamples=5)
     assert ci["method"].iloc[0] == "bootstrap-percentile"
 
