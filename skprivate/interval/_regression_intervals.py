@@ -15,7 +15,12 @@ logistic noise the fixed point of the iteration, which refits least squares
 to imputed responses, is not the logistic MLE, so Wald is refused there;
 logistic noise, other base regressors and the projection of
 ``init="auto"`` get the percentile bootstrap of the (feature, interval)
-pairs, each replicate refitting the whole algorithm.
+pairs, each replicate refitting the whole algorithm.  A fit with
+``sample_weight`` (sampling weights) gets, on the MLE path, the same
+intervals with the sandwich covariance ``H^-1 J H^-1`` of the weighted
+likelihood (``J`` sums the rows' squared weighted scores;
+``method="sandwich"``, also offered without weights): the observed
+information would read the weights as counts of identical rows.
 """
 
 from __future__ import annotations
@@ -113,8 +118,12 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         projected = getattr(self, "solver_", None) == "projection"
         gaussian = self.noise == "gaussian"
         mle = linear and not projected and gaussian
+        weights = request.fit_weights()
+        wald = "wald" if weights is None else "sandwich"
         method = request.choose(
-            ("wald", "bootstrap"), "wald" if mle else "bootstrap", type(self).__name__
+            ("wald", "sandwich", "bootstrap"),
+            wald if mle else "bootstrap",
+            type(self).__name__,
         )
         if request.X is None:
             raise ValueError(
@@ -128,25 +137,47 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
                 )
             )
         y = request.data("y")
-        if method == "wald" and not linear:
+        if method == "bootstrap":
+            return method, request.X, y
+        if not linear:
             raise ValueError(
-                "method='wald' needs a LinearRegression base regressor; use "
+                f"method={method!r} needs a LinearRegression base regressor; use "
                 "method='bootstrap'."
             )
-        if method == "wald" and not gaussian:
+        if not gaussian:
             raise ValueError(
-                "method='wald' is the interval MLE's, which the iteration reaches "
-                f"with noise='gaussian' only; with noise={self.noise!r} its fixed "
-                "point is not the MLE. Use method='bootstrap'."
+                f"method={method!r} is the interval MLE's, which the iteration "
+                f"reaches with noise='gaussian' only; with noise={self.noise!r} "
+                "its fixed point is not the MLE. Use method='bootstrap'."
             )
-        if method == "wald" and projected:
+        if projected:
             raise ValueError(
-                "method='wald' is the interval MLE's; this fit is the "
+                f"method={method!r} is the interval MLE's; this fit is the "
                 "least-squares projection init='auto' chose (solver_="
                 "'projection'), whose variance it does not give. Use "
                 "method='bootstrap', or fit with init='constant' for the MLE."
             )
+        if method == "wald" and weights is not None:
+            raise ValueError(
+                f"{type(self).__name__} was fitted with sample_weight, and "
+                "method='wald' reads the observed information, which counts "
+                "a row of weight w as w identical rows. For weights that are "
+                "not counts (sampling weights), use method='sandwich' (the "
+                "default for a weighted fit) or method='bootstrap'."
+            )
         return method, request.X, y
+
+    def _ci_information(self, request: IntervalRequest, method: str, X: Any, y: Any):
+        """The Wald covariance of the fit: inverse information, or sandwich."""
+        return request.memo(
+            ("information", method),
+            lambda: self._ci_linear_information(
+                np.asarray(X, dtype=float),
+                y,
+                request.fit_weights(),
+                sandwich=method == "sandwich",
+            ),
+        )
 
     def _ci_bootstrap_reps(
         self, request: IntervalRequest, X: Any, y: Any, statistic: Any
@@ -181,10 +212,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             return self._ci_pairs_bootstrap_frame(
                 request, X, y, _Predict(points), "predict", rows, estimate, "f(x)"
             )
-        info = request.memo(
-            "information",
-            lambda: self._ci_linear_information(np.asarray(X, dtype=float), y),
-        )
+        info = self._ci_information(request, method, X, y)
         R = (rows - info.mean) / info.scale
         G = np.column_stack([np.ones(R.shape[0]), R, np.zeros(R.shape[0])])
         se = info.se(G)
@@ -196,7 +224,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             lower,
             upper,
             request.level,
-            "wald (observed information)",
+            _WALD_LABELS[method],
             "f(x) of the linear model",
             se=se,
         )
@@ -260,10 +288,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             return self._ci_pairs_bootstrap_frame(
                 request, X, y, _Coef(has_b), "coef", names, estimate, "coefficients"
             )
-        info = request.memo(
-            "information",
-            lambda: self._ci_linear_information(np.asarray(X, dtype=float), y),
-        )
+        info = self._ci_information(request, method, X, y)
         # The fit's parameters are the intercept at the mean of the features
         # and the slopes per standard deviation; the coefficients are a
         # linear map of them, so the delta method is exact.
@@ -281,12 +306,18 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             lower,
             upper,
             request.level,
-            "wald (observed information)",
+            _WALD_LABELS[method],
             "coefficients of the linear interval-regression model",
             se=se,
         )
 
-    def _ci_linear_information(self, X: NDArray, y: Any) -> _LinearInformation:
+    def _ci_linear_information(
+        self,
+        X: NDArray,
+        y: Any,
+        weights: NDArray | None = None,
+        sandwich: bool = False,
+    ) -> _LinearInformation:
         Z = check_two_sided(check_interval_array(y, name="y"), name="y")
         lo, hi = Z[:, 0], Z[:, 1]
         if X.ndim != 2 or X.shape[0] != Z.shape[0]:
@@ -318,9 +349,14 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             log_s = np.log(self.sigma_) if known else theta[1 + p]
             return b, slopes, log_s
 
-        def loglik(theta):
+        w = np.ones(lo.shape) if weights is None else np.asarray(weights, float)
+
+        def rows(theta):
             b, slopes, log_s = split(theta)
-            return float(np.sum(_row_loglik(lo, hi, b + D @ slopes, self.noise, log_s)))
+            return _row_loglik(lo, hi, b + D @ slopes, self.noise, log_s)
+
+        def loglik(theta):
+            return float(np.sum(w * rows(theta)))
 
         if not known:
             # The fit's stopping rule watches the fitted values, not the
@@ -348,7 +384,23 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
 
         H = _hessian(loglik_free, theta0[free], steps_all[free])
         cov = _covariance(H, "IterativeIntervalRegressor")
+        if sandwich:
+            # H^-1 J H^-1, J the sum of the rows' squared weighted scores
+            # (central differences at the Hessian's steps)
+            scores = np.empty((lo.size, free.size))
+            for k, (i, h) in enumerate(zip(free, steps_all[free])):
+                step = np.zeros_like(theta0)
+                step[i] = h
+                scores[:, k] = (rows(theta0 + step) - rows(theta0 - step)) / (2 * h)
+            weighted = w[:, None] * scores
+            cov = cov @ (weighted.T @ weighted) @ cov
         return _LinearInformation(cov, free, mean, scale)
+
+
+_WALD_LABELS = {
+    "wald": "wald (observed information)",
+    "sandwich": "wald (sandwich covariance)",
+}
 
 
 class _LinearInformation:

@@ -416,8 +416,8 @@ def test_regressor_weighted_fit_bootstraps_pairs_with_their_weights():
     base, X, Y = _regression_data()
     w = np.random.default_rng(4).uniform(0.5, 2.0, 120)
     est = IterativeIntervalRegressor(base).fit(X, Y, sample_weight=w)
-    with pytest.raises(ValueError, match="does not use the weights"):
-        est.conf_int("coef", X=X, y=Y)  # the Wald interval is unweighted
+    with pytest.raises(ValueError, match="method='wald' reads the observed"):
+        est.conf_int("coef", X=X, y=Y, method="wald")  # weights read as counts
     ci = est.conf_int(
         "coef", X=X, y=Y, method="bootstrap", n_resamples=6, random_state=2
     )

@@ -1,4 +1,6 @@
-"""The sandwich covariance of :class:`IntervalMLE` (``method="sandwich"``).
+"""The sandwich covariance of the interval MLEs (``method="sandwich"``).
+
+:class:`IntervalMLE` and, on its MLE path, :class:`IterativeIntervalRegressor`.
 
 ``H^-1 J H^-1`` with ``J = sum_i w_i^2 s_i s_i'``: pinned by its closed form
 on exact rows, by refits with perturbed weights on interval rows (the
@@ -120,3 +122,99 @@ def test_sampling_weights_coverage():
         ci = IntervalMLE().fit(Z, sample_weight=w).conf_int("mean", X=Z)
         covered.append(ci["lower"].iloc[0] <= 5.0 <= ci["upper"].iloc[0])
     assert 0.92 <= np.mean(covered) <= 0.98
+
+
+# -- IterativeIntervalRegressor on the MLE path ---------------------------------
+
+
+def _regression(n, seed, exact=False):
+    from skprivate import IntervalCaseII
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = 1.0 + X @ [2.0, -1.0] + rng.normal(size=n)
+    if exact:
+        Y = np.column_stack([y, y])
+    else:
+        Y = IntervalCaseII(
+            anchor_loc=1, anchor_scale=2, random_state=seed
+        ).fit_transform(y.reshape(-1, 1))
+    return X, Y, rng.choice([1.0, 2.0, 5.0], n)
+
+
+def test_regressor_sandwich_closed_form_on_exact_responses():
+    # exact responses: the weighted least-squares fit, whose sandwich for
+    # the coefficients is (X'WX)^-1 (sum w^2 e^2 x x') (X'WX)^-1 (the
+    # cross terms with log sigma vanish at the fit)
+    from sklearn.linear_model import LinearRegression
+
+    from skprivate import IterativeIntervalRegressor
+
+    X, Y, w = _regression(120, 11, exact=True)
+    est = IterativeIntervalRegressor(LinearRegression()).fit(X, Y, sample_weight=w)
+    A = np.column_stack([np.ones(len(X)), X])
+    e = Y[:, 0] - A @ np.r_[est.estimator_.intercept_, est.estimator_.coef_]
+    bread = np.linalg.inv(A.T @ (w[:, None] * A))
+    V = bread @ (A.T @ ((w**2 * e**2)[:, None] * A)) @ bread
+    ci = est.conf_int("coef", X=X, y=Y)
+    assert (ci["method"] == "wald (sandwich covariance)").all()
+    np.testing.assert_allclose(ci["se"], np.sqrt(np.diag(V)), rtol=1e-4)
+    points = np.array([[0.5, -1.0], [2.0, 0.3]])
+    pred = est.conf_int("predict", points, X=X, y=Y)
+    B = np.column_stack([np.ones(2), points])
+    np.testing.assert_allclose(
+        pred["se"], np.sqrt(np.einsum("ij,jk,ik->i", B, V, B)), rtol=1e-4
+    )
+
+
+def test_regressor_sandwich_equals_the_infinitesimal_jackknife_of_refits():
+    from sklearn.linear_model import LinearRegression
+
+    from skprivate import IterativeIntervalRegressor
+
+    X, Y, w = _regression(60, 12)
+
+    def coef(weights):
+        fit = IterativeIntervalRegressor(LinearRegression()).fit(
+            X, Y, sample_weight=weights
+        )
+        return np.r_[fit.estimator_.intercept_, fit.estimator_.coef_]
+
+    D = np.empty((60, 3))
+    for i in range(60):
+        h = 1e-3 * w[i]
+        up, down = w.copy(), w.copy()
+        up[i] += h
+        down[i] -= h
+        D[i] = (coef(up) - coef(down)) / (2 * h)
+    want = np.sqrt(np.diag((w[:, None] * D).T @ (w[:, None] * D)))
+    est = IterativeIntervalRegressor(LinearRegression()).fit(X, Y, sample_weight=w)
+    np.testing.assert_allclose(est.conf_int("coef", X=X, y=Y)["se"], want, rtol=2e-3)
+
+
+def test_regressor_wald_refuses_weights_and_sandwich_needs_the_mle():
+    from sklearn.linear_model import LinearRegression, Ridge
+
+    from skprivate import IterativeIntervalRegressor
+
+    X, Y, w = _regression(80, 13)
+    est = IterativeIntervalRegressor(LinearRegression()).fit(X, Y, sample_weight=w)
+    with pytest.raises(ValueError, match="method='wald' reads the observed"):
+        est.conf_int("coef", X=X, y=Y, method="wald")
+    ridge = IterativeIntervalRegressor(Ridge()).fit(X, Y, sample_weight=w)
+    with pytest.raises(ValueError, match="method='sandwich' needs a LinearRegression"):
+        ridge.conf_int("coef", X=X, y=Y, method="sandwich")
+    logistic = IterativeIntervalRegressor(LinearRegression(), noise="logistic").fit(
+        X, Y
+    )
+    with pytest.raises(ValueError, match="method='sandwich' is the interval MLE's"):
+        logistic.conf_int("coef", X=X, y=Y, method="sandwich")
+    # unweighted: Wald stays the default, the sandwich is offered
+    plain = IterativeIntervalRegressor(LinearRegression()).fit(X, Y)
+    assert plain.conf_int("coef", X=X, y=Y)["method"].iloc[0] == (
+        "wald (observed information)"
+    )
+    robust = plain.conf_int("coef", X=X, y=Y, method="sandwich")
+    np.testing.assert_allclose(
+        robust["se"], plain.conf_int("coef", X=X, y=Y)["se"], rtol=0.3
+    )
