@@ -362,6 +362,76 @@ def _interval_regression(n, scale, rng, pilot):
     ]
 
 
+def _informative_sample(rng, n, draw, value):
+    """``n`` rows drawn with inclusion probability 0.2 or 0.8 by ``value``.
+
+    Rows whose ``value`` is above 0 enter four times as often: the sample
+    is not the population's law, and the weights ``1 / pi`` (sampling
+    weights) make the weighted likelihood that of the population.
+    """
+    kept, weights = [], []
+    while sum(len(k) for k in kept) < n:
+        rows = draw(4 * n)
+        pi = np.where(value(rows) > 0.0, 0.8, 0.2)
+        take = rng.random(pi.size) < pi
+        kept.append(rows[take])
+        weights.append(1.0 / pi[take])
+    return np.concatenate(kept)[:n], np.concatenate(weights)[:n]
+
+
+def _weighted_interval_mle(n, scale, rng, pilot):
+    x, w = _informative_sample(
+        rng, n, lambda m: rng.normal(size=(m, 1)), lambda rows: rows[:, 0]
+    )
+    Z = IntervalCaseI(scale=scale, random_state=rng.integers(2**31)).fit_transform(x)
+    est = IntervalMLE().fit(Z, sample_weight=w)
+    return [
+        _row("mean, sandwich", est.conf_int("mean", X=Z, level=LEVELS), 0.0),
+        _row(
+            "quantile(0.9), sandwich",
+            est.conf_int("quantile", [0.9], X=Z, level=LEVELS),
+            stats.norm.ppf(0.9),
+        ),
+        _row(
+            "cdf(0.5), sandwich",
+            est.conf_int("cdf", [0.5], X=Z, level=LEVELS),
+            stats.norm.cdf(0.5),
+        ),
+        _row(
+            "pdf(0), sandwich",
+            est.conf_int("pdf", [0.0], X=Z, level=LEVELS),
+            stats.norm.pdf(0.0),
+        ),
+    ]
+
+
+def _weighted_interval_regression(n, scale, rng, pilot):
+    def draw(m):
+        X = rng.normal(size=(m, 2))
+        return np.column_stack([X, 1.0 + X @ _COEF + rng.normal(size=m)])
+
+    rows, w = _informative_sample(rng, n, draw, lambda r: r[:, 2] - 1.0)
+    X, y = rows[:, :2], rows[:, 2]
+    mech = IntervalCaseI(
+        scale=scale, anchor_scale=2.5, random_state=rng.integers(2**31)
+    )
+    Z = mech.fit_transform(y[:, None])
+    reg = IterativeIntervalRegressor().fit(X, Z, sample_weight=w)
+    coef = reg.conf_int("coef", X=X, y=Z, level=LEVELS)
+    return [
+        _row(
+            "predict(0.5, -0.5), sandwich",
+            reg.conf_int("predict", _POINT, X=X, y=Z, level=LEVELS),
+            float(1.0 + (_POINT @ _COEF)[0]),
+        ),
+        _row(
+            "coef of the first feature, sandwich",
+            coef[coef["point"].astype(str) == "0"],
+            float(_COEF[0]),
+        ),
+    ]
+
+
 # ---------------------------------------------------------------- ldp family
 _LDP_BOUNDS = (-4.0, 4.0)
 
@@ -857,6 +927,18 @@ SCENARIOS = [
         (1.0, 3.0),
         lambda s: f"anchor scale {s:g}",
         _interval_regression,
+    ),
+    Scenario(
+        "IntervalMLE (normal), sampling weights",
+        (1.0, 3.0),
+        lambda s: f"anchor scale {s:g}, informative sample",
+        _weighted_interval_mle,
+    ),
+    Scenario(
+        "IterativeIntervalRegressor (LinearRegression), sampling weights",
+        (1.0, 3.0),
+        lambda s: f"anchor scale {s:g}, informative sample",
+        _weighted_interval_regression,
     ),
     Scenario(
         "DeconvolutionKernelDensity",
