@@ -93,6 +93,29 @@ def _covariance(H: NDArray, what: str) -> NDArray[np.float64]:
     return cov
 
 
+def _sandwich(
+    inverse: NDArray,
+    rows: Any,
+    theta: NDArray,
+    steps: NDArray,
+    w: NDArray,
+    free: NDArray,
+) -> NDArray[np.float64]:
+    """``H^-1 J H^-1``, ``J`` the sum of the rows' squared weighted scores.
+
+    ``inverse`` is ``H^-1`` over the parameters ``free`` of ``theta``;
+    ``rows(theta)`` gives each row's log-likelihood, whose derivatives
+    (the scores) are taken by central differences at ``steps``.
+    """
+    scores = np.empty((w.size, free.size))
+    for k, i in enumerate(free):
+        step = np.zeros_like(theta)
+        step[i] = steps[i]
+        scores[:, k] = (rows(theta + step) - rows(theta - step)) / (2.0 * steps[i])
+    weighted = w[:, None] * scores
+    return inverse @ (weighted.T @ weighted) @ inverse
+
+
 def _row_loglik(
     lower: NDArray, upper: NDArray, center: NDArray, noise: str, log_scale: float
 ) -> NDArray[np.float64]:
@@ -152,15 +175,7 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
         inverse = _covariance(H, "IntervalMLE")
         if not sandwich:
             return inverse
-        # the rows' scores by central differences, at the Hessian's steps
-        scores = np.column_stack(
-            [
-                (rows(theta + e) - rows(theta - e)) / (2.0 * h)
-                for e, h in zip(np.diag(steps), steps)
-            ]
-        )
-        weighted = w[:, None] * scores
-        return inverse @ (weighted.T @ weighted) @ inverse
+        return _sandwich(inverse, rows, theta, steps, w, np.arange(2))
 
     def _ci_wald(
         self, request: IntervalRequest, points, value, gradient, back, target, kind

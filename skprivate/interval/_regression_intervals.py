@@ -43,7 +43,7 @@ from .._uncertainty import (
     percentile_interval,
 )
 from ..utils.validation import check_interval_array, check_two_sided
-from ._mle_intervals import _covariance, _hessian, _row_loglik
+from ._mle_intervals import _covariance, _hessian, _row_loglik, _sandwich
 
 __all__ = ["RegressionIntervalsMixin"]
 
@@ -385,15 +385,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         H = _hessian(loglik_free, theta0[free], steps_all[free])
         cov = _covariance(H, "IterativeIntervalRegressor")
         if sandwich:
-            # H^-1 J H^-1, J the sum of the rows' squared weighted scores
-            # (central differences at the Hessian's steps)
-            scores = np.empty((lo.size, free.size))
-            for k, (i, h) in enumerate(zip(free, steps_all[free])):
-                step = np.zeros_like(theta0)
-                step[i] = h
-                scores[:, k] = (rows(theta0 + step) - rows(theta0 - step)) / (2 * h)
-            weighted = w[:, None] * scores
-            cov = cov @ (weighted.T @ weighted) @ cov
+            cov = _sandwich(cov, rows, theta0, steps_all, w, free)
         return _LinearInformation(cov, free, mean, scale)
 
 
