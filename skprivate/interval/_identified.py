@@ -260,14 +260,17 @@ class CaseOneResampler:
     """Bootstrap of the mean set's ends for Case-I rows, without refitting clones.
 
     Each replicate draws rows with replacement, pools them by anchor and
-    runs one weighted isotonic regression: the NPMLE of the replicate.
+    runs one weighted isotonic regression: the NPMLE of the replicate.  With
+    ``weights`` (sampling weights of a weighted fit) a drawn row keeps its
+    weight, as a refit with ``sample_weight`` would.
     """
 
-    def __init__(self, Z: NDArray) -> None:
+    def __init__(self, Z: NDArray, weights: NDArray | None = None) -> None:
         delta = np.isneginf(Z[:, 0])
         u = np.where(delta, Z[:, 1], Z[:, 0])
         self.anchors, self.inverse = np.unique(u, return_inverse=True)
         self.delta = delta.astype(float)
+        self.w = np.ones(Z.shape[0]) if weights is None else np.asarray(weights, float)
 
     def ends(
         self,
@@ -277,10 +280,10 @@ class CaseOneResampler:
     ) -> tuple[float, float]:
         m = self.anchors.size
         cell = self.inverse[idx]
-        weight = np.bincount(cell, minlength=m)
-        hits = np.bincount(cell, weights=self.delta[idx], minlength=m)
+        weight = np.bincount(cell, weights=self.w[idx], minlength=m)
+        hits = np.bincount(cell, weights=(self.w * self.delta)[idx], minlength=m)
         seen = weight > 0
-        w, h = weight[seen].astype(float), hits[seen]
+        w, h = weight[seen], hits[seen]
         F = np.clip(_isotonic(h / w, w), 0.0, 1.0)
         uu = self.anchors[seen]
         innermost = np.column_stack(
@@ -317,8 +320,14 @@ def _bounds_text(bounds: tuple[float, float]) -> str:
     return f"bounds=({bounds[0]:g}, {bounds[1]:g})"
 
 
-def mean_interval(est: Any, request: Any, Z: NDArray) -> pd.DataFrame:
-    """The Imbens-Manski interval of the mean's identified set (see the module)."""
+def mean_interval(
+    est: Any, request: Any, Z: NDArray, weights: NDArray | None = None
+) -> pd.DataFrame:
+    """The Imbens-Manski interval of the mean's identified set (see the module).
+
+    ``weights`` are those of a weighted fit, carried into each bootstrap
+    replicate with the drawn rows.
+    """
     bounds = check_value_bounds(est.bounds)
     cuts = tuple(est.supported_range_)
     low, high = mean_set(est.innermost_, est.probabilities_, cuts, bounds)
@@ -348,7 +357,7 @@ def mean_interval(est: Any, request: Any, Z: NDArray) -> pd.DataFrame:
         if _is_case_one(Z):
             reps = request.memo(
                 "identified_set",
-                lambda: CaseOneResampler(Z).replicates(
+                lambda: CaseOneResampler(Z, weights).replicates(
                     request.resamples(), request.random_state, cuts, bounds
                 ),
             )
@@ -362,6 +371,7 @@ def mean_interval(est: Any, request: Any, Z: NDArray) -> pd.DataFrame:
                     n_resamples=request.resamples(),
                     random_state=request.random_state,
                     n_jobs=request.n_jobs,
+                    sample_weight=weights,
                 ),
             )
         with np.errstate(invalid="ignore"):

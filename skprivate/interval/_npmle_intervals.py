@@ -313,11 +313,12 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
     carrying its weight into every refit (``"jackknife"``, whose groups and
     their sizes count rows, ``"bootstrap"`` and ``"subsampling"``), so the
     weights are treated as sampling weights, not as counts of identical
-    respondents; rows of weight zero take no part.  ``"auto"`` then takes
+    respondents; rows of weight zero take no part.  ``"identified_set"``
+    takes the weighted fit's set and bootstraps its ends the same way.
+    ``"auto"`` then takes ``"identified_set"`` (with ``bounds``) or
     ``"jackknife"`` for the mean and ``"subsampling"`` for the CDF and
     quantiles.  ``"likelihood-ratio"`` (calibrated for the unweighted
-    likelihood), ``"influence"`` (an unweighted variance) and
-    ``"identified_set"`` (whose resampling takes no weights) refuse a
+    likelihood) and ``"influence"`` (an unweighted variance) refuse a
     weighted fit.  Weights equal on every row of positive weight are the
     unweighted fit of those rows.
     """
@@ -498,13 +499,6 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
             else ("influence" if case_one and weights is None else "jackknife"),
             type(self).__name__,
         )
-        if method == "identified_set" and weights is not None:
-            self._ci_refuse_weighted(
-                method,
-                "resamples the rows without their weights",
-                "method='jackknife' or method='bootstrap' (intervals for the "
-                "NPMLE's mean, which do not reach the declared bounds)",
-            )
         if method == "influence" and weights is not None:
             self._ci_refuse_weighted(
                 method,
@@ -512,7 +506,7 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
                 "method='jackknife' or method='bootstrap'",
             )
         if method == "identified_set":
-            return mean_interval(self, request, Z)
+            return mean_interval(self, request, Z, weights)
         if method in ("bootstrap", "jackknife"):
             frame = (
                 self._ci_bootstrap_population(request, None, Mean())

@@ -161,25 +161,51 @@ def test_npmle_mean_of_a_weighted_case_one_fit_defaults_to_the_jackknife(case_on
     assert ci["method"].iloc[0].startswith("jackknife")
 
 
-@pytest.mark.parametrize(
-    "method, reason",
-    [
-        ("influence", "estimates an unweighted variance"),
-        ("identified_set", "resamples the rows without their weights"),
-    ],
-)
-def test_npmle_mean_methods_without_weights_refuse_a_weighted_fit(
-    case_one, method, reason
-):
+def test_npmle_influence_refuses_a_weighted_fit(case_one):
     Z = case_one
     est = IntervalNPMLE(bounds=(-10, 20)).fit(Z, sample_weight=_weights(150))
-    with pytest.raises(ValueError, match=re.escape(reason)) as info:
-        est.conf_int("mean", X=Z, method=method)
+    with pytest.raises(
+        ValueError, match=re.escape("estimates an unweighted variance")
+    ) as info:
+        est.conf_int("mean", X=Z, method="influence")
     assert "intervals of a weighted fit are not offered" in str(info.value)
-    assert f"method={method!r}" in str(info.value)
-    if method == "identified_set":  # the default under declared bounds
-        with pytest.raises(ValueError, match="weighted fit"):
-            est.conf_int("mean", X=Z)
+    assert "method='influence'" in str(info.value)
+
+
+@pytest.mark.parametrize("case", ["case_one", "case_two"])
+def test_npmle_identified_set_of_a_weighted_fit_bootstraps_with_the_weights(
+    case, request
+):
+    # the weighted fit's set, and the ends of the weighted refits of the
+    # drawn rows (Case I by the pooled isotonic path, Case II by refitting)
+    from skprivate.interval._identified import imbens_manski_critical, mean_set
+
+    Z = request.getfixturevalue(case)
+    n = Z.shape[0]
+    w = _weights(n)
+    bounds = (-10.0, 20.0)
+    est = IntervalNPMLE(bounds=bounds).fit(Z, sample_weight=w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ci = est.conf_int("mean", X=Z, n_resamples=25, random_state=4)
+    assert ci["method"].iloc[0] == "identified_set (Imbens-Manski)"
+    cuts = tuple(est.supported_range_)
+    low, high = mean_set(est.innermost_, est.probabilities_, cuts, bounds)
+    ends = []
+    for idx in resample_indices(n, 25, 4):
+        refit = IntervalNPMLE(bounds=bounds).fit(Z[idx], sample_weight=w[idx])
+        ends.append(mean_set(refit.innermost_, refit.probabilities_, cuts, bounds))
+    se = np.std(np.array(ends), axis=0, ddof=1)
+    c = imbens_manski_critical(high - low, se.max(), 0.95)
+    np.testing.assert_allclose(
+        ci[["lower", "upper"]].iloc[0], [low - c * se[0], high + c * se[1]], rtol=1e-6
+    )
+    # the unweighted fit's interval differs
+    plain = IntervalNPMLE(bounds=bounds).fit(Z)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        other = plain.conf_int("mean", X=Z, n_resamples=25, random_state=4)
+    assert not np.allclose(other[["lower", "upper"]], ci[["lower", "upper"]])
 
 
 def test_npmle_likelihood_ratio_refuses_a_weighted_fit(case_one):
