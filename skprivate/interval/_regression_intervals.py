@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
-from scipy import optimize
+from scipy import optimize, sparse
 from sklearn.base import clone
 from sklearn.linear_model import LinearRegression
 
@@ -172,7 +172,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         return request.memo(
             ("information", method),
             lambda: self._ci_linear_information(
-                np.asarray(X, dtype=float),
+                _dense(X),
                 y,
                 request.fit_weights(),
                 sandwich=method == "sandwich",
@@ -203,11 +203,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         points = request.points
         estimate = np.asarray(self.predict(points), dtype=float)
         method, X, y = self._ci_regression_method(request)
-        rows = (
-            np.asarray(points, dtype=float)
-            if not hasattr(points, "iloc")
-            else (points.to_numpy(dtype=float))
-        )
+        rows = _dense(points)
         if method == "bootstrap":
             return self._ci_pairs_bootstrap_frame(
                 request, X, y, _Predict(points), "predict", rows, estimate, "f(x)"
@@ -387,6 +383,19 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         if sandwich:
             cov = _sandwich(cov, rows, theta0, steps_all, w, free)
         return _LinearInformation(cov, free, mean, scale)
+
+
+def _dense(X: Any) -> NDArray[np.float64]:
+    """Feature rows as a float array (sparse matrices and frames included).
+
+    The Wald covariance is over the coefficients, so a dense copy of the
+    features costs no more than the information it feeds.
+    """
+    if sparse.issparse(X):
+        return X.toarray().astype(float)
+    if hasattr(X, "iloc"):
+        return X.to_numpy(dtype=float)
+    return np.asarray(X, dtype=float)
 
 
 _WALD_LABELS = {

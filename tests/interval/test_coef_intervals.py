@@ -294,3 +294,28 @@ def test_predict_with_logistic_noise_defaults_to_the_bootstrap_and_refuses_wald(
     for kind, points in (("predict", X[:2]), ("coef", None)):
         with pytest.raises(ValueError, match="noise='gaussian' only.*'logistic'"):
             reg.conf_int(kind, points, X=X, y=Z, method="wald")
+
+
+def test_wald_intervals_take_sparse_features():
+    # the information is computed on a dense copy of the features; a sparse
+    # fit's intervals are the dense fit's (the fits agree to their tolerance)
+    import scipy.sparse as sp
+
+    from skprivate import IntervalCaseII, IterativeIntervalRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    X[X < 0.5] = 0.0
+    y = 1 + X @ [2.0, -1.0, 0.5] + rng.normal(size=200)
+    Y = IntervalCaseII(anchor_loc=1, anchor_scale=2, random_state=0).fit_transform(
+        y.reshape(-1, 1)
+    )
+    S = sp.csr_matrix(X)
+    sparse_fit = IterativeIntervalRegressor(LinearRegression()).fit(S, Y)
+    dense_fit = IterativeIntervalRegressor(LinearRegression()).fit(X, Y)
+    for kind, points, dense_points in (("coef", None, None), ("predict", S[:3], X[:3])):
+        got = sparse_fit.conf_int(kind, points, X=S, y=Y)
+        want = dense_fit.conf_int(kind, dense_points, X=X, y=Y)
+        assert (got["method"] == "wald (observed information)").all()
+        np.testing.assert_allclose(got["se"], want["se"], rtol=1e-3)
+        np.testing.assert_allclose(got["estimate"], want["estimate"], atol=1e-3)
