@@ -320,21 +320,25 @@ def _npmle_narrow(n, design, rng, pilot):
 def _interval_mle(n, scale, rng, pilot):
     x = rng.normal(size=(n, 1))
     Z = IntervalCaseI(scale=scale, random_state=rng.integers(2**31)).fit_transform(x)
-    est = IntervalMLE().fit(Z)
+    return _standard_normal_rows(IntervalMLE().fit(Z), Z, "wald")
+
+
+def _standard_normal_rows(est, Z, method):
+    """The mean, 0.9 quantile, CDF at 0.5 and density at 0 of N(0, 1)."""
     return [
-        _row("mean, wald", est.conf_int("mean", X=Z, level=LEVELS), 0.0),
+        _row(f"mean, {method}", est.conf_int("mean", X=Z, level=LEVELS), 0.0),
         _row(
-            "quantile(0.9), wald",
+            f"quantile(0.9), {method}",
             est.conf_int("quantile", [0.9], X=Z, level=LEVELS),
             stats.norm.ppf(0.9),
         ),
         _row(
-            "cdf(0.5), wald",
+            f"cdf(0.5), {method}",
             est.conf_int("cdf", [0.5], X=Z, level=LEVELS),
             stats.norm.cdf(0.5),
         ),
         _row(
-            "pdf(0), wald",
+            f"pdf(0), {method}",
             est.conf_int("pdf", [0.0], X=Z, level=LEVELS),
             stats.norm.pdf(0.0),
         ),
@@ -385,24 +389,7 @@ def _weighted_interval_mle(n, scale, rng, pilot):
     )
     Z = IntervalCaseI(scale=scale, random_state=rng.integers(2**31)).fit_transform(x)
     est = IntervalMLE().fit(Z, sample_weight=w)
-    return [
-        _row("mean, sandwich", est.conf_int("mean", X=Z, level=LEVELS), 0.0),
-        _row(
-            "quantile(0.9), sandwich",
-            est.conf_int("quantile", [0.9], X=Z, level=LEVELS),
-            stats.norm.ppf(0.9),
-        ),
-        _row(
-            "cdf(0.5), sandwich",
-            est.conf_int("cdf", [0.5], X=Z, level=LEVELS),
-            stats.norm.cdf(0.5),
-        ),
-        _row(
-            "pdf(0), sandwich",
-            est.conf_int("pdf", [0.0], X=Z, level=LEVELS),
-            stats.norm.pdf(0.0),
-        ),
-    ]
+    return _standard_normal_rows(est, Z, "sandwich")
 
 
 def _weighted_interval_regression(n, scale, rng, pilot):

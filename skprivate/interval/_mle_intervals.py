@@ -116,6 +116,17 @@ def _sandwich(
     return inverse @ (weighted.T @ weighted) @ inverse
 
 
+def refuse_counted_weights(est: Any) -> None:
+    """Refuse ``method="wald"`` for a weighted fit (it reads weights as counts)."""
+    raise ValueError(
+        f"{type(est).__name__} was fitted with sample_weight, and "
+        "method='wald' reads the observed information, which counts "
+        "a row of weight w as w identical rows. For weights that are "
+        "not counts (sampling weights), use method='sandwich' (the "
+        "default for a weighted fit) or method='bootstrap'."
+    )
+
+
 def _row_loglik(
     lower: NDArray, upper: NDArray, center: NDArray, noise: str, log_scale: float
 ) -> NDArray[np.float64]:
@@ -196,13 +207,7 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
             }[kind]
             return self._ci_bootstrap_population(request, points, stat)
         if method == "wald" and weights is not None:
-            raise ValueError(
-                f"{type(self).__name__} was fitted with sample_weight, and "
-                "method='wald' reads the observed information, which counts "
-                "a row of weight w as w identical rows. For weights that are "
-                "not counts (sampling weights), use method='sandwich' (the "
-                "default for a weighted fit) or method='bootstrap'."
-            )
+            refuse_counted_weights(self)
         cov = request.memo(
             ("covariance", method),
             lambda: self._ci_parameter_covariance(

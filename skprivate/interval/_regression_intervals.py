@@ -43,7 +43,13 @@ from .._uncertainty import (
     percentile_interval,
 )
 from ..utils.validation import check_interval_array, check_two_sided
-from ._mle_intervals import _covariance, _hessian, _row_loglik, _sandwich
+from ._mle_intervals import (
+    _covariance,
+    _hessian,
+    _row_loglik,
+    _sandwich,
+    refuse_counted_weights,
+)
 
 __all__ = ["RegressionIntervalsMixin"]
 
@@ -158,13 +164,7 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
                 "method='bootstrap', or fit with init='constant' for the MLE."
             )
         if method == "wald" and weights is not None:
-            raise ValueError(
-                f"{type(self).__name__} was fitted with sample_weight, and "
-                "method='wald' reads the observed information, which counts "
-                "a row of weight w as w identical rows. For weights that are "
-                "not counts (sampling weights), use method='sandwich' (the "
-                "default for a weighted fit) or method='bootstrap'."
-            )
+            refuse_counted_weights(self)
         return method, request.X, y
 
     def _ci_information(self, request: IntervalRequest, method: str, X: Any, y: Any):
