@@ -33,6 +33,12 @@ mean.  The perturbed KDE and RVNS maximum-likelihood fits choose their
 smoothing by 5-fold held-out likelihood over nine widths (about 0.5 s a fit
 on 50 cells).
 
+Sampling weights.  Two sections draw an informative sample: a row of the
+population enters with probability 0.8 when its value (for the regression,
+its response minus the intercept) is above 0, else 0.2, so the sample's
+law is not the population's; the learners are fitted with the weights
+``1 / pi`` and their default intervals for a weighted fit (the sandwich
+covariance) are scored against the population's quantities.
 Running a part.  ``SKPRIVATE_COVERAGE_SECTIONS="name,name" python -m
 benchmarks coverage`` runs the sections whose names contain one of the
 given parts (a part ``=name`` names one section exactly) and rewrites
