@@ -45,6 +45,8 @@ _WALD_TESTS = [
     "test_interval_regressor_refuses_the_raw_responses",
     # the coverage simulation (400 fits) is left to the ordinary suite
     *_all_but("tests/interval/test_mle_sandwich.py", "test_sampling_weights_coverage"),
+    # the weights and the fitted rows the intervals read
+    "tests/interval/test_conf_int_fit_data.py",
 ]
 _IDENTIFIED_TESTS = [
     *_all_but(
@@ -689,6 +691,7 @@ SPECS: dict[str, ModuleSpec] = {
             *_IDENTIFIED_TESTS,
             "tests/test_uncertainty.py::"
             "test_conf_int_refuses_unfitted_estimators_and_unknown_kinds",
+            "tests/interval/test_conf_int_fit_data.py",
         ],
         new_tests=[
             "tests/test_mutation_intervals_npmle.py",
