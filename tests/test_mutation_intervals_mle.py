@@ -213,8 +213,8 @@ def test_mle_bootstrap_intervals_refit_the_family():
     with pytest.raises(
         ValueError,
         match=re.escape(
-            "IntervalMLE computes 'mean' intervals with method in ['bootstrap', 'sandwich', "
-            "'wald'] (or 'auto'); got method='profile'."
+            "IntervalMLE computes 'mean' intervals with method in "
+            "['bootstrap', 'sandwich', 'wald'] (or 'auto'); got method='profile'."
         ),
     ):
         est.conf_int("mean", X=MIXED, method="profile")
