@@ -367,6 +367,9 @@ SPECS: dict[str, ModuleSpec] = {
         ],
         new_tests=[
             "tests/test_mutation_intervals_uncertainty.py",
+            # the fitted rows and weights the intervals read, and the checks
+            # of level and points
+            "tests/interval/test_conf_int_fit_data.py",
             # the hook by which an estimator refits all the draws at once
             "tests/interval/test_npmle_resampling_speed.py",
             # the delete-a-group jackknife (not its coverage simulation)
