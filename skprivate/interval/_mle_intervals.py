@@ -14,18 +14,25 @@ the log scale, so the intervals stay in range.  The scale gets the Wald
 interval of ``log sigma``, mapped back by ``exp`` (as R's ``survreg``
 reports it).
 
-Sandwich.  ``method="sandwich"`` replaces the inverse information by
-``H^-1 J H^-1``, with ``H`` the Hessian of the weighted log-likelihood
-and ``J = sum_i w_i^2 s_i s_i'`` (``s_i`` the score of row ``i``): the
-linearization variance of an estimating equation whose rows are drawn
-independently and weighted by ``w_i``, as sampling weights (inverse
-inclusion probabilities) are.  It does not assume the family is right.
-It is the default for a weighted fit, where the observed information
-would read the weights as counts of identical rows.  Without weights it is
-Huber's robust covariance.  (R's ``survreg(robust=TRUE)`` reports another
+Sandwich.  ``method="sandwich"`` replaces the inverse information by the
+leave-one-out sandwich ``sum_i D_i D_i'``, ``D_i = (I - w_i I_i)^-1 w_i
+s_i``: ``I`` is the information of the weighted log-likelihood, ``I_i``
+row ``i``'s share of it and ``s_i`` its score, so ``D_i`` is the one-step
+change of the estimate when row ``i`` is left out and the covariance is the
+delete-one jackknife's to first order (HC3 in linear regression; MacKinnon
+and White, 1985).  It is the variance of an estimating equation whose rows
+are drawn independently and weighted by ``w_i``, as sampling weights
+(inverse inclusion probabilities) are, and does not assume the family is
+right.  The plain sandwich ``I^-1 J I^-1`` (``J = sum_i w_i^2 s_i
+s_i'``) has the same limit but is too small in samples where a few rows
+carry large weights: on informative samples of 500 rows with weights 1.25
+and 5 its 95% intervals covered 0.87 to 0.88 for the regressor (0.94 to
+0.96 with each row's share left out; 300 samples).  It is the default for a
+weighted fit, where the observed information would read the weights as
+counts of identical rows.  (R's ``survreg(robust=TRUE)`` reports another
 matrix for interval data: its off-diagonal term has the opposite sign of
-the jackknife's, and with weights it does not weight the scores; the
-tests check the sandwich against refits instead.)
+the jackknife's, and with weights it does not weight the scores; the tests
+check the sandwich against refits instead.)
 """
 
 from __future__ import annotations
@@ -93,27 +100,72 @@ def _covariance(H: NDArray, what: str) -> NDArray[np.float64]:
     return cov
 
 
+def _row_derivatives(
+    rows: Any, theta: NDArray, steps: NDArray, free: NDArray
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each row's score and Hessian over the parameters ``free`` of ``theta``.
+
+    ``rows(theta)`` gives the rows' log-likelihoods; the derivatives are
+    central differences at ``steps``: ``(n, k)`` and ``(n, k, k)``.
+    """
+    k = free.size
+    shift = np.zeros((k, theta.size))
+    shift[np.arange(k), free] = steps[free]
+    h = steps[free]
+    at = rows(theta)
+    up = [rows(theta + e) for e in shift]
+    down = [rows(theta - e) for e in shift]
+    scores = np.column_stack([(u - d) / (2.0 * hi) for u, d, hi in zip(up, down, h)])
+    hess = np.empty((at.size, k, k))
+    for a in range(k):
+        hess[:, a, a] = (up[a] - 2.0 * at + down[a]) / h[a] ** 2
+        for b in range(a):
+            cross = (
+                rows(theta + shift[a] + shift[b])
+                - rows(theta + shift[a] - shift[b])
+                - rows(theta - shift[a] + shift[b])
+                + rows(theta - shift[a] - shift[b])
+            ) / (4.0 * h[a] * h[b])
+            hess[:, a, b] = hess[:, b, a] = cross
+    return scores, hess
+
+
 def _sandwich(
-    inverse: NDArray,
     rows: Any,
     theta: NDArray,
     steps: NDArray,
     w: NDArray,
     free: NDArray,
+    what: str,
 ) -> NDArray[np.float64]:
-    """``H^-1 J H^-1``, ``J`` the sum of the rows' squared weighted scores.
+    """The leave-one-out sandwich ``sum_i D_i D_i'`` of a weighted MLE.
 
-    ``inverse`` is ``H^-1`` over the parameters ``free`` of ``theta``;
-    ``rows(theta)`` gives each row's log-likelihood, whose derivatives
-    (the scores) are taken by central differences at ``steps``.
+    ``D_i = (I - w_i I_i)^-1 w_i s_i``, with ``I`` the information of the
+    weighted log-likelihood, ``I_i`` row ``i``'s share of it (minus its
+    Hessian) and ``s_i`` its score: the one-step change of the estimate
+    when row ``i`` is left out, so the covariance is the jackknife's
+    (HC3 in linear regression, MacKinnon and White 1985).  With
+    ``(I - w_i I_i)`` replaced by ``I`` it would be the plain sandwich
+    ``I^-1 J I^-1``, whose small-sample variance is too small where a few
+    rows carry large weights.
     """
-    scores = np.empty((w.size, free.size))
-    for k, i in enumerate(free):
-        step = np.zeros_like(theta)
-        step[i] = steps[i]
-        scores[:, k] = (rows(theta + step) - rows(theta - step)) / (2.0 * steps[i])
-    weighted = w[:, None] * scores
-    return inverse @ (weighted.T @ weighted) @ inverse
+    scores, hess = _row_derivatives(rows, theta, steps, free)
+    share = -w[:, None, None] * hess
+    information = share.sum(axis=0)
+    _covariance(-information, what)  # refuses a singular information
+    try:
+        D = np.linalg.solve(
+            information[None] - share, (w[:, None] * scores)[:, :, None]
+        )[:, :, 0]
+    except np.linalg.LinAlgError:
+        D = np.full(scores.shape, np.nan)
+    if not np.all(np.isfinite(D)):
+        raise ValueError(
+            f"The information of {what} without one of its rows is singular: "
+            "a row alone identifies a parameter, so the leave-one-out "
+            "sandwich does not exist (use method='bootstrap')."
+        )
+    return D.T @ D
 
 
 def refuse_counted_weights(est: Any) -> None:
@@ -186,7 +238,7 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
         inverse = _covariance(H, "IntervalMLE")
         if not sandwich:
             return inverse
-        return _sandwich(inverse, rows, theta, steps, w, np.arange(2))
+        return _sandwich(rows, theta, steps, w, np.arange(2), "IntervalMLE")
 
     def _ci_wald(
         self, request: IntervalRequest, points, value, gradient, back, target, kind
@@ -227,7 +279,7 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
             request.level,
             "wald (observed information)"
             if method == "wald"
-            else "wald (sandwich covariance)",
+            else "wald (leave-one-out sandwich)",
             target,
             se=se if back is _identity else None,
         )

@@ -17,10 +17,10 @@ logistic noise, other base regressors and the projection of
 ``init="auto"`` get the percentile bootstrap of the (feature, interval)
 pairs, each replicate refitting the whole algorithm.  A fit with
 ``sample_weight`` (sampling weights) gets, on the MLE path, the same
-intervals with the sandwich covariance ``H^-1 J H^-1`` of the weighted
-likelihood (``J`` sums the rows' squared weighted scores;
-``method="sandwich"``, also offered without weights): the observed
-information would read the weights as counts of identical rows.
+intervals with the leave-one-out sandwich covariance of the weighted
+likelihood (:mod:`._mle_intervals`; ``method="sandwich"``, also offered
+without weights): the observed information would read the weights as
+counts of identical rows.
 """
 
 from __future__ import annotations
@@ -381,7 +381,9 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         H = _hessian(loglik_free, theta0[free], steps_all[free])
         cov = _covariance(H, "IterativeIntervalRegressor")
         if sandwich:
-            cov = _sandwich(cov, rows, theta0, steps_all, w, free)
+            cov = _sandwich(
+                rows, theta0, steps_all, w, free, "IterativeIntervalRegressor"
+            )
         return _LinearInformation(cov, free, mean, scale)
 
 
@@ -400,7 +402,7 @@ def _dense(X: Any) -> NDArray[np.float64]:
 
 _WALD_LABELS = {
     "wald": "wald (observed information)",
-    "sandwich": "wald (sandwich covariance)",
+    "sandwich": "wald (leave-one-out sandwich)",
 }
 
 

@@ -238,7 +238,7 @@ def test_mle_wald_refuses_a_weighted_fit(case_two, kind, points):
         est.conf_int(kind, points, X=Z, method="wald")
     # the default is the sandwich; the bootstrap refits with the weights
     default = est.conf_int(kind, points, X=Z)
-    assert default["method"].iloc[0] == "wald (sandwich covariance)"
+    assert default["method"].iloc[0] == "wald (leave-one-out sandwich)"
     ci = est.conf_int(kind, points, X=Z, method="bootstrap", n_resamples=5)
     assert ci["method"].iloc[0] == "bootstrap-percentile"
 
