@@ -456,9 +456,9 @@ SPECS: dict[str, ModuleSpec] = {
                     "by the levels as before",
                 )
                 for i, line in (
-                    (6, "None,"),
-                    (10, '"XXbootstrapXX",'),
-                    (11, '"BOOTSTRAP",'),
+                    (7, "None,"),
+                    (11, '"XXbootstrapXX",'),
+                    (12, '"BOOTSTRAP",'),
                 )
             },
             **{
@@ -469,8 +469,36 @@ SPECS: dict[str, ModuleSpec] = {
                     "a dtype gives the same floats (or the same error)",
                 )
                 for i, line in (
-                    (49, "np.asarray(statistic(self), dtype=None),"),
-                    (51, "np.asarray(statistic(self), ),"),
+                    (52, "np.asarray(statistic(self), dtype=None),"),
+                    (54, "np.asarray(statistic(self), ),"),
+                )
+            },
+            f"{_UNC}x_check_points__mutmut_17": (
+                "else 2",
+                "the size of a 0-d array is only compared with 0: 1 and 2 both pass",
+            ),
+            **{
+                f"{_UNC}x_replicate_statistics__mutmut_{i}": (
+                    line,
+                    "the drawn weights go to the learner's fit, which converts "
+                    "them to floats itself; the shape check reads the same shape",
+                )
+                for i, line in (
+                    (16, "np.asarray(sample_weight, dtype=None)"),
+                    (18, "np.asarray(sample_weight, )"),
+                )
+            },
+            **{
+                f"{_UNC}xǁConfidenceIntervalMixinǁ_ci_remember_fit_data__mutmut_{i}": (
+                    line,
+                    "the recorded weights go to the learners' refits, which "
+                    "convert them to floats; numpy reads any negative size in "
+                    "reshape as the one inferred dimension",
+                )
+                for i, line in (
+                    (10, "np.array(sample_weight, dtype=None).reshape(-1)"),
+                    (12, "np.array(sample_weight, ).reshape(-1)"),
+                    (14, "reshape(-2)"),
                 )
             },
             **{
@@ -489,7 +517,7 @@ SPECS: dict[str, ModuleSpec] = {
             },
         },
         excluded={
-            f"{_UNC}x_replicate_statistics__mutmut_77": (
+            f"{_UNC}x_replicate_statistics__mutmut_99": (
                 ")",
                 "the failed-fits warning loses its stacklevel; under mutmut a "
                 "trampoline frame is the caller, so only "

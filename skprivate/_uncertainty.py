@@ -53,7 +53,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
+from scipy import sparse, stats
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
@@ -403,10 +403,14 @@ def resample_indices(
 
 
 def _take(data: Any, idx: NDArray) -> Any:
+    """The rows ``idx`` of ``data``, kept in its container (frame, sparse)."""
     if data is None:
         return None
     if hasattr(data, "iloc"):
         return data.iloc[idx]
+    if sparse.issparse(data):
+        # CSR takes rows by index; COO and others do not
+        return sparse.csr_matrix(data)[idx]
     return np.asarray(data)[idx]
 
 

@@ -23,11 +23,14 @@ from skprivate._uncertainty import (
     IntervalRequest,
     bootstrap_replicates,
     check_level,
+    check_levels,
+    check_points,
     interval_frame,
     normal_frame,
     normal_interval,
     percentile_interval,
     probabilities_of,
+    replicate_statistics,
     resample_indices,
     subsampling_interval,
     values_of,
@@ -1076,3 +1079,190 @@ def test_subsamples_are_uniform_over_the_subsets():
     for idx in draws:
         counts[pairs.index(tuple(idx.tolist()))] += 1
     assert stats.chisquare(counts).pvalue > 1e-3
+
+
+# -- the records of the fitted rows and weights, and the checks of level and
+# points (the shared machinery of a weighted fit) ------------------------------
+
+
+def test_empty_levels_and_points_name_their_type():
+    for empty, name in (([], "list"), ((), "tuple"), (np.array([]), "ndarray")):
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "level must be a number in (0, 1) or a non-empty sequence of "
+                f"them; got an empty {name}."
+            ),
+        ):
+            check_levels(empty)
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "points is empty: conf_int needs at least one point at which to "
+                "evaluate the quantity (or points=None for the kind's default "
+                f"points); got {name} with no entries."
+            ),
+        ):
+            check_points(empty)
+
+
+def test_points_are_counted_by_their_rows_whatever_the_container():
+    import scipy.sparse as sp
+
+    # text is one point, even empty; a 0-d array is one point; a sparse
+    # matrix (which has no len) is counted by its rows
+    for fine in ("", b"", "x", np.array(0.5), sp.csr_matrix(np.ones((2, 2))), 3.0):
+        assert check_points(fine) is None
+    with pytest.raises(ValueError, match=re.escape("got csr_matrix with no entries")):
+        check_points(sp.csr_matrix((0, 2)))
+    with pytest.raises(ValueError, match=re.escape("got DataFrame with no entries")):
+        check_points(pd.DataFrame({"a": []}))
+
+
+class _WeightedMean(ConfidenceIntervalMixin, BaseEstimator):
+    """The weighted mean of column 0; its interval does not read the weights.
+
+    ``method`` labels the interval rows; ``rows`` is how many it returns.
+    """
+
+    def __init__(self, rows=1):
+        self.rows = rows
+
+    def fit(self, X, y=None, sample_weight=None):
+        data = _dense(X)
+        self._ci_forget_fit_data()
+        self._ci_remember_fit_data(data, sample_weight)
+        w = np.ones(len(data)) if sample_weight is None else sample_weight
+        self.mean_ = float(np.average(data[:, 0], weights=np.ravel(w)))
+        return self
+
+    def _ci_fit_data_form(self, X):
+        return _dense(X)
+
+    def _ci_offers_kind(self, kind):
+        return kind == "mean"
+
+    def _conf_int_mean(self, request):
+        return interval_frame(
+            "mean",
+            np.arange(self.rows),
+            np.full(self.rows, self.mean_),
+            np.full(self.rows, self.mean_ - 1),
+            np.full(self.rows, self.mean_ + 1),
+            request.level,
+            [f"unweighted {i}" for i in range(self.rows)],
+            "t",
+        )
+
+
+def _dense(X):
+    import scipy.sparse as sp
+
+    return X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
+
+
+def test_an_interval_that_ignores_the_weights_of_a_weighted_fit_is_refused():
+    X = np.arange(12.0).reshape(6, 2)
+    w = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 1.0])
+    # the message names the method of the interval's first row, or the
+    # method asked for when the handler returned no row
+    for rows, label in ((2, "unweighted 0"), (0, "auto")):
+        est = _WeightedMean(rows=rows).fit(X, sample_weight=w)
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "_WeightedMean was fitted with sample_weight, and its 'mean' "
+                f"interval by method {label!r} does not use the weights (it "
+                "would be computed as if the rows were unweighted): intervals "
+                "of a weighted fit are not offered for that method. Use a "
+                "resampling method that refits with the rows' weights "
+                "(method='bootstrap' where offered), or fit without "
+                "sample_weight."
+            ),
+        ):
+            est.conf_int("mean", X=X)
+    # weights equal on every row are the unweighted fit: no refusal
+    est = _WeightedMean(rows=2).fit(X, sample_weight=np.full(6, 2.0))
+    assert est.conf_int("mean", X=X)["method"].tolist() == [
+        "unweighted 0",
+        "unweighted 1",
+    ]
+
+
+def test_fit_records_column_weights_and_refuses_a_wrong_count():
+    X = np.arange(12.0).reshape(6, 2)
+    w = np.array([[1.0], [2.0], [1.0], [3.0], [1.0], [1.0]])
+    est = _WeightedMean().fit(X, sample_weight=w)
+    np.testing.assert_array_equal(est._ci_fit_record.sample_weight, w.ravel())
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "sample_weight must have one weight per row (6); got shape (5,)."
+        ),
+    ):
+        _WeightedMean().fit(X, sample_weight=np.ones(5))
+
+
+def test_x_other_than_the_fitted_rows_is_refused_with_the_whole_reason():
+    X = np.arange(12.0).reshape(6, 2)
+    est = _WeightedMean().fit(X)
+    tail = (
+        "The interval is centred on the fitted estimate, so an X other than "
+        "the fitted data would give an interval for another estimate. To bound "
+        "an estimate of other data, fit a new estimator on them."
+    )
+    for other, differs in (
+        (X[:5], "X has 5 rows, and the fit had 6"),
+        (
+            X[::-1],
+            "X has the fit's 6 rows in number but other values, or the rows "
+            "in another order",
+        ),
+    ):
+        with pytest.raises(
+            ValueError,
+            match=re.escape(
+                "X must be the data passed to _WeightedMean.fit (the rows, in the "
+                f"same order): {differs}. {tail}"
+            ),
+        ):
+            est.conf_int("mean", X=other)
+    assert est.conf_int("mean", X=X)["estimate"].tolist() == [est.mean_]
+    # after the record is dropped nothing is checked
+    est._ci_forget_fit_data()
+    assert est.conf_int("mean", X=X[:5])["estimate"].tolist() == [est.mean_]
+
+
+def test_the_default_fit_data_form_is_the_array_of_x():
+    class _Plain(_WeightedMean):
+        _ci_fit_data_form = ConfidenceIntervalMixin._ci_fit_data_form
+
+    X = np.arange(12.0).reshape(6, 2)
+    est = _Plain().fit(X)
+    assert est.conf_int("mean", X=X.tolist())["estimate"].tolist() == [est.mean_]
+    with pytest.raises(ValueError, match="other values, or the rows in another"):
+        est.conf_int("mean", X=X[::-1].tolist())
+
+
+@pytest.mark.parametrize("container", ["list", "sparse"])
+def test_replicate_weights_are_counted_against_the_rows_of_any_container(container):
+    import scipy.sparse as sp
+
+    X = np.arange(12.0).reshape(6, 2)
+    data = X.tolist() if container == "list" else sp.csr_matrix(X)
+    w = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 1.0])
+    draws = [np.array([0, 1, 3]), np.array([2, 3, 3, 5])]
+    reps = replicate_statistics(
+        _WeightedMean(), data, lambda est: est.mean_, draws, sample_weight=w
+    )
+    want = [np.average(X[idx, 0], weights=w[idx]) for idx in draws]
+    np.testing.assert_allclose(reps[:, 0], want)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "sample_weight must have one weight per row of X (6); got shape (5,)."
+        ),
+    ):
+        replicate_statistics(
+            _WeightedMean(), data, lambda est: est.mean_, draws, sample_weight=w[:5]
+        )

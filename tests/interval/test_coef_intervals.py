@@ -319,3 +319,37 @@ def test_wald_intervals_take_sparse_features():
         assert (got["method"] == "wald (observed information)").all()
         np.testing.assert_allclose(got["se"], want["se"], rtol=1e-3)
         np.testing.assert_allclose(got["estimate"], want["estimate"], atol=1e-3)
+
+
+def test_pairs_bootstrap_takes_sparse_features():
+    # the drawn rows of a sparse matrix stay sparse (numpy cannot index one)
+    import scipy.sparse as sp
+    from sklearn.base import clone
+
+    from skprivate import IntervalCaseII, IterativeIntervalRegressor
+    from skprivate._uncertainty import resample_indices
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 2))
+    X[X < 0] = 0.0
+    y = 1 + X @ [2.0, -1.0] + rng.normal(size=100)
+    Y = IntervalCaseII(anchor_loc=1, anchor_scale=2, random_state=0).fit_transform(
+        y.reshape(-1, 1)
+    )
+    S = sp.csr_matrix(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = IterativeIntervalRegressor(Ridge(), max_iter=5).fit(S, Y)
+        ci = est.conf_int("coef", X=S, y=Y, n_resamples=5, random_state=0)
+        coo = est.conf_int(
+            "coef", X=sp.coo_matrix(X), y=Y, n_resamples=5, random_state=0
+        )
+        fits = [
+            clone(est).fit(S[idx], Y[idx]).estimator_
+            for idx in resample_indices(100, 5, 0)
+        ]
+    reps = np.array([[f.intercept_, *f.coef_] for f in fits])
+    lower, upper = percentile_interval(reps, 0.95)
+    np.testing.assert_allclose(ci["lower"], lower)
+    np.testing.assert_allclose(ci["upper"], upper)
+    pd.testing.assert_frame_equal(ci, coo)
