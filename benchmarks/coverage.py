@@ -365,7 +365,7 @@ def _interval_regression(n, scale, rng, pilot):
     reg = IterativeIntervalRegressor().fit(X, Z)
     return [
         _row(
-            "predict(0.5, -0.5), default method (wald for the MLE)",
+            "predict(0.5, -0.5), default method (sandwich for the MLE)",
             reg.conf_int("predict", _POINT, X=X, y=Z, level=LEVELS),
             float(1.0 + (_POINT @ _COEF)[0]),
         )

@@ -272,7 +272,7 @@ def test_regression_wald_with_a_known_scale_is_ols_with_that_scale():
         coef["target"].iloc[0] == "coefficients of the linear interval-regression model"
     )
     points = np.array([[0.5, 1.5], [-1.0, 0.0]])
-    pred = reg.conf_int("predict", points, X=X, y=y, level=0.9)
+    pred = reg.conf_int("predict", points, X=X, y=y, level=0.9, method="wald")
     d = np.column_stack([np.ones(2), points])
     se = 2.0 * np.sqrt(np.einsum("ij,jk,ik->i", d, inv, d))
     np.testing.assert_allclose(pred["estimate"], d @ beta, rtol=1e-6)
@@ -287,7 +287,12 @@ def test_regression_wald_with_a_known_scale_is_ols_with_that_scale():
         pd.DataFrame(X, columns=["a", "b"]), y
     )
     got = again.conf_int(
-        "predict", frame, X=pd.DataFrame(X, columns=["a", "b"]), y=y, level=0.9
+        "predict",
+        frame,
+        X=pd.DataFrame(X, columns=["a", "b"]),
+        y=y,
+        level=0.9,
+        method="wald",
     )
     np.testing.assert_allclose(got["se"], se, rtol=1e-4)
     assert got["point"].tolist() == [(0.5, 1.5), (-1.0, 0.0)]
@@ -308,7 +313,7 @@ def test_regression_wald_without_an_intercept_is_ols_through_the_origin():
     assert coef["point"].tolist() == [0, 1]
     np.testing.assert_allclose(coef["estimate"], beta, rtol=1e-6)
     np.testing.assert_allclose(coef["se"], np.sqrt(sigma2 * np.diag(inv)), rtol=1e-3)
-    pred = reg.conf_int("predict", [[3.0, 2.0]], X=X, y=y)
+    pred = reg.conf_int("predict", [[3.0, 2.0]], X=X, y=y, method="wald")
     d = np.array([3.0, 2.0])
     np.testing.assert_allclose(pred["se"], [np.sqrt(sigma2 * d @ inv @ d)], rtol=1e-3)
 
@@ -747,7 +752,7 @@ def test_regression_wald_is_ols_for_features_and_responses_of_any_scale(
     coef = reg.conf_int("coef", X=X, y=y)
     np.testing.assert_allclose(coef["se"], _ols_se(D, sigma), rtol=1e-4)
     points = X[:2]
-    pred = reg.conf_int("predict", points, X=X, y=y)
+    pred = reg.conf_int("predict", points, X=X, y=y, method="wald")
     d = np.column_stack([np.ones(2), points])
     Rinv = np.linalg.inv(np.linalg.qr(D, mode="r"))
     np.testing.assert_allclose(

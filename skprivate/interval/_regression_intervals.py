@@ -9,8 +9,13 @@ released and kept instead), and resamples by refitting clones.
 Regression.  With a ``LinearRegression`` base and Gaussian noise the fitted
 model is the interval-regression MLE (the censored-normal model of R's
 ``survreg(..., dist="gaussian")``, whose ``confint`` the coefficients'
-interval reproduces), and predictions and coefficients get Wald intervals
-from the observed information in (intercept, slopes, ``log sigma``).  With
+interval reproduces), and the coefficients get Wald intervals from the
+observed information in (intercept, slopes, ``log sigma``).  Predictions
+get Wald intervals from the leave-one-out sandwich covariance
+(:mod:`._mle_intervals`; ``method="wald"`` gives the observed information's):
+with wide Case-I anchors and 500 rows the observed information's 95%
+interval of a prediction covered 0.92 and the sandwich's 0.95 (400
+samples), and with 2,000 rows 0.95 and 0.96 (150 samples).  With
 logistic noise the fixed point of the iteration, which refits least squares
 to imputed responses, is not the logistic MLE, so Wald is refused there;
 logistic noise, other base regressors and the projection of
@@ -125,7 +130,11 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
         gaussian = self.noise == "gaussian"
         mle = linear and not projected and gaussian
         weights = request.fit_weights()
-        wald = "wald" if weights is None else "sandwich"
+        # The coefficients keep survreg's Wald interval when unweighted; a
+        # prediction, a combination of all of them, takes the leave-one-out
+        # sandwich, which the observed information leaves too short where
+        # the intervals carry little information (wide Case-I anchors).
+        wald = "wald" if weights is None and request.kind == "coef" else "sandwich"
         method = request.choose(
             ("wald", "sandwich", "bootstrap"),
             wald if mle else "bootstrap",

@@ -162,7 +162,7 @@ def test_regression_wald_standard_error_on_exact_responses_is_ols_like():
     y = 1.0 + X @ [1.0, -2.0] + rng.normal(size=300)
     reg = IterativeIntervalRegressor().fit(X, y)
     point = np.array([[0.5, 1.5]])
-    ci = reg.conf_int("predict", point, X=X, y=y).iloc[0]
+    ci = reg.conf_int("predict", point, X=X, y=y, method="wald").iloc[0]
     D = np.column_stack([np.ones(300), X])
     beta, rss = np.linalg.lstsq(D, y, rcond=None)[:2]
     sigma2 = rss[0] / 300

@@ -9,6 +9,7 @@ coverage when the weights are sampling weights.
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -247,11 +248,21 @@ def test_regressor_wald_refuses_weights_and_sandwich_needs_the_mle():
     )
     with pytest.raises(ValueError, match="method='sandwich' is the interval MLE's"):
         logistic.conf_int("coef", X=X, y=Y, method="sandwich")
-    # unweighted: Wald stays the default, the sandwich is offered
+    # unweighted: the coefficients keep survreg's Wald interval by default,
+    # predictions take the sandwich; each offers the other
     plain = IterativeIntervalRegressor(LinearRegression()).fit(X, Y)
     assert plain.conf_int("coef", X=X, y=Y)["method"].iloc[0] == (
         "wald (observed information)"
     )
+    predicted = plain.conf_int("predict", X[:2], X=X, y=Y)
+    assert (predicted["method"] == "wald (leave-one-out sandwich)").all()
+    pd.testing.assert_frame_equal(
+        predicted, plain.conf_int("predict", X[:2], X=X, y=Y, method="sandwich")
+    )
+    assert (
+        plain.conf_int("predict", X[:2], X=X, y=Y, method="wald")["method"]
+        == "wald (observed information)"
+    ).all()
     robust = plain.conf_int("coef", X=X, y=Y, method="sandwich")
     np.testing.assert_allclose(
         robust["se"], plain.conf_int("coef", X=X, y=Y)["se"], rtol=0.3
