@@ -144,7 +144,7 @@ _WALD_EQUIVALENT = {
             "(test_uncertainty checks it); None is its default: only "
             "the number of joblib workers changes",
         )
-        for i, line in ((14, "n_jobs=None,"), (21, "),"))
+        for i, line in ((14, "n_jobs=None,"), (22, ""))
     },
     f"{_RG}xǁRegressionIntervalsMixinǁ_ci_coefficients__mutmut_15": (
         'getattr(self, "n_features_in_", )',
@@ -206,22 +206,33 @@ _WALD_EQUIVALENT = {
         for i, line in ((36, '"XXwaldXX" if mle'), (37, '"WALD" if mle'))
     },
     **{
-        f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_{kind}__mutmut_{i}": (
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_information__mutmut_{i}": (
             line,
             "the one memo of a Wald call (the bootstrap's memo is never "
-            "in the same conf_int call): the renamed key still computes "
-            "the information once per call",
+            "in the same conf_int call, and one call has one method): the "
+            "renamed key still computes the information once per call",
         )
-        for kind, i, line in (
-            ("coef", 30, "None,"),
-            ("coef", 34, '"XXinformationXX",'),
-            ("coef", 35, '"INFORMATION",'),
-            ("predict", 54, "None,"),
-            ("predict", 58, '"XXinformationXX",'),
-            ("predict", 59, '"INFORMATION",'),
+        for i, line in (
+            (1, "None,"),
+            (5, '("XXinformationXX", method),'),
+            (6, '("INFORMATION", method),'),
         )
     },
-    f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_coef__mutmut_51": (
+    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_1": (
+        "sandwich: bool = True,",
+        "the one caller (_ci_information) always passes sandwich=",
+    ),
+    **{
+        f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_{i}": (
+            line,
+            "the weights come from the fit's record, already floats",
+        )
+        for i, line in (
+            (85, "np.asarray(weights, None)"),
+            (87, "np.asarray(weights, )"),
+        )
+    },
+    f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_coef__mutmut_44": (
         "G = np.zeros((p + 1, p + 3))",
         "se() keeps only the columns of the free parameters, all below "
         "p + 2: the extra zero column is never read",
@@ -240,16 +251,16 @@ _WALD_EQUIVALENT = {
         )
     },
     **{
-        f"{_RG}xǁRegressionIntervalsMixinǁ_conf_int_predict__mutmut_{i}": (
+        f"{_RG}x__dense__mutmut_{i}": (
             line,
             "np.asarray(frame, dtype=float) is frame.to_numpy(dtype="
-            "float): a DataFrame of points gives the same rows either way",
+            "float), and astype(None) is astype(float64): the same rows",
         )
         for i, line in (
-            (16, 'hasattr(points, "iloc")) or True'),
-            (22, 'hasattr(None, "iloc")'),
-            (26, 'hasattr(points, "XXilocXX")'),
-            (27, 'hasattr(points, "ILOC")'),
+            (2, "X.toarray().astype(None)"),
+            (3, 'hasattr(None, "iloc")'),
+            (7, 'hasattr(X, "XXilocXX")'),
+            (8, 'hasattr(X, "ILOC")'),
         )
     },
     **{
@@ -259,40 +270,40 @@ _WALD_EQUIVALENT = {
         )
         for i, line, reason in (
             (
-                30,
+                31,
                 "if (model.fit_intercept) or True else 0.0",
                 "without fit_intercept LinearRegression sets intercept_ "
                 "= 0.0: float(intercept_) is the else branch's 0.0",
             ),
             (
-                32,
+                33,
                 "if model.fit_intercept else 1.0",
                 "without an intercept theta0[0] is never read: split() "
                 "takes b = 0.0 and theta[0] is not free (keep[0] is "
                 "has_b, False)",
             ),
             (
-                65,
+                66,
                 "b = theta[0] if (has_b) or True else 0.0",
                 "without an intercept theta[0] stays theta0[0] = 0.0 + "
                 "zeros @ coef = 0.0 (intercept_ is 0.0, the mean is "
                 "zeros) and is never freed: the same b = 0.0",
             ),
             (
-                73,
+                74,
                 "if (known) and False else theta[1 + p]",
                 "with a known sigma theta[1 + p] stays theta0[1 + p] = "
                 "log(sigma_): not freed (keep's last entry is False) "
                 "and not profiled",
             ),
             (
-                121,
+                133,
                 "np.ones(p, None)",
                 "np.r_ of a bool, float ones and a bool is a float "
                 "array with the same nonzero entries: flatnonzero "
                 "gives the same free indices",
             ),
-            (123, "np.ones(p, )", "as _ci_linear_information__mutmut_121"),
+            (135, "np.ones(p, )", "as _ci_linear_information__mutmut_133"),
         )
     },
     **{
@@ -302,11 +313,11 @@ _WALD_EQUIVALENT = {
             "check_two_sided: the same messages",
         )
         for i, line in (
-            (5, 'check_interval_array(y, name="y"), )'),
-            (9, 'check_interval_array(y, ), name="y")'),
+            (6, 'check_interval_array(y, name="y"), )'),
+            (10, 'check_interval_array(y, ), name="y")'),
         )
     },
-    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_47": (
+    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_48": (
         "scale[~(scale > 0)] = 2.0",
         "only constant features get 2.0 for 1.0, and only without an "
         "intercept (beside one, a constant feature is refused as "
@@ -319,7 +330,7 @@ _WALD_EQUIVALENT = {
         "(about 1e-4 relative where a step moves the fitted values by "
         "one sigma), which the interval cannot be pinned to",
     ),
-    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_113": (
+    f"{_RG}xǁRegressionIntervalsMixinǁ_ci_linear_information__mutmut_125": (
         "if found.success or np.isfinite(found.x):",
         "the two differ only when Brent reports failure with a finite "
         "x or success with a non-finite one; scipy's Brent fails only "
@@ -340,12 +351,12 @@ _WALD_EQUIVALENT = {
             "same entry",
         )
         for i, line in (
-            (102, "profile, bracket=None"),
-            (104, "profile, )"),
-            (106, "bracket=(theta0[1 - p] - 0.1, theta0[1 + p] + 0.1)"),
-            (108, "bracket=(theta0[1 + p] - 1.1, theta0[1 + p] + 0.1)"),
-            (110, "bracket=(theta0[1 + p] - 0.1, theta0[1 - p] + 0.1)"),
-            (112, "bracket=(theta0[1 + p] - 0.1, theta0[1 + p] + 1.1)"),
+            (114, "profile, bracket=None"),
+            (116, "profile, )"),
+            (118, "bracket=(theta0[1 - p] - 0.1, theta0[1 + p] + 0.1)"),
+            (120, "bracket=(theta0[1 + p] - 1.1, theta0[1 + p] + 0.1)"),
+            (122, "bracket=(theta0[1 + p] - 0.1, theta0[1 - p] + 0.1)"),
+            (124, "bracket=(theta0[1 + p] - 0.1, theta0[1 + p] + 1.1)"),
         )
     },
 }

@@ -100,6 +100,11 @@ def _covariance(H: NDArray, what: str) -> NDArray[np.float64]:
     return cov
 
 
+# A row whose removal leaves less than this share of the information in
+# some direction has leverage 1 to the precision of the differences.
+_LEVERAGE_GAP = 1e-6
+
+
 def _row_derivatives(
     rows: Any, theta: NDArray, steps: NDArray, free: NDArray
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -153,19 +158,21 @@ def _sandwich(
     share = -w[:, None, None] * hess
     information = share.sum(axis=0)
     _covariance(-information, what)  # refuses a singular information
-    try:
-        D = np.linalg.solve(
-            information[None] - share, (w[:, None] * scores)[:, :, None]
-        )[:, :, 0]
-    except np.linalg.LinAlgError:
-        D = np.full(scores.shape, np.nan)
-    if not np.all(np.isfinite(D)):
+    # What is left of the information without each row, in the units of
+    # the whole: an eigenvalue near 0 is a row of leverage 1, alone
+    # identifying a direction, where the leave-one-out change is 0 / 0.
+    values, vectors = np.linalg.eigh(information)
+    root = vectors / np.sqrt(np.maximum(values, np.finfo(float).tiny))
+    left = np.einsum("ja,ijk,kb->iab", root, information[None] - share, root)
+    if np.linalg.eigvalsh(left).min() < _LEVERAGE_GAP:
         raise ValueError(
             f"The information of {what} without one of its rows is singular: "
-            "a row alone identifies a parameter, so the leave-one-out "
-            "sandwich does not exist (use method='bootstrap')."
+            "that row alone identifies a parameter (its leverage is 1), so "
+            "the leave-one-out sandwich does not exist. Use "
+            "method='bootstrap', or drop the features only that row holds."
         )
-    return D.T @ D
+    D = np.linalg.solve(information[None] - share, (w[:, None] * scores)[:, :, None])
+    return D[:, :, 0].T @ D[:, :, 0]
 
 
 def refuse_counted_weights(est: Any) -> None:

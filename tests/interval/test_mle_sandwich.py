@@ -8,6 +8,8 @@ first order (closer than the plain sandwich ``I^-1 J I^-1``), and by its
 coverage when the weights are sampling weights.
 """
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -238,7 +240,13 @@ def test_regressor_wald_refuses_weights_and_sandwich_needs_the_mle():
 
     X, Y, w = _regression(80, 13)
     est = IterativeIntervalRegressor(LinearRegression()).fit(X, Y, sample_weight=w)
-    with pytest.raises(ValueError, match="method='wald' reads the observed"):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "IterativeIntervalRegressor was fitted with sample_weight, and "
+            "method='wald' reads the observed information"
+        ),
+    ):
         est.conf_int("coef", X=X, y=Y, method="wald")
     ridge = IterativeIntervalRegressor(Ridge()).fit(X, Y, sample_weight=w)
     with pytest.raises(ValueError, match="method='sandwich' needs a LinearRegression"):
@@ -267,3 +275,32 @@ def test_regressor_wald_refuses_weights_and_sandwich_needs_the_mle():
     np.testing.assert_allclose(
         robust["se"], plain.conf_int("coef", X=X, y=Y)["se"], rtol=0.3
     )
+
+
+def test_a_row_of_leverage_one_is_refused_by_name():
+    # a feature that only one row holds: without that row its slope is not
+    # identified, and the leave-one-out change is 0 / 0
+    from sklearn.linear_model import LinearRegression
+
+    from skprivate import IterativeIntervalRegressor
+
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=40), np.zeros(40)])
+    X[7, 1] = 1.0
+    y = 1 + X @ [2.0, 0.5] + rng.normal(size=40)
+    Y = np.column_stack([y - 0.5, y + 0.5])
+    est = IterativeIntervalRegressor(LinearRegression(), init="constant").fit(X, Y)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "The information of IterativeIntervalRegressor without one of its "
+            "rows is singular: that row alone identifies a parameter (its "
+            "leverage is 1), so the leave-one-out sandwich does not exist."
+        ),
+    ):
+        est.conf_int("coef", X=X, y=Y, method="sandwich")
+    # a second row holding the feature gives it an interval
+    X[8, 1] = 0.5
+    est = IterativeIntervalRegressor(LinearRegression(), init="constant").fit(X, Y)
+    ci = est.conf_int("coef", X=X, y=Y, method="sandwich")
+    assert np.isfinite(ci["se"]).all()
