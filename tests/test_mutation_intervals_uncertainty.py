@@ -1266,3 +1266,10 @@ def test_replicate_weights_are_counted_against_the_rows_of_any_container(contain
         replicate_statistics(
             _WeightedMean(), data, lambda est: est.mean_, draws, sample_weight=w[:5]
         )
+
+
+def test_one_row_of_positive_weight_is_the_unweighted_fit_of_that_row():
+    X = np.arange(12.0).reshape(6, 2)
+    est = _WeightedMean().fit(X, sample_weight=[0.0, 0.0, 3.0, 0.0, 0.0, 0.0])
+    # the rows left all weigh the same: no weights, so no refusal
+    assert est.conf_int("mean", X=X)["estimate"].tolist() == [X[2, 0]]
