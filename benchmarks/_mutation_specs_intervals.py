@@ -74,22 +74,38 @@ _WALD_EQUIVALENT = {
             "logistic law, as 'logistic' is",
         )
         for i, line in (
-            (25, 'else "XXlogisticXX"'),
-            (26, 'else "LOGISTIC"'),
+            (26, 'else "XXlogisticXX"'),
+            (27, 'else "LOGISTIC"'),
         )
     },
     **{
-        f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
+        f"{_ML}xǁMLEIntervalsMixinǁ_ci_parameter_covariance__mutmut_{i}": (
             line,
-            "the method choose() returns is only compared with "
-            "'bootstrap': any other auto value is Wald, as 'wald' is",
+            reason,
         )
-        for i, line in (
-            (2, '("wald", "bootstrap"), None,'),
-            (11, '("wald", "bootstrap"), "XXwaldXX",'),
-            (12, '("wald", "bootstrap"), "WALD",'),
+        for i, line, reason in (
+            (
+                34,
+                "np.asarray(weights, None)",
+                "the weights come from the fit's record, already floats",
+            ),
+            (36, "np.asarray(weights, )", "as mutmut_34"),
+            (
+                8,
+                'check_interval_array(X, name=None), name="X")',
+                "conf_int checked X against the fit's record first (the "
+                "same validation, named X): a bad X never reaches here",
+            ),
+            (10, 'check_interval_array(X, ), name="X")', "as mutmut_8"),
+            (11, 'name="XXXXX"), name="X")', "as mutmut_8"),
+            (12, 'name="x"), name="X")', "as mutmut_8"),
         )
     },
+    f"{_ML}x__sandwich__mutmut_17": (
+        "_covariance(-information, None)",
+        "both callers computed the inverse information first, refusing a "
+        "singular one with their own name: the name here is never shown",
+    ),
     **{
         f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_{i}": (
             line,
@@ -98,12 +114,12 @@ _WALD_EQUIVALENT = {
             "renamed key still computes the information once per call",
         )
         for i, line in (
-            (39, "None, lambda: self._ci_parameter_covariance"),
-            (43, '"XXcovarianceXX", lambda'),
-            (44, '"COVARIANCE", lambda'),
+            (54, "None,"),
+            (58, '("XXcovarianceXX", method),'),
+            (59, '("COVARIANCE", method),'),
         )
     },
-    f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_63": (
+    f"{_ML}xǁMLEIntervalsMixinǁ_ci_wald__mutmut_86": (
         '"IJ,JK,IK->I"',
         "einsum takes upper-case letters as subscripts too: the same contraction",
     ),
@@ -115,8 +131,8 @@ _WALD_EQUIVALENT = {
             "values_of): asarray without a dtype keeps it",
         )
         for i, line in (
-            (74, "np.asarray(value, dtype=None)"),
-            (76, "np.asarray(value, )"),
+            (97, "np.asarray(value, dtype=None)"),
+            (99, "np.asarray(value, )"),
         )
     },
     f"{_RG}xǁ_LinearInformationǁse__mutmut_13": (
