@@ -101,6 +101,27 @@ _WALD_EQUIVALENT = {
             (12, 'name="x"), name="X")', "as mutmut_8"),
         )
     },
+    **{
+        f"{_ML}x__sandwich__mutmut_{i}": (line, reason)
+        for i, line, reason in (
+            (
+                30,
+                "np.finfo(None).tiny",
+                "np.finfo(None) is float64's, as np.finfo(float) is",
+            ),
+            (
+                41,
+                '"JA,IJK,KB->IAB"',
+                "einsum takes upper-case letters as subscripts too",
+            ),
+            (
+                44,
+                "min() <= _LEVERAGE_GAP",
+                "a continuous eigenvalue equal to the gap to the last bit "
+                "is not reached: < and <= refuse the same fits",
+            ),
+        )
+    },
     f"{_ML}x__sandwich__mutmut_17": (
         "_covariance(-information, None)",
         "both callers computed the inverse information first, refusing a "

@@ -295,7 +295,8 @@ def test_a_row_of_leverage_one_is_refused_by_name():
         match=re.escape(
             "The information of IterativeIntervalRegressor without one of its "
             "rows is singular: that row alone identifies a parameter (its "
-            "leverage is 1), so the leave-one-out sandwich does not exist."
+            "leverage is 1), so the leave-one-out sandwich does not exist. "
+            "Use method='bootstrap', or drop the features only that row holds."
         ),
     ):
         est.conf_int("coef", X=X, y=Y, method="sandwich")
