@@ -1112,9 +1112,9 @@ SPECS: dict[str, ModuleSpec] = {
                     (60, "None,"),
                     (64, '"XXidentified_setXX",'),
                     (65, '"IDENTIFIED_SET",'),
-                    (77, "None,"),
-                    (81, '"XXidentified_setXX",'),
-                    (82, '"IDENTIFIED_SET",'),
+                    (80, "None,"),
+                    (84, '"XXidentified_setXX",'),
+                    (85, '"IDENTIFIED_SET",'),
                 )
             },
             **{
@@ -1124,7 +1124,7 @@ SPECS: dict[str, ModuleSpec] = {
                     "any fit, so the replicates do not depend on n_jobs; None "
                     "is its default: only the number of joblib workers changes",
                 )
-                for i, line in ((89, "n_jobs=None,"), (95, "),"))
+                for i, line in ((92, "n_jobs=None,"), (99, ""))
             },
             **{
                 f"{_ID}x_mean_set__mutmut_{i}": (
@@ -1200,11 +1200,29 @@ SPECS: dict[str, ModuleSpec] = {
                     "the clip changes nothing",
                 )
                 for i, line in (
-                    (22, "np.clip(_isotonic(h / w, w), None, 1.0)"),
-                    (23, "np.clip(_isotonic(h / w, w), 0.0, None)"),
-                    (33, "np.clip(_isotonic(h / w, w), 0.0, 2.0)"),
+                    (24, "np.clip(_isotonic(h / w, w), None, 1.0)"),
+                    (25, "np.clip(_isotonic(h / w, w), 0.0, None)"),
+                    (35, "np.clip(_isotonic(h / w, w), 0.0, 2.0)"),
                 )
             },
+            **{
+                f"{_ID}xǁCaseOneResamplerǁ__init____mutmut_{i}": (
+                    line,
+                    "the weights reaching CaseOneResampler are the fit's "
+                    "validated sample_weight, already float64: asarray without "
+                    "a dtype returns the same array",
+                )
+                for i, line in (
+                    (28, "np.asarray(weights, None)"),
+                    (30, "np.asarray(weights, )"),
+                )
+            },
+            f"{_ID}x_warn_if_set_wider__mutmut_35": (
+                "if np.isfinite(high + low):",
+                "low <= high and neither is nan: high - low and high + low are "
+                "both finite exactly when both ends are (-inf + inf is nan, "
+                "not finite, as is inf - (-inf))",
+            ),
         },
         excluded={
             **{
@@ -1218,7 +1236,7 @@ SPECS: dict[str, ModuleSpec] = {
                     ("mean_interval", 30),
                     ("mean_interval", 48),
                     ("widen_pointwise", 48),
-                    ("warn_if_set_wider", 39),
+                    ("warn_if_set_wider", 60),
                 )
             },
         },

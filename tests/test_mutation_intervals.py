@@ -470,6 +470,27 @@ def test_identification_warning_states_share_set_width_and_interval_width():
         warn_if_set_wider(est, 1.0, 0.5)
 
 
+def test_identification_warning_without_finite_bounds_gives_the_whole_advice():
+    from types import SimpleNamespace
+
+    from skprivate.exceptions import NotIdentifiableWarning
+    from skprivate.interval._identified import warn_if_set_wider
+
+    est = _fitted_three_masses()
+    unbounded = SimpleNamespace(**{**vars(est), "bounds": (-np.inf, 4.0)})
+    with pytest.warns(NotIdentifiableWarning) as record:
+        warn_if_set_wider(unbounded, 0.3, 0.9)
+    assert [w.category for w in record] == [NotIdentifiableWarning]
+    assert str(record[0].message) == (
+        "50.0% of the estimated mass lies outside the anchors' supported "
+        "range, and under bounds=(-inf, 4) it may lie arbitrarily far out: "
+        "the data do not locate the mean, and this 90% interval assumes the "
+        "anchors span the values. Declare bounds=(low, high) known before "
+        "seeing the data; method='identified_set' (the default with bounds) "
+        "then gives an interval that covers the mean."
+    )
+
+
 def test_identification_warning_only_when_the_set_is_strictly_wider():
     from skprivate.interval._identified import warn_if_set_wider
 
