@@ -142,6 +142,7 @@ def _sandwich(
     w: NDArray,
     free: NDArray,
     what: str,
+    features: bool = False,
 ) -> NDArray[np.float64]:
     """The leave-one-out sandwich ``sum_i D_i D_i'`` of a weighted MLE.
 
@@ -152,7 +153,8 @@ def _sandwich(
     (HC3 in linear regression, MacKinnon and White 1985).  With
     ``(I - w_i I_i)`` replaced by ``I`` it would be the plain sandwich
     ``I^-1 J I^-1``, whose small-sample variance is too small where a few
-    rows carry large weights.
+    rows carry large weights.  ``what`` names the estimator in a refusal,
+    whose advice mentions features when it has them.
     """
     scores, hess = _row_derivatives(rows, theta, steps, free)
     share = -w[:, None, None] * hess
@@ -169,7 +171,8 @@ def _sandwich(
             f"The information of {what} without one of its rows is singular: "
             "that row alone identifies a parameter (its leverage is 1), so "
             "the leave-one-out sandwich does not exist. Use "
-            "method='bootstrap', or drop the features only that row holds."
+            "method='bootstrap'"
+            + (", or drop the features only that row holds." if features else ".")
         )
     D = np.linalg.solve(information[None] - share, (w[:, None] * scores)[:, :, None])
     return D[:, :, 0].T @ D[:, :, 0]
@@ -241,11 +244,10 @@ class MLEIntervalsMixin(PopulationIntervalMixin):
 
         theta = np.array([self.loc_, np.log(self.scale_)])
         steps = np.array([1e-3 * self.scale_, 1e-3])
+        if sandwich:
+            return _sandwich(rows, theta, steps, w, np.arange(2), "IntervalMLE")
         H = _hessian(lambda t: float(np.sum(w * rows(t))), theta, steps)
-        inverse = _covariance(H, "IntervalMLE")
-        if not sandwich:
-            return inverse
-        return _sandwich(rows, theta, steps, w, np.arange(2), "IntervalMLE")
+        return _covariance(H, "IntervalMLE")
 
     def _ci_wald(
         self, request: IntervalRequest, points, value, gradient, back, target, kind

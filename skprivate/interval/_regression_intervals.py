@@ -387,12 +387,13 @@ class RegressionIntervalsMixin(ConfidenceIntervalMixin):
             theta[free] = v
             return loglik(theta)
 
-        H = _hessian(loglik_free, theta0[free], steps_all[free])
-        cov = _covariance(H, "IterativeIntervalRegressor")
         if sandwich:
             cov = _sandwich(
-                rows, theta0, steps_all, w, free, "IterativeIntervalRegressor"
+                rows, theta0, steps_all, w, free, "IterativeIntervalRegressor", True
             )
+        else:
+            H = _hessian(loglik_free, theta0[free], steps_all[free])
+            cov = _covariance(H, "IterativeIntervalRegressor")
         return _LinearInformation(cov, free, mean, scale)
 
 

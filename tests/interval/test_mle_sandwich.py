@@ -305,3 +305,52 @@ def test_a_row_of_leverage_one_is_refused_by_name():
     est = IterativeIntervalRegressor(LinearRegression(), init="constant").fit(X, Y)
     ci = est.conf_int("coef", X=X, y=Y, method="sandwich")
     assert np.isfinite(ci["se"]).all()
+
+
+def test_interval_mle_row_of_leverage_one_is_refused_by_name():
+    # Censored rows at one anchor only say where the anchor sits in the law,
+    # (0 - mu) / sigma: one direction.  The exact row alone adds the other.
+    k = 20
+    Z = np.array([[-np.inf, 0.0]] * k + [[0.0, np.inf]] * k + [[1.0, 1.0]])
+    w = np.r_[np.ones(2 * k), 2.0]
+    est = IntervalMLE().fit(Z, sample_weight=w)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "The information of IntervalMLE without one of its rows is "
+            "singular: that row alone identifies a parameter (its leverage "
+            "is 1), so the leave-one-out sandwich does not exist. Use "
+            "method='bootstrap'."
+        )
+        + "$",
+    ):
+        est.conf_int("mean", X=Z)
+    # a second exact row: both directions survive leaving out either
+    Z2 = np.vstack([Z, [[-0.5, -0.5]]])
+    est = IntervalMLE().fit(Z2, sample_weight=np.r_[w, 1.0])
+    assert np.isfinite(est.conf_int("mean", X=Z2)["se"]).all()
+
+
+@pytest.mark.parametrize("unit", [1e-4, 1e4])
+def test_sandwich_interval_follows_the_units_of_the_data(unit):
+    # The leverage check reads the information in its own units: the same
+    # data in other units give the same interval in those units, however
+    # small or large the information.
+    cells = np.array(
+        [
+            [-np.inf, -1],
+            [-1, 0.5],
+            [0.5, 2],
+            [2, np.inf],
+            [-0.3, -0.3],
+            [1, 1],
+            [-2, -0.5],
+            [0, 1],
+        ]
+    )
+    Z = np.tile(cells, (5, 1))
+    w = np.tile([1, 2, 1, 3, 1, 2, 1, 1.5], 5)
+    one = IntervalMLE().fit(Z, sample_weight=w).conf_int("mean", X=Z)
+    other = IntervalMLE().fit(Z * unit, sample_weight=w).conf_int("mean", X=Z * unit)
+    for column in ("estimate", "se", "lower", "upper"):
+        assert other[column].iloc[0] == pytest.approx(unit * one[column].iloc[0], 1e-6)
