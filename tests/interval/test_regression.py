@@ -235,6 +235,32 @@ def test_interval_metrics():
     assert interval_r2_score(Z, pred) <= 1.0
 
 
+def test_interval_r2_best_constant_is_exact():
+    inf = np.inf
+    # The best constant lies in every interval, at an end: the score is 0
+    # for predictions outside, 1 for predictions inside (as for a constant
+    # exact target), never the ratio of two rounding errors.
+    one_sided = np.array([[-inf, 0.0], [-inf, 1.0], [-inf, 2.0]])
+    assert interval_r2_score(one_sided, [5.0, 5.0, 5.0]) == 0.0
+    assert interval_r2_score(one_sided, [-1.0, 0.5, 2.0]) == 1.0
+    assert (
+        interval_r2_score(np.array([[0.0, inf], [1.0, inf], [2.0, inf]]), [-1.0] * 3)
+        == 0.0
+    )
+    touching = np.array([[-inf, 0.0], [-inf, 0.0], [-2.0, -2.0]])
+    assert interval_r2_score(touching, [1.0, 1.0, 1.0]) == 0.0
+    # A best constant between ends: rows (-inf, 0], [2, 3], [4, 4] with
+    # weights 1, 1, 2.  Half the loss's derivative on (0, 2) is
+    # t - 0 + (t - 2) + 2 (t - 4) = 4 t - 10: c = 2.5 lies outside that
+    # segment; on (2, 3) the first row and the last are active:
+    # t + 2 (t - 4) = 3 t - 8, c = 8 / 3, loss 64/9 + 2 (16/9) = 96 / 9.
+    Z = np.array([[-inf, 0.0], [2.0, 3.0], [4.0, 4.0]])
+    w = np.array([1.0, 1.0, 2.0])
+    pred = np.array([0.0, 3.0, 3.5])  # squared distances 0, 0, 0.25
+    expected = 1.0 - (2 * 0.25) / (96 / 9)
+    assert interval_r2_score(Z, pred, sample_weight=w) == pytest.approx(expected, 1e-14)
+
+
 def test_bad_inputs():
     X = np.zeros((4, 1))
     with pytest.raises(ValueError, match="regressor"):
