@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -724,15 +723,15 @@ class SubsetDistributionEstimator(
         Returns
         -------
         lower, upper : ndarray of shape (n_categories,)
-            ``distribution_raw_ ± z · se``, clipped to ``[0, 1]``.
+            ``distribution_raw_ ± z · se``, clipped to ``[0, 1]`` and
+            stretched to take in ``distribution_`` (the intervals of
+            ``conf_int("pmf")``).
         """
         check_is_fitted(self)
         if not 0 < level < 1:
             raise ValueError(f"level must lie in (0, 1); got {level!r}.")
-        z = stats.norm.ppf(0.5 + level / 2)
-        se = np.sqrt(np.clip(np.diag(self.covariance_), 0, None))
-        centre = self.distribution_raw_
-        return np.clip(centre - z * se, 0, 1), np.clip(centre + z * se, 0, 1)
+        _, _, lower, upper = self._ci_shares(np.eye(self.distribution_.size), level)
+        return lower, upper
 
     def predict_proba(self, A: ArrayLike) -> NDArray[np.float64]:
         """Posterior of each respondent's category given their report.

@@ -8,8 +8,10 @@ the normal intervals of :meth:`confidence_intervals` on the common
 interface; ``conf_int("cdf")`` bounds cumulative shares ``sum_{j <= k} w_j``
 in the order of ``categories_`` (meaningful for ordered categories), with
 the variance ``1^T Sigma 1`` of the partial sums.  Both are Wald intervals
-clipped to ``[0, 1]``; they lose coverage for shares near 0 or 1, where the
-estimate sits on the boundary of the simplex.
+of the raw estimate, clipped to ``[0, 1]`` and stretched to take in the
+reported estimate (:attr:`distribution_`, the raw one projected on the
+simplex, which the ``estimate`` column shows); they lose coverage for shares
+near 0 or 1, where the estimate sits on the boundary of the simplex.
 
 References
 ----------
@@ -27,7 +29,8 @@ import pandas as pd
 from .._uncertainty import (
     IntervalRequest,
     PopulationIntervalMixin,
-    normal_frame,
+    interval_frame,
+    normal_interval,
 )
 
 __all__ = ["SubsetIntervalsMixin"]
@@ -67,18 +70,39 @@ class SubsetIntervalsMixin(PopulationIntervalMixin):
                 G[row, : j + 1] = 1.0
             else:
                 G[row, j] = 1.0
-        estimate = G @ self.distribution_raw_
-        se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", G, self.covariance_, G), 0, None))
-        return normal_frame(
+        estimate, se, lower, upper = self._ci_shares(G, request.level)
+        return interval_frame(
             request.kind,
             labels,
             estimate,
-            se,
+            lower,
+            upper,
             request.level,
             "wald (estimator covariance)",
             "P(X <= category)" if cumulative else "P(X = category)",
-            clip=(0.0, 1.0),
+            se=se,
         )
+
+    def _ci_shares(
+        self, G: np.ndarray, level: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Sums ``G w`` of shares: the reported estimate, se and interval.
+
+        The interval is the Wald interval of the raw estimate ``G w_raw``
+        (unbiased for the method of moments, which may leave the simplex),
+        clipped to ``[0, 1]`` and stretched to take in the reported
+        estimate ``G w`` of :attr:`distribution_` (the raw one projected on
+        the simplex), so that the estimate a user reads lies in its own
+        interval.  Stretching only lengthens the interval: its coverage of
+        the true share is at least the Wald interval's.
+        """
+        raw = G @ self.distribution_raw_
+        reported = G @ self.distribution_
+        se = np.sqrt(np.clip(np.einsum("ij,jk,ik->i", G, self.covariance_, G), 0, None))
+        lower, upper = normal_interval(raw, se, level)
+        lower = np.minimum(np.clip(lower, 0.0, 1.0), reported)
+        upper = np.maximum(np.clip(upper, 0.0, 1.0), reported)
+        return reported, se, lower, upper
 
     def _conf_int_pmf(self, request: IntervalRequest) -> pd.DataFrame:
         return self._ci_wald(request, cumulative=False)
