@@ -453,7 +453,9 @@ def widen_pointwise(
     estimated mass there) extends to ``bounds[0]``, one reaching right of
     ``t_hi`` (or a level above the mass left of it) to ``bounds[1]``; the
     CDF left of ``t_lo`` is bounded below by 0 only, right of ``t_hi``
-    above by 1 only.
+    above by 1 only.  Every quantile of values in the declared bounds lies
+    in them: a quantile interval is cut to ``[bounds[0], bounds[1]]``
+    (anchors outside the bounds can carry a resampled end past them).
     """
     a, b = check_value_bounds(est.bounds)
     t_lo, t_hi = est.supported_range_
@@ -463,6 +465,7 @@ def widen_pointwise(
         left = (lower < t_lo) | (points <= F_lo)
         right = (upper > t_hi) | (points > F_hi)
         lower[left], upper[right] = a, b
+        lower, upper = np.clip(lower, a, b), np.clip(upper, a, b)
     else:
         left, right = points < t_lo, points > t_hi
         lower[left], upper[right] = 0.0, 1.0

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 from sklearn.base import clone
 
-from skprivate import IntervalNPMLE
+from skprivate import IntervalCaseII, IntervalNPMLE
 from skprivate.exceptions import NotIdentifiableWarning
 from skprivate.interval._identified import (
     CaseOneResampler,
@@ -152,6 +152,51 @@ def test_quantile_and_cdf_intervals_reach_the_bounds_outside_the_support():
     assert F["lower"].iloc[0] == 0.0 and F["upper"].iloc[1] == 1.0
     plain = IntervalNPMLE().fit(SIX).conf_int("quantile", [0.9], X=SIX).iloc[0]
     assert plain["upper"] == INF  # the likelihood-ratio interval, unchanged
+
+
+def test_quantile_intervals_stay_within_the_declared_bounds():
+    # Anchors beyond the declared bounds: the supported range (-1, 5) holds
+    # the bounds (0, 4), so nothing is widened, but a resampled end may
+    # still fall outside; no quantile of values in [0, 4] does.
+    from types import SimpleNamespace
+
+    from skprivate.interval._identified import widen_pointwise
+
+    est = SimpleNamespace(
+        bounds=(0.0, 4.0),
+        supported_range_=(-1.0, 5.0),
+        cdf=lambda t: np.clip((np.asarray(t) + 1.0) / 6.0, 0.0, 1.0),
+    )
+    points = np.array([0.25, 0.5, 0.75])
+    lower, upper, label = widen_pointwise(
+        est,
+        "quantile",
+        points,
+        np.array([-0.3, 1.5, 3.9]),
+        np.array([0.6, 2.5, 4.2]),
+        "subsampling",
+    )
+    np.testing.assert_array_equal(lower, [0.0, 1.5, 3.9])
+    np.testing.assert_array_equal(upper, [0.6, 2.5, 4.0])
+    assert label == "subsampling"
+    # CDF intervals are left alone (they lie in [0, 1] already)
+    lower, upper, _ = widen_pointwise(
+        est, "cdf", np.array([2.0]), np.array([0.1]), np.array([0.9]), "x"
+    )
+    assert (lower[0], upper[0]) == (0.1, 0.9)
+
+
+def test_npmle_quantile_interval_of_anchors_beyond_the_bounds():
+    y = np.random.default_rng(3).uniform(0, 4, size=(300, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Z = IntervalCaseII(anchor_loc=2, random_state=0).fit_transform(y)
+        est = IntervalNPMLE(bounds=(0, 4)).fit(Z)
+        ci = est.conf_int("quantile", [0.1, 0.5], X=Z, random_state=0, n_resamples=50)
+    assert est.supported_range_[0] < 0
+    assert (ci["lower"] >= 0).all() and (ci["upper"] <= 4).all()
+    assert (ci["lower"] <= ci["estimate"]).all()
+    assert (ci["estimate"] <= ci["upper"]).all()
 
 
 def test_bad_bounds_are_refused():
