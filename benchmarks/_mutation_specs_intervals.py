@@ -865,8 +865,8 @@ SPECS: dict[str, ModuleSpec] = {
                     "'likelihood-ratio': any other auto value is subsampling",
                 )
                 for i, line in (
-                    (25, 'else "XXsubsamplingXX",'),
-                    (26, 'else "SUBSAMPLING",'),
+                    (27, 'else "XXsubsamplingXX",'),
+                    (28, 'else "SUBSAMPLING",'),
                 )
             },
             **{
@@ -876,29 +876,17 @@ SPECS: dict[str, ModuleSpec] = {
                     "asarray without a dtype keeps them",
                 )
                 for i, line in (
-                    (58, "np.asarray(self.cdf(points), dtype=None)"),
-                    (60, "np.asarray(self.cdf(points), )"),
-                    (70, "np.asarray(self.quantile(points), dtype=None)"),
-                    (72, "np.asarray(self.quantile(points), )"),
+                    (78, "np.asarray(self.cdf(points), dtype=None)"),
+                    (80, "np.asarray(self.cdf(points), )"),
+                    (90, "np.asarray(self.quantile(points), dtype=None)"),
+                    (92, "np.asarray(self.quantile(points), )"),
                 )
             },
-            f"{_NP}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_117": (
-                "request, Z, None, stat, estimate",
+            f"{_NP}xǁNPMLEIntervalsMixinǁ_ci_pointwise__mutmut_137": (
+                "request, Z, None, stat, estimate, weights",
                 "_ci_point_subsampling does not read its points argument (the "
                 "statistic holds the points)",
             ),
-            **{
-                f"{_NP}xǁNPMLEIntervalsMixinǁ_conf_int_mean__mutmut_{i}": (
-                    line,
-                    "the chosen method is compared with 'identified_set' and "
-                    "'bootstrap'; any other name is the influence method, the "
-                    "branch left",
-                )
-                for i, line in (
-                    (25, 'else ("XXinfluenceXX" if case_one'),
-                    (26, 'else ("INFLUENCE" if case_one'),
-                )
-            },
             **{
                 f"{_NP}xǁ_CurrentStatusǁ__init____mutmut_{i}": (line, reason)
                 for i, line, reason in (

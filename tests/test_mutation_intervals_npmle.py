@@ -499,3 +499,85 @@ def test_npmle_influence_frame_and_refusal_text():
         X=CASE_TWO,
         method="influence",
     )
+
+
+def _case_one_rows(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    u, x = rng.normal(size=n), rng.normal(size=n)
+    return np.column_stack([np.where(x <= u, -INF, u), np.where(x <= u, u, INF)])
+
+
+def test_weighted_fit_refusals_say_why_and_what_to_use():
+    from skprivate import IntervalNPMLE
+
+    Z = _case_one_rows()
+    w = np.random.default_rng(1).choice([1.0, 2.0], Z.shape[0])
+    est = IntervalNPMLE().fit(Z, sample_weight=w)
+    with pytest.raises(ValueError) as info:
+        est.conf_int("cdf", [0.0], X=Z, method="likelihood-ratio")
+    assert str(info.value) == (
+        "IntervalNPMLE was fitted with sample_weight, and "
+        "method='likelihood-ratio' calibrates the unweighted likelihood ratio "
+        "by its limit law (Banerjee-Wellner), which a weighted likelihood does "
+        "not follow: intervals of a weighted fit are not offered for that "
+        "method. Use method='subsampling' (refits of the rows with their "
+        "weights), or fit without sample_weight."
+    )
+    with pytest.raises(ValueError) as info:
+        est.conf_int("mean", X=Z, method="influence")
+    assert str(info.value) == (
+        "IntervalNPMLE was fitted with sample_weight, and method='influence' "
+        "estimates an unweighted variance: intervals of a weighted fit are not "
+        "offered for that method. Use method='jackknife' or "
+        "method='bootstrap' (refits of the rows with their weights), or fit "
+        "without sample_weight."
+    )
+
+
+def test_conf_int_data_are_checked_under_the_name_x():
+    from skprivate import IntervalNPMLE
+
+    Z = _case_one_rows()
+    est = IntervalNPMLE().fit(Z)
+    bad = Z.copy()
+    bad[3] = [2.0, 1.0]
+    with pytest.raises(ValueError, match=r"^X has lower > upper at row 3 "):
+        est.conf_int("cdf", [0.0], X=bad)
+
+
+def test_uninformative_rows_leave_with_their_weights():
+    # Rows (-inf, inf) say nothing and are dropped before the refits; the
+    # other rows keep their own weights (not the weights of other rows, and
+    # not none at all).
+    from skprivate import IntervalNPMLE
+
+    Z = _case_one_rows()
+    w = np.random.default_rng(1).choice([1.0, 3.0], Z.shape[0])
+    blank = np.array([[-INF, INF]] * 5)
+    Zb = np.vstack([blank[:2], Z, blank[2:]])
+    wb = np.r_[[7.0, 7.0], w, [7.0, 7.0, 7.0]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with_blank = IntervalNPMLE().fit(Zb, sample_weight=wb)
+        plain = IntervalNPMLE().fit(Z, sample_weight=w)
+        a = with_blank.conf_int("mean", X=Zb, method="jackknife", random_state=0)
+        b = plain.conf_int("mean", X=Z, method="jackknife", random_state=0)
+        unweighted = IntervalNPMLE().fit(Z)
+        c = unweighted.conf_int("mean", X=Z, method="jackknife", random_state=0)
+    for column in ("estimate", "lower", "upper"):
+        assert a[column].iloc[0] == pytest.approx(b[column].iloc[0], abs=1e-9)
+    assert abs(a["lower"].iloc[0] - c["lower"].iloc[0]) > 1e-6
+
+
+def test_binned_density_at_the_ends_of_a_vast_range():
+    # One value 1e7 away from the rest: the grid's step (about 2,400) is far
+    # wider than the bandwidth, and the extreme values sit within a node of
+    # the grid's ends.  Each still carries its whole mass there: the
+    # estimate at it is one kernel's peak, 1 / (n h sqrt(2 pi)).
+    values = np.r_[np.random.default_rng(0).normal(size=998), -1e7, 1e7]
+    n = values.size
+    spread = min(np.std(values), stats.iqr(values) / 1.349)
+    h = 0.9 * spread * n ** (-0.2)
+    peak = 1.0 / (n * h * np.sqrt(2 * np.pi))
+    density = _iv()._kde_at(values, np.array([-1e7, 1e7]))
+    np.testing.assert_allclose(density, [peak, peak], rtol=1e-2)

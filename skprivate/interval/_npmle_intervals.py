@@ -339,8 +339,8 @@ class NPMLEIntervalsMixin(PopulationIntervalMixin):
         raise ValueError(
             f"{type(self).__name__} was fitted with sample_weight, and "
             f"method={method!r} {reason}: intervals of a weighted fit are not "
-            f"offered for that method. Use {instead}, which refit the rows "
-            "with their weights, or fit without sample_weight."
+            f"offered for that method. Use {instead} (refits of the rows "
+            "with their weights), or fit without sample_weight."
         )
 
     def _ci_point_subsampling(
