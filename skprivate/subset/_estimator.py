@@ -229,6 +229,7 @@ def resolve_design(
                 f"{n_columns} columns. Pass the design (with its dummy categories) "
                 f"as {name}=."
             )
+        _refuse_dummy_reports(n_columns, name, feature_names, reports)
         return SubsetDesign.uniform(n_columns), np.arange(n_columns)
     if isinstance(design, SubsetDesign):
         return design, np.arange(design.n_categories)
@@ -248,6 +249,55 @@ def resolve_design(
 
 
 _DUMMY_SUFFIXES = ("=<dummy1>", "=<dummy2>")
+
+
+def _refuse_dummy_reports(n_columns, name, feature_names, reports) -> None:
+    """Refuse the uniform design for reports of a column with dummy categories.
+
+    A 2- or 3-category column privatized with dummy categories (the default
+    of :class:`SubsetUniform`) gives 4 or 5 report columns, exactly one of
+    the last two (the dummies) in every report.  Read as the uniform design
+    on 4 or 5 categories they would give wrong estimates and tests without
+    an error.  The report names say so (``feature=<dummy1>``), and so do the
+    reports: under a uniform design on ``p`` categories a report holds
+    exactly one of two given categories with probability about 1/2, so a
+    few dozen reports that all do are not uniform ones.
+    """
+    if n_columns not in (4, 5):
+        return
+    named = feature_names is not None and all(
+        str(n).endswith(sfx)
+        for n, sfx in zip(list(feature_names)[-2:], _DUMMY_SUFFIXES)
+    )
+    shaped = False
+    if reports is not None and not named:
+        try:
+            tail = np.asarray(reports, dtype=float)[:, -2:]
+        except (TypeError, ValueError):
+            tail = None
+        shaped = (
+            tail is not None
+            and tail.ndim == 2
+            and tail.shape[0] >= 20
+            and bool(np.all(np.nansum(tail, axis=1) == 1))
+        )
+    if named or shaped:
+        why = (
+            "its report columns are named as dummies"
+            if named
+            else f"each of its {np.shape(reports)[0]} reports holds exactly one "
+            "of the last two columns"
+        )
+        raise ValueError(
+            f"{name}=None reads the {n_columns} report columns as the uniform "
+            f"design on {n_columns} categories, but {why}: these look like the "
+            f"reports of a {n_columns - 2}-category column with dummy categories "
+            "(SubsetUniform's default for 2 or 3 categories), which that design "
+            f"would misread. Pass {name}= the fitted mechanism, or "
+            f"SubsetUniform(categories=[[...]]) with the {n_columns - 2} "
+            f"categories; for a uniform design on {n_columns} categories pass "
+            f"{name}=SubsetDesign.uniform({n_columns})."
+        )
 
 
 def _parse_report_names(names) -> tuple[str, list[str]] | None:

@@ -72,8 +72,14 @@ class SubsetIndependenceResult:
 class _Variable:
     """One privatized variable: design, effective indicators, marginal fits."""
 
-    def __init__(self, data, design, name, data_name):
-        self.design, _ = resolve_design(design, np.shape(data)[1], name=name)
+    def __init__(self, data, design, name, data_name, feature_names=None):
+        self.design, _ = resolve_design(
+            design,
+            np.shape(data)[1],
+            name=name,
+            feature_names=feature_names,
+            reports=data,
+        )
         self.ind = check_subset_data(np.asarray(data), self.design, name=data_name)
         d = self.design
         self.s, self.t = d.scale, d.offset
@@ -238,6 +244,7 @@ def subset_independence_test(
             f"n_permutations must be a positive int or None; got {n_permutations!r}."
         )
     rng = check_generator(random_state)
+    names_a, names_b = getattr(A, "columns", None), getattr(B, "columns", None)
     A, B = np.asarray(A), np.asarray(B)
     if A.ndim != 2 or B.ndim != 2 or A.shape[0] != B.shape[0]:
         raise ValueError(
@@ -249,8 +256,8 @@ def subset_independence_test(
             f"A and B have {A.shape[0]} rows; the test needs at least 2 pairs of "
             "reports."
         )
-    var_a = _Variable(A, design_a, "design_a", "A")
-    var_b = _Variable(B, design_b, "design_b", "B")
+    var_a = _Variable(A, design_a, "design_a", "A", names_a)
+    var_b = _Variable(B, design_b, "design_b", "B", names_b)
     stat, dof, pval = _statistic(method, var_a, var_b, var_a.ind, var_b.ind)
     if n_permutations is None:
         return SubsetIndependenceResult(stat, pval, int(dof), method, pval)

@@ -1,9 +1,15 @@
 """Independence tests: nominal level under H0, power, degrees of freedom, errors."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from skprivate.subset import SubsetDesign, SubsetUniform, subset_independence_test
+from skprivate.subset import (
+    SubsetDesign,
+    SubsetDistributionEstimator,
+    SubsetUniform,
+    subset_independence_test,
+)
 
 METHODS = ["lrt-mle", "lrt-mom", "pearson", "bonferroni"]
 
@@ -113,3 +119,53 @@ def test_bad_inputs():
     bad[7] = 0
     with pytest.raises(ValueError, match="Row 7 of B"):
         subset_independence_test(A, bad)
+
+
+def _dummy_reports(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 3, size=(n, 1)), rng.integers(0, 3, size=(n, 1))
+    ma = SubsetUniform(categories=[[0, 1, 2]], random_state=1).fit(a)
+    mb = SubsetUniform(categories=[[0, 1, 2]], random_state=2).fit(b)
+    return ma, mb, ma.transform(a), mb.transform(b)
+
+
+def test_default_design_refuses_reports_with_dummy_categories():
+    # Three categories and SubsetUniform's two dummies: five columns, one
+    # dummy in every report.  Read as the uniform design on five categories
+    # they gave p = 1e-124 on independent variables.
+    ma, mb, A, B = _dummy_reports()
+    expected = (
+        "design_a=None reads the 5 report columns as the uniform design on 5 "
+        "categories, but each of its 600 reports holds exactly one of the last "
+        "two columns: these look like the reports of a 3-category column with "
+        "dummy categories (SubsetUniform's default for 2 or 3 categories), "
+        "which that design would misread. Pass design_a= the fitted mechanism, "
+        "or SubsetUniform(categories=[[...]]) with the 3 categories; for a "
+        "uniform design on 5 categories pass design_a=SubsetDesign.uniform(5)."
+    )
+    with pytest.raises(ValueError) as info:
+        subset_independence_test(A, B, method="pearson")
+    assert str(info.value) == expected
+    # named report columns say so too, whatever the reports
+    frame = pd.DataFrame(A, columns=ma.get_feature_names_out())
+    with pytest.raises(ValueError, match="its report columns are named as dummies"):
+        subset_independence_test(frame, B, method="pearson", design_b=mb)
+    # with the designs given, the level holds
+    p = subset_independence_test(A, B, method="pearson", design_a=ma, design_b=mb)
+    assert p.pvalue > 0.01
+    # the estimator reads design=None the same way
+    with pytest.raises(ValueError, match=r"^design=None reads the 5 report"):
+        SubsetDistributionEstimator().fit(A)
+
+
+def test_uniform_reports_of_five_categories_are_not_refused():
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, size=(400, 1))
+    A = SubsetUniform(categories=[np.arange(5)], random_state=0).fit_transform(x)
+    assert not np.all(A[:, -2:].sum(axis=1) == 1)
+    est = SubsetDistributionEstimator().fit(A)
+    assert est.distribution_.size == 5
+    # an explicit uniform design is taken as given
+    _, _, D, _ = _dummy_reports()
+    explicit = SubsetDistributionEstimator(design=SubsetDesign.uniform(5)).fit(D)
+    assert explicit.distribution_.size == 5
