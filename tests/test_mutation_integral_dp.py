@@ -205,11 +205,11 @@ def test_local_moments_keep_their_global_scale_without_warning(statistic, truth,
 
 
 def test_local_variance_and_sd_take_their_scale_from_the_noisy_range():
-    # var of 1, 2, 4, 7, 11 (not clamped): 66 / 4
+    # var of 1, 2, 4, 7, 11 (within the bounds [0, 12]): 66 / 4
     rng = scripted(z=(0.5, 1.0, 1.0))
     with pytest.warns(PrivacyLeakWarning, match=exact(LOCAL.format("var"))):
         value = laplace_statistic(
-            X5, "var", 2.0, (0, 10), random_state=rng, sensitivity="local"
+            X5, "var", 2.0, (0, 12), random_state=rng, sensitivity="local"
         )
     # noisy min 1 + 0.5 * 0.5, noisy max 11 + 1 * 2: spread 11.75
     assert rng.calls == [
@@ -222,7 +222,7 @@ def test_local_variance_and_sd_take_their_scale_from_the_noisy_range():
     rng = scripted(z=(0.0, -10.0, 1.0))
     with pytest.warns(PrivacyLeakWarning, match=exact(LOCAL.format("std"))):
         value = laplace_statistic(
-            X5, "std", 2.0, (0, 10), random_state=rng, sensitivity="local"
+            X5, "std", 2.0, (0, 12), random_state=rng, sensitivity="local"
         )
     spread = abs((11 - 20) - 1)
     scale = spread / (np.sqrt(5) * 2)

@@ -3,8 +3,9 @@
 Neighbouring data sets differ by replacing one record (the number of
 records ``n`` is public, as the mean's sensitivity ``(U - L) / n``
 assumes), and every value is first clamped into the declared public bounds
-``[L, U]``.  By default every statistic is ε-DP with a global sensitivity
-derived from the bounds:
+``[L, U]`` (all of them: order statistics, the IQR and the paper's
+local-sensitivity variants read the clamped values too).  By default every
+statistic is ε-DP with a global sensitivity derived from the bounds:
 
 * count (Δ = 1), clamped sum (Δ = max(U - L, |L|, |U|): replacing a
   record moves it by at most U - L, adding or removing one by at most
@@ -39,6 +40,7 @@ from numpy.typing import ArrayLike
 from ..exceptions import PrivacyLeakWarning
 from ..utils import check_generator
 from ..utils._dask import is_dask_collection
+from ..utils._redact import raw_values_withheld
 from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_float_array
@@ -107,6 +109,17 @@ def _non_missing(values: np.ndarray, column: Any) -> np.ndarray:
 
 
 def _check_bounds(x: np.ndarray, bounds: Any) -> tuple[float, float]:
+    """The domain ``(lo, hi)``, ``lo < hi``: declared, or read from ``x``.
+
+    Bounds read from the data are its min and max (with a
+    :class:`~skprivate.exceptions.PrivacyLeakWarning`).  Data holding a single
+    value have a zero-width range, on which no mechanism is defined (the
+    exponential mechanism has no interval to draw from); that range is
+    widened by 0.5 on each side, as the privatizers do when they read their
+    bounds from the data (:func:`skprivate.utils.validation.bounds_from_data`),
+    or by one floating-point step where 0.5 is below the resolution of the
+    value.
+    """
     if bounds is None:
         warnings.warn(
             "bounds were taken from the data (its min and max), as in the paper's "
@@ -114,7 +127,11 @@ def _check_bounds(x: np.ndarray, bounds: Any) -> tuple[float, float]:
             PrivacyLeakWarning,
             stacklevel=external_stacklevel(),
         )
-        return float(x.min()), float(x.max())
+        lo, hi = float(x.min()), float(x.max())
+        if lo == hi:
+            lo = min(lo - 0.5, float(np.nextafter(lo, -np.inf)))
+            hi = max(hi + 0.5, float(np.nextafter(hi, np.inf)))
+        return lo, hi
     return check_pair(bounds, "bounds")
 
 
@@ -210,9 +227,10 @@ class _Moments(RowStatistic):
         self.lo, self.hi, self.clip = lo, hi, clip
 
     def block(self, rows, first_row):
-        x = check_float_array(
-            rows, name="x", allow_inf=False, first_row=first_row
-        ).ravel()
+        with raw_values_withheld():  # raw records: no value behind an error
+            x = check_float_array(
+                rows, name="x", allow_inf=False, first_row=first_row
+            ).ravel()
         if self.clip:
             x = np.clip(x, self.lo, self.hi)
         n = x.size
@@ -270,10 +288,11 @@ def _check_collection_request(statistic, bounds, sensitivity):
 
 
 def _true_value(xs, statistic, lo, hi):
-    """The statistic (without noise) of the sorted values ``xs``.
+    """The statistic (without noise) of the sorted, clamped values ``xs``.
 
-    Sum and mean clamp the values into ``[lo, hi]``; the moments come from
-    :class:`_Moments`, the one implementation that dask blocks merge.
+    The moments come from :class:`_Moments`, the one implementation that
+    dask blocks merge (it clamps sum and mean again, which changes nothing
+    here).
     """
     if statistic == "min":
         return float(xs[0])
@@ -313,10 +332,13 @@ def laplace_statistic(
         ``sensitivity="local"``, ``"var"`` and ``"std"`` also spend
         ``epsilon`` on each of the noisy min and max they use.
     bounds : (float, float) or None, default=None
-        Public domain ``(L, U)``: the mean and sum are clamped to it, the
+        Public domain ``(L, U)``: every value is clamped to it before any
+        statistic is computed (values outside count as ``L`` or ``U``), the
         sum's sensitivity is ``max(U - L, |L|, |U|)``.  ``None`` takes the data
         min and max (as the paper does for real data) with a
-        :class:`~skprivate.exceptions.PrivacyLeakWarning`.
+        :class:`~skprivate.exceptions.PrivacyLeakWarning`; data holding a
+        single value (a constant column) then get ``(v - 0.5, v + 0.5)``, as
+        privatizers reading their bounds from the data do.
     delta : float, default=1e-6
         δ of the propose-test-release IQR (the paper does not state it).
     random_state : int, Generator, RandomState or None, default=None
@@ -337,7 +359,8 @@ def laplace_statistic(
     Notes
     -----
     Neighbouring data sets differ by one replaced record (``n`` public);
-    values are clamped into ``[L, U]``.  With ``sensitivity="global"``:
+    values are clamped into ``[L, U]`` first, for every statistic and both
+    sensitivities.  With ``sensitivity="global"``:
     count, sum and mean add Laplace noise of scale ``1/ε``,
     ``max(U - L, |L|, |U|)/ε`` and ``(U - L)/(n ε)``; the sample variance
     (``ddof=1``) ``(U - L)²/(n ε)`` and the sample SD ``(U - L)/(√n ε)``.
@@ -398,10 +421,14 @@ def laplace_statistic(
         _check_collection_request(statistic, bounds, sensitivity)
         xs = None
     else:
-        xs = np.sort(check_float_array(x, name="x", allow_inf=False).ravel())
+        with raw_values_withheld():  # raw records: no value behind an error
+            xs = np.sort(check_float_array(x, name="x", allow_inf=False).ravel())
         if xs.size == 0:
             raise ValueError("x is empty; a statistic needs at least one value.")
     lo, hi = _check_bounds(xs, bounds)
+    if not lazy:
+        # every statistic reads the clamped values (dask blocks: _Moments)
+        xs = np.clip(xs, lo, hi)
     rng = check_generator(random_state)
     if statistic == "iqr":
         return _iqr_ptr(xs, lo, hi, epsilon, delta, rng)
@@ -454,9 +481,12 @@ def laplace_describe(
     epsilon : float
         Budget of each statistic (see :func:`laplace_statistic`).
     bounds : dict, (float, float) or None, default=None
-        Domain bounds: one pair for all columns, or a dict column -> pair.
-        ``None`` (or a column missing from the dict) takes the data range
-        with a :class:`~skprivate.exceptions.PrivacyLeakWarning`.
+        Domain bounds: one pair for all columns, or a dict column -> pair;
+        each column is clamped to its bounds before any statistic.  ``None``
+        (or a column missing from the dict) takes the data range with a
+        :class:`~skprivate.exceptions.PrivacyLeakWarning`; a column holding a
+        single value then gets ``(v - 0.5, v + 0.5)`` (see
+        :func:`laplace_statistic`).
     statistics : sequence of str, default=all nine
         Statistics to release.
     delta : float, default=1e-6
@@ -490,7 +520,8 @@ def laplace_describe(
     statistics = check_statistics(statistics)
     frame, _ = numeric_frame(df, "laplace_describe", arg="df")
     if frame is None:
-        arr = check_float_array(df, name="df", allow_nan=True)
+        with raw_values_withheld():  # raw records: no value behind an error
+            arr = check_float_array(df, name="df", allow_nan=True)
         if arr.ndim == 1:
             arr = arr[:, None]
         if arr.ndim != 2:

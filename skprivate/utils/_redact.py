@@ -3,9 +3,34 @@
 scikit-learn's input checks quote the whole input in a few of their
 messages: "Expected 2D array, got 1D array instead: array=[...]" (and the
 same for a scalar) and "Complex data not supported" followed by the array.
-Messages end up in logs, notebooks and bug reports, where no privacy
-guarantee holds, so wherever raw records enter the library the quoted
-values are withheld and the rest of the message kept.
+numpy and Python end a failed conversion with the value ("could not
+convert string to float: 'abc'", "invalid literal for int() with base 10:
+'abc'"), and scikit-learn's label checks end with the labels ("y contains
+previously unseen labels: [...]", "Expected array-like (array or
+non-string sequence), got 'abc'").  Messages end up in logs, notebooks and
+bug reports, where no privacy guarantee holds, so wherever raw records
+enter the library the quoted values are withheld and the rest of the
+message kept.
+
+Where a quotation ends
+----------------------
+numpy prints an array over several lines, and a whole-number float is
+printed with a bare full stop (``60.``), so no full stop or line break
+inside a printout can be taken for its end.  A quotation ``array=...`` is
+therefore read as follows:
+
+* a printout opening with ``[`` runs to its matching ``]``, brackets
+  inside quoted strings (``'a]'``, ``"it's"``) not counted; it must be
+  followed by the end of a sentence (``.`` and a new line or the end of
+  the message) or by the end of the message;
+* scikit-learn's own quotation (``array=...`` followed by
+  ``.\\nReshape your data ...``) runs to the *last* such advice of the
+  message: scikit-learn prints the advice after the values, so nothing in
+  the values can move it.  A bracketed printout that does not end right
+  before that last advice is withheld up to it;
+* any other quotation (a 0-d array, say) runs to the first full stop
+  before a new line, and a printout whose end cannot be found runs to the
+  end of the message: when in doubt, more is withheld, never less.
 """
 
 from __future__ import annotations
@@ -21,10 +46,75 @@ R = TypeVar("R")
 
 WITHHELD = "<values withheld: raw data>"
 
-# "array=" up to the full stop that ends scikit-learn's quotation (the
-# quotation itself may span lines), or to the end of the message.
-_QUOTED_ARRAY = re.compile(r"array=.*?(?=\.\n|\.?\Z)", re.S)
+_MARK = "array="
+# what scikit-learn's check_array writes after the values it quotes
+_ADVICE = ".\nReshape your data"
 _COMPLEX = "Complex data not supported"
+# messages that end with the value(s) they quote: all after these is withheld
+_QUOTING_TAIL = re.compile(
+    r"could not convert string to \w+: "
+    r"|invalid literal for \w+\(\) with base \d+: "
+    r"|y contains previously unseen labels: "
+    r"|Expected array-like \(array or non-string sequence\), got "
+)
+
+
+def _closing_bracket(message: str, start: int) -> int | None:
+    """Index just past the ``]`` matching the ``[`` at ``message[start]``.
+
+    Brackets inside quoted strings (``'...'`` or ``"..."``, backslash
+    escapes honoured, as numpy prints ``repr`` of strings and bytes) do not
+    count.  ``None`` when the brackets never balance.
+    """
+    depth = 0
+    quote = None
+    i = start
+    while i < len(message):
+        char = message[i]
+        if quote is not None:
+            if char == "\\":
+                i += 1  # the escaped character cannot close the string
+            elif char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+def _ends_a_sentence(message: str, end: int) -> bool:
+    """Whether ``message[end:]`` is empty, ``"."`` or starts ``".\\n"``."""
+    rest = message[end:]
+    return rest in ("", ".") or rest.startswith(".\n")
+
+
+def _quotation_end(message: str, start: int) -> int:
+    """Index just past the values quoted from ``message[start]`` on.
+
+    See the module docstring for the rules; a final full stop is left to
+    the sentence.
+    """
+    advice = message.rfind(_ADVICE, start)
+    if message.startswith("[", start):
+        end = _closing_bracket(message, start)
+        if end is not None and (
+            end == advice or (advice < 0 and _ends_a_sentence(message, end))
+        ):
+            return end
+    if advice >= 0:
+        return advice
+    if message.startswith("[", start):  # unbalanced or followed by more text
+        return len(message) - 1 if message.endswith(".") else len(message)
+    stop = message.find(".\n", start)
+    if stop >= 0:
+        return stop
+    return len(message) - 1 if message.endswith(".") else len(message)
 
 
 def redact_quoted_values(message: str) -> str:
@@ -38,20 +128,61 @@ def redact_quoted_values(message: str) -> str:
     Returns
     -------
     message : str
-        The same text with every quoted array replaced by a note that the
+        The same text with every quoted array (``array=`` followed by a
+        numpy printout, over as many lines as it takes) and the value ending
+        a failed conversion or label check replaced by a note that the
         values are withheld; a message quoting nothing is returned as is.
 
     Examples
     --------
-    >>> text = "got 1D array instead:\\narray=[3.5 7.25].\\nReshape."
+    >>> text = "got 1D array instead:\\narray=[3.5 60.\\n 7.25].\\nReshape."
     >>> print(redact_quoted_values(text))
     got 1D array instead:
     array=<values withheld: raw data>.
     Reshape.
+    >>> print(redact_quoted_values("could not convert string to float: 'x7'"))
+    could not convert string to float: <values withheld: raw data>
     """
     if message.startswith(_COMPLEX):
         return f"{_COMPLEX} ({WITHHELD})."
-    return _QUOTED_ARRAY.sub(f"array={WITHHELD}", message)
+    parts = []
+    done = 0
+    mark = message.find(_MARK)
+    while mark >= 0:
+        start = mark + len(_MARK)
+        parts.append(message[done:start] + WITHHELD)
+        done = max(_quotation_end(message, start), start)
+        mark = message.find(_MARK, done)
+    parts.append(message[done:])
+    text = "".join(parts)
+    tail = _QUOTING_TAIL.search(text)
+    if tail is not None:
+        text = text[: tail.end()] + WITHHELD
+    return text
+
+
+def _redact_chain(error: BaseException) -> None:
+    """Redact ``error`` and every error chained to it, in place.
+
+    An error raised while handling another keeps that one as its
+    ``__context__`` (or ``__cause__``) even when ``raise ... from None``
+    hides it from the traceback; debuggers and error trackers still read
+    it, so its quotation is withheld too.  Only ``ValueError`` and
+    ``TypeError`` messages are rewritten (their ``args`` are the message).
+    """
+    seen = set()
+    pending = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, ValueError | TypeError):
+            message = str(current)
+            text = redact_quoted_values(message)
+            if text != message:
+                current.args = (text,)
+        pending += [current.__cause__, current.__context__]
 
 
 @contextmanager
@@ -60,7 +191,9 @@ def raw_values_withheld() -> Iterator[None]:
 
     The error propagates as the same object, its message redacted by
     :func:`redact_quoted_values` (no second exception is raised, so no
-    error holding the quoted values is chained to it as its context).
+    error holding the quoted values is chained to it as its context); the
+    errors already chained to it (``__cause__``, ``__context__``, shown or
+    suppressed) are redacted the same way.
 
     Examples
     --------
@@ -77,10 +210,7 @@ def raw_values_withheld() -> Iterator[None]:
     try:
         yield
     except (ValueError, TypeError) as error:
-        message = str(error)
-        text = redact_quoted_values(message)
-        if text != message:
-            error.args = (text,)
+        _redact_chain(error)
         raise
 
 
