@@ -32,7 +32,7 @@ from skprivate._cli.settings import (
     write_settings,
 )
 
-CONTENT = {"mechanism": "laplace", "parameters": [["epsilon", 1.0]], "columns": ["x"]}
+CONTENT = {"mechanism": "laplace", "parameters": ["epsilon=1.0"], "columns": ["x"]}
 
 
 def _error(call, *args) -> str:

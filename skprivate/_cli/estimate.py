@@ -20,12 +20,18 @@ from .io import (
     check_numeric,
     delimiter_hint,
     missing_error,
+    parse_names,
     parse_params,
     read_csv,
     select_columns,
     write_csv_atomically,
 )
-from .privatize import MECHANISMS, help_lines, parameters_text
+from .privatize import (
+    CATEGORICAL_MECHANISMS,
+    MECHANISMS,
+    help_lines,
+    parameters_text,
+)
 from .settings import file_sha256, read_settings
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
@@ -198,35 +204,112 @@ def _released(cls: type) -> type:
     return _RELEASED[cls]
 
 
-def _described_mechanism(settings: dict[str, Any]) -> Any:
-    """The mechanism of the settings, fitted on its column count only.
+def _settings_parameters(settings: dict[str, Any]) -> dict[str, Any]:
+    """The mechanism's parameters in ``settings``, each one it takes.
 
-    Its bounds must have been declared: bounds read from the data are not
-    in the settings file (they are a function of the raw values).
+    ``read_settings`` has checked that they are ``key=value`` strings.
+    """
+    import skprivate
+
+    mechanism = settings["mechanism"]
+    entry = MECHANISMS[mechanism]
+    params = parse_params(settings["parameters"])
+    cls = getattr(skprivate, entry.class_name)
+    accepted = [p for p in inspect.signature(cls).parameters if p != "self"]
+    unknown = [k for k in params if k not in accepted]
+    if unknown:
+        raise CLIError(
+            f"the settings file {settings['path']} sets {', '.join(unknown)} in "
+            f"'parameters', which the {mechanism} mechanism ({entry.class_name}) "
+            f"does not take; it takes {', '.join(accepted)}"
+        )
+    return params
+
+
+def _check_categories(settings: dict[str, Any], params: dict[str, Any]) -> None:
+    """Refuse categories in ``settings`` that are not one list per column.
+
+    The frequency mechanism needs them (privatize refuses to read them from
+    the data); for the subset mechanism ``"auto"`` (read from the report
+    columns) is allowed.
+    """
+    mechanism = settings["mechanism"]
+    names = [str(c) for c in settings["columns"]]
+    categories = params.get("categories", "auto")
+    expected = (
+        f"one non-empty list of categories per column ({len(names)}: "
+        f"{', '.join(names)}), such as categories=[['A', 'B', 'C']]"
+    )
+    if isinstance(categories, str) and categories == "auto":
+        if mechanism == "frequency":
+            raise CLIError(
+                f"the settings file {settings['path']} declares no categories in "
+                f"'parameters'; the frequency mechanism needs {expected}"
+            )
+        return
+    if (
+        not isinstance(categories, list | tuple)
+        or len(categories) != len(names)
+        or not all(isinstance(c, list | tuple) and len(c) > 0 for c in categories)
+    ):
+        shown = repr(categories)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise CLIError(
+            f"the settings file {settings['path']} has invalid categories in "
+            f"'parameters': expected {expected}; got {shown}"
+        )
+
+
+def _described_mechanism(settings: dict[str, Any]) -> Any:
+    """The mechanism of the settings, fitted on a stand-in for its columns.
+
+    Every parameter of the settings file is checked this way, with an error
+    naming the file.  A numeric mechanism is fitted on zeros (only the
+    column count, and the names for bounds by column, are read); its bounds
+    must have been declared: bounds read from the data are not in the
+    settings file (they are a function of the raw values).  A categorical
+    one is fitted on its declared categories (a stand-in pair for subset's
+    ``"auto"``).
     """
     import skprivate
 
     mechanism = settings["mechanism"]
     entry = MECHANISMS[mechanism]
     cls = getattr(skprivate, entry.class_name)
-    params = parse_params(settings["parameters"])
-    if "bounds" in inspect.signature(cls).parameters and params.get("bounds") is None:
-        raise CLIError(
-            f"the {mechanism} release took its bounds from the raw data (no "
-            "--bounds), and its settings file does not record them; give the "
-            "mechanism's public description with --param (see estimate --help)"
-        )
+    params = _settings_parameters(settings)
     names = [str(c) for c in settings["columns"]]
+    if mechanism in CATEGORICAL_MECHANISMS:
+        _check_categories(settings, params)
+        categories = params.get("categories", "auto")
+        if isinstance(categories, str):
+            stand_in = pd.DataFrame({c: ["a", "b"] for c in names}, dtype=object)
+        else:
+            stand_in = pd.DataFrame(
+                {
+                    c: pd.Series([cats[0]], dtype=object)
+                    for c, cats in zip(names, categories)
+                }
+            )
+    else:
+        if (
+            "bounds" in inspect.signature(cls).parameters
+            and params.get("bounds") is None
+        ):
+            raise CLIError(
+                f"the {mechanism} release took its bounds from the raw data (no "
+                "--bounds), and its settings file does not record them; give the "
+                "mechanism's public description with --param (see estimate --help)"
+            )
+        stand_in = pd.DataFrame(np.zeros((1, len(names))), columns=names)
     try:
         mech = cls(**params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            # only the column count (and names, for bounds by column) is read
-            mech.fit(pd.DataFrame(np.zeros((1, len(names))), columns=names))
-    except (ValueError, TypeError) as exc:
+            mech.fit(stand_in)
+    except (ValueError, TypeError, ArithmeticError) as exc:
         raise CLIError(
-            f"the settings in {settings['path']} do not define a {mechanism} "
-            f"mechanism: {str(exc).splitlines()[0]}"
+            f"the 'parameters' of the settings file {settings['path']} do not "
+            f"define the {mechanism} mechanism: {str(exc).splitlines()[0]}"
         ) from exc
     return mech
 
@@ -241,8 +324,11 @@ def settings_params(
     per column and the bounds for Square Wave EMS, the band half-width
     ``d`` and the bounds for RVNS, the noise law (through a privatizer that
     describes the release without privatizing again) for the perturbed
-    KDE, the design for subset reports; nothing for interval reports,
-    which carry their own description.
+    KDE, the design for subset reports, the column's oracle for frequency
+    reports; nothing for interval reports, which carry their own
+    description.  The parameters are checked first (see
+    :func:`_described_mechanism`), so that a hand-written settings file
+    with a missing or mistyped parameter is refused by name.
     """
     mechanism = settings["mechanism"]
     entry = MECHANISMS[mechanism]
@@ -256,15 +342,17 @@ def settings_params(
         )
     j = names.index(column)
     q = len(names)
+    mech = _described_mechanism(settings)
     params = parse_params(settings["parameters"])
     if estimator_name in ("interval-npmle", "interval-mle"):
         return {}
+    budget = mech.get_params()
     if estimator_name == "subset":
         import skprivate
 
         design = {k: v for k, v in params.items() if k != "categories"}
         categories = params.get("categories", "auto")
-        if categories != "auto":
+        if not isinstance(categories, str):
             design["categories"] = [categories[j]]
         return {"design": getattr(skprivate, entry.class_name)(**design)}
     if estimator_name == "frequency":
@@ -274,9 +362,8 @@ def settings_params(
         # budget per record (FrequencyOracle splits epsilon over the columns)
         single = {k: v for k, v in params.items() if k != "categories"}
         single["categories"] = [params["categories"][j]]
-        single["epsilon"] = float(params.get("epsilon", 1.0)) / q
+        single["epsilon"] = float(budget["epsilon"]) / q
         return {"oracle": getattr(skprivate, entry.class_name)(**single)}
-    mech = _described_mechanism(settings)
     low, high = (float(v[j]) for v in mech.bounds_)
     if estimator_name == "deconvolution-kde":
         return {"noise_scale": float(mech.scale_[j]), "support": (low, high)}
@@ -286,7 +373,6 @@ def settings_params(
             "bounds": (low, high),
             "placement": mech.placement,
         }
-    budget = mech.get_params()
     if estimator_name == "square-wave":
         return {"epsilon": float(budget["epsilon"]) / q, "bounds": (low, high)}
     # perturbed-kde: the one-column mechanism with column j's share of the
@@ -388,9 +474,7 @@ def estimate(
             f"{path}.skprivate.json (privatize writes one next to its output)"
         )
     entry = ESTIMATORS[estimator_name]
-    names = [c.strip() for c in (columns or "").split(",") if c.strip()]
-    if not names:
-        raise CLIError("--columns is required (comma-separated column names)")
+    names = parse_names(columns, "--columns")
     cls = getattr(skprivate, entry.class_name)
     parsed = parse_params(params)
     accepted = [p for p in inspect.signature(cls).parameters if p != "self"]

@@ -62,28 +62,122 @@ def delimiter_hint(frame: pd.DataFrame) -> str:
     return ""
 
 
+# What each compressed suffix is read as (pandas infers it from the name).
+_ARCHIVES = {
+    ".gz": "gzip",
+    ".bz2": "bzip2",
+    ".xz": "xz",
+    ".zip": "zip",
+    ".zst": "Zstandard",
+    ".tar": "tar",
+}
+
+
+def _archive_kind(path: str) -> str | None:
+    """The compression :func:`pandas.read_csv` infers from the name of ``path``."""
+    return _ARCHIVES.get(Path(path).suffix.lower())
+
+
+def _unreadable(path: str, exc: BaseException) -> CLIError:
+    """The error for a file that could not be opened or decompressed.
+
+    The reason is the operating system's (``permission denied``) or ours:
+    the decompressors quote the first bytes of the file (``Not a gzipped
+    file (b'ag')``), which may be the start of a respondent's record.
+    """
+    if isinstance(exc, OSError) and exc.errno is not None and exc.strerror:
+        return CLIError(f"cannot read {path}: {exc.strerror.lower()}")
+    if isinstance(exc, ImportError):
+        # pandas names the package to install
+        return CLIError(f"cannot read {path}: {exc}".splitlines()[0])
+    suffix = Path(path).suffix.lower()
+    kind = _archive_kind(path) or "compressed"
+    if isinstance(exc, EOFError):
+        reason = f"its {kind} data end early (a truncated copy?)"
+    else:
+        reason = f"it is not a valid {kind} file (damaged, or not {kind} at all)"
+    return CLIError(
+        f"cannot read {path}: its name ends in {suffix}, but {reason}; give the "
+        "CSV file itself or a complete archive"
+    )
+
+
 def read_csv(path: str, delimiter: str | None = None) -> pd.DataFrame:
     """Read a CSV file, turning every failure into a :class:`CLIError`.
 
     ``delimiter`` is the field separator (``--delimiter``; default ``","``).
+    A file that cannot be opened (permission denied) or decompressed (a
+    ``.gz``, ``.bz2``, ``.xz``, ``.zip`` or ``.tar`` name on a damaged,
+    truncated or uncompressed file) is refused with the file's name and the
+    reason, never with its bytes.
     """
+    import lzma
+    import tarfile
+    import zipfile
+
     sep = check_delimiter(delimiter)
     if not Path(path).is_file():
         raise CLIError(f"input file not found: {path}")
     try:
         frame = pd.read_csv(path, sep=sep)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+    except UnicodeDecodeError as exc:
+        # its message quotes the offending byte, a piece of a record
+        raise CLIError(
+            f"cannot read {path} as CSV: it is not UTF-8 text; save it as UTF-8"
+        ) from exc
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise CLIError(f"cannot read {path} as CSV: {exc}".splitlines()[0]) from exc
+    except (
+        OSError,
+        EOFError,
+        ImportError,
+        lzma.LZMAError,
+        zipfile.BadZipFile,
+        tarfile.TarError,
+    ) as exc:
+        raise _unreadable(path, exc) from exc
+    except ValueError as exc:
+        # pandas refuses a zip or tar archive that holds no file or several
+        # with a ValueError naming the count, not the contents
+        kind = _archive_kind(path)
+        what = f"a {kind} archive" if kind else "CSV"
+        raise CLIError(f"cannot read {path} as {what}: {exc}".splitlines()[0]) from exc
     if frame.empty:
         raise CLIError(f"{path} has a header but no rows")
     return frame
 
 
-def select_columns(frame: pd.DataFrame, columns: str | None, path: str) -> list[str]:
-    """Parse ``--columns a,b`` and check that every column exists."""
+def parse_names(columns: str | None, option: str = "--columns") -> list[str]:
+    """The column names of ``option`` (``a,b``), each named once.
+
+    Examples
+    --------
+    >>> parse_names(" age , income ,")
+    ['age', 'income']
+    """
     if not columns:
-        raise CLIError("--columns is required (comma-separated column names)")
+        raise CLIError(f"{option} is required (comma-separated column names)")
     names = [c.strip() for c in columns.split(",") if c.strip()]
+    if not names:
+        raise CLIError(f"{option} is required (comma-separated column names)")
+    repeated = list(dict.fromkeys(c for c in names if names.count(c) > 1))
+    if repeated:
+        raise CLIError(
+            f"{option} names column(s) {', '.join(repeated)} more than once; "
+            "list each column once"
+        )
+    return names
+
+
+def select_columns(
+    frame: pd.DataFrame, columns: str | None, path: str, option: str = "--columns"
+) -> list[str]:
+    """Parse ``--columns a,b`` and check that every column exists, once.
+
+    ``option`` is the option named in the errors (``--columns`` or
+    ``--keep``).
+    """
+    names = parse_names(columns, option)
     missing = [c for c in names if c not in frame.columns]
     if missing:
         if any(_is_number(c) for c in frame.columns):

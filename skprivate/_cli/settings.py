@@ -105,5 +105,60 @@ def read_settings(path: str, explicit: str | None = None) -> dict[str, Any] | No
     for key, kind in (("mechanism", str), ("parameters", list), ("columns", list)):
         if not isinstance(record.get(key), kind):
             raise CLIError(f"the settings file {target} has no valid {key!r}")
+    _check_parameters(target, record["parameters"])
+    _check_columns(target, record["columns"])
+    digest = record.get("output_sha256")
+    if digest is not None and not isinstance(digest, str):
+        raise CLIError(
+            f"the settings file {target} has an invalid 'output_sha256': expected "
+            f"the hex SHA-256 of the file it describes; got {_shown(digest)}"
+        )
     record["path"] = str(target)
     return record
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short (a settings file holds no raw value)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_parameters(target: Path, items: list[Any]) -> None:
+    """Refuse ``parameters`` that are not distinct ``"key=value"`` strings."""
+    seen: set[str] = set()
+    for i, item in enumerate(items, start=1):
+        key, sep, _ = item.partition("=") if isinstance(item, str) else ("", "", "")
+        if not sep or not key.strip():
+            raise CLIError(
+                f"the settings file {target} has an invalid 'parameters' entry "
+                f'{i}: expected a "key=value" string such as "epsilon=2"; got '
+                f"{_shown(item)}"
+            )
+        if key.strip() in seen:
+            raise CLIError(
+                f"the settings file {target} sets the parameter {key.strip()!r} "
+                "twice in 'parameters'; keep one"
+            )
+        seen.add(key.strip())
+
+
+def _check_columns(target: Path, names: list[Any]) -> None:
+    """Refuse ``columns`` that are not a non-empty list of distinct names."""
+    if not names:
+        raise CLIError(
+            f"the settings file {target} has an empty 'columns': expected the "
+            "names of the privatized columns"
+        )
+    for i, name in enumerate(names, start=1):
+        if not isinstance(name, str) or not name.strip() or "," in name:
+            raise CLIError(
+                f"the settings file {target} has an invalid 'columns' entry {i}: "
+                f"expected a column name (a string without commas); got "
+                f"{_shown(name)}"
+            )
+    repeated = list(dict.fromkeys(c for c in names if names.count(c) > 1))
+    if repeated:
+        raise CLIError(
+            f"the settings file {target} names column(s) {', '.join(repeated)} "
+            "more than once in 'columns'"
+        )
