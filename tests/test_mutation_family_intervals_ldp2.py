@@ -790,18 +790,28 @@ def _classifier(degree):
 def test_classifier_interval_ends_outside_the_unit_interval_are_clipped():
     # at -1.75 the fourth-order weights make the ratio of class a 1.24 and
     # that of class c -0.20; at the level 0.5 Fieller's interval of a lies
-    # above 1 and that of c below 0: both ends clip to the nearer bound,
-    # while the estimate is the ratio itself
+    # above 1 and that of c below 0: both ends clip to the nearer bound.
+    # The estimate is the ratio vector made a probability vector as
+    # predict_proba makes the fit's (clipped to [1e-6, 1], renormalized),
+    # and the interval is widened to it: the estimate lies in its interval
     clf = _classifier(0)
     ci = clf.conf_int("predict_proba", [[-1.75]], level=0.5)
     K = interval_kernel((ZR + 1.75) / HR, BR / HR, "gaussian", True)
+    ratios = np.array([K @ np.equal(LABELS, c) / K.sum() for c in "abc"])
+    assert ratios[0] == pytest.approx(1.2370641426, abs=1e-9)
+    clipped = np.clip(ratios, 1e-6, 1.0)
+    estimate = clipped / clipped.sum()
+    np.testing.assert_allclose(ci["estimate"], estimate, rtol=1e-10)
     for row, cls, bound in ((0, "a", 1.0), (2, "c", 0.0)):
         y = np.equal(LABELS, cls).astype(float)
         lo, hi = _fieller_by_hand(K, y, 0.5)
         assert (lo > 1) if bound else (hi < 0)
         got = ci.iloc[row]
-        assert got["estimate"] == pytest.approx(K @ y / K.sum(), rel=1e-10)
-        assert got["lower"] == got["upper"] == bound
+        # the clipped end is the bound, the other end the estimate
+        ends = sorted([bound, estimate[row]])
+        assert got["lower"] == pytest.approx(ends[0], rel=1e-10, abs=0)
+        assert got["upper"] == pytest.approx(ends[1], rel=1e-10, abs=0)
+        assert got["lower"] <= got["estimate"] <= got["upper"]
     # one block per class, numbered from 0
     assert ci.index.tolist() == [0, 1, 2]
     assert ci["quantity"].tolist() == ["P(y=a)", "P(y=b)", "P(y=c)"]

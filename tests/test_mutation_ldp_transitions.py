@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
+import mpmath
 import numpy as np
 import pytest
 from scipy import stats
@@ -184,13 +185,100 @@ def test_square_wave_transition_with_fewer_points_per_cell():
     assert not np.allclose(M, square_wave_transition(edges, 1.3)[0], atol=1e-6)
 
 
-def test_square_wave_transition_at_a_budget_with_no_band_is_uniform():
-    # beyond epsilon ~ 709 the band's half-width is 0: every report equally likely
+def _mp_square_wave_transition(edges, epsilon, n_sub):
+    """The matrix by quadrature of the Square Wave density at 60 digits.
+
+    Li et al.'s ``w``, ``q`` and band density ``e^eps q`` in mpmath, where
+    ``w`` does not underflow (above ``epsilon`` about 709); each report
+    cell's probability is ``mpmath.quad`` of the density over the cell, cut
+    where the band starts and ends, at the points of the implementation's
+    rule.  The density is integrated over the offset ``u = y - v`` of the
+    report from the value, so that a band far narrower than the precision
+    of ``v`` (``w = 3e-302`` at ``epsilon = 700``) keeps its width.
+    """
+    with mpmath.workdps(60):
+        eps = mpmath.mpf(epsilon)
+        e = mpmath.exp(eps)
+        w = (eps * e - e + 1) / (2 * e * (e - 1 - eps))
+        q = 1 / (1 + 2 * w * e)
+        m = edges.size - 1
+        out = [-w + (1 + 2 * w) * mpmath.mpf(k) / m for k in range(m + 1)]
+        M = np.zeros((m, m))
+        for i in range(m):
+            a, b = mpmath.mpf(edges[i]), mpmath.mpf(edges[i + 1])
+            for s in range(n_sub):
+                v = a + (b - a) * (s + mpmath.mpf(0.5)) / n_sub
+
+                def density(u):
+                    return e * q if -w <= u <= w else q
+
+                for j in range(m):
+                    lo, hi = out[j] - v, out[j + 1] - v
+                    cuts = sorted({lo, hi} | {c for c in (-w, w) if lo < c < hi})
+                    M[j, i] += float(mpmath.quad(density, cuts)) / n_sub
+    return M
+
+
+@pytest.mark.parametrize("epsilon", [0.3, 1.5, 40.0, 700.0, 800.0])
+def test_square_wave_transition_against_quadrature_of_the_density(epsilon):
+    # 0.3: the expm1 form of the band's mass; 40: w (8e-17) below the
+    # spacing of doubles near the values; 700: w = 3e-302; 800: w
+    # underflows in doubles (not in mpmath), the limit w -> 0 is used
+    edges = np.array([0.0, 0.15, 0.5, 0.8, 1.0])
+    M, _ = square_wave_transition(edges, epsilon, n_sub=4)
+    ref = _mp_square_wave_transition(edges, epsilon, 4)
+    np.testing.assert_allclose(ref.sum(axis=0), 1.0, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(M, ref, rtol=0, atol=1e-13)
+
+
+def test_square_wave_transition_past_the_underflow_is_the_point_mass_limit():
+    # w = 0 beyond epsilon ~ 709.78: the report is the value with probability
+    # k / (1 + k), k = 2 w e^eps = eps - 1 there, and uniform on [0, 1]
+    # otherwise; on the cells of [0, 1] with the points of each cell inside
+    # it, M = I (eps - 1) / eps + 1 / (5 eps)
     edges = np.linspace(0.0, 1.0, 6)
-    M, out = square_wave_transition(edges, 800.0)
-    np.testing.assert_array_equal(out, np.linspace(0.0, 1.0, 6))
-    np.testing.assert_allclose(M, 0.2, rtol=0, atol=1e-15)
-    assert np.isfinite(M).all()
+    for epsilon in (709.79, 710.0, 800.0, 1e4, 1e300):
+        M, out = square_wave_transition(edges, epsilon)
+        np.testing.assert_array_equal(out, edges)
+        expected = np.eye(5) * (epsilon - 1) / epsilon + 0.2 / epsilon
+        np.testing.assert_allclose(M, expected, rtol=0, atol=1e-15)
+    M, _ = square_wave_transition(edges, 800.0)
+    assert M[0, 0] == pytest.approx(0.999, abs=1e-15)
+    assert M[1, 0] == pytest.approx(0.00025, abs=1e-18)
+
+
+def test_square_wave_transition_is_continuous_across_the_underflow():
+    from skprivate.ldp._square_wave import square_wave_half_width
+
+    # w is 4e-306 at 709.08 and 0 at 709.8: the matrix moves by what the
+    # change of budget moves it (q ~ 1/eps changes by 1.4e-6), not by a jump
+    assert square_wave_half_width(709.08) > 0 == square_wave_half_width(709.8)
+    edges = np.array([0.0, 0.15, 0.5, 0.8, 1.0])
+    below, _ = square_wave_transition(edges, 709.08)
+    above, _ = square_wave_transition(edges, 709.8)
+    assert 1e-7 < np.abs(below - above).max() < 1e-5
+    # and in the regime where w is below the resolution of the values
+    # (epsilon > 37), the matrix tends to the identity with 1 - 1/eps on it
+    for epsilon in (30.0, 40.0, 100.0, 700.0, 709.08, 709.8, 1e4):
+        M, _ = square_wave_transition(np.linspace(0.0, 1.0, 6), epsilon)
+        diag = np.diag(M)
+        assert diag.min() > 1 - 1.0 / epsilon
+        np.testing.assert_allclose(diag, 1 - 0.8 / epsilon, rtol=0, atol=1e-12)
+
+
+def test_band_share_below_and_its_limit_at_no_width():
+    from skprivate.ldp._transitions import _band_share_below
+
+    t = np.array([0.25, 0.4375, 0.5, 0.5625, 0.75])  # exact in binary
+    np.testing.assert_array_equal(
+        _band_share_below(t, 0.5, 0.125), [0.0, 0.25, 0.5, 0.75, 1.0]
+    )
+    # a band narrower than the spacing of the values, one whose quotient
+    # overflows (w denormal), and none at all: a step with 1/2 at the value
+    for w in (1e-20, 5e-324, 0.0):
+        np.testing.assert_array_equal(
+            _band_share_below(t, 0.5, w), [0.0, 0.0, 0.5, 1.0, 1.0]
+        )
 
 
 def test_noise_law_of_no_privatizer_or_no_laws_is_none():

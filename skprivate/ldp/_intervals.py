@@ -535,6 +535,19 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     :class:`~skprivate.exceptions.NotIdentifiableWarning` names them.  The
     records say nothing of the regression function there, and an interval
     around the training mean would cover ``E[y]``, not ``E[y | x]``.
+
+    ``estimate`` is the estimate the interval is built around, on the scale
+    of the quantity: with ``"smoothed"`` and ``"bootstrap"`` the learner's
+    own, what ``predict`` (``predict_proba``: the raw fit clipped to
+    ``[1e-6, 1]`` and renormalized over the classes) returns; with
+    ``"rbc"`` the bias-corrected fit (for probabilities clipped and
+    renormalized the same way), which differs from the prediction by the
+    estimated bias.  ``se`` is that of the raw fit.  A probability's
+    interval is cut to ``[0, 1]``, and every interval is widened to its
+    estimate where it would miss it (the raw fit outside ``[0, 1]``, the
+    renormalization, or a percentile interval that does not reach the
+    estimate): a wider set covers at least as often, and an estimate
+    always lies within its own interval.
     ``X`` and ``y`` are the
     noisy inputs and the responses; by default the records the learner
     keeps.  Fitted with ``privatizer=``, the learner uses the records it
@@ -716,6 +729,8 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
             return est.predict(query(est))[:, None]
 
         fallback = np.asarray(self.fallback_mask(query(self)), dtype=bool)
+        # what predict (predict_proba) returns, one column per class
+        predicted = np.asarray(public(self), dtype=float)
         Z, Y, labels = self._ci_training(request)
         c = Y.shape[1]
         if method == "bootstrap":
@@ -736,9 +751,8 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
                 ),
             )
             lower, upper = percentile_interval(reps, request.level)
-            est = stat(self)
             lower, upper = lower.reshape(c, -1).T, upper.reshape(c, -1).T
-            est = est.reshape(c, -1).T
+            est = predicted.copy()
             se = np.nanstd(reps, axis=0, ddof=1).reshape(c, -1).T
             label = "bootstrap-percentile (pairs, bandwidth fixed)"
             target = "the fit's expectation at its bandwidth"
@@ -767,14 +781,22 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
             if method == "rbc":
                 label = "rbc (fourth-order kernel, sandwich)"
                 target = "E[y | x]"
+                if proba:
+                    # the bias-corrected class vector, made a probability
+                    # vector as predict_proba makes the fit's own
+                    est = self._clip(est)
             else:
                 label = "smoothed (sandwich)"
                 target = "E[y | x] smoothed at the bandwidth"
+                # the interval is built around the fit that predict
+                # (predict_proba) returns: report that, clipped and
+                # renormalized for probabilities, as computed there
+                est = predicted.copy()
         if fallback.any():
             # predict returns the training mean there: the estimate is what
             # it returns, and the bounds NaN, since the data say nothing of
             # the regression function at these points
-            est[fallback] = public(self)[fallback]
+            est[fallback] = predicted[fallback]
             se[fallback] = np.nan
             lower[fallback], upper[fallback] = np.nan, np.nan
             if not request.cache.get("fallback-warned"):  # once over the levels
@@ -783,6 +805,15 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
                 _warn_fallback(self, rows[fallback], kind)
         if proba:
             lower, upper = np.clip(lower, 0.0, 1.0), np.clip(upper, 0.0, 1.0)
+        # Every interval holds its estimate: the confidence set of a
+        # probability is cut to [0, 1] while a raw fit can leave it, the
+        # clip and renormalization of predict_proba move the estimate off
+        # the raw fit, and a percentile interval can miss the estimate; the
+        # interval is widened to it there (a larger set covers at least as
+        # often).  NaN bounds (no interval) stay NaN.
+        known = ~np.isnan(est)
+        lower = np.where(known, np.minimum(lower, est), lower)
+        upper = np.where(known, np.maximum(upper, est), upper)
         frames = []
         for k in range(c):
             quantity = f"P(y={self.classes_[k]})" if proba else "predict"
