@@ -10,9 +10,12 @@ from numpy.typing import ArrayLike, NDArray
 from ..utils._row_blocks import ROW_BLOCK
 from ..utils.validation import check_float_array
 
-__all__ = ["grid_kde", "ksdensity_bandwidth"]
+__all__ = ["BINNING_ERROR", "direct_kde", "grid_kde", "ksdensity_bandwidth"]
 
 _MAX_BINS = 1 << 17
+# Bound on |grid_kde - exact KDE| relative to the peak, at ten nodes per
+# bandwidth: (1/10)^2 / 4.
+BINNING_ERROR = 2.5e-3
 
 
 def ksdensity_bandwidth(values: ArrayLike) -> float:
@@ -62,9 +65,13 @@ def grid_kde(
     """Gaussian kernel density of ``values`` evaluated at ``points``.
 
     The sample is linearly binned on a grid ten times finer than the
-    bandwidth and convolved with the kernel by FFT, which is exact to about
-    1e-4 relative error and costs O(n + bins log bins) instead of
-    O(n * len(points)).
+    bandwidth and convolved with the kernel by FFT, which costs
+    O(n + bins log bins) instead of O(n * len(points)).  The error is at
+    most about ``BINNING_ERROR`` = 2.5e-3 of the density's peak: a quarter
+    of the squared node spacing in bandwidths, half from the binning and
+    half from interpolating between nodes.  A handful of values come close
+    to it (measured: 2.3e-3 with two to four values); averaging over many
+    values brings it down (about 4e-4 with ten thousand).
 
     Parameters
     ----------
@@ -143,7 +150,7 @@ def grid_kde(
     y = y[(y >= lo) & (y <= hi)]
     if (hi - lo) / (h / 10) > _MAX_BINS:
         # Points spread over more bandwidths than the grid can resolve.
-        return _direct_kde(y, z, h, n)
+        return direct_kde(y, z, h, n)
     n_bins, step = _bin_layout(lo, hi, h)
     counts = _linear_bin(y, lo, step, n_bins)
     return _smooth(counts, lo, step, h, z, n)
@@ -161,8 +168,32 @@ def _check_reflect(reflect) -> tuple[float, float]:
     return a, b
 
 
-def _direct_kde(y: NDArray, z: NDArray, h: float, n: float) -> NDArray[np.float64]:
-    """The kernel sums at each point over the values within 5 bandwidths."""
+def direct_kde(y: NDArray, z: NDArray, h: float, n: float) -> NDArray[np.float64]:
+    """Gaussian kernel density at ``z`` by direct sums, without binning.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_values,)
+        Sample (values farther than five bandwidths from a point add
+        nothing to it).
+    z : ndarray of shape (m,)
+        Evaluation points.
+    h : float
+        Bandwidth.
+    n : float
+        Divisor (the sample size, counting values left out of ``y``).
+
+    Returns
+    -------
+    density : ndarray of shape (m,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skprivate._grid_density._kde import direct_kde
+    >>> round(float(direct_kde(np.array([0.0]), np.array([0.0]), 1.0, 1)[0]), 6)
+    0.398942
+    """
     y = np.sort(y)
     start = np.searchsorted(y, z - 5 * h, side="left")
     stop = np.searchsorted(y, z + 5 * h, side="right")
