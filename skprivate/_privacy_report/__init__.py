@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 
 from ._inspect import _COLUMNS, _Col, _input_cols, _join
+from ._released import no_privatizer_hint
 from ._rowwise import RowwiseTransformer
 from ._total import _audited_total, _total_row
 from ._walker import _Walker
@@ -26,6 +27,20 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
     members of ensembles and meta-estimators (``estimators_``,
     ``estimator_``, ``regressor_``, ...), and the ``best_estimator_`` of a
     fitted search.
+
+    An estimator fitted on reports released elsewhere, described by the
+    privatizer that released them
+    (``FrequencyEstimator(oracle=...)``,
+    ``LongitudinalFrequencyEstimator(oracle=...)``,
+    ``SubsetDistributionEstimator(design=...)``, without ``privatizer=``),
+    privatizes nothing: it only post-processes the reports.  Its rows are
+    those of the release, the rows ``privacy_report`` gives for that
+    privatizer on its own (its columns, mechanism and epsilon), each noted
+    as the release the estimator reads at no further privacy cost.  An
+    unfitted ``oracle=`` or ``design=`` (as a search's clone leaves it) is
+    read from a clone fitted on the categories the estimator read the
+    reports with, as its fit rebuilt it.  Reports privatized by a step
+    before the estimator are counted once, at that step.
 
     Every column that leaves without a privatizer is a row too, with
     ``epsilon = inf``: a ``"passthrough"`` branch or ``remainder``
@@ -117,8 +132,10 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
     ------
     ValueError
         If ``estimator`` holds no privatizer (its input cannot be told raw
-        from already privatized), or if a privatizer's settings changed
-        with ``set_params`` since it was fitted.
+        from already privatized), if a privatizer's settings changed
+        with ``set_params`` since it was fitted, or if the ``oracle=`` or
+        ``design=`` of an estimator fitted on released reports is not the
+        mechanism it was fitted with (changed or refitted since).
 
     Examples
     --------
@@ -169,7 +186,7 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
             "estimator holds no fitted privatizer, so whether its input was raw "
             "or already privatized cannot be told: expected a fitted privatizer "
             "or a composite, learner, ensemble or search holding one; got "
-            f"{type(estimator).__name__}."
+            f"{type(estimator).__name__}.{no_privatizer_hint(estimator)}"
         )
     rows = walker.rows + list(walker.raw.values())
     report = pd.DataFrame(rows).reindex(columns=_COLUMNS)

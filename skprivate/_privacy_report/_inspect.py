@@ -38,6 +38,7 @@ from sklearn.utils.validation import has_fit_parameter
 
 from ..base import PrivatizedInputMixin, PrivatizerMixin
 from ..ldp import DeconvolutionKernelClassifier, DeconvolutionKernelRegressor
+from ._released import reader_param
 
 _COLUMNS = [
     "column",
@@ -200,8 +201,13 @@ def _param_members(est: Any) -> list:
     if not hasattr(est, "get_params"):
         return []
     members = []
+    # the privatizer that released the reports an estimator reads (oracle=,
+    # design=) privatizes nothing in it: the walker reads it as that release
+    released = reader_param(est)
     for key, value in est.get_params(deep=False).items():
         if key == "privatizer" and isinstance(est, PrivatizedInputMixin):
+            continue
+        if key == released:
             continue
         members += _estimators_in(value)
     return members

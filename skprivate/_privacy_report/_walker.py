@@ -44,6 +44,7 @@ from ._inspect import (
     _spec_labels,
     _uses_y,
 )
+from ._released import released_mechanism, report_source
 from ._rows import _rows_of_privatizer, _scale, _static_rows
 from ._rowwise import RowwiseTransformer
 
@@ -156,6 +157,9 @@ class _Walker:
             isinstance(est, PrivatizedInputMixin) or not self.static
         ):
             return self.learner(est, privatizer, cols, y)
+        source = report_source(est)
+        if source is not None:
+            return self.released(est, *source, cols)
         if any(_privatizes(est)):
             return self.ensemble(est, cols, y)
         return self.leaf(est, cols, y)
@@ -175,24 +179,72 @@ class _Walker:
             label = ", ".join(c.name for c in cols) or "X"
             rows = _static_rows(p, label)
         else:
-            check = getattr(p, "_check_fitted_settings", None)
-            if check is not None:
-                check()  # settings changed since fit: the summary would misstate
-            n = int(_attr(p, "n_features_in_") or 0)
-            # without a recorded column count, the columns fed to it: a
-            # privatizer never leaves the report without a row
-            if cols and (len(cols) == n or not n):
-                names = [c.name for c in cols]
-            elif _attr(p, "feature_names_in_") is not None:
-                names = [str(c) for c in p.feature_names_in_]
-            else:
-                names = [f"x{i}" for i in range(n)] or ["X"]
-            rows = _rows_of_privatizer(p, names)
-            cols = cols if cols and len(cols) == n else [_Col(c) for c in names]
+            rows, cols = self.fitted_rows(p, cols)
         for row in rows:
             row["_when"] = when
         self.rows += rows
         return [_Col(c.name, raw=False) for c in cols]
+
+    def fitted_rows(self, p: Any, cols: list[_Col]) -> tuple[list[dict], list[_Col]]:
+        """The rows of the fitted privatizer ``p`` fed ``cols``, and its columns."""
+        check = getattr(p, "_check_fitted_settings", None)
+        if check is not None:
+            check()  # settings changed since fit: the summary would misstate
+        n = int(_attr(p, "n_features_in_") or 0)
+        # without a recorded column count, the columns fed to it: a
+        # privatizer never leaves the report without a row
+        if cols and (len(cols) == n or not n):
+            names = [c.name for c in cols]
+        elif _attr(p, "feature_names_in_") is not None:
+            names = [str(c) for c in p.feature_names_in_]
+        else:
+            names = [f"x{i}" for i in range(n)] or ["X"]
+        rows = _rows_of_privatizer(p, names)
+        cols = cols if cols and len(cols) == n else [_Col(c) for c in names]
+        return rows, cols
+
+    def released(
+        self, est: Any, param: str, source: Any, cols: list[_Col]
+    ) -> list[_Col]:
+        """An estimator fitted on reports released elsewhere (``oracle=``, ...).
+
+        It privatizes nothing and only post-processes the reports, so its
+        rows are those of the release: the privatizer ``source`` describing
+        it, read as on its own (its columns, its epsilon), each with a note
+        saying so.  Reports already privatized earlier in the walk (a
+        privatizer step before it) are counted there, once.
+        """
+        name = type(est).__name__
+        if cols and not any(c.raw for c in cols):
+            return [self.prediction(est, [])]
+        found = released_mechanism(
+            est, param, source, self.static, [c.name for c in cols]
+        )
+        if found is None:  # an unfitted candidate without declared categories
+            rows, _ = self.sub(lambda: self.privatizer(source, [], "release"))
+            how = f"read from the parameters of {param}="
+        else:
+            mechanism, rebuilt = found
+            self.n_privatizers += 1
+            rows, _ = self.fitted_rows(mechanism, [])
+            how = (
+                f"{param}= is not fitted: read from a clone fitted on its "
+                "categories, as the fit rebuilt it"
+                if rebuilt
+                else ""
+            )
+        mechanism_name = type(source).__name__
+        for row in rows:
+            row["_when"] = "release"
+            row["note"] = _join(
+                f"release of the reports {name} reads, by {mechanism_name} "
+                f"({param}=); {name} only post-processes them and adds no "
+                "privacy cost",
+                how,
+                row.get("note"),
+            )
+        self.rows += rows
+        return [self.prediction(est, [])]
 
     def column_transformer(
         self, ct: ColumnTransformer, cols: list[_Col], y: _Col | None

@@ -263,6 +263,9 @@ class FrequencyEstimator(
         The public description of the mechanism that produced the reports
         (one column): a fitted privatizer, or an unfitted one with declared
         categories (rebuilt from them).  Ignored when ``privatizer`` is set.
+        The estimate only post-processes the reports:
+        :func:`~skprivate.privacy_report` of the fitted estimator states the
+        guarantee of this privatizer's release.
     privatizer : frequency privatizer or None
         With a privatizer, :meth:`fit` takes raw categories (one column)
         and privatizes them first.
@@ -311,6 +314,12 @@ class FrequencyEstimator(
         Fitted clone of ``privatizer``.
     released_ : ndarray or None
         The reports ``privatizer`` released.
+    n_features_in_ : int
+        Number of columns seen in ``fit``: the report columns, or with
+        ``privatizer`` the raw column (one).
+    feature_names_in_ : ndarray of str
+        Names of those columns, when ``fit`` was given a DataFrame with
+        string column names.
 
     Notes
     -----
@@ -412,15 +421,21 @@ class FrequencyEstimator(
 
     # -- the statistic protocol ------------------------------------------
     def _statistic_input(self, X, reset):
+        if self.privatizer is None:  # reports of one column
+            if reset:
+                X = self._privatize(X)  # no privatizer: privatizer_ = None
+            return validate_rows(
+                self, X, reset=reset, dtype=None, ensure_all_finite=False
+            )
+        # Raw categories: the input attributes (n_features_in_,
+        # feature_names_in_) describe them, as a learner's do, and name the
+        # column in privacy_report; the release is checked by the statistic
+        # against the oracle's outputs.  The privatizer reads X itself, so it
+        # records the same names.
+        validate_rows(self, X, reset=reset, dtype=None, ensure_all_finite=False)
         if reset:
-            data = self._privatize(X, stream=True)
-        elif self.privatizer is None:
-            data = X
-        else:
-            data = self._release_chunk(X)
-        return validate_rows(
-            self, data, reset=reset, dtype=None, ensure_all_finite=False
-        )
+            return self._privatize(X, stream=True)
+        return self._release_chunk(X)
 
     def _resolve_oracle(self) -> tuple[Any, NDArray]:
         source = self.privatizer_ if self.privatizer is not None else self.oracle

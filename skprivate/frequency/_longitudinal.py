@@ -512,7 +512,9 @@ class LongitudinalFrequencyEstimator(
     ----------
     oracle : LongitudinalOracle
         The fitted privatizer (one column) that produced the reports, or
-        an unfitted one with declared categories.
+        an unfitted one with declared categories.  The estimate only
+        post-processes the reports: :func:`~skprivate.privacy_report` of the
+        fitted estimator states the guarantee of this privatizer's release.
     method : {"unbiased", "norm-sub"}, default="unbiased"
         ``distribution_`` is the pooled unbiased estimate, or its Euclidean
         projection on the simplex.
