@@ -232,14 +232,14 @@ def test_square_wave_transition_against_quadrature_of_the_density(epsilon):
 
 
 def test_square_wave_transition_past_the_underflow_is_the_point_mass_limit():
-    # w = 0 beyond epsilon ~ 709.78: the report is the value with probability
-    # k / (1 + k), k = 2 w e^eps = eps - 1 there, and uniform on [0, 1]
-    # otherwise; on the cells of [0, 1] with the points of each cell inside
-    # it, M = I (eps - 1) / eps + 1 / (5 eps)
+    # w < 2e-306 beyond epsilon ~ 709.78 (0 from ~751 on): the report is the
+    # value with probability k / (1 + k), k = 2 w e^eps = eps - 1 there, and
+    # uniform on [0, 1] otherwise; on the cells of [0, 1] with the points of
+    # each cell inside it, M = I (eps - 1) / eps + 1 / (5 eps)
     edges = np.linspace(0.0, 1.0, 6)
     for epsilon in (709.79, 710.0, 800.0, 1e4, 1e300):
         M, out = square_wave_transition(edges, epsilon)
-        np.testing.assert_array_equal(out, edges)
+        np.testing.assert_allclose(out, edges, rtol=0, atol=1e-305)
         expected = np.eye(5) * (epsilon - 1) / epsilon + 0.2 / epsilon
         np.testing.assert_allclose(M, expected, rtol=0, atol=1e-15)
     M, _ = square_wave_transition(edges, 800.0)
@@ -250,9 +250,10 @@ def test_square_wave_transition_past_the_underflow_is_the_point_mass_limit():
 def test_square_wave_transition_is_continuous_across_the_underflow():
     from skprivate.ldp._square_wave import square_wave_half_width
 
-    # w is 4e-306 at 709.08 and 0 at 709.8: the matrix moves by what the
-    # change of budget moves it (q ~ 1/eps changes by 1.4e-6), not by a jump
-    assert square_wave_half_width(709.08) > 0 == square_wave_half_width(709.8)
+    # w is 4e-306 at 709.08 and 2e-306 at 709.8 (where e^eps overflows): the
+    # matrix moves by what the change of budget moves it (q ~ 1/eps changes
+    # by 1.4e-6), not by a jump
+    assert square_wave_half_width(709.08) > square_wave_half_width(709.8) > 0
     edges = np.array([0.0, 0.15, 0.5, 0.8, 1.0])
     below, _ = square_wave_transition(edges, 709.08)
     above, _ = square_wave_transition(edges, 709.8)

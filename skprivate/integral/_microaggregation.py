@@ -23,9 +23,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import ParamsValidationMixin, check_in_memory
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
-from ..utils._redact import withholds_raw_values
+from ..utils._redact import raw_values_withheld, withholds_raw_values
 from ..utils._warnings import external_stacklevel
-from ..utils.validation import check_numeric_input
+from ..utils.validation import check_float_array, check_numeric_input
 
 __all__ = ["Microaggregator", "microaggregate"]
 
@@ -201,7 +201,9 @@ def microaggregate(
     >>> labels
     array([0, 1, 0, 1, 1])
     """
-    x = np.asarray(check_numeric_input(x, name="x"), dtype=float)
+    with raw_values_withheld():  # raw records: no error quotes them
+        x = check_numeric_input(x, name="x")
+        x = check_float_array(x, name="x", allow_nan=True)  # names, never quotes
     if x.ndim == 2 and x.shape[1] == 1:
         x = x[:, 0]
     if x.ndim != 1:

@@ -26,11 +26,13 @@ from ..base import (
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
 from ..utils import Interval, Options
 from ..utils._dask import is_dask_collection
+from ..utils._redact import raw_values_withheld
 from ..utils._statistic import RowStatistic, reduce_rows, value_range
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import (
     MAX_MAGNITUDE,
     check_finite,
+    check_float_array,
     check_magnitude,
     check_numeric_input,
     check_unchanged_settings,
@@ -86,7 +88,8 @@ class _BinnedCounts(RowStatistic):
         )
 
     def block(self, rows, first_row):
-        z = np.asarray(rows, dtype=np.float64)
+        # a block of a dask collection is converted here: name, never quote
+        z = check_float_array(rows, name="X", allow_nan=True, first_row=first_row)
         z = z.reshape(len(z), -1)[:, 0]
         inside = (z >= self.lo) & (z <= self.hi)
         if not inside.all():  # NaN, inf and huge values fall outside too
@@ -112,7 +115,7 @@ class _ModerateValues(RowStatistic):
     """
 
     def block(self, rows, first_row):
-        z = np.asarray(rows, dtype=np.float64)
+        z = check_float_array(rows, name="X", allow_nan=True, first_row=first_row)
         z = z.reshape(len(z), -1)
         check_finite(z, name="X", first_row=first_row)
         check_magnitude(z, name="X", first_row=first_row)
@@ -375,7 +378,8 @@ class DeconvolutionKernelDensity(
             With ``n_samples <= n_features`` for several features, and for
             non-finite records.
         """
-        return self._fit_statistic(X)
+        with raw_values_withheld():  # raw records when a privatizer is given
+            return self._fit_statistic(X)
 
     def partial_fit(self, X: ArrayLike, y: Any = None) -> DeconvolutionKernelDensity:
         """Add a chunk of data; only binned counts on a fixed grid are kept.
@@ -423,7 +427,8 @@ class DeconvolutionKernelDensity(
         >>> round(float(kde.pdf(0.0)), 2)  # N(0, 1) has 0.40; smoothed by h: 0.37
         0.37
         """
-        return self._partial_fit_statistic(X)
+        with raw_values_withheld():  # raw records when a privatizer is given
+            return self._partial_fit_statistic(X)
 
     # -- the statistic: binned counts on a fixed grid (fit, partial_fit, dask) --
     def _check_streaming(self, first: bool) -> None:
@@ -701,7 +706,10 @@ class DeconvolutionKernelDensity(
         density : ndarray of shape (n_samples,)
         """
         check_is_fitted(self, "bandwidth_")
-        X = validate_data(self, check_numeric_input(X), dtype=np.float64, reset=False)
+        with raw_values_withheld():  # points may be records: no error quotes them
+            X = validate_data(
+                self, check_numeric_input(X), dtype=np.float64, reset=False
+            )
         return self._raw(X)
 
     def score_samples(self, X: ArrayLike) -> NDArray[np.float64]:
@@ -851,7 +859,7 @@ class DeconvolutionKernelDensity(
             same shape as ``x``.
         """
         self._fitted_distribution()
-        x = np.asarray(x, dtype=float)
+        x = check_float_array(x, name="x", allow_nan=True)  # names, never quotes
         flat = x.reshape(-1, 1)
         low, high = self.support_
         inside = (flat[:, 0] >= low) & (flat[:, 0] <= high)

@@ -16,7 +16,11 @@ from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..utils import Interval, Options, check_generator
 from ..utils._redact import raw_values_withheld
 from ..utils._warnings import external_stacklevel
-from ..utils.validation import check_magnitude, check_numeric_input
+from ..utils.validation import (
+    check_float_array,
+    check_magnitude,
+    check_numeric_input,
+)
 from ._binned_1d import BinnedSums
 from ._binned_nd import LeaveOneOutGrid, loo_sums_nd, nd_binned_grid
 from ._common import (
@@ -224,7 +228,11 @@ class _DeconvolutionNadarayaWatson(
                 f"kernel={self.kernel!r} has no moments (u**2 K(u) is not "
                 "integrable), so only degree=0 is defined for it."
             )
-        with raw_values_withheld():  # X is raw when a privatizer is given
+        # X is raw when a privatizer is given, and y is always raw: both are
+        # converted under the redaction, so no error quotes their values
+        with raw_values_withheld():
+            if self._y_numeric:
+                y = check_numeric_input(y, name="y")  # names the row, not the value
             X, y = validate_data(
                 self,
                 check_numeric_input(X, finite=True),
@@ -232,7 +240,7 @@ class _DeconvolutionNadarayaWatson(
                 dtype=np.float64,
                 y_numeric=self._y_numeric,
             )
-        Y = self._encode_targets(y)
+            Y = self._encode_targets(y)
         Z = np.asarray(self._privatize(X), dtype=np.float64)
         check_magnitude(Z, name="X")
         n, q = Z.shape
@@ -609,9 +617,10 @@ class _DeconvolutionNadarayaWatson(
 
     def _predict_raw(self, X: ArrayLike) -> tuple[NDArray, NDArray]:
         check_is_fitted(self, "bandwidth_")
-        X = validate_data(
-            self, check_numeric_input(X, finite=True), dtype=np.float64, reset=False
-        )
+        with raw_values_withheld():  # clean inputs: no error quotes them
+            X = validate_data(
+                self, check_numeric_input(X, finite=True), dtype=np.float64, reset=False
+            )
         return self._ratio_of_sums(self._sums(X), self.bandwidth_)
 
     def fallback_mask(self, X: ArrayLike) -> NDArray[np.bool_]:
@@ -748,7 +757,8 @@ class DeconvolutionKernelRegressor(RegressorMixin, _DeconvolutionNadarayaWatson)
     )
 
     def _encode_targets(self, y: NDArray) -> NDArray:
-        y = np.asarray(y, dtype=np.float64)
+        # numpy's own conversion error would quote the offending response
+        y = check_float_array(y, name="y", allow_nan=True)
         if not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or infinity.")
         return y[:, None]
@@ -788,6 +798,30 @@ class DeconvolutionKernelRegressor(RegressorMixin, _DeconvolutionNadarayaWatson)
         y_pred : ndarray of shape (n_samples,)
         """
         return self._predict_raw(X)[0][:, 0]
+
+    def score(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> float:
+        """Coefficient of determination R^2 of :meth:`predict` against ``y``.
+
+        As :meth:`sklearn.base.RegressorMixin.score`, except that an error
+        about ``X``, ``y`` or ``sample_weight`` quotes none of their values.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Clean inputs.
+        y : array-like of shape (n_samples,)
+            True responses.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples.
+
+        Returns
+        -------
+        score : float
+        """
+        with raw_values_withheld():
+            return super().score(X, y, sample_weight=sample_weight)
 
 
 class DeconvolutionKernelClassifier(ClassifierMixin, _DeconvolutionNadarayaWatson):
@@ -947,3 +981,27 @@ class DeconvolutionKernelClassifier(ClassifierMixin, _DeconvolutionNadarayaWatso
         """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+    def score(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> float:
+        """Mean accuracy of :meth:`predict` against ``y``.
+
+        As :meth:`sklearn.base.ClassifierMixin.score`, except that an error
+        about ``X``, ``y`` or ``sample_weight`` quotes none of their values.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Clean inputs.
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples.
+
+        Returns
+        -------
+        score : float
+        """
+        with raw_values_withheld():
+            return super().score(X, y, sample_weight=sample_weight)

@@ -19,28 +19,61 @@ __all__ = [
 ]
 
 
-def _exp_tail_series(epsilon: float, sign: float) -> float:
-    """``sum_{k >= 2} sign**k epsilon**k / k!`` for ``epsilon < 0.5``."""
-    total, term = 0.0, sign * epsilon
-    for k in range(2, 30):
+#: Below this budget ``e^epsilon - 1 - epsilon`` is far from overflowing
+#: (``2 (e^epsilon - 1 - epsilon)`` overflows from 709.09, ``e^epsilon`` from
+#: 709.78), so ``w`` is taken from it; from it on, from ``e^-epsilon``.
+_DIRECT_LIMIT = 709.0
+
+
+def _exp_tail_over_square(epsilon: float, sign: float) -> float:
+    """``sum_{k >= 2} sign**k epsilon**(k - 2) / k!`` for ``epsilon < 0.5``.
+
+    The tail of the exponential series divided by ``epsilon**2``: it tends
+    to 1/2 as ``epsilon -> 0`` and, unlike the tail itself (below
+    ``epsilon = 1e-154``), never underflows.
+    """
+    total, term = 0.5, 0.5
+    for k in range(3, 30):
         term *= sign * epsilon / k
         total += term
     return total
 
 
+def _exp_tail_series(epsilon: float, sign: float) -> float:
+    """``sum_{k >= 2} sign**k epsilon**k / k!`` for ``epsilon < 0.5``."""
+    return epsilon * epsilon * _exp_tail_over_square(epsilon, sign)
+
+
 def _square_wave_terms(epsilon: float) -> tuple[float, float]:
-    """``(w, 2 w e^epsilon)`` of the Square Wave, stable for every ``epsilon > 0``."""
+    """``(w, 2 w e^epsilon)`` of the Square Wave, exact to rounding.
+
+    For every finite ``epsilon > 0``, with no overflow:
+    ``w = (eps - 1 + e^-eps) / (2 (e^eps - 1 - eps))`` and
+    ``2 w e^eps = (eps - 1 + e^-eps) / (1 - (1 + eps) e^-eps)``.  Below
+    ``eps = 0.5`` both come from the exponential series divided by
+    ``eps**2`` (no cancellation, no underflow however small ``eps``).  Up to
+    ``eps = 709`` ``w`` is the quotient above, with ``e^eps - 1 - eps``
+    finite; from there on ``w = (2 w e^eps) e^-eps / 2``, with ``e^-eps``
+    taken as the square of ``e^(-eps/2)`` so that only the last product
+    leaves the normal range: ``w`` stays exact to rounding as it becomes
+    subnormal (from ``eps`` about 714.3) and rounds to 0 (from about 751.1),
+    and no intermediate result overflows.
+    """
     epsilon = float(epsilon)
     if epsilon < 0.5:
-        low = _exp_tail_series(epsilon, -1.0)  # epsilon - 1 + e^-epsilon
-        high = _exp_tail_series(epsilon, 1.0)  # e^epsilon - 1 - epsilon
-        numerator = epsilon * (high + epsilon) - high  # eps e^eps - e^eps + 1
+        low = _exp_tail_over_square(epsilon, -1.0)  # (eps - 1 + e^-eps) / eps^2
+        high = _exp_tail_over_square(epsilon, 1.0)  # (e^eps - 1 - eps) / eps^2
+        numerator = epsilon * high + (1.0 - high)  # (eps e^eps - e^eps + 1) / eps^2
         return low / (2.0 * high), numerator / high
     low = epsilon + np.expm1(-epsilon)
-    with np.errstate(over="ignore"):
-        high = np.expm1(epsilon) - epsilon  # inf beyond epsilon ~ 709: w -> 0
     near_odds = low / (-np.expm1(np.log1p(epsilon) - epsilon))
-    return float(low / (2.0 * high)), float(near_odds)
+    if epsilon < _DIRECT_LIMIT:
+        w = 0.5 * low / (np.expm1(epsilon) - epsilon)
+    else:
+        with np.errstate(under="ignore"):  # w is subnormal, then 0, by design
+            root = np.exp(-0.5 * epsilon)
+            w = 0.5 * near_odds * root * root
+    return float(w), float(near_odds)
 
 
 def square_wave_half_width(epsilon: float) -> float:
@@ -50,7 +83,10 @@ def square_wave_half_width(epsilon: float) -> float:
     Li et al. derive by maximizing the mutual information; it tends to 1/2
     as ``epsilon -> 0`` and to 0 as ``epsilon -> inf``.  Computed as
     ``(eps - 1 + e^-eps) / (2 (e^eps - 1 - eps))`` (a series below
-    ``eps = 0.5``), which neither overflows nor loses precision.
+    ``eps = 0.5``, and ``(2 b e^eps) e^-eps / 2`` from ``eps = 709``, where
+    ``e^eps`` nears the largest double), which neither overflows nor loses
+    precision: ``b`` is exact to rounding, subnormal from ``eps`` about 714
+    and 0 from about 751.
     """
     return _square_wave_terms(epsilon)[0]
 

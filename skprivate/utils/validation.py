@@ -18,6 +18,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils import check_array
 
 from ..exceptions import PrivacyLeakWarning
+from ._redact import redact_quoted_values
 from ._warnings import external_stacklevel
 
 __all__ = [
@@ -119,9 +120,11 @@ def check_interval_array(
         isinstance(first_row, numbers.Integral) and first_row >= 0
     ):
         raise ValueError(f"first_row must be an int >= 0; got {first_row!r}.")
+    checked = check_numeric_input(y, name=name)
+    refusal = None
     try:
         arr = check_array(
-            check_numeric_input(y, name=name),
+            checked,
             ensure_2d=False,
             allow_nd=True,
             dtype=np.float64,
@@ -132,7 +135,12 @@ def check_interval_array(
         # scikit-learn's "Found array with 0 sample(s)" names no argument
         if str(exc).startswith(name):
             raise
-        raise ValueError(f"{name}: {exc}") from None
+        # "Complex data not supported" prints the values after it
+        refusal = f"{name}: {redact_quoted_values(str(exc))}"
+    if refusal is not None:
+        # raised here, not in the except clause, so that scikit-learn's error,
+        # which may quote the values, is not chained to it as its context
+        raise ValueError(refusal)
     if arr.ndim > 2:
         raise ValueError(
             f"{name} must have shape (n, 2) with columns [lower, upper] "
@@ -769,11 +777,15 @@ def _check_numeric_columns(X: Any, name: str) -> Any:
                 data[:, j].astype(float)
             except (TypeError, ValueError):
                 found = _first_non_number(data[:, j].tolist())
-                if found is not None:
-                    raise TypeError(
-                        f"{name} column {j} must be numeric; row {found[0]} holds "
-                        f"a {found[1]}."
-                    ) from None
+            else:
+                found = None
+            # raised outside the except clause: numpy's error, which quotes the
+            # entry, must not be chained to the refusal as its context
+            if found is not None:
+                raise TypeError(
+                    f"{name} column {j} must be numeric; row {found[0]} holds "
+                    f"a {found[1]}."
+                )
     return X
 
 
@@ -965,19 +977,11 @@ def check_float_array(
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        raw = np.asarray(x, dtype=object)
-        for index in np.ndindex(raw.shape):
-            value = raw[index]
-            try:
-                if isinstance(value, str | bytes | np.datetime64 | np.timedelta64):
-                    raise TypeError
-                float(value)
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"{name} must be numeric; entry {_position(index, first_row)} "
-                    f"is a {type(value).__name__}, not a number."
-                ) from None
-        raise TypeError(f"{name} must be an array of numbers.") from None
+        arr = None
+    if arr is None:
+        # raised outside the except clause: numpy's error, which quotes the
+        # entry, must not be chained to the refusal as its context
+        raise _not_numbers(x, name, first_row)
     if np.asarray(x).dtype.kind in "Mm":
         raise TypeError(f"{name} must be numeric; got datetimes or timedeltas.")
     if not allow_nan and np.isnan(arr).any():
@@ -990,6 +994,37 @@ def check_float_array(
             "numbers."
         )
     return arr
+
+
+def _not_numbers(x: Any, name: str, first_row: int) -> TypeError:
+    """The refusal of ``x``, which numpy cannot convert to float.
+
+    It names the first entry that is not a number by its position and
+    type, never its value; no error is chained to it (every conversion
+    that fails here is caught and dropped before the refusal is made).
+    """
+    try:
+        raw = np.asarray(x, dtype=object)
+    except (TypeError, ValueError):  # a ragged nesting numpy cannot hold
+        raw = np.empty(0, dtype=object)
+    found = None
+    for index in np.ndindex(raw.shape):
+        value = raw[index]
+        if isinstance(value, str | bytes | np.datetime64 | np.timedelta64):
+            found = index, value
+            break
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            found = index, value
+            break
+    if found is None:
+        return TypeError(f"{name} must be an array of numbers.")
+    index, value = found
+    return TypeError(
+        f"{name} must be numeric; entry {_position(index, first_row)} "
+        f"is a {type(value).__name__}, not a number."
+    )
 
 
 def _position(index: Any, first_row: int) -> tuple[int, ...]:

@@ -88,11 +88,13 @@ def _fit(x, epsilon):
 
 
 def test_square_wave_ems_is_continuous_across_the_underflow_of_w():
-    # w = 3e-302 at 700, 4e-306 at 709, 0 from about 709.1 on (the sampler
-    # releases the same reports throughout: the values to 4e-15)
+    # w = 3e-302 at 700, 4e-306 at 709, 1.6e-306 at 710, 7e-311 (subnormal)
+    # at 720 and 0 from about 751 on (the sampler releases the same reports
+    # throughout: the values to 4e-15)
     x = _sample()
     fits = {eps: _fit(x, eps) for eps in (700.0, 705.0, 709.0, 710.0, 720.0, 1e4)}
-    assert _square_wave_terms(709.0)[0] > 0 == _square_wave_terms(710.0)[0]
+    w = {eps: _square_wave_terms(eps)[0] for eps in fits}
+    assert w[709.0] > w[710.0] > 1e-306 > w[720.0] > 0 == w[1e4]
     reference = fits[709.0]
     for eps, est in fits.items():
         assert abs(est.mean() - reference.mean()) < 2e-3, eps
