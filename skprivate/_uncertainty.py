@@ -59,6 +59,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .utils._seeding import data_fingerprint
 from .utils._warnings import external_stacklevel
+from .utils.validation import check_float_array
 
 __all__ = [
     "COLUMNS",
@@ -883,8 +884,18 @@ class ConfidenceIntervalMixin:
         check_is_fitted(self)
         levels = check_levels(level)
         check_points(points)
-        if not isinstance(kind, str) or not kind.isidentifier():
-            raise ValueError(f"kind must be a name; got {kind!r}.")
+        if not isinstance(kind, str):
+            # data passed as the first argument (conf_int(X)) lands here: the
+            # message names its type, never its values
+            raise ValueError(
+                f"kind must be a name; got an object of type "
+                f"{type(kind).__name__}, not a str such as 'mean' (data goes in "
+                "X=)."
+            )
+        if not kind.isidentifier():
+            raise ValueError(
+                "kind must be a name; got a str that is not a name (such as 'mean')."
+            )
         handler = getattr(self, f"_conf_int_{kind}", None)
         if handler is None or not self._ci_offers_kind(kind):
             raise ValueError(
@@ -1034,7 +1045,8 @@ class PopulationIntervalMixin(ConfidenceIntervalMixin):
 def probabilities_of(points: Any) -> NDArray[np.float64]:
     if points is None:
         return np.array([0.25, 0.5, 0.75])
-    q = np.atleast_1d(np.asarray(points, dtype=float)).ravel()
+    q = np.atleast_1d(check_float_array(points, name="points", allow_nan=True))
+    q = q.ravel()
     if np.any(~((q > 0) & (q < 1))):
         raise ValueError(
             f"quantile points must be probability levels in (0, 1); got {q.tolist()}."
@@ -1045,9 +1057,16 @@ def probabilities_of(points: Any) -> NDArray[np.float64]:
 def values_of(points: Any) -> NDArray[np.float64]:
     if points is None:
         raise ValueError("points= is required: the values at which to evaluate.")
-    x = np.atleast_1d(np.asarray(points, dtype=float)).ravel()
+    # the values may be records: a refusal names the entry, never its value
+    x = np.atleast_1d(check_float_array(points, name="points", allow_nan=True))
+    x = x.ravel()
     if not np.all(np.isfinite(x)):
-        raise ValueError(f"points must be finite numbers; got {x.tolist()}.")
+        entry = int(np.flatnonzero(~np.isfinite(x))[0])
+        raise ValueError(
+            "points must be finite numbers; got "
+            f"{'NaN' if np.isnan(x[entry]) else 'an infinite value'} at entry "
+            f"{entry} (in flat order)."
+        )
     return x
 
 

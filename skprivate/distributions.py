@@ -28,15 +28,17 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._uncertainty import PopulationIntervalMixin
 from .utils._param_validation import Interval, validate_params
-from .utils.validation import check_generator
+from .utils.validation import check_float_array, check_generator
 
 
 def _check_points(x: ArrayLike, name: str) -> NDArray[np.float64]:
-    """Evaluation points as floats, refusing NaN (which has no probability)."""
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be numbers; got {x!r}.") from exc
+    """Evaluation points as floats, refusing NaN (which has no probability).
+
+    Users evaluate a density at their own records, so a refusal names the
+    position of the first entry that is not a number and its type, never
+    its value, and chains no error (numpy's quotes the entry).
+    """
+    arr = check_float_array(x, name=name, allow_nan=True)
     if np.isnan(arr).any():
         raise ValueError(
             f"{name} contains NaN (first at flat position "
@@ -82,7 +84,7 @@ def mean_log_pmf_of_categories(
 
 
 def _check_probabilities(q: ArrayLike) -> NDArray[np.float64]:
-    q = np.asarray(q, dtype=float)
+    q = check_float_array(q, name="q", allow_nan=True)
     if np.any(~((q >= 0) & (q <= 1))):
         raise ValueError(f"quantile levels must lie in [0, 1]; got {q!r}.")
     return q
@@ -138,7 +140,7 @@ class DiscreteDistribution:
 
     def pmf(self, x: ArrayLike) -> NDArray[np.float64]:
         """Mass at ``x`` (zero away from the atoms)."""
-        x = np.asarray(x, dtype=float)
+        x = check_float_array(x, name="x", allow_nan=True)
         idx = np.clip(np.searchsorted(self.support, x), 0, self.support.size - 1)
         return np.where(self.support[idx] == x, self.weights[idx], 0.0)
 
@@ -148,7 +150,8 @@ class DiscreteDistribution:
 
     def cdf(self, x: ArrayLike) -> NDArray[np.float64]:
         """P(X <= x)."""
-        idx = np.searchsorted(self.support, np.asarray(x, dtype=float), side="right")
+        x = check_float_array(x, name="x", allow_nan=True)
+        idx = np.searchsorted(self.support, x, side="right")
         return np.concatenate([[0.0], self._cum])[idx]
 
     def quantile(self, q: ArrayLike) -> NDArray[np.float64]:
@@ -218,7 +221,7 @@ class PiecewiseUniformDistribution:
 
     def pdf(self, x: ArrayLike) -> NDArray[np.float64]:
         """Density at ``x``; cells are closed on the left, the last on both sides."""
-        x = np.asarray(x, dtype=float)
+        x = check_float_array(x, name="x", allow_nan=True)
         idx = np.searchsorted(self.edges, x, side="right") - 1
         idx = np.where(x == self.edges[-1], self.weights.size - 1, idx)
         inside = (idx >= 0) & (idx < self.weights.size)
@@ -232,7 +235,8 @@ class PiecewiseUniformDistribution:
 
     def cdf(self, x: ArrayLike) -> NDArray[np.float64]:
         """P(X <= x), linear within each cell."""
-        return np.interp(np.asarray(x, dtype=float), self.edges, self._cum)
+        x = check_float_array(x, name="x", allow_nan=True)
+        return np.interp(x, self.edges, self._cum)
 
     def quantile(self, q: ArrayLike) -> NDArray[np.float64]:
         """Smallest x with ``cdf(x) >= q``."""

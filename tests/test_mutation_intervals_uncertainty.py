@@ -495,11 +495,19 @@ def test_conf_int_lists_the_offered_kinds_and_checks_its_arguments():
             ),
         ):
             est.conf_int(kind)
-    for kind in ("not a name", 3):
-        with pytest.raises(
-            ValueError, match=re.escape(f"kind must be a name; got {kind!r}.")
-        ):
-            est.conf_int(kind)
+    # the message names the type given, never the value (data passed as
+    # kind by mistake)
+    with pytest.raises(ValueError) as info:
+        est.conf_int("not a name")
+    assert str(info.value) == (
+        "kind must be a name; got a str that is not a name (such as 'mean')."
+    )
+    with pytest.raises(ValueError) as info:
+        est.conf_int(3)
+    assert str(info.value) == (
+        "kind must be a name; got an object of type int, not a str such as "
+        "'mean' (data goes in X=)."
+    )
     with pytest.raises(ValueError, match=re.escape("method must be a string; got 3.")):
         est.conf_int("mean", method=3)
     for bad in (1, True, 2.0, 0):

@@ -10,6 +10,8 @@ from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
 from ..distributions import PiecewiseUniformDistribution, PopulationEstimateMixin
+from ..utils._redact import raw_values_withheld
+from ..utils.validation import check_numeric_input
 
 __all__ = ["GridDensityMixin", "grid_edges"]
 
@@ -54,7 +56,8 @@ class GridDensityMixin(PopulationEstimateMixin):
             (outside the bounds).
         """
         check_is_fitted(self)
-        X = check_array(X, dtype=np.float64, input_name="X")
+        with raw_values_withheld():  # clean values: no error quotes them
+            X = check_array(check_numeric_input(X), dtype=np.float64, input_name="X")
         with np.errstate(divide="ignore"):
             return np.log(self.pdf(X)).sum(axis=1)
 

@@ -43,7 +43,7 @@ from ..utils._dask import is_dask_collection
 from ..utils._redact import raw_values_withheld
 from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
-from ..utils.validation import check_float_array
+from ..utils.validation import check_float_array, check_numeric_input
 from ._resampling import STATISTICS
 from ._sensitivity import MOMENT_STATISTICS, global_scale
 from ._statistics import DEFAULT_STATISTICS, check_statistics, numeric_frame
@@ -85,7 +85,11 @@ def absolute_relative_error(true: ArrayLike, private: ArrayLike) -> np.ndarray:
     0.25
     """
     if isinstance(true, pd.DataFrame | pd.Series):
-        true = true.astype(float)
+        true = _pandas_as_float(true, "true")
+        if isinstance(private, pd.DataFrame | pd.Series):
+            private = _pandas_as_float(private, "private")
+        else:
+            private = check_float_array(private, name="private", allow_nan=True)
         return (true - private).abs() / true.abs().clip(lower=1.0)
     true = check_float_array(true, name="true", allow_nan=True)
     private = check_float_array(private, name="private", allow_nan=True)
@@ -98,6 +102,25 @@ def absolute_relative_error(true: ArrayLike, private: ArrayLike) -> np.ndarray:
         ) from None
     out = np.abs(true - private) / np.maximum(1.0, np.abs(true))
     return out if out.ndim else out[()]
+
+
+def _pandas_as_float(values: pd.DataFrame | pd.Series, name: str) -> Any:
+    """A pandas argument as float, refusing a non-number by its row, not its value.
+
+    pandas' ``astype(float)`` quotes the entry it cannot convert ("could not
+    convert string to float: '...'"), and the statistics may be computed on
+    raw records: the columns are checked first, and a conversion that still
+    fails is refused outside the ``except`` clause, so that no error quoting
+    the entry is chained to the refusal.
+    """
+    check_numeric_input(values, name=name)
+    try:
+        converted = values.astype(float)
+    except (TypeError, ValueError):
+        converted = None
+    if converted is None:
+        raise TypeError(f"{name} must hold numbers.")
+    return converted
 
 
 def _non_missing(values: np.ndarray, column: Any) -> np.ndarray:

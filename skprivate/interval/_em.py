@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from ..utils._redact import raw_values_withheld
 from ._truncated import (
     interval_log_likelihood,
     truncated_mean,
@@ -202,7 +203,7 @@ def make_em_map(
         Whether the noise scale is re-estimated (``sigma="auto"``).
     fitter : callable
         ``fitter(X, y, **fit_params)`` returns a fitted regressor and its
-        fitted values.
+        fitted values; the values an error of it quotes are withheld.
     fit_params : dict
         Passed to ``fitter``.
     history, sigma_history : list of float
@@ -268,7 +269,8 @@ def make_em_map(
             y_imp = np.empty(n)
             y_imp[exact] = exact_y
             y_imp[interval] = f_iv + m
-        est, f_new = fitter(X, y_imp, **fit_params)
+        with raw_values_withheld():  # X holds raw records
+            est, f_new = fitter(X, y_imp, **fit_params)
         if auto_sigma:
             d = f_iv - _part(f_new)
             second_iv = d * d + 2.0 * d * m + m2

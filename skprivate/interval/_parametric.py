@@ -240,7 +240,7 @@ class IntervalMLE(
         if np.all(Z[:, 0] == Z[:, 1]) and np.ptp(Z[:, 0]) == 0:
             rows = "n_samples = 1" if n == 1 else f"{n} rows"
             raise ValueError(
-                f"X holds a single distinct exact value ({Z[0, 0]:g}, {rows}): "
+                f"X holds a single distinct exact value ({rows}): "
                 "the scale of the family is not identified (its MLE is 0)."
             )
         w = w / w.sum()

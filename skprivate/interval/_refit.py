@@ -6,6 +6,11 @@ training scores; a callback reads them after the last round, which saves one
 prediction pass over the training data per iteration (about 40 % of a fit at
 100 trees).  They are checked once against ``predict`` and the callback is
 dropped if they differ (early stopping, exotic objectives).
+
+The features are raw records: an error of the base regressor (numpy's
+"could not convert string to float: '...'", scikit-learn's printout of a
+1-D array) has the values it quotes withheld, along with every error
+chained to it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from sklearn.base import clone
 from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.pipeline import Pipeline
 
+from ..utils._redact import raw_values_withheld
 from ..utils._threads import ThreadBudget, prepare_base
 
 __all__ = [
@@ -88,7 +94,7 @@ class Refitter:
         self._checked = False
 
     def __call__(self, X: Any, y: Any, **fit_params: Any) -> tuple[Any, NDArray]:
-        with self._threads.limit():
+        with raw_values_withheld(), self._threads.limit():
             return self._fit(X, y, **fit_params)
 
     def _fit(self, X: Any, y: Any, **fit_params: Any) -> tuple[Any, NDArray]:
@@ -204,7 +210,8 @@ class LinearSmoother:
         params = (
             {} if self.sample_weight is None else {"sample_weight": self.sample_weight}
         )
-        return final.fit(self._X_user, est.y, **params)
+        with raw_values_withheld():
+            return final.fit(self._X_user, est.y, **params)
 
 
 def make_refitter(template: Any, X: Any, fit_params: dict):

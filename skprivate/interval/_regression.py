@@ -31,6 +31,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..base import ParamsValidationMixin, PrivatizedInputMixin, check_in_memory
 from ..exceptions import NotIdentifiableWarning
 from ..utils import HasMethods, Interval, Options
+from ..utils._redact import raw_values_withheld
 from ..utils._warnings import external_stacklevel, warn_once
 from ..utils.validation import check_weights
 from ._auto_init import _START_ROWS, AutoInitMixin
@@ -43,6 +44,7 @@ from ._em import (
     squarem_cached,
 )
 from ._input_checks import (
+    base_predict,
     check_base_features,
     check_rows_for_linear_base,
     warn_if_scale_unidentified,
@@ -565,6 +567,12 @@ default="auto"
         -------
         self : object
         """
+        # Raw records (y too, with a privatizer) reach the checks, the
+        # privatizer and every fit of the base regressor: no error quotes them.
+        with raw_values_withheld():
+            return self._fit_records(X, y, sample_weight)
+
+    def _fit_records(self, X: Any, y: Any, sample_weight: Any):
         check_in_memory(self, X)  # iterations over all the records
         self._check_params()
         self._ci_forget_fit_data()
@@ -871,7 +879,7 @@ default="auto"
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        return self.estimator_.predict(X)
+        return base_predict(self.estimator_, X)
 
     def score(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
@@ -893,7 +901,8 @@ default="auto"
         float
             See :func:`interval_r2_score`.
         """
-        return interval_r2_score(y, self.predict(X), sample_weight=sample_weight)
+        with raw_values_withheld():  # clean records: no error quotes them
+            return interval_r2_score(y, self.predict(X), sample_weight=sample_weight)
 
     @property
     def n_features_in_(self) -> int:

@@ -18,6 +18,7 @@ from sklearn.utils import get_tags
 
 from ..utils import check_generator
 from ..utils.validation import (
+    check_float_array,
     check_interval_array,
     check_magnitude,
     check_numeric_input,
@@ -58,7 +59,11 @@ class RegressionInputsMixin:
 
     def _responses(self, y: Any) -> NDArray[np.float64]:
         if self.privatizer is not None:
-            y_raw = np.asarray(check_numeric_input(y, name="y"), dtype=float)
+            # (a non-number is refused by its position and type, not quoted:
+            # these are the raw responses)
+            y_raw = check_float_array(
+                check_numeric_input(y, name="y"), name="y", allow_nan=True
+            )
             if y_raw.ndim == 2 and y_raw.shape[1] == 1:
                 y_raw = y_raw[:, 0]
             if y_raw.ndim != 1:
@@ -96,7 +101,14 @@ class RegressionInputsMixin:
         # The rows of X and y agree and y is not one exact value repeated;
         # whether every response is exact.
         n = Z.shape[0]
-        n_x = X.shape[0] if hasattr(X, "shape") else np.asarray(X).shape[0]
+        shape = X.shape if hasattr(X, "shape") else np.asarray(X).shape
+        if not shape:
+            # (named by its kind only: a scalar X is a raw value)
+            raise ValueError(
+                "X must be an array of shape (n_samples, n_features); got a "
+                f"scalar of type {type(X).__name__}."
+            )
+        n_x = shape[0]
         if n_x != n:
             raise ValueError(
                 f"X and y have inconsistent numbers of samples: {n_x} and {n}."

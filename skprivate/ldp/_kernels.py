@@ -177,12 +177,17 @@ def deconvolution_kernel(
     if np.asarray(ratio).dtype.kind in "US":
         raise TypeError("ratio must be a number or an array of numbers; got str.")
     try:
-        u = np.asarray(u, dtype=float)
-        ratio = np.asarray(ratio, dtype=float)
+        u_float = np.asarray(u, dtype=float)
+        ratio_float = np.asarray(ratio, dtype=float)
     except (TypeError, ValueError):
-        check_float_array(u, name="u")
-        check_float_array(ratio, name="ratio")
-        raise
+        u_float = ratio_float = None
+    if u_float is None or ratio_float is None:
+        # checked outside the except clause: numpy's error, which quotes the
+        # entry, must not be chained to the refusal as its context
+        u = check_float_array(u, name="u", allow_nan=True)
+        ratio = check_float_array(ratio, name="ratio", allow_nan=True)
+        raise TypeError("u and ratio must be arrays of numbers.")  # pragma: no cover
+    u, ratio = u_float, ratio_float
     if not (np.all(np.isfinite(ratio)) and np.all(ratio >= 0)):
         check_float_array(ratio, name="ratio", allow_inf=False)
         raise ValueError(

@@ -37,6 +37,7 @@ from ..utils._dask import is_dask_collection
 from ..utils._statistic import RowStatistic, reduce_rows, renumber_rows
 from ..utils.validation import (
     check_finite,
+    check_float_array,
     check_magnitude,
     check_numeric_input,
     check_unchanged_settings,
@@ -191,7 +192,8 @@ class _PooledReports(RowStatistic):
         self.moments, self.streamable, self.system = moments, streamable, system
 
     def block(self, rows, first_row):
-        Y = np.asarray(rows, dtype=np.float64)
+        # a block of a dask collection is converted here: name, never quote
+        Y = check_float_array(rows, name="X", allow_nan=True, first_row=first_row)
         if Y.ndim == 1:
             Y = Y[:, None]
         check_finite(Y, name="X", first_row=first_row)

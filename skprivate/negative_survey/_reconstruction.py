@@ -242,7 +242,8 @@ class _ReportCounts(RowStatistic):
         self.value_bounds = grid.bounds if value_bounds is None else value_bounds
 
     def block(self, rows, first_row):
-        Y = np.asarray(rows, dtype=np.float64)
+        # a block of a dask collection is converted here: name, never quote
+        Y = check_float_array(rows, name="X", allow_nan=True, first_row=first_row)
         low, high = (float(Y.min()), float(Y.max())) if Y.size else (np.inf, -np.inf)
         if Y.size and not np.isfinite([low, high]).all():  # NaN or inf in Y
             check_finite(Y, name="X", first_row=first_row)
@@ -665,7 +666,7 @@ class RVNSDensityEstimator(
             grid = _CellReports((lo, hi), self.n_points)
         else:
             if self.bandwidth == "ksdensity":
-                Y = np.asarray(data, dtype=float)
+                Y = check_float_array(data, name="X", allow_nan=True)
                 check_finite(Y, name="X")
                 h = ksdensity_bandwidth(Y.ravel())
             else:

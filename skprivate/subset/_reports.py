@@ -31,10 +31,12 @@ def check_reports_block(
         check_finite(A, name=name, first_row=offset)
     binary = (A == 0) | (A == 1)
     if not binary.all():
-        row = int(np.flatnonzero(~binary.all(axis=1))[0])
+        # reports are released, but raw values passed by mistake are not:
+        # the message names the row and column, never the row's values
+        row, column = (int(i) for i in np.argwhere(~binary)[0])
         raise ValueError(
             f"{name} must contain only 0 and 1 (subset indicators); row "
-            f"{offset + row} is {A[row].tolist()}."
+            f"{offset + row} holds another value, in column {column}."
         )
     del binary
     A = A.astype(bool, copy=False)
@@ -63,13 +65,12 @@ def check_reports_block(
     ok = design.admissible(ind)
     if not ok.all():
         row = int(np.flatnonzero(~ok)[0])
-        subset = np.flatnonzero(ind[row]).tolist()
         if n_unknown:  # position in the block before the all-zero rows left out
             row = int(np.flatnonzero(~unknown)[row])
         raise ValueError(
-            f"Row {offset + row} of {name} is the subset "
-            f"{subset}, which the design never reports "
-            "(inconsistent with the design)."
+            f"Row {offset + row} of {name} is a subset the design never reports "
+            "(inconsistent with the design); every report must be one of the "
+            "design's admissible subsets."
         )
     if skip_unknown:
         return ind, n_unknown

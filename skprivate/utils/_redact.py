@@ -7,10 +7,13 @@ numpy and Python end a failed conversion with the value ("could not
 convert string to float: 'abc'", "invalid literal for int() with base 10:
 'abc'"), and scikit-learn's label checks end with the labels ("y contains
 previously unseen labels: [...]", "Expected array-like (array or
-non-string sequence), got 'abc'").  Messages end up in logs, notebooks and
-bug reports, where no privacy guarantee holds, so wherever raw records
-enter the library the quoted values are withheld and the rest of the
-message kept.
+non-string sequence), got 'abc'", "Mix of label input types (string and
+number); Got [...]", "Unknown label type: ..."); a 0-d array is quoted as
+"got scalar `array(...)` instead", and a parameter check refusing a data
+argument (a scalar ``y`` given to a metric) as "Got ... instead.".
+Messages end up in logs, notebooks and bug reports, where no privacy
+guarantee holds, so wherever raw records enter the library the quoted
+values are withheld and the rest of the message kept.
 
 Where a quotation ends
 ----------------------
@@ -56,7 +59,27 @@ _QUOTING_TAIL = re.compile(
     r"|invalid literal for \w+\(\) with base \d+: "
     r"|y contains previously unseen labels: "
     r"|Expected array-like \(array or non-string sequence\), got "
+    r"|Mix of label input types \(string and number\)(?:; Got |: ?)"
+    r"|Unknown label type(?: for [^:\n]*)?: "
 )
+# messages that quote a value between their words: the value is withheld
+# and the words around it kept.  A parameter check ("The 'y' parameter of
+# f must be an array-like. Got 5.0 instead.") quotes the value it refused;
+# the value is withheld when the parameter takes data (its constraint names
+# an array-like or a sparse matrix, or it is named as data).  The value runs
+# from the first ". Got " after "must be" to the last " instead.": a value
+# printing either text in its own characters is withheld whole.
+_PARAMETER = re.compile(
+    r"(The '(?P<name>[^'\n]*)' parameter of .*? must be (?P<expected>.*?)\. Got )"
+    r"(?P<value>.*)( instead\.)",
+    re.DOTALL,
+)
+_DATA_PARAMETERS = frozenset(
+    {"X", "Y", "x", "y", "y_true", "y_pred", "y_score", "y_prob", "y_proba"}
+    | {"sample_weight", "labels", "data", "points", "values"}
+)
+# scikit-learn's refusal of a 0-d array: "got scalar `array(5.)` instead."
+_SCALAR = re.compile(r"(got scalar `)(.*)(` instead)", re.DOTALL)
 
 
 def _closing_bracket(message: str, start: int) -> int | None:
@@ -145,6 +168,9 @@ def redact_quoted_values(message: str) -> str:
     """
     if message.startswith(_COMPLEX):
         return f"{_COMPLEX} ({WITHHELD})."
+    complex_data = message.find(_COMPLEX + "\n")
+    if complex_data >= 0:  # the same message behind a prefix: the array follows
+        return f"{message[:complex_data]}{_COMPLEX} ({WITHHELD})."
     parts = []
     done = 0
     mark = message.find(_MARK)
@@ -154,11 +180,24 @@ def redact_quoted_values(message: str) -> str:
         done = max(_quotation_end(message, start), start)
         mark = message.find(_MARK, done)
     parts.append(message[done:])
-    text = "".join(parts)
+    text = _SCALAR.sub(rf"\g<1>{WITHHELD}\g<3>", "".join(parts))
+    text = _PARAMETER.sub(_withhold_parameter_value, text)
     tail = _QUOTING_TAIL.search(text)
     if tail is not None:
         text = text[: tail.end()] + WITHHELD
     return text
+
+
+def _withhold_parameter_value(match: re.Match) -> str:
+    """A parameter check's refusal, its value withheld if the parameter is data."""
+    expected = match.group("expected")
+    if (
+        match.group("name") in _DATA_PARAMETERS
+        or "array-like" in expected
+        or "sparse" in expected
+    ):
+        return f"{match.group(1)}{WITHHELD}{match.group(5)}"
+    return match.group(0)
 
 
 def _redact_chain(error: BaseException) -> None:

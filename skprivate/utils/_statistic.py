@@ -25,6 +25,7 @@ from sklearn.utils.validation import validate_data
 
 from ._dask import describe_collection, is_dask_collection, reduce_collection
 from ._redact import raw_values_withheld
+from .validation import check_float_array
 
 __all__ = [
     "FiniteRange",
@@ -187,6 +188,12 @@ class FiniteRange(RowStatistic):
     Non-finite values are left to the statistic that follows, which refuses
     them naming their row.
 
+    Parameters
+    ----------
+    name : str, default="X"
+        Name of the data in the refusal of a value that is not a number
+        (which names its row and type, never the value).
+
     Examples
     --------
     >>> import numpy as np
@@ -195,8 +202,15 @@ class FiniteRange(RowStatistic):
     (-1.0, 2.0)
     """
 
+    def __init__(self, name: str = "X") -> None:
+        self.name = name
+
     def block(self, rows: Any, first_row: int) -> tuple[float, float] | None:
-        values = np.asarray(rows, dtype=np.float64)
+        # a block of a dask collection is converted here: a string is refused
+        # by its row and type, never quoted (numpy's error would quote it)
+        values = check_float_array(
+            rows, name=self.name, allow_nan=True, first_row=first_row
+        )
         finite = np.isfinite(values)
         if not finite.all():
             values = values[finite]
@@ -237,7 +251,7 @@ def value_range(data: Any, name: str = "X") -> tuple[float, float]:
     >>> value_range(np.array([[2.0], [5.0], [np.inf]]))
     (2.0, 5.0)
     """
-    found = reduce_rows(data, FiniteRange())
+    found = reduce_rows(data, FiniteRange(name))
     if found is None:
         raise ValueError(f"{name} holds no finite value.")
     return found

@@ -236,3 +236,91 @@ def test_dp_baselines_keep_no_value_in_the_errors_behind_a_refusal(call):
     while error is not None:
         assert SECRET not in str(error)
         error = error.__context__
+
+
+# -- scikit-learn messages that quote a value between or after their words --
+def _caught(call) -> str:
+    with pytest.raises((TypeError, ValueError)) as caught, raw_values_withheld():
+        call()
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("value", [SECRET, 123457.25])
+def test_a_parameter_check_refusing_data_withholds_the_value(value):
+    from sklearn.metrics import accuracy_score
+
+    text = _caught(lambda: accuracy_score(value, [1]))
+    assert text == (
+        "The 'y_true' parameter of accuracy_score must be an array-like or a "
+        f"sparse array or matrix. Got {WITHHELD} instead."
+    )
+    text = _caught(lambda: accuracy_score([1], [1], sample_weight=value))
+    assert text == (
+        "The 'sample_weight' parameter of accuracy_score must be an array-like "
+        f"or None. Got {WITHHELD} instead."
+    )
+
+
+def test_a_parameter_check_on_a_setting_keeps_the_value():
+    message = (
+        "The 'epsilon' parameter of Thing must be a float in the range "
+        "(0, inf). Got -1 instead."
+    )
+    assert redact_quoted_values(message) == message
+    # a data parameter by its name, whatever its constraint
+    message = f"The 'y' parameter of f must be an int. Got '{SECRET}' instead."
+    assert redact_quoted_values(message) == (
+        f"The 'y' parameter of f must be an int. Got {WITHHELD} instead."
+    )
+
+
+def test_a_value_printing_the_words_of_the_message_is_withheld_whole():
+    value = f"'{SECRET}. Got x instead. {SECRET}'"
+    message = f"The 'y_true' parameter of f must be an array-like. Got {value} instead."
+    text = redact_quoted_values(message)
+    assert SECRET not in text
+    assert text == (
+        f"The 'y_true' parameter of f must be an array-like. Got {WITHHELD} instead."
+    )
+
+
+def test_mixed_label_types_are_named_without_the_labels():
+    from sklearn.utils.multiclass import unique_labels
+
+    text = _caught(lambda: unique_labels([SECRET, "b"], [1, 2]))
+    assert SECRET not in text
+    assert text.startswith("Mix of label input types (string and number)")
+    assert WITHHELD in text
+    message = f"Mix of label input types (string and number): ['{SECRET}' 1.5]"
+    assert redact_quoted_values(message) == (
+        f"Mix of label input types (string and number): {WITHHELD}"
+    )
+
+
+def test_unknown_label_types_and_scalars_are_named_without_the_values():
+    from sklearn.utils.validation import check_consistent_length
+
+    text = _caught(lambda: unique_labels_3d())
+    assert "123457" not in text and text == f"Unknown label type: {WITHHELD}"
+    message = f"Unknown label type for y: array(['{SECRET}'])"
+    assert redact_quoted_values(message) == f"Unknown label type for y: {WITHHELD}"
+    text = _caught(lambda: check_consistent_length(np.array(123457.25), [1]))
+    assert "123457" not in text
+    assert text.endswith(f"got scalar `{WITHHELD}` instead.")
+
+
+def unique_labels_3d():
+    from sklearn.utils.multiclass import unique_labels
+
+    return unique_labels(np.array([[[123457.25]]]))
+
+
+@pytest.mark.parametrize("prefix", ["y: ", "Bad input. "])
+def test_complex_data_behind_a_prefix_is_withheld(prefix):
+    message = f"{prefix}Complex data not supported\n[1.+2.j 123457.25+0.j]\n"
+    assert redact_quoted_values(message) == (
+        f"{prefix}Complex data not supported ({WITHHELD})."
+    )
+    # the words alone, with no printout after them, quote nothing
+    other = f"{prefix}Complex data not supported"
+    assert redact_quoted_values(other) == other
