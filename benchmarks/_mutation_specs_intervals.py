@@ -806,6 +806,21 @@ SPECS: dict[str, ModuleSpec] = {
                 )
                 for k, change in ((27, "XXinfluenceXX"), (28, '"INFLUENCE"'))
             },
+            **{
+                f"{_NP}x__informative_rows__mutmut_{i}": (
+                    line,
+                    "conf_int checks X under the name X before any handler "
+                    "runs (_ci_check_fit_data through _ci_fit_data_form), so "
+                    "a row this check would refuse never reaches it: the name "
+                    "appears in no message",
+                )
+                for i, line in (
+                    (3, "check_interval_array(X, name=None)"),
+                    (5, "check_interval_array(X, )"),
+                    (6, 'check_interval_array(X, name="XXXXX")'),
+                    (7, 'check_interval_array(X, name="x")'),
+                )
+            },
             f"{_NP}x__lr_critical__mutmut_3": (
                 "if abs(level - key) <= 1e-9:",
                 "within a factor 2 of a key the difference level - key is "
@@ -1057,7 +1072,11 @@ SPECS: dict[str, ModuleSpec] = {
     "interval_identified": ModuleSpec(
         path="skprivate/interval/_identified.py",
         tests=_IDENTIFIED_TESTS,
-        new_tests=["tests/test_mutation_intervals.py"],
+        new_tests=[
+            "tests/test_mutation_intervals.py",
+            "tests/interval/test_identified.py::"
+            "test_quantile_intervals_stay_within_the_declared_bounds",
+        ],
         equivalent={
             **{
                 f"{_ID}x__is_case_one__mutmut_{i}": (
@@ -1205,6 +1224,18 @@ SPECS: dict[str, ModuleSpec] = {
                     (30, "np.asarray(weights, )"),
                 )
             },
+            **{
+                f"{_ID}x_widen_pointwise__mutmut_{i}": (
+                    line,
+                    "the interval ends reaching widen_pointwise are float "
+                    "arrays (the likelihood-ratio and subsampling ends): "
+                    "np.array without a dtype copies them as float64 too",
+                )
+                for i, line in (
+                    (6, "np.array(lower, dtype=None)"),
+                    (8, "np.array(lower, )"),
+                )
+            },
             f"{_ID}x_warn_if_set_wider__mutmut_35": (
                 "if np.isfinite(high + low):",
                 "low <= high and neither is nan: high - low and high + low are "
@@ -1223,7 +1254,7 @@ SPECS: dict[str, ModuleSpec] = {
                 for fn, i in (
                     ("mean_interval", 30),
                     ("mean_interval", 48),
-                    ("widen_pointwise", 48),
+                    ("widen_pointwise", 61),
                     ("warn_if_set_wider", 60),
                 )
             },

@@ -179,6 +179,17 @@ def test_quantile_intervals_stay_within_the_declared_bounds():
     np.testing.assert_array_equal(lower, [0.0, 1.5, 3.9])
     np.testing.assert_array_equal(upper, [0.6, 2.5, 4.0])
     assert label == "subsampling"
+    # an interval wholly beyond a bound is cut to that bound, both ends
+    lower, upper, _ = widen_pointwise(
+        est,
+        "quantile",
+        np.array([0.3, 0.7]),
+        np.array([-0.9, 4.4]),
+        np.array([-0.2, 4.8]),
+        "subsampling",
+    )
+    np.testing.assert_array_equal(lower, [0.0, 4.0])
+    np.testing.assert_array_equal(upper, [0.0, 4.0])
     # CDF intervals are left alone (they lie in [0, 1] already)
     lower, upper, _ = widen_pointwise(
         est, "cdf", np.array([2.0]), np.array([0.1]), np.array([0.9]), "x"
