@@ -1246,6 +1246,25 @@ def test_dask_error_as_in_memory(case, container):
     assert str(info.value) == str(eager.value)
 
 
+@pytest.mark.parametrize("make", [IntervalNPMLE, IntervalMLE])
+def test_dask_array_with_a_string_entry_names_its_row_in_the_data(make):
+    """A string in a dask block is named by its row in the whole data."""
+    import dask
+    import dask.array as da
+
+    Z = np.column_stack([np.arange(60.0), np.arange(60.0) + 1]).astype(object)
+    Z[33, 0] = "SECRET"
+    with pytest.raises(TypeError) as eager:
+        make().fit(Z)
+    lazy = da.from_array(Z, chunks=(20, 2))
+    with dask.config.set(scheduler="synchronous"), pytest.raises(TypeError) as info:
+        make().fit(lazy)
+    assert str(eager.value) == (
+        "X column 0 must be numeric; row 33 holds a str that is not a number."
+    )
+    assert str(info.value) == str(eager.value)
+
+
 def test_dask_frame_with_a_string_column_is_named_as_in_memory():
     """A text column of a dask frame is refused by name and dtype, as in memory."""
     import dask.dataframe as dd

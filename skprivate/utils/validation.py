@@ -120,7 +120,7 @@ def check_interval_array(
         isinstance(first_row, numbers.Integral) and first_row >= 0
     ):
         raise ValueError(f"first_row must be an int >= 0; got {first_row!r}.")
-    checked = check_numeric_input(y, name=name)
+    checked = check_numeric_input(y, name=name, first_row=first_row)
     refusal = None
     try:
         arr = check_array(
@@ -618,7 +618,7 @@ def check_numeric_input(
     """
     X = _from_polars(X, name)
     X = _decode_series(X, name)
-    X = _check_numeric_columns(X, name)
+    X = _check_numeric_columns(X, name, first_row)
     if finite:
         _check_finite_named(X, name, first_row)
     return X
@@ -719,8 +719,11 @@ def _check_finite_named(X: Any, name: str, first_row: int = 0) -> None:
     )
 
 
-def _check_numeric_columns(X: Any, name: str) -> Any:
-    """The column rules of :func:`check_numeric_input`, without finiteness."""
+def _check_numeric_columns(X: Any, name: str, first_row: int = 0) -> Any:
+    """The column rules of :func:`check_numeric_input`, without finiteness.
+
+    Rows are numbered from ``first_row`` (a block's place in the data).
+    """
     if hasattr(X, "columns") and hasattr(X, "dtypes"):
         columns = list(X.columns)
         seen = {c for c in columns if columns.count(c) > 1}
@@ -747,7 +750,7 @@ def _check_numeric_columns(X: Any, name: str) -> Any:
             if dtype.kind not in "Mm" and _is_pandas(X):
                 found = _first_non_number(X.iloc[:, j].tolist())
                 if found is not None:
-                    where = f"; row {found[0]} holds a {found[1]}"
+                    where = f"; row {first_row + found[0]} holds a {found[1]}"
             raise TypeError(
                 f"{name} column {column!r} must be numeric; got dtype {dtype}{where}."
             )
@@ -783,8 +786,8 @@ def _check_numeric_columns(X: Any, name: str) -> Any:
             # entry, must not be chained to the refusal as its context
             if found is not None:
                 raise TypeError(
-                    f"{name} column {j} must be numeric; row {found[0]} holds "
-                    f"a {found[1]}."
+                    f"{name} column {j} must be numeric; row {first_row + found[0]} "
+                    f"holds a {found[1]}."
                 )
     return X
 
