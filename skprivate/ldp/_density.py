@@ -200,9 +200,10 @@ class DeconvolutionKernelDensity(
         restricted to the support).  ``raw_density`` and ``score_samples``
         are not affected.
     moment_correction : bool, default=True
-        Tilt the density on the support to the mean and variance that the
-        noisy records estimate without bias (see Notes); ``False`` keeps the
-        clipped (or reflected) estimate.
+        Tilt the density on the support towards the mean and variance that
+        the noisy records estimate without bias, as far as needed to bring
+        its moments within two standard errors of them (see Notes);
+        ``False`` keeps the clipped (or reflected) estimate.
 
     Attributes
     ----------
@@ -267,11 +268,17 @@ class DeconvolutionKernelDensity(
     counts added, so streaming gives the same estimate as one ``fit``.
 
     Clipping the negative lobes and cutting the estimate at the support
-    move its mean and variance away from what the records say.  With
-    ``moment_correction=True`` the tabulated density is replaced by its
-    I-projection (Csiszár, 1975) onto the densities on ``support_`` with
-    mean ``mean(Z)`` and variance ``var(Z) - 2 b**2`` (``E[Z | x] = x``,
-    ``Var[Z | x] = 2 b**2`` for Laplace noise of scale ``b``): the
+    move its mean and variance away from what the records say.  The
+    records estimate them without bias: mean ``mean(Z)`` and variance
+    ``var(Z) - 2 b**2`` (``E[Z | x] = x``, ``Var[Z | x] = 2 b**2`` for
+    Laplace noise of scale ``b``), with a sampling error of their own.
+    With ``moment_correction=True`` an estimate whose mean and second
+    moment lie within Mahalanobis distance 2 of those targets (in the
+    targets' estimated covariance) is left as it is; one farther out is
+    replaced by its I-projection (Csiszár, 1975) onto the densities on
+    ``support_`` whose moments are the nearest point of that ellipse, on
+    the segment from the targets to its own moments
+    (:func:`~skprivate._grid_density._moments.tilt_to_moments`): the
     exponential tilt ``f(x) exp(l1 x + l2 x**2)``, whose two multipliers
     are found by Newton's method (in the support's units ``(x - low) /
     (high - low)``, so the estimate does not depend on the data's units or
