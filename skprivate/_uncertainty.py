@@ -772,7 +772,14 @@ class ConfidenceIntervalMixin:
         if record is None:
             return None
         rows = self._ci_fit_data_form(X)
-        n = int(np.shape(rows)[0])
+        shape = np.shape(rows)
+        if not shape:
+            # (named by its type only: a scalar given as X may be a raw value)
+            raise ValueError(
+                f"X must be the data passed to {type(self).__name__}.fit, an "
+                f"array of rows; got a scalar of type {type(X).__name__}."
+            )
+        n = int(shape[0])
         if n != record.n_rows:
             differs = f"X has {n} rows, and the fit had {record.n_rows}"
         elif data_fingerprint(rows) != record.fingerprint:

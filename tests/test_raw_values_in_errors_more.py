@@ -310,3 +310,18 @@ def test_an_inadmissible_subset_is_named_by_its_row_alone():
     text = str(error)
     assert text.startswith("Row 4 of ") and "never reports" in text
     assert "[2]" not in text
+
+
+def test_conf_int_with_a_scalar_as_x_names_its_type():
+    from skprivate import IterativeIntervalRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 2))
+    y = X @ [1.0, 1.0] + rng.normal(size=50)
+    est = IterativeIntervalRegressor().fit(X, np.column_stack([y - 0.5, y + 0.5]))
+    with pytest.raises(ValueError) as info:
+        est.conf_int("predict", X[:2], X="SECRET-123")
+    assert str(info.value) == (
+        "X must be the data passed to IterativeIntervalRegressor.fit, an array "
+        "of rows; got a scalar of type str."
+    )
