@@ -604,6 +604,24 @@ SPECS: dict[str, ModuleSpec] = {
                 'np.einsum("IJ,JK,IK->I"',
                 "the same contraction under other index letters",
             ),
+            f"{_S}_ci_shares__mutmut_19": (
+                'np.einsum("IJ,JK,IK->I"',
+                "the same contraction under other index letters",
+            ),
+            **{
+                f"{_S}_ci_shares__mutmut_{i}": (
+                    line,
+                    "the reported shares lie in [0, 1] (a point of the "
+                    "simplex): min(lower, reported) and max(upper, reported) "
+                    "are the same whether lower is capped at 1 (or 2) and "
+                    "upper floored at 0 first or not",
+                )
+                for i, line in (
+                    (35, "np.clip(lower, 0.0, None)"),
+                    (40, "np.clip(lower, 0.0, 2.0)"),
+                    (47, "np.clip(upper, None, 1.0)"),
+                )
+            },
         },
     ),
     "negative_survey_intervals": ModuleSpec(

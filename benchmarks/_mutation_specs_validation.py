@@ -303,7 +303,49 @@ SPECS: dict[str, ModuleSpec] = {
     "redact": ModuleSpec(
         path="skprivate/utils/_redact.py",
         tests=["tests/test_no_raw_in_messages.py"],
-        new_tests=["tests/test_mutation_redact.py"],
+        new_tests=[
+            "tests/test_mutation_redact.py",
+            "tests/utils/test_redact.py",
+            "tests/test_raw_values_in_errors.py",
+        ],
+        equivalent={
+            **{
+                f"skprivate.utils._redact.x__quotation_end__mutmut_{i}": (
+                    line,
+                    "where the printout opens with '[' at start, advice is -1 "
+                    "or beyond start (the advice opens with '.'), never 0",
+                )
+                for i, line in (
+                    (22, "(advice <= 0 and _ends_a_sentence(message, end))"),
+                    (23, "(advice < 1 and _ends_a_sentence(message, end))"),
+                )
+            },
+            **{
+                f"skprivate.utils._redact.x__quotation_end__mutmut_{i}": (
+                    line,
+                    "advice is 0 only for start 0 and a message opening with "
+                    "the advice, and the search for '.\\n' from 0 then "
+                    "returns 0 as well",
+                )
+                for i, line in ((28, "if advice > 0:"), (29, "if advice >= 1:"))
+            },
+            **{
+                f"skprivate.utils._redact.x_redact_quoted_values__mutmut_{i}": (
+                    line,
+                    "a message opening with the complex-data text has already "
+                    "returned above, so its position is never 0 here",
+                )
+                for i, line in (
+                    (7, "if complex_data > 0:"),
+                    (8, "if complex_data >= 1:"),
+                )
+            },
+            "skprivate.utils._redact.x_redact_quoted_values__mutmut_10": (
+                "done = None",
+                "done is read only as a slice start before it is reassigned, "
+                "and message[None:x] is message[0:x]",
+            ),
+        },
     ),
 }
 

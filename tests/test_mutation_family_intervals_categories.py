@@ -187,3 +187,18 @@ def test_rvns_paper_fit_takes_the_bootstrap_by_default():
     assert ci["method"] == "bootstrap-percentile"
     with pytest.raises(ValueError, match="was not fitted by EM with smoothing"):
         est.conf_int("mean", X=Y, method="rbc")
+
+
+def test_subset_interval_frame_states_its_level():
+    import numpy as np
+
+    from skprivate.subset import SubsetDistributionEstimator, SubsetUniform
+
+    rng = np.random.default_rng(0)
+    x = rng.choice(4, size=(400, 1), p=[0.1, 0.2, 0.3, 0.4])
+    est = SubsetDistributionEstimator(
+        privatizer=SubsetUniform(categories=[np.arange(4)], random_state=0)
+    ).fit(x)
+    for kind in ("pmf", "cdf"):
+        ci = est.conf_int(kind, level=0.8)
+        assert (ci["level"] == 0.8).all()

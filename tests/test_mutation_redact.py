@@ -105,3 +105,149 @@ def test_decorated_method_keeps_its_name_arguments_and_result():
     with pytest.raises(ValueError, match="values withheld") as caught:
         fit(-2.5)
     assert "2.5" not in str(caught.value)
+
+
+# --- pinned cases for the private helpers (each kills specific mutants) ---
+
+
+def _bracket_end(message, start=0):
+    """``_closing_bracket`` run in a thread: a mutant that never ends fails fast."""
+    import threading
+
+    from skprivate.utils._redact import _closing_bracket
+
+    result = []
+    worker = threading.Thread(
+        target=lambda: result.append(_closing_bracket(message, start)), daemon=True
+    )
+    worker.start()
+    worker.join(timeout=5)
+    assert result, "_closing_bracket did not finish"
+    return result[0]
+
+
+def test_closing_bracket_skips_brackets_inside_a_string():
+    assert _bracket_end("['ab']") == 6
+    assert _bracket_end("['a]']") == 6
+    assert _bracket_end("[']']") == 5
+
+
+def test_closing_bracket_counts_brackets_after_a_closed_string():
+    assert _bracket_end("['a']") == 5
+    assert _bracket_end("['a'] [") == 5
+
+
+def test_closing_bracket_opens_strings_only_at_quote_characters():
+    assert _bracket_end("[X]") == 3
+    assert _bracket_end("[\\]") == 3
+
+
+def test_closing_bracket_honours_a_backslash_escape_in_a_string():
+    # [ ' \ ' ] ' ]: the escaped quote does not close the string
+    assert _bracket_end("['\\']']") == 7
+    # [ ' \ ' ' ]: only the one character after the backslash is skipped
+    assert _bracket_end("['\\'']") == 6
+
+
+def test_closing_bracket_escape_skips_forward_from_a_later_start():
+    # the text before ``start`` is never read again
+    assert _bracket_end("ab']['\\']']", 4) == 11
+
+
+def test_closing_bracket_unbalanced_is_none():
+    assert _bracket_end("[1 [2]") is None
+
+
+def test_advice_before_the_quotation_is_not_its_end():
+    message = "a.\nReshape your data\narray=secret"
+    assert redact_quoted_values(message) == f"a.\nReshape your data\narray={WITHHELD}"
+
+
+def test_quotation_runs_to_the_last_advice():
+    message = "array=[1].\nReshape your data [2].\nReshape your data"
+    assert redact_quoted_values(message) == f"array={WITHHELD}.\nReshape your data"
+
+
+def test_unbalanced_printout_runs_to_the_end_of_the_message():
+    assert redact_quoted_values("array=[1 2") == f"array={WITHHELD}"
+    assert redact_quoted_values("array=[1 2.") == f"array={WITHHELD}."
+
+
+def test_full_stop_before_the_quotation_is_not_its_end():
+    assert redact_quoted_values("a.\narray=secret") == f"a.\narray={WITHHELD}"
+
+
+def test_other_quotation_ends_at_the_first_full_stop_before_a_new_line():
+    message = "array=secret.\nnext.\nlast"
+    assert redact_quoted_values(message) == f"array={WITHHELD}.\nnext.\nlast"
+    assert redact_quoted_values("array=x.\nmore") == f"array={WITHHELD}.\nmore"
+
+
+def test_other_quotation_at_the_end_leaves_its_final_full_stop():
+    assert redact_quoted_values("got array=secret.") == f"got array={WITHHELD}."
+    assert redact_quoted_values("got array=secret") == f"got array={WITHHELD}"
+
+
+def test_quotation_end_at_the_very_start():
+    from skprivate.utils._redact import _quotation_end
+
+    assert _quotation_end(".\nabc", 0) == 0
+    assert _quotation_end(".\nReshape your data", 0) == 0
+
+
+def test_complex_data_behind_a_prefix_keeps_the_prefix_up_to_its_first_mention():
+    message = "p: Complex data not supported\nComplex data not supported\n[1j]"
+    assert (
+        redact_quoted_values(message) == f"p: Complex data not supported ({WITHHELD})."
+    )
+
+
+def test_three_quotations_are_all_withheld():
+    message = "array=1.\n array=2.\n array=3"
+    assert redact_quoted_values(message) == (
+        f"array={WITHHELD}.\n array={WITHHELD}.\n array={WITHHELD}"
+    )
+
+
+def test_chain_cause_is_redacted_when_there_is_no_context():
+    from skprivate.utils._redact import _redact_chain
+
+    error = ValueError("outer")
+    cause = ValueError("array=secret")
+    error.__cause__ = cause
+    _redact_chain(error)
+    assert cause.args == (f"array={WITHHELD}",)
+
+
+def test_chain_redacts_both_cause_and_context():
+    from skprivate.utils._redact import _redact_chain
+
+    error = ValueError("outer")
+    cause = ValueError("array=first")
+    context = TypeError("array=second")
+    error.__cause__ = cause
+    error.__context__ = context
+    _redact_chain(error)
+    assert cause.args == (f"array={WITHHELD}",)
+    assert context.args == (f"array={WITHHELD}",)
+
+
+def test_chain_reads_an_error_reached_twice_only_once():
+    from skprivate.utils._redact import _redact_chain
+
+    class Counted(ValueError):
+        reads = 0
+
+        def __str__(self):
+            type(self).reads += 1
+            return super().__str__()
+
+    shared = Counted("array=secret")
+    error = ValueError("outer")
+    middle = ValueError("middle")
+    error.__cause__ = shared
+    error.__context__ = middle
+    middle.__context__ = shared
+    _redact_chain(error)
+    assert Counted.reads == 1
+    assert shared.args == (f"array={WITHHELD}",)
