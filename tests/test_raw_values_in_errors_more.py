@@ -12,7 +12,6 @@ Each refusal is searched, with every error chained to it through
 
 from __future__ import annotations
 
-import traceback
 import warnings
 
 import numpy as np
@@ -36,46 +35,9 @@ from skprivate.subset import (
 )
 from skprivate.utils._statistic import FiniteRange, value_range
 
-SECRET = "SECRET-123"
-NUMBER = 123457.25  # a raw number, as numpy and Python print it
-FORMS = (SECRET, "123457", "1.2345725e+05")
+from .test_raw_values_in_errors import NUMBER, SECRET, _refusal
+
 N = 40
-
-
-def _chain(error: BaseException) -> list[BaseException]:
-    """``error`` and every error chained to it, each once."""
-    seen, pending, out = set(), [error], []
-    while pending:
-        current = pending.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        out.append(current)
-        pending += [current.__cause__, current.__context__]
-    return out
-
-
-def _texts(error: BaseException) -> list[str]:
-    texts = [str(error), repr(error)]
-    texts += [str(a) for a in error.args] + [repr(a) for a in error.args]
-    texts.append("".join(traceback.format_exception_only(type(error), error)))
-    return texts
-
-
-def _refusal(call) -> BaseException:
-    """The error ``call`` raises, every error chained to it free of raw values."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises((TypeError, ValueError)) as caught:
-            call()
-    for error in _chain(caught.value):
-        for text in _texts(error):
-            for form in FORMS:
-                assert form not in text, (
-                    f"{form!r} in {type(error).__name__} chained to "
-                    f"{type(caught.value).__name__}: {text}"
-                )
-    return caught.value
 
 
 def _values(n: int = N) -> np.ndarray:
