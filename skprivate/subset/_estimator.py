@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, clone
+from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import (
@@ -24,6 +25,7 @@ from ..distributions import (
 )
 from ..utils import HasMethods, Interval, Options, check_generator, validate_params
 from ..utils._dask import is_dask_collection
+from ..utils._redact import raw_values_withheld
 from ..utils._statistic import RowStatistic, validate_rows
 from ..utils._warnings import external_stacklevel
 from . import _fitting as fitting
@@ -37,6 +39,19 @@ __all__ = ["SubsetDistributionEstimator"]
 # Rows validated and counted at a time: memory of a fit is the distinct
 # subsets plus temporaries of this many rows, whatever the number of rows.
 CHUNK_ROWS = 65_536
+
+
+def _report_rows(data):
+    """The reports a privatizer released, as rows the statistic counts.
+
+    An in-memory release becomes an array (its column names are the
+    privatizer's outputs, not the learner's input); a dask collection stays
+    lazy and is checked block by block.
+    """
+    if is_dask_collection(data):
+        return data
+    with raw_values_withheld():
+        return check_array(data, dtype=None, ensure_all_finite=False)
 
 
 def _pack(ind: NDArray[np.bool_]) -> NDArray:
@@ -501,6 +516,11 @@ class SubsetDistributionEstimator(
         with ``privatizer``, refuses any (it would be the raw categories).
     n_unknown_ : int
         Number of all-zero reports (see Notes), left out of the estimate.
+    n_features_in_ : int
+        Columns of ``fit``'s input: 1 with ``privatizer`` (the raw column),
+        otherwise the reports' width.
+    feature_names_in_ : ndarray of str
+        Their names, when ``fit`` was given them.
     n_iter_ : int
         Iterations of Newton, EM updates computed by EM plus the Newton
         steps that finish it (0 for the MoM, 1 for one-step).
@@ -611,15 +631,18 @@ class SubsetDistributionEstimator(
         if reset:
             for attr in ("subsets_", "subset_counts_"):
                 self.__dict__.pop(attr, None)
-            data = self._privatize(A, stream=True)
-        elif self.privatizer is None:
-            data = A
-        else:
-            data = self._release_chunk(A)
         # values are checked by the statistic, naming their row
-        return validate_rows(
-            self, data, reset=reset, dtype=None, ensure_all_finite=False
-        )
+        if self.privatizer is None:
+            if reset:
+                self._privatize(A, stream=True)  # records that none is set
+            return validate_rows(
+                self, A, reset=reset, dtype=None, ensure_all_finite=False
+            )
+        # The learner's input is the raw column: n_features_in_ and
+        # feature_names_in_ describe it, not the reports it releases.
+        validate_rows(self, A, reset=reset, dtype=None, ensure_all_finite=False)
+        data = self._privatize(A, stream=True) if reset else self._release_chunk(A)
+        return _report_rows(data)
 
     def _statistic_plan(self, data, stream):
         if self.privatizer is not None:
@@ -798,7 +821,11 @@ class SubsetDistributionEstimator(
             has dummies); uniform over ``a`` if ``w`` puts no mass on it.
         """
         check_is_fitted(self)
-        X = validate_data(self, A, reset=False, dtype=None, ensure_all_finite=True)
+        if self.privatizer_ is None:
+            X = validate_data(self, A, reset=False, dtype=None, ensure_all_finite=True)
+        else:  # reports, not the raw column the learner was fitted on
+            with raw_values_withheld():
+                X = check_array(A, dtype=None, ensure_all_finite=True)
         ind = check_subset_data(X, self.design_).astype(float)
         num = ind * self.distribution_[None, :]
         tot = num.sum(axis=1, keepdims=True)

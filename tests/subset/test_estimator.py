@@ -231,6 +231,39 @@ def test_privatizer_and_design_paths_agree_and_categories_are_labels():
     assert est.cdf(4) == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("lazy", [False, True])
+def test_with_a_privatizer_the_input_columns_are_the_raw_column(lazy):
+    # fit takes the raw column: n_features_in_ and feature_names_in_ describe
+    # it, not the five report columns the privatizer releases
+    x = pd.DataFrame(
+        {"race": np.random.default_rng(21).choice(list("ABC"), 600, p=[0.2, 0.3, 0.5])}
+    )
+    data = x
+    if lazy:
+        import dask.dataframe as dd
+
+        data = dd.from_pandas(x, npartitions=3)
+    mech = SubsetUniform(categories=[list("ABC")], random_state=22)
+    est = SubsetDistributionEstimator("em", privatizer=mech).fit(data)
+    assert est.n_features_in_ == 1
+    assert list(est.feature_names_in_) == ["race"]
+    if lazy:
+        return
+    assert est.released_.shape == (600, 5)
+    # predict_proba reads reports, whatever the raw column was called
+    proba = est.predict_proba(est.released_[:4])
+    assert proba.shape == (4, 3)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # a chunk of another column is refused before anything is released
+    with pytest.raises(ValueError, match="feature names should match"):
+        est.partial_fit(pd.DataFrame({"age": x["race"]}))
+    assert est.released_.shape == (600, 5)
+    assert est.n_samples_seen_ == 600
+    est.partial_fit(x[:100])
+    assert est.released_.shape == (700, 5)
+    assert est.n_samples_seen_ == 700
+
+
 def test_small_columns_with_dummies_known_alpha():
     # p = 2 (App. C): the enlarged Q is singular, so alpha is used as known.
     x = np.random.default_rng(16).choice(["F", "M"], size=(20_000, 1), p=[0.33, 0.67])
