@@ -162,6 +162,12 @@ def _central(X: NDArray) -> NDArray[np.bool_]:
     return np.all((lo <= X) & (hi >= X), axis=1)
 
 
+def _canonical_order(Z: NDArray, Y: NDArray) -> NDArray[np.intp]:
+    """Row order sorting ``Z`` then ``Y`` (rows equal in both are interchangeable)."""
+    keys = np.column_stack([Z, Y.reshape(Z.shape[0], -1)])
+    return np.lexsort(keys.T[::-1])
+
+
 class _DeconvolutionNadarayaWatson(
     FiellerCheckMixin,
     DeconvolutionRegressionIntervalsMixin,
@@ -260,29 +266,17 @@ class _DeconvolutionNadarayaWatson(
             # A given bandwidth needs no criterion: fit only stores the data.
             self.bandwidth_ = float(self.bandwidth)
         else:
+            # The criterion sees the rows in a canonical order (sorted by
+            # their values), so the simulated noise of SIMEX, the subsets of
+            # loss points and every sum fall on the same rows whatever order
+            # the data came in: the bandwidth is a function of the set of rows.
+            order = _canonical_order(Z, Y)
             if isinstance(self.bandwidth, str):
-                candidates = default_candidates(Z, self.noise_scale_, n)
+                candidates = default_candidates(Z[order], self.noise_scale_, n)
             else:
                 candidates = check_candidates(self.bandwidth, "bandwidth")
             self.bandwidth_candidates_ = candidates
-            if self._binned_mode and (q > 1 or n > SELECT_POINTS):
-                # Seed of the subsets of loss points (see _loss_points).
-                seed = check_generator(self.random_state).integers(2**63)
-                self._select_seed = int(seed)
-            if self.bandwidth == "simex":
-                self.bandwidth_ = self._simex_bandwidth(Z, Y, candidates)
-            else:
-                if self._binned_mode and q > 1:
-                    scores = self._grid_curve(Z, Z, Y, None, candidates)
-                else:
-                    scores = np.array(
-                        [self._loo_score(Z, Z, Y, h)[0] for h in candidates]
-                    )
-                self.loo_scores_ = scores
-                self.bandwidth_ = float(candidates[int(np.nanargmin(scores))])
-            self.loo_score_, self.loo_fallback_ = self._loo_score(
-                Z, Z, Y, self.bandwidth_
-            )
+            self._select_bandwidth(Z[order], Y[order], order, candidates)
         ratio = self.noise_scale_ / self.bandwidth_
         self._ratio = ratio
         self._binned = None
@@ -301,6 +295,40 @@ class _DeconvolutionNadarayaWatson(
                 self._specs,
             )
             self._binned_mode = self._grid is not None
+
+    def _select_bandwidth(
+        self, Z: NDArray, Y: NDArray, order: NDArray, candidates: NDArray
+    ) -> None:
+        """Choose ``bandwidth_`` among ``candidates`` by leave-one-out or SIMEX.
+
+        ``Z`` and ``Y`` are the rows in the order ``order``; the weights of
+        the kernel sums are put in the same order while the criterion runs.
+        """
+        weights = self._W
+        self._W = weights[order]
+        try:
+            self._run_bandwidth_criterion(Z, Y, candidates)
+        finally:
+            self._W = weights
+
+    def _run_bandwidth_criterion(
+        self, Z: NDArray, Y: NDArray, candidates: NDArray
+    ) -> None:
+        n, q = Z.shape
+        if self._binned_mode and (q > 1 or n > SELECT_POINTS):
+            # Seed of the subsets of loss points (see _loss_points).
+            seed = check_generator(self.random_state).integers(2**63)
+            self._select_seed = int(seed)
+        if self.bandwidth == "simex":
+            self.bandwidth_ = self._simex_bandwidth(Z, Y, candidates)
+        else:
+            if self._binned_mode and q > 1:
+                scores = self._grid_curve(Z, Z, Y, None, candidates)
+            else:
+                scores = np.array([self._loo_score(Z, Z, Y, h)[0] for h in candidates])
+            self.loo_scores_ = scores
+            self.bandwidth_ = float(candidates[int(np.nanargmin(scores))])
+        self.loo_score_, self.loo_fallback_ = self._loo_score(Z, Z, Y, self.bandwidth_)
 
     def _resolved_degree(self) -> int:
         if self.degree == "auto":
