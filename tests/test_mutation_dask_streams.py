@@ -126,17 +126,17 @@ def test_privatize_block_releases_its_rows_with_their_own_stream(seeded):
     priv = Scripted(seeded=seeded)
     seq = np.random.SeedSequence(99)
     block = np.arange(6.0).reshape(3, 2)
-    out = _privatize_block(block, priv, seq, np.float32, 2, 40, 2)
+    out = _privatize_block(block, priv, seq, np.float32, 40, 2)
     assert out.dtype == np.float32
     (seen, seed, first_row) = priv.calls[0]
     np.testing.assert_array_equal(seen, block)
     assert first_row == 40
-    assert seed.spawn_key == (2,)
-    want = partition_seed(seq, 2, block)
+    assert seed.spawn_key == (40,)  # keyed by its first row
+    want = partition_seed(seq, 40, block)
     np.testing.assert_array_equal(seed.generate_state(2), want.generate_state(2))
     np.testing.assert_array_equal(out[:, 0], np.float32(_tag(want)))
     # not the bare child: the rows enter, seeded or not
-    child = seq.spawn(3)[2]
+    child = seq.spawn(41)[40]
     assert seed.generate_state(1)[0] != child.generate_state(1)[0]
 
 
@@ -145,7 +145,7 @@ def test_privatize_block_mixes_in_the_rows(seeded):
     priv = Scripted(seeded=seeded)
     seq = np.random.SeedSequence([5, 6], spawn_key=(1,))
     block = np.array([[1.0, 2.0], [3.0, 4.0]])
-    _privatize_block(block, priv, seq, np.float64, 4, 0, 2)
+    _privatize_block(block, priv, seq, np.float64, 4, 2)
     seed = priv.calls[0][1]
     want = np.random.SeedSequence(
         [5, 6, *words(data_fingerprint(block))], spawn_key=(1, 4)
@@ -154,11 +154,11 @@ def test_privatize_block_mixes_in_the_rows(seeded):
     assert seed.spawn_key == (1, 4)
     np.testing.assert_array_equal(seed.generate_state(4), want.generate_state(4))
     # other rows at the same position: another stream
-    _privatize_block(block + 1, priv, seq, np.float64, 4, 0, 2)
+    _privatize_block(block + 1, priv, seq, np.float64, 4, 2)
     assert list(priv.calls[1][1].entropy) != list(seed.entropy)
     # a scalar root entropy is taken as one word
     priv2 = Scripted(seeded=seeded)
-    _privatize_block(block, priv2, np.random.SeedSequence(8), np.float64, 0, 0, 2)
+    _privatize_block(block, priv2, np.random.SeedSequence(8), np.float64, 0, 2)
     assert priv2.calls[0][1].entropy[0] == 8
     assert len(priv2.calls[0][1].entropy) == 5
 
@@ -166,36 +166,34 @@ def test_privatize_block_mixes_in_the_rows(seeded):
 def test_an_empty_partition_releases_nothing():
     priv = Scripted()
     out = _privatize_block(
-        np.empty((0, 3)), priv, np.random.SeedSequence(1), np.int8, 0, 0, 5
+        np.empty((0, 3)), priv, np.random.SeedSequence(1), np.int8, 0, 5
     )
     assert out.shape == (0, 5)
     assert out.dtype == np.int8
     assert priv.calls == []
 
 
-def test_array_block_reads_its_position_and_first_row():
+def test_array_block_reads_its_first_row_which_keys_its_stream():
     priv = Scripted()
     seq = np.random.SeedSequence(3)
     out = _array_block(
-        np.ones((2, 4)), priv, seq, np.float64, [0, 10, 30], block_id=(2, 0)
+        np.ones((2, 4)), priv, seq, np.float64, [0, 10, 30], 2, block_id=(2, 0)
     )
     assert out.shape == (2, 2)
     assert priv.calls[0][2] == 30
-    assert priv.calls[0][1].spawn_key == (2,)
+    assert priv.calls[0][1].spawn_key == (30,)
 
 
-def test_frame_block_reads_its_partition_and_first_row():
+def test_frame_block_reads_its_first_row_which_keys_its_stream():
     priv = Scripted()
     seq = np.random.SeedSequence(3)
     part = pd.DataFrame({"x": [1.0, 2.0], "y": [3.0, 4.0]}, index=[7, 8])
-    out = _frame_block(
-        part, pd.Series([7]), priv, seq, np.float64, ["p", "q"], {"number": 3}
-    )
+    out = _frame_block(part, pd.Series([7]), priv, seq, np.float64, ["p", "q"])
     assert list(out.columns) == ["p", "q"]
     assert out.index.tolist() == [7, 8]
     assert priv.calls[0][2] == 7
-    assert priv.calls[0][1].spawn_key == (3,)
-    # without partition information: position 0; no first row: row 0
+    assert priv.calls[0][1].spawn_key == (7,)
+    # no first row: row 0
     _frame_block(part, pd.Series([], dtype=int), priv, seq, np.float64, ["p", "q"])
     assert priv.calls[1][2] == 0
     assert priv.calls[1][1].spawn_key == (0,)
@@ -204,12 +202,12 @@ def test_frame_block_reads_its_partition_and_first_row():
 def _expected_release(x, chunks, root):
     seq = call_seed(Scripted(root=root))
     rows, start = [], 0
-    for i, n in enumerate(chunks):
+    for n in chunks:
         block = x[start : start + n]
         # the rows' fingerprint enters seeded or not
         seed = np.random.SeedSequence(
             [*np.atleast_1d(seq.entropy).tolist(), *words(data_fingerprint(block))],
-            spawn_key=(i,),
+            spawn_key=(start,),
         )
         rows.append(np.column_stack([np.full(n, _tag(seed)), np.full(n, start)]))
         start += n
@@ -320,11 +318,11 @@ def test_a_real_privatizer_releases_each_block_with_its_child_stream():
         got = priv.transform(X).compute()
     seq = call_seed(twin)  # the twin's first call: the same root
     want = []
-    for i, (start, n) in enumerate(((0, 5), (5, 5), (10, 2))):
+    for start, n in ((0, 5), (5, 5), (10, 2)):
         block = x[start : start + n]
         seed = np.random.SeedSequence(
             [*np.atleast_1d(seq.entropy).tolist(), *words(data_fingerprint(block))],
-            spawn_key=(i,),
+            spawn_key=(start,),
         )
         want.append(twin._transform_with_seed(block, seed, first_row=start))
     np.testing.assert_array_equal(got, np.vstack(want))
@@ -362,9 +360,9 @@ def test_the_release_dtype_is_declared_and_computed_on_frames():
 def test_empty_blocks_have_the_output_width():
     seq = np.random.SeedSequence(1)
     out = _array_block(
-        np.empty((0, 3)), Narrow(), seq, np.float32, [0], block_id=(0, 0)
+        np.empty((0, 3)), Narrow(), seq, np.float32, [0], 2, block_id=(0, 0)
     )
-    assert out.shape == (0, 3) and out.dtype == np.float32
+    assert out.shape == (0, 2) and out.dtype == np.float32
     part = pd.DataFrame({"x": np.empty(0), "y": np.empty(0), "z": np.empty(0)})
     out = _frame_block(
         part, pd.Series([], dtype=int), Narrow(), seq, np.float32, ["p", "q"]
@@ -467,3 +465,50 @@ def test_partition_seed_keeps_the_pool_size_of_the_call():
     seed = partition_seed(seq, 2, np.ones((2, 1)))
     assert seed.pool_size == 8
     assert len(seed.generate_state(1)) == 1
+
+
+@pytest.mark.parametrize("state", [None, 6])
+def test_a_selected_partition_is_released_with_the_noise_of_the_whole(state):
+    # dask renumbers the partitions it selects; a stream keyed by the
+    # partition's number gave a selected partition fresh noise, and the
+    # average of two computations of the same rows halves the noise variance
+    rng = np.random.default_rng(12)
+    frame = pd.DataFrame({"a": rng.uniform(0, 10, 60), "b": rng.uniform(0, 10, 60)})
+    priv = LaplaceLDP(epsilon=1, bounds=(0, 10), random_state=state).fit(frame)
+    out = priv.transform(dd.from_pandas(frame, npartitions=6))
+    with dask.config.set(scheduler="synchronous"):
+        whole = out.compute()
+        for part in (
+            out.partitions[2],
+            out.partitions[[1, 4]],
+            out.get_partition(3),
+            out.loc[25:44],
+        ):
+            got = part.compute()
+            assert len(got) > 0
+            pd.testing.assert_frame_equal(got, whole.loc[got.index])
+        pd.testing.assert_frame_equal(out.tail(4), whole.iloc[-4:])
+        values = frame.to_numpy()
+        priv = LaplaceLDP(epsilon=1, bounds=(0, 10), random_state=state).fit(values)
+        lazy = priv.transform(da.from_array(values, chunks=(10, 2)))
+        z = lazy.compute()
+        np.testing.assert_array_equal(lazy.blocks[3].compute(), z[30:40])
+        np.testing.assert_array_equal(lazy[35:52].compute(), z[35:52])
+    if state is None:  # another call: another release
+        assert not np.array_equal(z, whole.to_numpy())
+    else:  # the same seed and the same rows in each partition: the same one
+        np.testing.assert_array_equal(z, whole.to_numpy())
+
+
+def test_an_empty_array_chunk_releases_no_row_at_the_output_width():
+    # two columns in, four out (each value becomes an interval): the empty
+    # chunk's release has the output's width, not the input's
+    from skprivate.interval import IntervalCaseI
+
+    x = np.random.default_rng(13).normal(size=(30, 2))
+    priv = IntervalCaseI(random_state=0).fit(x)
+    with dask.config.set(scheduler="synchronous"):
+        lazy = priv.transform(da.from_array(x, chunks=((10, 0, 20), 2)))
+        got = lazy.compute()
+    assert got.shape == (30, 4)
+    assert lazy.chunks == ((10, 0, 20), (4,))

@@ -4,9 +4,14 @@ A dask array or DataFrame given to a privatizer's ``transform`` is privatized
 lazily, block by block (``map_blocks`` / ``map_partitions``), and the result
 is the same lazy type.  Each block draws from its own random stream: the
 *call's* stream (the privatizer's next stream, see
-:class:`skprivate.base.PrivatizerMixin`) draws a 256-bit root, and block
-``i`` uses child ``i`` of that root (:func:`call_seed`, :func:`block_seed`)
-with a fingerprint of the block's rows mixed in, seeded or not.  The lazy
+:class:`skprivate.base.PrivatizerMixin`) draws a 256-bit root, and the
+block whose first row is row ``r`` of the collection uses child ``r`` of
+that root (:func:`call_seed`, :func:`block_seed`) with a fingerprint of the
+block's rows mixed in, seeded or not.  The key is the first row, not the
+block's number: dask renumbers the partitions it selects (``partitions[i]``,
+``get_partition``, ``tail``, ``loc`` on known divisions), and a key that
+moved with the selection would release a selected partition's rows with
+other noise than the whole result.  The lazy
 result holds a copy of the privatizer as it was at the ``transform`` call,
 so
 
@@ -163,7 +168,7 @@ def block_seed(seq: np.random.SeedSequence, position: int) -> np.random.SeedSequ
 def partition_seed(
     seq: np.random.SeedSequence, position: int, block: Any
 ) -> np.random.SeedSequence:
-    """The seed of the partition at ``position`` holding the rows ``block``.
+    """The seed of the partition keyed ``position`` holding the rows ``block``.
 
     Child ``position`` of the call's ``seq`` (as :func:`block_seed`), with a
     fingerprint of the partition's rows mixed into its entropy, seeded
@@ -177,7 +182,8 @@ def partition_seed(
     seq : numpy.random.SeedSequence
         Seed of the call (:func:`call_seed`).
     position : int
-        Position of the partition in the collection.
+        The partition's key: its first row in the collection (a number that
+        a selection of partitions does not change).
     block : array-like
         The partition's raw rows.
 
@@ -204,31 +210,28 @@ def partition_seed(
     )
 
 
-def _privatize_block(block, privatizer, seq, dtype, position, first_row, width):
+def _privatize_block(block, privatizer, seq, dtype, first_row, width):
     # One partition with its own stream (partition_seed): a recomputed
     # partition of the same rows gets the same seed, hence the same release.
     if len(block) == 0:  # an empty partition releases nothing
         return np.empty((0, width), dtype=dtype)
-    seed = partition_seed(seq, position, block)
+    seed = partition_seed(seq, first_row, block)
     released = privatizer._transform_with_seed(block, seed, first_row=first_row)
     return np.asarray(released, dtype=dtype)
 
 
-def _array_block(block, privatizer, seq, dtype, first_rows, block_id=None):
-    position = block_id[0]
-    return _privatize_block(
-        block, privatizer, seq, dtype, position, first_rows[position], block.shape[1]
-    )
+# A block's stream is keyed by its first row in the collection (see the
+# module docstring); two non-empty blocks never share one.
+def _array_block(block, privatizer, seq, dtype, first_rows, width, block_id=None):
+    first_row = first_rows[block_id[0]]
+    return _privatize_block(block, privatizer, seq, dtype, first_row, width)
 
 
-def _frame_block(part, first, privatizer, seq, dtype, names, partition_info=None):
+def _frame_block(part, first, privatizer, seq, dtype, names):
     import pandas as pd
 
-    position = partition_info["number"] if partition_info else 0
     first_row = int(first.iloc[0]) if len(first) else 0
-    out = _privatize_block(
-        part, privatizer, seq, dtype, position, first_row, len(names)
-    )
+    out = _privatize_block(part, privatizer, seq, dtype, first_row, len(names))
     return pd.DataFrame(out, columns=names, index=part.index)
 
 
@@ -316,6 +319,7 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
         seq,
         dtype,
         _first_rows(X.chunks[0]),
+        len(names),
         dtype=dtype,
         chunks=(X.chunks[0], (len(names),)),
         meta=np.empty((0, 0), dtype=dtype),
