@@ -247,6 +247,28 @@ def test_square_wave_transition_past_the_underflow_is_the_point_mass_limit():
     assert M[1, 0] == pytest.approx(0.00025, abs=1e-18)
 
 
+def test_square_wave_transition_where_the_odds_round_to_one():
+    # below epsilon ~ 1e-16, w rounds to 1/2 and the odds k = 2 w e^eps to 1:
+    # the reports are uniform on [-1/2, 3/2] to within about epsilon
+    edges = np.array([0.0, 0.15, 0.5, 0.8, 1.0])
+    for epsilon in (1e-16, 1e-20, 5e-324):
+        M, out = square_wave_transition(edges, epsilon, n_sub=4)
+        np.testing.assert_array_equal(out, [-0.5, 0.0, 0.5, 1.0, 1.5])
+        np.testing.assert_allclose(M, 0.25, rtol=0, atol=1e-15)
+
+
+def test_square_wave_transition_past_the_underflow_raises_no_floating_point_error():
+    # w subnormal (epsilon 723): (t - v) / (2 w) overflows to +-inf; w = 0
+    # (epsilon 800): it divides by zero.  Both are the intended limits, so a
+    # caller that makes numpy raise on such errors gets the matrix all the same
+    edges = np.linspace(0.0, 1.0, 6)
+    with np.errstate(over="raise", divide="raise", invalid="raise"):
+        for epsilon in (723.0, 800.0):
+            M, _ = square_wave_transition(edges, epsilon)
+            expected = np.eye(5) * (epsilon - 1) / epsilon + 0.2 / epsilon
+            np.testing.assert_allclose(M, expected, rtol=0, atol=1e-15)
+
+
 def test_square_wave_transition_is_continuous_across_the_underflow():
     from skprivate.ldp._square_wave import square_wave_half_width
 
@@ -280,6 +302,31 @@ def test_band_share_below_and_its_limit_at_no_width():
         np.testing.assert_array_equal(
             _band_share_below(t, 0.5, w), [0.0, 0.0, 0.5, 1.0, 1.0]
         )
+
+
+def test_band_share_below_raises_no_floating_point_error():
+    from skprivate.ldp._transitions import _band_share_below
+
+    # w denormal: the quotient overflows; w = 0: x / 0 away from the centre
+    # and 0 / 0 on it
+    t = np.array([0.25, 0.5, 0.75])
+    with np.errstate(over="raise", divide="raise", invalid="raise"):
+        for w in (5e-324, 0.0):
+            np.testing.assert_array_equal(_band_share_below(t, 0.5, w), [0, 0.5, 1])
+
+
+@pytest.mark.skipif(
+    np.finfo(np.longdouble).nmant <= np.finfo(np.float64).nmant,
+    reason="long double is no wider than double on this platform",
+)
+def test_band_share_below_takes_the_gap_in_doubles():
+    from skprivate.ldp._transitions import _band_share_below
+
+    # 1 + 2^-60 is 1 once rounded to a double: the point is the centre
+    near = np.longdouble(1) + np.longdouble(2) ** -60
+    w = 2.0**-70
+    assert _band_share_below(np.array([near]), 1.0, w).tolist() == [0.5]
+    assert _band_share_below(np.array([1.0]), np.array([near]), w).tolist() == [0.5]
 
 
 def test_noise_law_of_no_privatizer_or_no_laws_is_none():

@@ -352,3 +352,17 @@ def test_mdav_groups_are_the_k_nearest_at_a_size_where_selection_matters():
     X = np.random.default_rng(210).normal(size=(800, 2))
     ma = Microaggregator(min_cluster_size=24, method="mdav").fit(X)
     np.testing.assert_array_equal(ma.labels_, _mdav_reference(X, 24))
+
+
+@pytest.mark.parametrize("x", [[1 + 2j, 3.0, 4.0], [[1.0, 2.0], [3.0]]])
+def test_microaggregate_names_x_for_an_entry_that_is_no_number(x):
+    # a complex number or a ragged row passes the column check and is
+    # refused by the float conversion, which names the argument and the
+    # entry's type, never the entry
+    with pytest.raises(TypeError) as caught:
+        microaggregate(x, 2)
+    message = str(caught.value)
+    assert re.fullmatch(
+        r"x must be numeric; entry \(0,\) is a \w+, not a number\.", message
+    )
+    assert "2j" not in message and "1.0" not in message

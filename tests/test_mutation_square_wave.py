@@ -187,3 +187,63 @@ def test_exact_law_is_the_columns_own():
         assert model._half_cells == law.W
         assert law.input_label(0) == low
         assert law.input_label(3) == pytest.approx(low + 3 * step)
+
+
+def _reference_terms(eps):
+    """``(w, 2 w e^eps)`` in 60 significant digits, rounded once to doubles."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        x = mpmath.mpf(eps)
+        w = (x - 1 + mpmath.exp(-x)) / (2 * (mpmath.expm1(x) - x))
+        return float(w), float(2 * w * mpmath.exp(x))
+
+
+# around the switch at 709 (the largest double below it, 709 itself, the
+# next double above) and on into the large-budget form: w normal up to
+# about 714.3, subnormal up to about 751.1
+_LARGE_BUDGETS = [
+    708.5,
+    math.nextafter(709.0, 0.0),
+    709.0,
+    math.nextafter(709.0, math.inf),
+    709.5,
+    710.0,
+    712.0,
+    714.0,
+    714.5,
+    730.0,
+    750.0,
+]
+
+
+@pytest.mark.parametrize("eps", _LARGE_BUDGETS)
+def test_half_width_and_odds_are_exact_at_large_budgets(eps):
+    w, odds = _square_wave_terms(eps)
+    ref_w, ref_odds = _reference_terms(eps)
+    assert ref_w > 0
+    # a few units in the last place (of the subnormal spacing past 714.3)
+    assert abs(w - ref_w) <= 4 * np.spacing(ref_w)
+    assert abs(odds - ref_odds) <= 4 * np.spacing(ref_odds)
+    assert square_wave_half_width(eps) == w
+
+
+@pytest.mark.parametrize("eps", [709.0, 709.5, 709.75])
+def test_densities_at_large_budgets(eps):
+    # near density p = e^eps / (2 w e^eps + 1), far density q = 1 / (...):
+    # p / q = e^eps, and p 2 w + q 1 = 1 (e^eps is finite up to 709.78)
+    w, odds = _square_wave_terms(eps)
+    q = 1.0 / (1.0 + odds)
+    p = math.exp(eps) * q
+    assert p * 2 * w + q == pytest.approx(1.0, rel=1e-14)
+    assert odds / (2 * w) == pytest.approx(math.exp(eps), rel=1e-14)
+
+
+@pytest.mark.parametrize("eps", [714.5, 740.0, 751.0, 760.0, 1e300])
+def test_large_budget_terms_ignore_a_callers_underflow_setting(eps):
+    # w becomes subnormal, then 0, on purpose: a caller that had numpy raise
+    # on every floating-point condition still gets w
+    expected = _square_wave_terms(eps)
+    with np.errstate(all="raise"):
+        assert _square_wave_terms(eps) == expected
+        assert square_wave_half_width(eps) == expected[0]

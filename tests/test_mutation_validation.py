@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse
 from sklearn.exceptions import DataConversionWarning
 
 from skprivate.exceptions import PrivacyLeakWarning
@@ -72,6 +73,30 @@ def test_interval_empty_input_names_the_argument():
         "income has duplicate column names ['a']; every column needs a unique name.",
     ):
         check_interval_array(frame, name="income")
+
+
+def test_interval_refusals_of_scikit_learn_are_prefixed_unless_they_open_with_it():
+    # the prefix goes by the refusal's own opening words, whatever the name
+    with pytest.raises(ValueError, match=r"^N: Found array with 0 sample\(s\)"):
+        check_interval_array(np.empty((0, 2)), name="N")
+    with pytest.raises(ValueError, match=r"^Found array with 0 sample\(s\)"):
+        check_interval_array(np.empty((0, 2)), name="Found")
+
+
+def test_interval_sparse_input_is_refused_by_name():
+    y = scipy.sparse.csr_matrix(np.array([[0.0, 1.0]]))
+    with pytest.raises(
+        TypeError, match=r"^Sparse data was passed for income, but dense data"
+    ):
+        check_interval_array(y, name="income")
+
+
+def test_interval_non_number_names_its_global_row():
+    y = np.array([[0.0, 1.0], [2.0, "secret"]], dtype=object)
+    with _raises(
+        TypeError, "y column 1 must be numeric; row 6 holds a str that is not a number."
+    ):
+        check_interval_array(y, first_row=5)
 
 
 def test_interval_strings_are_named_not_shown():
@@ -798,6 +823,21 @@ def test_frame_non_numeric_columns_are_named_with_their_row():
 def test_array_non_numeric_columns_are_named_with_their_row(X, text):
     with _raises(TypeError, text):
         check_numeric_input(X, name="v")
+
+
+def test_numeric_input_names_non_numbers_by_their_global_row():
+    X = np.array([[1, 2], [3, "secret"]], dtype=object)
+    with _raises(
+        TypeError, "v column 1 must be numeric; row 8 holds a str that is not a number."
+    ):
+        check_numeric_input(X, name="v", first_row=7)
+    frame = pd.DataFrame({"a": [1.0, "secret"]}, dtype=object)
+    with _raises(
+        TypeError,
+        "v column 'a' must be numeric; got dtype object; row 8 holds a str that is "
+        "not a number.",
+    ):
+        check_numeric_input(frame, name="v", first_row=7)
 
 
 def test_zero_dim_array_of_a_string_is_named_as_one_cell():
