@@ -103,6 +103,78 @@ def test_canonical_callable_without_module_has_an_empty_module():
     assert canonical(str.upper) == "c:.str.upper"
 
 
+class _Holder:
+    def __init__(self, value):
+        self.value = value
+        self.me = self  # a cycle: read once
+
+
+def test_canonical_reads_the_content_of_other_objects():
+    # a frozen scipy distribution by its family and parameters
+    from scipy import stats
+
+    assert canonical(stats.norm(0, 1)) == "d:norm[[n:0,n:1],{}]"
+    assert canonical(stats.norm(3, 0.2)) != canonical(stats.norm(0, 1))
+    assert canonical(stats.logistic(0, 1)) != canonical(stats.norm(0, 1))
+    assert canonical(stats.norm(loc=1.0)) == "d:norm[[],{'loc'=n:1}]"
+    # array-likes by their values
+    assert canonical(pd.Index(["a", "b"])) == canonical(np.array(["a", "b"], object))
+    assert canonical(pd.Index([1.5])) == canonical(np.array([1.5]))
+    # other objects by their attributes, each object read once
+    one, other = _Holder(np.arange(3)), _Holder(np.arange(4))
+    name = f"{__name__}._Holder"
+    assert canonical(one) == (
+        f"o:{name}{{'me'=o:{name},'value'={canonical(np.arange(3))}}}"
+    )
+    assert canonical(one) != canonical(other)
+    assert canonical(one) == canonical(_Holder(np.arange(3)))
+
+
+def test_privatizers_that_differ_in_an_object_setting_share_no_stream():
+    import warnings
+
+    from scipy import stats
+
+    from skprivate.base import _settings_fingerprint
+    from skprivate.interval import IntervalCaseII
+    from skprivate.subset import SubsetDesign, SubsetMechanism
+
+    x = np.random.default_rng(0).normal(0, 1, (400, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = IntervalCaseII(distribution=stats.norm(0, 1), random_state=0).fit(x)
+        b = IntervalCaseII(distribution=stats.norm(3, 0.2), random_state=0).fit(x)
+        _, anchors_a = a.transform(x, return_anchors=True)
+        _, anchors_b = b.transform(x, return_anchors=True)
+    # the same uniforms would map to the same probabilities
+    assert not np.allclose(
+        stats.norm(0, 1).cdf(anchors_a), stats.norm(3, 0.2).cdf(anchors_b)
+    )
+    a.set_params(distribution=stats.norm(0, 50))
+    with pytest.raises(
+        ValueError, match=r"settings changed since fit \(distribution\)"
+    ):
+        a.transform(x)
+    pairs = np.array(
+        [[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 1]]
+    )
+    first = SubsetDesign.independent(pairs, [0.3, 0.3, 0.1, 0.1, 0.2])
+    second = SubsetDesign.independent(pairs, [0.1, 0.1, 0.3, 0.3, 0.2])
+    same = SubsetDesign.independent(pairs, [0.3, 0.3, 0.1, 0.1, 0.2])
+    cats = [list("abcd")]
+    fingerprints = [
+        _settings_fingerprint(SubsetMechanism(d, categories=cats, random_state=0))
+        for d in (first, second, same)
+    ]
+    assert fingerprints[0] != fingerprints[1]
+    assert fingerprints[0] == fingerprints[2]
+    mech = SubsetMechanism(first, categories=cats, random_state=0)
+    mech.fit(np.array([["a"], ["b"], ["c"], ["d"]]))
+    mech.set_params(design=second)
+    with pytest.raises(ValueError, match=r"settings changed since fit \(design\)"):
+        mech.transform(np.array([["a"]]))
+
+
 def test_fingerprint_of_an_array_is_sha256_of_dtype_shape_and_bytes():
     X = np.array([[1.0, 2.0], [3.0, 4.0]])
     expected = _sha128(b"<f8:(2, 2):" + X.tobytes())

@@ -22,10 +22,28 @@ def canonical(value: Any) -> str:
     """A text form of a parameter value that is the same in every process.
 
     Numbers compare by value (``1`` and ``1.0`` agree), sequences by their
-    items (a tuple and a list agree), arrays by dtype, shape and bytes,
-    estimators by class and parameters, and other objects by their type's
-    qualified name (never by ``id`` or ``hash``, which vary between runs).
+    items (a tuple and a list agree), arrays and array-likes (a pandas
+    ``Index``) by dtype, shape and bytes, estimators by class and
+    parameters, a frozen scipy distribution by its family and parameters,
+    and other objects by their type's qualified name and their attributes
+    (never by ``id`` or ``hash``, which vary between runs): two values that
+    differ in content never share a form, so two settings that differ never
+    share a noise stream, and a setting changed after ``fit`` is seen.
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> from skprivate.utils._seeding import canonical
+    >>> canonical([1, 2.0]) == canonical((1.0, 2))
+    True
+    >>> canonical(stats.norm(0, 1)) == canonical(stats.norm(3, 0.2))
+    False
     """
+    return _canonical(value, ())
+
+
+def _canonical(value: Any, open_objects: tuple[int, ...]) -> str:
+    """:func:`canonical`, with the objects whose attributes are being read."""
     if value is None or isinstance(value, bool | np.bool_ | str | bytes):
         return repr(bool(value) if isinstance(value, np.bool_) else value)
     if isinstance(value, numbers.Integral):
@@ -37,22 +55,38 @@ def canonical(value: Any) -> str:
         return f"f:{number.hex()}"
     if isinstance(value, np.ndarray):
         if value.dtype == object:
-            return f"a:{value.shape}:{canonical(value.tolist())}"
+            return f"a:{value.shape}:{_canonical(value.tolist(), open_objects)}"
         data = np.ascontiguousarray(value)
         digest = hashlib.sha256(data.tobytes()).hexdigest()
         return f"a:{data.dtype.str}:{data.shape}:{digest}"
     if isinstance(value, list | tuple):
-        return "[" + ",".join(canonical(v) for v in value) + "]"
+        return "[" + ",".join(_canonical(v, open_objects) for v in value) + "]"
     if isinstance(value, dict):
-        items = sorted((canonical(k), canonical(v)) for k, v in value.items())
+        items = sorted(
+            (_canonical(k, open_objects), _canonical(v, open_objects))
+            for k, v in value.items()
+        )
         return "{" + ",".join(f"{k}={v}" for k, v in items) + "}"
     kind = type(value)
-    if hasattr(value, "get_params") and not isinstance(value, type):
-        params = canonical(value.get_params(deep=False))
-        return f"e:{kind.__module__}.{kind.__qualname__}{params}"
+    name = f"{kind.__module__}.{kind.__qualname__}"
+    if isinstance(value, type):
+        return f"c:{value.__module__}.{value.__qualname__}"
+    if hasattr(value, "get_params"):
+        return f"e:{name}{_canonical(value.get_params(deep=False), open_objects)}"
     if callable(value) and hasattr(value, "__qualname__"):
         return f"c:{getattr(value, '__module__', '')}.{value.__qualname__}"
-    return f"o:{kind.__module__}.{kind.__qualname__}"
+    family = getattr(value, "dist", None)
+    if family is not None and hasattr(value, "args") and hasattr(value, "kwds"):
+        # a frozen scipy distribution: its family and its parameters
+        family_name = getattr(family, "name", type(family).__qualname__)
+        parameters = _canonical([list(value.args), dict(value.kwds)], open_objects)
+        return f"d:{family_name}{parameters}"
+    if hasattr(value, "__array__"):  # a pandas Index or Series, say
+        return _canonical(np.asarray(value), open_objects)
+    state = getattr(value, "__dict__", None)
+    if isinstance(state, dict) and state and id(value) not in open_objects:
+        return f"o:{name}{_canonical(state, (*open_objects, id(value)))}"
+    return f"o:{name}"
 
 
 def _object_values(digest: Any, values: NDArray) -> None:
