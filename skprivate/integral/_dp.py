@@ -41,6 +41,7 @@ from ..exceptions import PrivacyLeakWarning
 from ..utils import check_generator
 from ..utils._dask import is_dask_collection
 from ..utils._redact import raw_values_withheld
+from ..utils._seeding import canonical, data_fingerprint, words
 from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_float_array, check_numeric_input
@@ -279,6 +280,46 @@ class _Moments(RowStatistic):
         return n, total, mean, m2
 
 
+def _release_generator(random_state: Any, settings: Any, data: Any):
+    """The noise generator of one release.
+
+    ``None`` is fresh OS entropy and a ``Generator`` or ``RandomState`` is
+    used as given (it advances, so two calls never share noise).  An int
+    seed is for simulation: it is mixed with the release's settings and a
+    fingerprint of what it releases, so the same seed on another batch (or
+    for another statistic of the same batch) draws other noise; the same
+    seed, settings and data reproduce the release.
+    """
+    if isinstance(random_state, numbers.Integral) and not isinstance(
+        random_state, bool
+    ):
+        check_generator(random_state)  # the int's range is checked there
+        entropy = [
+            int(random_state) % 2**64,
+            *words(data_fingerprint((canonical(settings), data))),
+        ]
+        return np.random.default_rng(np.random.SeedSequence(entropy))
+    return check_generator(random_state)
+
+
+def _column_seed(seed: int, column: Any) -> int:
+    """The int seed of one column of a seeded table release."""
+    check_generator(seed)  # the int's range is checked there
+    entropy = [int(seed) % 2**64, *words(data_fingerprint(str(column)))]
+    return int(np.random.SeedSequence(entropy).generate_state(1, np.uint64)[0])
+
+
+def _moments_fingerprint(moments) -> Any:
+    """What a moment statistic's seed reads of its data.
+
+    The merged moments rounded to single precision: the same in memory and
+    on dask (whose merge order moves the last bits of the sums, never a
+    single-precision rounding in practice), different for another batch.
+    """
+    n, total, _, m2 = moments
+    return (int(n), np.float32(total).item(), np.float32(m2).item())
+
+
 def _moment_value(moments, statistic):
     """The statistic (without noise) of merged moments."""
     n, total, _, m2 = moments
@@ -365,7 +406,11 @@ def laplace_statistic(
     delta : float, default=1e-6
         δ of the propose-test-release IQR (the paper does not state it).
     random_state : int, Generator, RandomState or None, default=None
-        Seed of the noise.
+        Source of the noise: ``None`` draws fresh OS entropy; a
+        ``Generator`` is used as given.  An int is for simulation: it is
+        mixed with the settings and the data, so the same seed reproduces
+        the release of the same data and draws independent noise for
+        another batch or another statistic (never the same noise twice).
     sensitivity : {"global", "local"}, default="global"
         ``"global"``: every statistic is ε-DP (IQR: (ε, δ)-DP) with a
         sensitivity from the bounds; min, max and median come from the
@@ -417,7 +462,7 @@ def laplace_statistic(
     >>> from skprivate.integral import laplace_statistic
     >>> x = np.random.default_rng(0).uniform(0, 100, 1000)
     >>> round(laplace_statistic(x, "count", 2.0, bounds=(0, 100), random_state=0), 2)
-    1000.16
+    999.8
     """
     if statistic not in STATISTICS:
         raise ValueError(
@@ -452,18 +497,22 @@ def laplace_statistic(
     if not lazy:
         # every statistic reads the clamped values (dask blocks: _Moments)
         xs = np.clip(xs, lo, hi)
-    rng = check_generator(random_state)
+    settings = (statistic, epsilon, lo, hi, delta, sensitivity)
     if statistic == "iqr":
+        rng = _release_generator(random_state, settings, xs)
         return _iqr_ptr(xs, lo, hi, epsilon, delta, rng)
     if sensitivity == "global":
         if statistic in _QUANTILES:
+            rng = _release_generator(random_state, settings, xs)
             return _dp_quantile(xs, _QUANTILES[statistic], epsilon, lo, hi, rng)
         # the moments of the sorted values in memory, of the blocks on dask
         moments = reduce_rows(x if lazy else xs, _Moments(lo, hi, clip=True))
         if moments[0] == 0:
             raise ValueError("x is empty; a statistic needs at least one value.")
         scale = global_scale(statistic, moments[0], epsilon, lo, hi)
+        rng = _release_generator(random_state, settings, _moments_fingerprint(moments))
         return float(_moment_value(moments, statistic) + rng.laplace(0.0, scale))
+    rng = _release_generator(random_state, settings, xs)
     if statistic in ("min", "max", "median", "var", "std"):
         warnings.warn(
             f"sensitivity='local': the {statistic} is released with a noise "
@@ -515,7 +564,11 @@ def laplace_describe(
     delta : float, default=1e-6
         δ of the IQR test.
     random_state : int, Generator, RandomState or None, default=None
-        Seed of the noise.
+        Source of the noise, as in :func:`laplace_statistic`: an int seed
+        gives each column a seed of its own (from the seed and the column's
+        name), mixed with each statistic's settings and the column's values,
+        so it reproduces the release of the same table and draws independent
+        noise for another table, column or statistic.
     sensitivity : {"global", "local"}, default="global"
         ε-DP releases from the bounds, or the paper's local-sensitivity
         variants (not DP, warned); see :func:`laplace_statistic`.
@@ -538,7 +591,7 @@ def laplace_describe(
     ...     df, epsilon=4.0, bounds=(0, 99), statistics=("count",), random_state=0
     ... ).round(1)
                a
-    count  100.1
+    count  100.0
     """
     statistics = check_statistics(statistics)
     frame, _ = numeric_frame(df, "laplace_describe", arg="df")
@@ -563,7 +616,14 @@ def laplace_describe(
             check_pair(pair, f"bounds[{key!r}]")
     elif bounds is not None:
         check_pair(bounds, "bounds")
-    rng = check_generator(random_state)
+    # An int seed gives each column its own seed (from the seed and the
+    # column's name), which laplace_statistic mixes with the statistic, its
+    # settings and the column's clamped values; anything else is one source
+    # for the whole table.
+    seeded = isinstance(random_state, numbers.Integral) and not isinstance(
+        random_state, bool
+    )
+    rng = None if seeded else check_generator(random_state)
     table = {}
     for name in frame.columns:
         col_bounds = bounds.get(name) if isinstance(bounds, dict) else bounds
@@ -581,7 +641,7 @@ def laplace_describe(
                 epsilon,
                 col_bounds,
                 delta,
-                rng,
+                _column_seed(random_state, name) if seeded else rng,
                 sensitivity=sensitivity,
             )
             for s in statistics

@@ -245,3 +245,52 @@ def test_absolute_relative_error():
         absolute_relative_error([0.2, -50.0, 10.0, 3.0], [0.7, -40.0, 9.0, np.nan]),
         [0.5, 0.2, 0.1, np.nan],
     )
+
+
+@pytest.mark.parametrize("statistic", ["sum", "mean", "median", "max"])
+def test_an_int_seed_never_gives_two_batches_the_same_noise(statistic):
+    # the same seed on January and February: with shared noise, the
+    # difference of the releases would be the true difference exactly
+    rng = np.random.default_rng(21)
+    january, february = rng.uniform(0, 100, 500), rng.uniform(0, 100, 500)
+
+    def release(x, seed=4, name=statistic):
+        return laplace_statistic(x, name, 1.0, bounds=(0, 100), random_state=seed)
+
+    def noise(x):
+        return release(x) - laplace_statistic(x, statistic, 1e12, bounds=(0, 100))
+
+    if statistic in ("sum", "mean"):
+        assert noise(january) != pytest.approx(noise(february), rel=1e-6)
+    else:
+        assert release(january) != release(february)
+    # the same seed on the same data reproduces the release, row order aside
+    assert release(january) == release(january[::-1])
+    assert release(january) != release(january, seed=5)
+
+
+def test_an_int_seed_gives_other_statistics_and_columns_other_noise():
+    x = np.random.default_rng(22).uniform(0, 100, 400)
+    n = x.size
+    sum_noise = laplace_statistic(x, "sum", 1.0, (0, 100), random_state=3) - x.sum()
+    mean_noise = laplace_statistic(x, "mean", 1.0, (0, 100), random_state=3) - x.mean()
+    # one shared draw u would give sum noise 100 u and mean noise 100 u / n
+    assert sum_noise != pytest.approx(mean_noise * n, rel=1e-6)
+    table = laplace_describe(
+        pd.DataFrame({"a": x, "b": x}), 1.0, (0, 100), ("sum",), random_state=3
+    )
+    assert table.loc["sum", "a"] != table.loc["sum", "b"]
+    again = laplace_describe(
+        pd.DataFrame({"a": x, "b": x}), 1.0, (0, 100), ("sum",), random_state=3
+    )
+    pd.testing.assert_frame_equal(table, again)
+    other = laplace_describe(
+        pd.DataFrame({"a": x[::-1] * 0.5, "b": x}),
+        1.0,
+        (0, 100),
+        ("sum",),
+        random_state=3,
+    )
+    assert other.loc["sum", "a"] - table.loc["sum", "a"] != pytest.approx(
+        (x * 0.5).sum() - x.sum(), rel=1e-9
+    )
