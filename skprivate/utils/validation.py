@@ -679,8 +679,8 @@ def _decode_series(X: Any, name: str) -> Any:
         return X
     dtype = X.dtype
     if isinstance(dtype, _pd_categorical()):
-        if dtype.categories.dtype.kind in "biuf":
-            return np.asarray(X.astype(dtype.categories.dtype), dtype=float)
+        if dtype.categories.dtype.kind in "biuf":  # a missing entry: NaN
+            return np.asarray(X.astype(float), dtype=float)
     elif _is_nullable(dtype):
         return X.to_numpy(dtype=float, na_value=np.nan)
     elif getattr(dtype, "kind", "O") in "biuf":
@@ -737,7 +737,8 @@ def _check_numeric_columns(X: Any, name: str, first_row: int = 0) -> Any:
             if isinstance(dtype, _pd_categorical()):
                 cats = dtype.categories
                 if cats.dtype.kind in "biuf":
-                    decoded[column] = np.asarray(X.iloc[:, j].astype(cats.dtype))
+                    # as float: a missing entry becomes NaN, named as NaN is
+                    decoded[column] = np.asarray(X.iloc[:, j].astype(float))
                     continue
             elif _is_nullable(dtype) and _is_pandas(X):
                 # pd.NA is a missing value: NaN, refused or dropped as NaN is

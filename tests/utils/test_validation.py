@@ -1,4 +1,5 @@
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.exceptions import DataConversionWarning
 
@@ -10,6 +11,7 @@ from skprivate.utils import (
     check_interval_array,
     make_interval_array,
 )
+from skprivate.utils.validation import check_numeric_input
 
 
 def test_interval_array_accepts_exact_halflines_and_lists():
@@ -89,3 +91,22 @@ def test_check_generator():
     assert check_generator(rs).random() != check_generator(rs).random()
     with pytest.raises(ValueError, match="random_state"):
         check_generator("x")
+
+
+@pytest.mark.parametrize("as_series", [False, True])
+def test_a_numeric_categorical_with_a_missing_entry_is_refused_as_nan(as_series):
+    # the entry decodes to NaN and is named as NaN is, never by pandas'
+    # "Cannot convert float NaN to integer"
+    from skprivate import LaplaceLDP
+
+    column = pd.Series(pd.Categorical([1, None, 2]), name="c")
+    X = column if as_series else column.to_frame()
+    where = "column 0" if as_series else "column 'c'"
+    with pytest.raises(ValueError) as caught:
+        LaplaceLDP(bounds=(0, 3)).fit_transform(X)
+    assert str(caught.value) == (
+        f"X contains NaN at row 1, {where}; every value must be finite (a "
+        "missing value is NaN)."
+    )
+    decoded = check_numeric_input(column, name="x")
+    np.testing.assert_array_equal(np.asarray(decoded, float), [1.0, np.nan, 2.0])
