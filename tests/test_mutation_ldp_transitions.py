@@ -247,6 +247,22 @@ def test_square_wave_transition_past_the_underflow_is_the_point_mass_limit():
     assert M[1, 0] == pytest.approx(0.00025, abs=1e-18)
 
 
+@pytest.mark.parametrize("epsilon", [40.0, 700.0])
+def test_square_wave_transition_of_a_value_at_the_top_edge(epsilon):
+    # the last cell's points reach 1.0 in doubles, where w is below half an
+    # ulp of 1 and the top report edge 1 + w rounds to 1: the band of a
+    # value at 1 stays whole in the report range
+    edges = np.array([0.0, 0.5, 1 - 2.0**-53, 1.0])
+    M, out = square_wave_transition(edges, epsilon)
+    assert out[-1] == 1.0
+    ref = _mp_square_wave_transition(edges, epsilon, 16)
+    np.testing.assert_allclose(M, ref, rtol=0, atol=1e-13)
+    # past the underflow (w = 0): the point-mass limit, as for other values
+    M, _ = square_wave_transition(edges, 800.0)
+    floor = (1 / 800.0) / 3
+    np.testing.assert_allclose(M[:, 2], [floor, floor, 1 - 2 * floor], atol=1e-15)
+
+
 def test_square_wave_transition_where_the_odds_round_to_one():
     # below epsilon ~ 1e-16, w rounds to 1/2 and the odds k = 2 w e^eps to 1:
     # the reports are uniform on [-1/2, 3/2] to within about epsilon

@@ -173,6 +173,10 @@ def square_wave_transition(
     sub = (np.arange(n_sub) + 0.5) / n_sub
     v = edges[:-1, None] + np.diff(edges)[:, None] * sub[None, :]
     below = _band_share_below(out_edges[:, None, None], v[None], w)
+    # The report range holds every band whole.  Computed, the end shares can
+    # miss it: once w is below half an ulp of 1, the top edge 1 + w rounds
+    # to 1 and would cut the band of a value at 1 in half.
+    below[0], below[-1] = 0.0, 1.0
     cell = np.diff(out_edges)[:, None, None]
     M = (q * cell + extra * np.diff(below, axis=0)).mean(axis=2)
     return M / M.sum(axis=0, keepdims=True), out_edges
