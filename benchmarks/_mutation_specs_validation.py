@@ -716,9 +716,9 @@ SPECS.update(
             equivalent={
                 f"{_REP}_mutmut_{n}": (text, _READ_ONLY)
                 for n, text in (
-                    (30, "A = A.astype(bool, copy=None)"),
-                    (32, "A = A.astype(bool, )"),
-                    (33, "A = A.astype(bool, copy=True)"),
+                    (28, "A = A.astype(bool, copy=None)"),
+                    (30, "A = A.astype(bool, )"),
+                    (31, "A = A.astype(bool, copy=True)"),
                 )
             },
         ),

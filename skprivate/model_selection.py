@@ -16,6 +16,7 @@ or account for the search in the privacy budget.
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -44,11 +45,14 @@ class MostPrivateWithin:
     rule : {"absolute", "relative", "one-se"}, default="absolute"
         ``"absolute"``: score ≥ best − tolerance; ``"relative"``: score ≥
         best − tolerance·abs(best); ``"one-se"``: score ≥ best − tolerance·SE of
-        the best, where SE = std_test_score / sqrt(n_splits) (tolerance=1 is
-        the one-standard-error rule).
+        the best, where SE = std / sqrt(n_splits) (tolerance=1 is the
+        one-standard-error rule).  The standard deviation and the splits are
+        read from the columns matching ``score_key``: for
+        ``"mean_test_<name>"``, ``"std_test_<name>"`` and
+        ``"split<i>_test_<name>"``.
     score_key : str, default="mean_test_score"
         Column of ``cv_results_`` to use (``"mean_test_<name>"`` with several
-        scorers).
+        scorers).  With ``rule="one-se"`` it must start with ``"mean_"``.
 
     Examples
     --------
@@ -100,8 +104,47 @@ class MostPrivateWithin:
                 f"param {self.param!r} is not a searched parameter; the grid has "
                 f"{sorted(params)}."
             )
-        value = float(params[self.param])
-        return -value if self.more_private == "lower" else value
+        value = params[self.param]
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"param {self.param!r} is {value!r} in the grid point "
+                f"{dict(params)}; expected a number (the privacy parameter, "
+                f"{self.more_private} = more private)."
+            ) from None
+        if np.isnan(number):
+            raise ValueError(
+                f"param {self.param!r} is NaN in the grid point {dict(params)}; "
+                "expected a number (the privacy parameter)."
+            )
+        return -number if self.more_private == "lower" else number
+
+    def _standard_error(self, cv_results: Mapping[str, Any], best: int) -> float:
+        """SE of the best mean score: its std over the splits / sqrt(n_splits)."""
+        key = self.score_key
+        if not key.startswith("mean_") or key == "mean_":
+            raise ValueError(
+                f"rule='one-se' needs a score_key 'mean_<...>' (the mean of the "
+                f"scores over the splits, as 'mean_test_score'); got {key!r}."
+            )
+        suffix = key[len("mean") :]  # "_test_score", "_test_r2", ...
+        std_key = f"std{suffix}"
+        if std_key not in cv_results:
+            raise ValueError(
+                f"rule='one-se' needs the column {std_key!r} of cv_results (the "
+                f"standard deviation over the splits of score_key {key!r}); it "
+                "has none."
+            )
+        split = re.compile(rf"split\d+{re.escape(suffix)}")
+        n_splits = sum(1 for k in cv_results if split.fullmatch(str(k)))
+        if n_splits == 0:
+            raise ValueError(
+                f"rule='one-se' needs the split scores 'split<i>{suffix}' of "
+                f"cv_results (to count the splits of score_key {key!r}); it has "
+                "none."
+            )
+        return float(np.asarray(cv_results[std_key])[best]) / np.sqrt(n_splits)
 
     def _check(self) -> None:
         if self.more_private not in ("lower", "higher"):
@@ -148,6 +191,11 @@ class MostPrivateWithin:
                 "search must be a fitted search (GridSearchCV, RandomizedSearchCV) "
                 f"or its cv_results_ dict; got {type(cv_results).__name__}."
             )
+        if len(cv_results["params"]) == 0:
+            raise ValueError(
+                "search has no grid point (its cv_results 'params' is empty); "
+                "expected a search fitted over at least one setting."
+            )
         if self.score_key not in cv_results:
             raise ValueError(
                 f"cv_results has no score_key {self.score_key!r}; with several "
@@ -155,23 +203,19 @@ class MostPrivateWithin:
             )
         scores = np.asarray(cv_results[self.score_key], dtype=float)
         if np.all(np.isnan(scores)):
-            raise ValueError("every grid point has a NaN score; check the scorer.")
+            raise ValueError(
+                f"every grid point has a NaN score in score_key "
+                f"{self.score_key!r}; check the scorer."
+            )
         best = int(np.nanargmax(scores))
         if self.rule == "absolute":
             threshold = scores[best] - self.tolerance
         elif self.rule == "relative":
             threshold = scores[best] - self.tolerance * abs(scores[best])
         else:
-            std_key = self.score_key.replace("mean_", "std_", 1)
-            n_splits = sum(
-                1
-                for k in cv_results
-                if k.startswith("split") and k.endswith("_test_score")
+            threshold = scores[best] - self.tolerance * self._standard_error(
+                cv_results, best
             )
-            if std_key not in cv_results or n_splits == 0:
-                raise ValueError("rule='one-se' needs std_test_score and split scores.")
-            se = float(np.asarray(cv_results[std_key])[best]) / np.sqrt(n_splits)
-            threshold = scores[best] - self.tolerance * se
         privacy = np.array([self._privacy(p) for p in cv_results["params"]])
         frame = pd.DataFrame(
             {

@@ -78,3 +78,109 @@ def test_as_refit_strategy_of_grid_search():
     chosen = search.cv_results_["params"][search.best_index_]
     assert chosen["functiontransformer__kw_args"] == {"scale": 0.1}
     assert hasattr(search, "best_estimator_")
+
+
+def _two_scorer_results():
+    """RESULTS as a search with the scorers "r2" and "mse" would give them."""
+    out = {"params": RESULTS["params"]}
+    for key, value in RESULTS.items():
+        if key.endswith("_test_score"):
+            out[key.replace("_test_score", "_test_r2")] = value
+            out[key.replace("_test_score", "_test_mse")] = -value
+    return out
+
+
+@pytest.mark.parametrize("tolerance, expected", [(1.0, 2.0), (2.0, 1.0)])
+def test_one_se_reads_the_columns_of_score_key(tolerance, expected):
+    # the same selection as with one scorer: std_test_r2 over 4 splits
+    results = _two_scorer_results()
+    for select in (
+        lambda: most_private_setting(
+            results, "eps", tolerance=tolerance, rule="one-se", score_key="mean_test_r2"
+        )["params"],
+        lambda: results["params"][
+            MostPrivateWithin(
+                "eps", tolerance=tolerance, rule="one-se", score_key="mean_test_r2"
+            )(results)
+        ],
+    ):
+        assert select() == {"eps": expected}
+    # the SE of another score_key is read from its own columns: doubling the
+    # std of r2 (SE 0.04, need >= 0.77) selects 1.0 at tolerance 1
+    results["std_test_r2"] = 2 * results["std_test_r2"]
+    out = most_private_setting(
+        results, "eps", tolerance=1.0, rule="one-se", score_key="mean_test_r2"
+    )
+    assert out["params"] == {"eps": 1.0}
+
+
+def test_one_se_with_several_scorers_of_a_fitted_search():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 1))
+    y = 2 * X[:, 0] + rng.normal(scale=0.5, size=60)
+
+    def add_noise(X, scale=0.0):
+        return X + np.random.default_rng(1).normal(scale=scale, size=X.shape)
+
+    def scale(params):
+        return params["functiontransformer__kw_args"]["scale"]
+
+    pipe = make_pipeline(FunctionTransformer(add_noise), Ridge())
+    grid = {"functiontransformer__kw_args": [{"scale": s} for s in (0.0, 0.5, 3.0)]}
+    search = GridSearchCV(
+        pipe, grid, cv=3, scoring=["r2", "neg_mean_squared_error"], refit="r2"
+    ).fit(X, y)
+    results = search.cv_results_
+    # r2: 0.899 (std 0.038), 0.811, 0.058; the SE of the best is 0.022, so
+    # scale 0.5 is within 5 SE of the best (0.788) but not within 3 (0.832)
+    np.testing.assert_allclose(
+        results["mean_test_r2"], [0.899, 0.811, 0.058], atol=1e-3
+    )
+    np.testing.assert_allclose(results["std_test_r2"][0], 0.038, atol=1e-3)
+    for tolerance, expected in [(3.0, 0.0), (5.0, 0.5)]:
+        out = most_private_setting(
+            search, scale, tolerance=tolerance, rule="one-se", score_key="mean_test_r2"
+        )
+        assert scale(out["params"]) == expected
+
+
+def test_one_se_names_the_missing_column():
+    results = _two_scorer_results()
+    del results["std_test_r2"]
+    with pytest.raises(ValueError) as error:
+        most_private_setting(
+            results, "eps", tolerance=1.0, rule="one-se", score_key="mean_test_r2"
+        )
+    assert "'std_test_r2'" in str(error.value)
+    assert "score_key 'mean_test_r2'" in str(error.value)
+    results = _two_scorer_results()
+    for i in range(4):
+        del results[f"split{i}_test_r2"]
+    with pytest.raises(ValueError) as error:
+        most_private_setting(
+            results, "eps", tolerance=1.0, rule="one-se", score_key="mean_test_r2"
+        )
+    assert "'split<i>_test_r2'" in str(error.value)
+    results["r2"] = results["mean_test_r2"]
+    with pytest.raises(ValueError, match="rule='one-se' needs a score_key 'mean_"):
+        most_private_setting(results, "eps", rule="one-se", score_key="r2")
+
+
+def test_a_grid_point_without_a_number_is_refused_naming_param():
+    results = {
+        "params": [{"eps": None}, {"eps": 1.0}],
+        "mean_test_score": np.array([0.5, 0.6]),
+    }
+    with pytest.raises(TypeError, match="param 'eps' is None in the grid point"):
+        most_private_setting(results, "eps")
+    results["params"][0] = {"eps": float("nan")}
+    with pytest.raises(ValueError, match="param 'eps' is NaN in the grid point"):
+        most_private_setting(results, "eps")
+
+
+def test_a_search_without_grid_points_is_refused():
+    results = {"params": [], "mean_test_score": np.array([])}
+    with pytest.raises(ValueError, match="search has no grid point"):
+        most_private_setting(results, "eps")
+    with pytest.raises(ValueError, match="search has no grid point"):
+        MostPrivateWithin("eps")({"params": []})

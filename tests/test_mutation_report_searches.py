@@ -4,7 +4,8 @@ A fitted search reports the rows of ``best_estimator_`` and counts how many
 times it privatized each record (``report.attrs["releases_per_record"]``);
 with ``refit=False`` there is no fitted model, and the rows are read from
 the parameters of the candidate with the largest epsilon (a raw channel
-first, then the largest delta), walking its unfitted structure.  Each test
+first, then the largest delta), walking its unfitted structure, with a row
+for every column any other candidate leaves raw or not certified.  Each test
 asserts the exact rows, notes and counts of a tiny search over the stated
 privatizers of ``tests/test_mutation_report.py``.
 ``benchmarks/_mutation_specs_report.py`` lists the mutants of
@@ -26,6 +27,7 @@ from sklearn.linear_model import LinearRegression, RANSACRegressor, Ridge
 from sklearn.model_selection import GridSearchCV, KFold, ShuffleSplit
 from sklearn.neighbors import KernelDensity
 from sklearn.pipeline import FeatureUnion, make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from skprivate import (
     RowwiseTransformer,
@@ -262,6 +264,88 @@ def test_search_without_refit_takes_the_largest_delta_among_equal_epsilons():
     )
     report = privacy_report(search.fit(_X(k=2)))
     assert report["epsilon"].iloc[0] == 4.0
+
+
+def _other(which):
+    return (
+        f"refit=False: no fitted model; a channel of {which}, read from the parameters"
+    )
+
+
+def test_search_without_refit_reports_the_raw_columns_of_every_candidate():
+    # every candidate passes the remainder raw; the reported one (the
+    # largest epsilon) drops column 1, which two others pass raw
+    ct = ColumnTransformer(
+        [("a", _Budget(), [0]), ("b", "drop", [1])], remainder="passthrough"
+    )
+    grid = [
+        {"columntransformer__a__epsilon": [2.0]},
+        {
+            "columntransformer__a__epsilon": [1.0, 0.5],
+            "columntransformer__b": ["passthrough"],
+        },
+    ]
+    search = GridSearchCV(
+        make_pipeline(ct, KernelDensity()), grid, cv=KFold(2), refit=False
+    )
+    report = privacy_report(search.fit(_X(k=3)))
+    largest = _largest({"columntransformer__a__epsilon": 2.0}, 3)
+    first = {
+        "columntransformer__a__epsilon": 1.0,
+        "columntransformer__b": "passthrough",
+    }
+    used = "used raw by KernelDensity"
+    assert _table(report) == [
+        ("0", "_Budget", 2.0, f"{_STATIC}; {largest}"),
+        (
+            "remainder columns (if any)",
+            "raw (passthrough)",
+            np.inf,
+            f"remainder='passthrough' of ColumnTransformer; {used}; {largest}",
+        ),
+        (
+            "1",
+            "raw (passthrough)",
+            np.inf,
+            f"passthrough 'b' of ColumnTransformer; {used}; "
+            + _other(f"2 of the 3 candidates, the first {first}"),
+        ),
+    ]
+    assert report["exact_disclosure"].tolist() == [False, True, True, True]
+    assert _total(report)["note"].startswith(
+        "no guarantee: some columns leave raw; raw columns (epsilon = inf): "
+        "remainder columns (if any), 1; "
+    )
+
+
+def test_search_without_refit_adds_a_raw_channel_to_a_column_not_certified():
+    # the reported candidate scales column 0 before privatizing it (not
+    # certified); the other passes it raw: its values leave exactly
+    scaled = make_pipeline(StandardScaler(), _Budget(epsilon=2.0))
+    ct = ColumnTransformer([("a", _Budget(), [0])])
+    grid = {"columntransformer__a": [scaled, "passthrough"]}
+    search = GridSearchCV(
+        make_pipeline(ct, KernelDensity()), grid, cv=KFold(2), refit=False
+    )
+    report = privacy_report(search.fit(_X(k=2)))
+    assert report["column"].tolist() == ["0", "0", "total"]
+    row = report.iloc[1]
+    assert (row["mechanism"], row["notion"]) == (
+        "StandardScaler",
+        "none (not certified)",
+    )
+    assert row["exact_disclosure"] == True  # noqa: E712
+    assert row["note"].endswith(
+        "passthrough 'a' of ColumnTransformer; used raw by KernelDensity; "
+        + _other(
+            "the candidate {'columntransformer__a': 'passthrough'} "
+            "(1 of the 2 candidates)"
+        )
+    )
+    assert _total(report)["note"].startswith(
+        "no guarantee: some columns leave raw and some columns are not "
+        "certified; raw columns (epsilon = inf): 0; not certified: "
+    )
 
 
 def test_releases_of_several_searches_add_up():

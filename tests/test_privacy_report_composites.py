@@ -440,6 +440,35 @@ def test_search_without_refit_still_flags_raw_channels():
     assert report.attrs["releases_per_record"] == 2 * 2 + 2 * 1
 
 
+def test_search_without_refit_flags_a_column_any_candidate_passes_raw():
+    # both candidates use y raw; the one with the lower epsilon also passes
+    # the ZIP code raw, and a report of the other alone would leave it out
+    df, y = _data()
+    ct = ColumnTransformer([("age", _age(1), ["age"])])
+    estimator = Pipeline([("ct", ct), ("ridge", Ridge())])
+    grid = [
+        {"ct__age__epsilon": [5.0]},
+        {"ct__age__epsilon": [0.5], "ct__remainder": ["passthrough"]},
+    ]
+    search = GridSearchCV(estimator, grid, cv=KFold(3), refit=False)
+    report = privacy_report(search.fit(df[["age", "zip"]], y))
+    assert report["column"].tolist() == [
+        "age",
+        "y",
+        "remainder columns (if any)",
+        "total",
+    ]
+    assert _rows(report, "age")["epsilon"].item() == 5.0
+    passed = _rows(report, "remainder columns (if any)").iloc[0]
+    assert passed["mechanism"] == "raw (passthrough)"
+    assert passed["epsilon"] == np.inf
+    assert "'ct__remainder': 'passthrough'" in passed["note"]
+    assert _total(report)["note"].startswith(
+        "no guarantee: some columns leave raw; raw columns (epsilon = inf): "
+        "y, remainder columns (if any);"
+    )
+
+
 # --- settings and refusals --------------------------------------------------------
 
 

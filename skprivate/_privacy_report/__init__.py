@@ -124,9 +124,11 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         each record (``n_candidates x`` training folds per record, plus the
         held-out folds a privatizing transform sees when scoring, plus one
         refit).  With ``refit=False`` there is no fitted model: the rows are
-        those of the candidate with the largest epsilon (among equal ones,
-        the largest delta), read from the ``epsilon`` and ``delta``
-        parameters of its privatizers.
+        those of one candidate, read from the ``epsilon`` and ``delta``
+        parameters of its privatizers (one with a raw channel first, then
+        the largest epsilon, then the largest delta), and every column that
+        another candidate releases raw or uncertified gets its row too, with
+        a note naming the candidates that do.
 
     Raises
     ------

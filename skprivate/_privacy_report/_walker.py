@@ -521,28 +521,35 @@ class _Walker:
         return out
 
     def candidates(self, s: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
-        """Rows of the candidate with the largest epsilon (``refit=False``).
+        """Rows of the candidates of a search fitted with ``refit=False``.
 
-        A raw channel comes first; among equal epsilons, the largest delta.
+        No model is fitted, and any candidate may be the one deployed.  The
+        privatizer rows are those of one candidate, read from its parameters:
+        a raw channel comes first; then the largest epsilon; among equal
+        epsilons, the largest delta.  Every column that leaves without a
+        guarantee (raw, or not certified) in any candidate has its row too,
+        its note naming the candidates it comes from: the report covers
+        every channel any candidate opens.
         """
-        chosen, largest, chosen_params = None, (False, -np.inf, -np.inf), None
-        for params in s.cv_results_["params"]:
+        params = list(s.cv_results_["params"])
+        walked = []
+        for p in params:
             walker = _Walker(static=True)
-            candidate = clone(s.estimator).set_params(**params)
-            out = walker.walk(candidate, cols, y)
-            eps = [r.get("epsilon", np.nan) for r in walker.rows]
-            deltas = [r.get("delta", np.nan) for r in walker.rows]
-            total = (
-                bool(walker.raw),
-                float(np.nansum(eps)),
-                float(np.nansum(deltas)),
-            )
-            if chosen is None or total > largest:
-                chosen, largest, chosen_params, chosen_out = walker, total, params, out
+            out = walker.walk(clone(s.estimator).set_params(**p), cols, y)
+            walked.append((p, walker, out))
+
+        def rank(item: tuple[dict, _Walker, list[_Col]]) -> tuple[bool, float, float]:
+            rows, raw = item[1].rows, item[1].raw
+            eps = [r.get("epsilon", np.nan) for r in rows]
+            deltas = [r.get("delta", np.nan) for r in rows]
+            return bool(raw), float(np.nansum(eps)), float(np.nansum(deltas))
+
+        # max keeps the first of equal candidates
+        chosen_params, chosen, chosen_out = max(walked, key=rank)
         self.n_privatizers += chosen.n_privatizers
         note = (
             f"refit=False: no fitted model; rows of the candidate {chosen_params}, "
-            f"the largest epsilon of the {len(s.cv_results_['params'])} candidates, "
+            f"the largest epsilon of the {len(params)} candidates, "
             "read from the parameters"
         )
         for row in chosen.rows:
@@ -551,4 +558,25 @@ class _Walker:
         for name, row in chosen.raw.items():
             for kind in row["_kinds"]:  # raw, or not certified, as in the candidate
                 self.flag(name, row["mechanism"], _join(row["note"], note), kind)
+        # the channels the other candidates open, each once: (column, kind)
+        # -> the first candidate's parameters and row, and how many open it
+        others: dict[tuple[str, str], list] = {}
+        for p, walker, _ in walked:
+            for name, row in walker.raw.items():
+                for kind in row["_kinds"]:
+                    if name in chosen.raw and kind in chosen.raw[name]["_kinds"]:
+                        continue
+                    found = others.setdefault((name, kind), [p, row, 0])
+                    found[2] += 1
+        for (name, kind), (p, row, k) in others.items():
+            which = (
+                f"the candidate {p} (1 of the {len(params)} candidates)"
+                if k == 1
+                else f"{k} of the {len(params)} candidates, the first {p}"
+            )
+            where = (
+                f"refit=False: no fitted model; a channel of {which}, read from "
+                "the parameters"
+            )
+            self.flag(name, row["mechanism"], _join(row["note"], where), kind)
         return chosen_out
