@@ -196,25 +196,29 @@ def test_an_rvns_question_gets_the_reconstruction_with_its_band(placement):
 
 def test_a_subset_question_gets_its_design():
     design = SubsetUniform(categories=[CATS]).fit([[CATS[0]]])
-    est, text = _estimator(Question("r", "R?", design))
+    question = Question("r", "R?", design)
+    est, text = _estimator(question)
     assert isinstance(est, SubsetDistributionEstimator)
-    assert est.get_params()["design"] is design
+    # the question's own (frozen) copy of the privatizer
+    assert est.get_params()["design"] is question.privatizer
     assert text == "SubsetDistributionEstimator(design=SubsetUniform)"
 
 
 def test_a_frequency_question_gets_its_oracle_and_a_memoized_one_the_two_stages():
     plain = GeneralizedRandomizedResponse(epsilon=1.0, categories=[CATS])
     plain = plain.fit([[CATS[0]]])
-    est, text = _estimator(Question("f", "F?", plain))
+    question = Question("f", "F?", plain)
+    est, text = _estimator(question)
     assert type(est) is FrequencyEstimator
-    assert est.get_params()["oracle"] is plain
+    assert est.get_params()["oracle"] is question.privatizer
     assert text == "FrequencyEstimator(oracle=GeneralizedRandomizedResponse)"
     memo = LongitudinalOracle(
         epsilon_permanent=2.0, epsilon_instant=1.0, categories=[CATS]
     ).fit([[CATS[0]]])
-    est, text = _estimator(Question("m", "M?", memo))
+    question = Question("m", "M?", memo)
+    est, text = _estimator(question)
     assert type(est) is LongitudinalFrequencyEstimator
-    assert est.get_params()["oracle"] is memo
+    assert est.get_params()["oracle"] is question.privatizer
     assert text == "LongitudinalFrequencyEstimator(oracle=LongitudinalOracle)"
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 from ..interval import intervals_from_answers
 from ..utils._param_validation import Interval, validate_params
 from ._questionnaire import Questionnaire
-from ._store import SurveyStore
+from ._store import SurveyStore, check_existing, check_persistent
 
 __all__ = ["issue_tokens", "read_responses", "read_waves"]
 
@@ -25,10 +25,15 @@ class UnknownQuestionError(KeyError, ValueError):
 
 
 def check_questionnaire(questionnaire: Any) -> None:
-    """Refuse anything but a :class:`Questionnaire`, naming the argument."""
+    """Refuse anything but a :class:`Questionnaire`, naming the argument,
+    and a questionnaire whose questions' privatizers changed since they were
+    built (its pages would sample another mechanism than the one reported
+    and charged)."""
     if not isinstance(questionnaire, Questionnaire):
         kind = type(questionnaire).__name__
         raise TypeError(f"questionnaire must be a Questionnaire; got {kind}.")
+    for q in questionnaire.questions:
+        q._check_spec()
 
 
 def issue_tokens(
@@ -37,9 +42,12 @@ def issue_tokens(
     """Issue one token per respondent, with the respondent's interval anchors.
 
     The anchors of every interval question are drawn now, by the collector,
-    and bound to the token: the respondent's page shows them and the server
-    turns the chosen cell into an interval with them.  The database keeps a
-    SHA-256 of each token, never the token itself.
+    from fresh operating-system entropy whatever the ``random_state`` of the
+    question's privatizer (a seed is for simulation: two calls, or two
+    loads of one saved questionnaire, never give respondents the same
+    anchors), and bound to the token: the respondent's page shows them and
+    the server turns the chosen cell into an interval with them.  The
+    database keeps a SHA-256 of each token, never the token itself.
 
     Parameters
     ----------
@@ -47,6 +55,8 @@ def issue_tokens(
         The survey.
     database : str or Path
         SQLAlchemy URL, or the path of an SQLite file (created if needed).
+        An in-memory SQLite database (``sqlite://``) is refused: the tokens
+        would vanish with it.
     n_respondents : int
         Number of tokens to issue.
 
@@ -55,6 +65,13 @@ def issue_tokens(
     tokens : list of str
         One 256-bit URL-safe token per respondent; the respondent's page is
         at ``/s/<token>`` on the server.  Give each to one respondent.
+
+    Raises
+    ------
+    ValueError
+        For an in-memory ``database``, a database holding another
+        questionnaire, or a question whose privatizer changed since the
+        question was built.
 
     Examples
     --------
@@ -75,10 +92,12 @@ def issue_tokens(
         {"n_respondents": n_respondents},
         "issue_tokens",
     )
+    check_persistent(database, "issue_tokens")
     store = SurveyStore(database)
     try:
         store.initialize(questionnaire.public_spec(), questionnaire.fingerprint())
-        return store.add_tokens(questionnaire.draw_anchors(n_respondents))
+        anchors = questionnaire.draw_anchors(n_respondents, random_state=None)
+        return store.add_tokens(anchors)
     finally:
         store.close()
 
@@ -161,7 +180,8 @@ def read_responses(
     Parameters
     ----------
     database : str or Path
-        SQLAlchemy URL or SQLite file of the survey.
+        SQLAlchemy URL or SQLite file of the survey; an SQLite file that
+        does not exist is refused (``ValueError``), never created.
     question : str or None, default=None
         One question's answers; ``None`` gives every question.
     as_frame : bool, default=False
@@ -202,6 +222,7 @@ def read_responses(
         {"question": question, "as_frame": as_frame, "wave": wave},
         "read_responses",
     )
+    check_existing(database)
     store = SurveyStore(database)
     try:
         spec = store.public_spec()
@@ -242,7 +263,8 @@ def read_waves(
     Parameters
     ----------
     database : str or Path
-        SQLAlchemy URL or SQLite file of the survey.
+        SQLAlchemy URL or SQLite file of the survey; an SQLite file that
+        does not exist is refused (``ValueError``), never created.
     question : str
         The question's name.
     waves : int or None, default=None
@@ -274,6 +296,7 @@ def read_waves(
         {"question": question, "waves": waves},
         "read_waves",
     )
+    check_existing(database)
     store = SurveyStore(database)
     try:
         spec = store.public_spec()

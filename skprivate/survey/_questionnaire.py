@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
+import numbers
 import pickle
 import re
 from collections.abc import Mapping, Sequence
@@ -54,6 +56,12 @@ class Question:
     privatizer : privatizer
         A fitted one-column privatizer (see
         :func:`~skprivate.survey.mechanism_spec` for the supported ones).
+        The question keeps a deep copy of it, taken here: changing the
+        object passed afterwards (``set_params``, a new ``fit``) does not
+        reach the survey.  Its ``random_state`` is not used by the survey:
+        the collection draws from fresh entropy whatever it is, and a
+        simulation takes its own seed (:meth:`Questionnaire.draw_anchors`,
+        :meth:`Questionnaire.simulate_answers`).
     help : str, default=""
         An extra line shown under the question.
     unit : str, default=""
@@ -71,6 +79,20 @@ class Question:
         Subset and frequency questions only: text shown for each category
         (by category), the category itself otherwise.
 
+    Attributes
+    ----------
+    privatizer : privatizer
+        The question's own copy of the privatizer passed.  The page's
+        ``spec``, the privacy report, the server's ledger and its answer
+        checks all read this copy; it is frozen: a survey whose question's
+        privatizer no longer gives ``spec`` is refused (``ValueError``) when
+        it is reported, loaded, served or given tokens.
+    spec : dict
+        The mechanism the respondent's page samples
+        (:func:`~skprivate.survey.mechanism_spec` of :attr:`privatizer`).
+    kind : str
+        ``spec["kind"]``.
+
     Examples
     --------
     >>> from skprivate import LaplaceLDP
@@ -79,6 +101,9 @@ class Question:
     >>> q = Question("hours", "How many hours did you work last week?", ldp)
     >>> q.kind
     'laplace'
+    >>> _ = ldp.set_params(epsilon=0.25).fit([[0.0]])  # the question keeps its copy
+    >>> q.privatizer.epsilon, q.spec["epsilon"]
+    (1.0, 1.0)
     """
 
     def __init__(
@@ -101,23 +126,55 @@ class Question:
             raise ValueError(f"Question {name!r} needs a non-empty text.")
         self.name = name
         self.text = text
-        self.privatizer = privatizer
+        # the question's own copy: the page's spec, the report, the ledger and
+        # the answer checks read this object, never the caller's
+        self.privatizer = copy.deepcopy(privatizer)
         self.help = str(help)
         self.unit = str(unit)
-        self.spec = mechanism_spec(privatizer)
+        self.spec = mechanism_spec(self.privatizer)
         self.kind = self.spec["kind"]
         if decimals is not None and (
             not isinstance(decimals, int) or not 0 <= decimals <= 15
         ):
             raise ValueError(f"decimals must be an int in [0, 15]; got {decimals!r}.")
         if self.kind == "interval" and decimals is None:
-            spread = privatizer._anchor_distribution(0).mult
+            spread = self.privatizer._anchor_distribution(0).mult
             decimals = int(np.clip(2 - math.floor(math.log10(spread)), 0, 10))
         self.decimals = decimals
         self.labels = None if labels is None else dict(labels)
         if self.kind == "interval":
             self._check_anchor_support()
             self.anchor_grid()
+
+    def _check_spec(self) -> None:
+        """Refuse a privatizer that no longer gives the page's ``spec``.
+
+        Raises
+        ------
+        ValueError
+            Naming the question and the fields of the spec that changed.
+        """
+        try:
+            current = mechanism_spec(self.privatizer)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"the privatizer of question {self.name!r} changed since the "
+                f"question was built and no longer describes its page: {exc}"
+            ) from None
+        if _canonical(current) != _canonical(self.spec):
+            changed = sorted(
+                key
+                for key in set(current) | set(self.spec)
+                if _canonical(current.get(key)) != _canonical(self.spec.get(key))
+            )
+            raise ValueError(
+                f"the privatizer of question {self.name!r} changed since the "
+                f"question was built ({', '.join(changed)} of its mechanism): "
+                "the page samples the mechanism frozen in the question's spec, "
+                "while the report and the ledger would read the changed one. "
+                "Build a new Question (and Questionnaire) from the privatizer "
+                "you mean to use."
+            )
 
     def _check_anchor_support(self) -> None:
         low, high = self.privatizer._value_support(0)
@@ -181,6 +238,44 @@ class Question:
         return f"Question({self.name!r}, kind={self.kind!r})"
 
 
+def _canonical(value: Any) -> str:
+    """A JSON text of a spec (or of one of its fields), to compare specs."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _reseeded(privatizer: Any, random_state: int | None) -> Any:
+    """A fitted privatizer that draws with ``random_state``.
+
+    ``None``: fresh operating-system entropy on every call, whatever the
+    privatizer's own ``random_state`` (the privatizer itself when it has
+    none); an int: a copy whose seeded draws start anew, for a reproducible
+    simulation.  The question's privatizer is never changed.
+    """
+    if random_state is None and getattr(privatizer, "random_state", None) is None:
+        return privatizer
+    copied = copy.deepcopy(privatizer)
+    # set_params drops the copied call counter; the fitted settings exclude
+    # random_state, so the copy stays fitted
+    copied.set_params(random_state=random_state)
+    return copied
+
+
+def _check_seed(random_state: Any) -> int | None:
+    """The seed of a simulation: None, or an int >= 0."""
+    if random_state is None:
+        return None
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
+        raise TypeError(
+            "random_state must be an int >= 0 or None; got "
+            f"{type(random_state).__name__}."
+        )
+    if random_state < 0:
+        raise ValueError(
+            f"random_state must be an int >= 0 or None; got {random_state}."
+        )
+    return int(random_state)
+
+
 class Questionnaire:
     """A private survey: questions whose answers are privatized at the source.
 
@@ -191,6 +286,13 @@ class Questionnaire:
     privatizer.  :meth:`render_html` writes the page, :func:`issue_tokens`
     and ``python -m skprivate survey serve`` run the collection, and
     :func:`read_responses` returns what the learners take.
+
+    The collection draws from fresh entropy whatever the privatizers'
+    ``random_state``: the anchors of :func:`issue_tokens` and of open
+    enrollment from the operating system (:meth:`draw_anchors` without a
+    seed), the answers from ``crypto.getRandomValues`` on the respondent's
+    device.  A seed is for simulation: :meth:`draw_anchors` and
+    :meth:`simulate_answers` take one explicitly.
 
     Parameters
     ----------
@@ -267,6 +369,8 @@ class Questionnaire:
         if len(set(names)) != len(names):
             dup = next(n for n in names if names.count(n) > 1)
             raise ValueError(f"Question names must be distinct; {dup!r} repeats.")
+        for q in questions:
+            q._check_spec()
         self.questions = questions
         self.title = str(title)
         self.intro = str(intro)
@@ -323,13 +427,22 @@ class Questionnaire:
         text = json.dumps(self.public_spec(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def draw_anchors(self, n_respondents: int) -> list[dict[str, list[float]]]:
+    def draw_anchors(
+        self, n_respondents: int, random_state: int | None = None
+    ) -> list[dict[str, list[float]]]:
         """Draw the anchors of every interval question, per respondent.
 
         Parameters
         ----------
         n_respondents : int
             Number of respondents.
+        random_state : int or None, default=None
+            ``None``: fresh operating-system entropy on every call, whatever
+            the ``random_state`` of the questions' privatizers, so that no
+            two respondents share anchors across calls, processes, server
+            restarts or copies of the questionnaire; this is what
+            :func:`issue_tokens` and open enrollment use.  An int: a
+            reproducible draw, for simulation only.
 
         Returns
         -------
@@ -342,11 +455,14 @@ class Questionnaire:
         n = int(n_respondents)
         if n < 0:
             raise ValueError(f"n_respondents must be >= 0; got {n_respondents!r}.")
+        seed = _check_seed(random_state)
+        seeds = None if seed is None else np.random.default_rng(seed)
         out: list[dict[str, list[float]]] = [{} for _ in range(n)]
         for q in self.questions:
             if q.kind != "interval" or n == 0:
                 continue
-            drawn = q.privatizer.draw_anchors(n)
+            state = None if seeds is None else int(seeds.integers(2**31))
+            drawn = _reseeded(q.privatizer, state).draw_anchors(n)
             drawn = np.sort(q.anchor_grid().snap(drawn), axis=1)
             for row, values in zip(out, drawn.tolist()):
                 row[q.name] = [float(v) for v in values]
@@ -365,7 +481,7 @@ class Questionnaire:
         ----------
         anchors : mapping or None
             This respondent's anchors (an entry of :meth:`draw_anchors`);
-            ``None`` draws fresh ones.
+            ``None`` draws fresh ones (from fresh entropy).
         submit_url : str or None
             Where the page posts the privatized answers (relative to the
             page); ``None`` for a description that is not a page (simulated
@@ -465,13 +581,24 @@ class Questionnaire:
             renamed ``question``, plus ``privatized_on`` and ``sent``; the
             last row, ``total``, composes the epsilons when every question has
             one and states, in ``note``, what reaches the server
-            (:attr:`guarantee`).
+            (:attr:`guarantee`).  ``reproducible`` is False on every question:
+            the collection draws from fresh entropy whatever the privatizers'
+            ``random_state``.
+
+        Raises
+        ------
+        ValueError
+            When a question's privatizer was changed after the question was
+            built (its report would not describe the page).
         """
         rows = []
         for q in self.questions:
+            q._check_spec()
             report = _privacy_rows(q.privatizer)
             row = report.iloc[0].to_dict()
             row["column"] = q.name
+            if "reproducible" in row:
+                row["reproducible"] = False
             if q.kind == "interval":
                 row["privatized_on"] = "collector draws anchors; respondent picks"
                 row["sent"] = "index of the chosen cell"
@@ -561,7 +688,10 @@ class Questionnaire:
         values : mapping or DataFrame
             Raw values per question name, one per respondent.
         random_state : int or None, default=None
-            Seed of the simulation (``None``: fresh entropy).
+            Seed of the simulation.  ``None``: fresh operating-system
+            entropy on every call, whatever the ``random_state`` of the
+            questions' privatizers (a copy of a seeded questionnaire, a
+            pickle for instance, never replays its draws).
 
         Returns
         -------
@@ -591,6 +721,8 @@ class Questionnaire:
             if random_state is not None:
                 priv = clone(priv).set_params(random_state=int(rng.integers(2**31)))
                 priv.fit(self._one_row(q))
+            else:
+                priv = _reseeded(priv, None)
             released = priv.transform(raw.reshape(-1, 1))
             released = np.asarray(released)
             for row, r in zip(out, released):
@@ -636,6 +768,14 @@ class Questionnaire:
         Returns
         -------
         questionnaire : Questionnaire
+
+        Raises
+        ------
+        ValueError
+            When a question's privatizer does not give the spec stored with
+            the question (a privatizer changed after the question was built,
+            or a file of another version): its pages and its report would
+            describe different mechanisms.
         """
         with open(path, "rb") as fh:
             obj = pickle.load(fh)
@@ -648,4 +788,5 @@ class Questionnaire:
         # a file written before bounds and categories had to be declared
         for q in obj.questions:
             check_declared(q.privatizer)
+            q._check_spec()
         return obj

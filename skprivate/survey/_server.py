@@ -42,7 +42,13 @@ from ._questionnaire import Questionnaire
 from ._render import content_security_policy
 from ._spec import AnswerError, admissible_subsets, check_answer, json_type
 from ._spec_frequency import check_frequency_spec
-from ._store import SurveyStore, display_url, is_sqlite, valid_token
+from ._store import (
+    SurveyStore,
+    check_persistent,
+    display_url,
+    is_sqlite,
+    valid_token,
+)
 
 __all__ = ["background_server", "create_app", "serve"]
 
@@ -240,11 +246,15 @@ def create_app(
         The survey.
     database : str or Path
         SQLAlchemy URL, or the path of an SQLite file (WAL mode).  Created
-        if needed; a database holding another questionnaire is refused.
+        if needed; a database holding another questionnaire, or an
+        in-memory SQLite database (the answers would vanish with it), is
+        refused.
     open_enrollment : bool, default=False
         ``GET /`` issues a fresh token to every visitor and redirects to its
-        page (an open survey); otherwise only issued tokens can answer
-        (:func:`issue_tokens`).
+        page (an open survey), with interval anchors drawn from fresh
+        operating-system entropy whatever the privatizers' ``random_state``
+        (so that no restart and no other worker repeats them); otherwise
+        only issued tokens can answer (:func:`issue_tokens`).
     max_body_bytes : int, default=65536
         Larger request bodies are refused with status 413.
     batch_size : int, default=512
@@ -297,6 +307,7 @@ def create_app(
         },
         "create_app",
     )
+    check_persistent(database, "the collection server")
     budget, charges = _wave_terms(questionnaire, wave)
     from ._status_page import MIN_TOKEN_CHARS
 
@@ -450,7 +461,10 @@ def create_app(
             )
 
         def enroll() -> str:
-            return store.add_tokens(questionnaire.draw_anchors(1))[0]
+            # fresh entropy whatever the privatizers' seeds: a restart or
+            # another worker never hands out earlier respondents' anchors
+            anchors = questionnaire.draw_anchors(1, random_state=None)
+            return store.add_tokens(anchors)[0]
 
         token = await _run_db(store, enroll)
         return RedirectResponse(f"/s/{token}", status_code=303, headers=json_headers)
@@ -559,8 +573,8 @@ def serve(
         The survey.
     database : str or Path
         SQLAlchemy URL or SQLite file.  Checked (and its tables created)
-        before the server starts: a database of another questionnaire raises
-        ``ValueError`` here.
+        before the server starts: a database of another questionnaire, or an
+        in-memory SQLite database, raises ``ValueError`` here.
     host : str, default="127.0.0.1"
         Interface to listen on.
     port : int, default=8000
@@ -618,6 +632,7 @@ def serve(
     if isinstance(wave, bool) or not isinstance(wave, numbers.Integral) or wave < 1:
         raise ValueError(f"wave must be an integer >= 1; got {wave!r}.")
     _wave_terms(questionnaire, wave)  # a wave after the first needs a budget
+    check_persistent(database, "the collection server")
     _prepare(questionnaire, database)
     operator_token = None
     if operator_token_file is not None:

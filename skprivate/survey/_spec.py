@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from ..interval._base_mechanism import _BaseIntervalMechanism
 from ..ldp import LaplaceLDP, SquareWaveLDP
@@ -54,14 +55,32 @@ def _rational(value: float) -> str:
     return f"{frac.numerator}/{frac.denominator}"
 
 
+_NOT_FITTED = (
+    "%(name)s is not fitted: fit each question's privatizer on one column "
+    "first (e.g. .fit([[0.0]]) when every parameter, bounds included, is "
+    "declared)."
+)
+
+
+def _check_fitted(privatizer: Any) -> None:
+    """Refuse an unfitted privatizer, or one whose settings changed since fit.
+
+    A setting changed with ``set_params`` after ``fit`` leaves a fitted
+    state (scale, grid, design) that belongs to the old settings: a spec
+    built from both would mix them, so it is refused as ``transform``
+    refuses.  Objects that are not privatizers are left to the type check.
+    """
+    settings = getattr(privatizer, "_check_fitted_settings", None)
+    if not callable(settings):
+        return
+    settings()
+    check_is_fitted(privatizer, msg=_NOT_FITTED)
+
+
 def _single_column(privatizer: Any) -> None:
     n = getattr(privatizer, "n_features_in_", None)
     if n is None:
-        raise ValueError(
-            f"{type(privatizer).__name__} is not fitted: fit each question's "
-            "privatizer on one column first (e.g. .fit([[0.0]]) when every "
-            "parameter, bounds included, is declared)."
-        )
+        raise ValueError(_NOT_FITTED % {"name": type(privatizer).__name__})
     if n != 1:
         raise ValueError(
             f"{type(privatizer).__name__} was fitted on {n} columns; a question "
@@ -396,8 +415,9 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
     ------
     ValueError
         For bounds or categories read from the data (declare ``bounds=`` or
-        ``categories=``), an unfitted or multi-column privatizer,
-        ``secure=False``, an
+        ``categories=``), an unfitted or multi-column privatizer, a
+        privatizer whose settings changed (``set_params``) since it was
+        fitted, ``secure=False``, an
         interval mechanism with exact disclosure, or a Square Wave budget
         too large for the page's exact sampler.
     TypeError
@@ -412,7 +432,10 @@ def mechanism_spec(privatizer: Any) -> dict[str, Any]:
     >>> spec["kind"], spec["step"], spec["gamma"]
     ('laplace', 6.103515625e-05, '1/1638400')
     """
+    # bounds or categories read from the data first: the more useful message
+    # for a privatizer fitted on data and given declared settings afterwards
     check_declared(privatizer)
+    _check_fitted(privatizer)
     if isinstance(privatizer, _BaseIntervalMechanism):
         _single_column(privatizer)
         return _interval_spec(privatizer)

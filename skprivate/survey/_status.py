@@ -27,7 +27,7 @@ from ..utils._param_validation import Options, validate_params
 from ..utils._warnings import external_stacklevel
 from ._collect import _question_array, check_questionnaire
 from ._questionnaire import Question, Questionnaire
-from ._store import SurveyStore, database_url, display_url
+from ._store import SurveyStore, check_existing, display_url
 
 __all__ = ["QuestionStatus", "SurveyStatus", "survey_status"]
 
@@ -622,10 +622,7 @@ def survey_status(
         {"freq": freq},
         "survey_status",
     )
-    url = database_url(database)
-    if url.startswith("sqlite:///") and not Path(url[len("sqlite:///") :]).is_file():
-        # connecting would create an empty file: only read what exists
-        raise ValueError(f"no survey database at {display_url(database)}.")
+    check_existing(database)  # connecting would create an empty file
     store = SurveyStore(database)
     try:
         return status_from_store(questionnaire, store, level, freq)

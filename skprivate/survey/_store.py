@@ -36,9 +36,12 @@ from typing import Any
 
 __all__ = [
     "SurveyStore",
+    "check_existing",
+    "check_persistent",
     "database_url",
     "display_url",
     "hash_token",
+    "in_memory",
     "is_sqlite",
     "missing_driver",
     "valid_token",
@@ -65,6 +68,67 @@ def database_url(database: str | Path) -> str:
 def is_sqlite(database: str | Path) -> bool:
     """Whether ``database`` (a URL or a file path) names an SQLite database."""
     return database_url(database).startswith("sqlite")
+
+
+def _sqlite_url(database: str | Path):
+    """The parsed SQLAlchemy URL of an SQLite ``database``, or None."""
+    url = database_url(database)
+    if not url.startswith("sqlite"):
+        return None
+    from sqlalchemy.engine import make_url
+
+    return make_url(url)
+
+
+def in_memory(database: str | Path) -> bool:
+    """Whether ``database`` is an SQLite database held in memory
+    (``sqlite://``, ``sqlite:///:memory:``, ``mode=memory``), which vanishes
+    with its connection."""
+    url = _sqlite_url(database)
+    if url is None:
+        return False
+    name = url.database or ""
+    return (
+        name in ("", ":memory:")
+        or name.startswith("file::memory:")
+        or url.query.get("mode") == "memory"
+    )
+
+
+def check_persistent(database: str | Path, caller: str) -> None:
+    """Refuse an in-memory SQLite ``database`` for ``caller``, which stores
+    what must outlive it (tokens, answers).
+
+    Raises
+    ------
+    ValueError
+        Naming ``database`` and what would be lost.
+    """
+    if in_memory(database):
+        raise ValueError(
+            f"{caller} needs a database that outlives it; database="
+            f"{display_url(database)!r} is an in-memory SQLite database, which "
+            "vanishes with its connection, and the tokens and answers with it. "
+            "Give the path of an SQLite file or the URL of a server database."
+        )
+
+
+def check_existing(database: str | Path) -> None:
+    """Refuse to read an SQLite file that does not exist.
+
+    Connecting to a missing SQLite file would create it, empty: a wrong path
+    would leave a stray file and read as a survey without answers.
+
+    Raises
+    ------
+    ValueError
+        ``no survey database at <database>``.
+    """
+    url = _sqlite_url(database)
+    if url is None or in_memory(database) or url.query.get("uri") in ("true", "1"):
+        return  # a server database, memory, or an SQLite URI left to SQLite
+    if not Path(url.database).is_file():
+        raise ValueError(f"no survey database at {display_url(database)}.")
 
 
 def display_url(database: str | Path) -> str:

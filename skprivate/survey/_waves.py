@@ -232,6 +232,34 @@ def _stage(spec: dict, stage: dict, kept: Any, rng: np.random.Generator) -> Any:
     return [int(_coin(rng, stage["one"] if b else stage["zero"])) for b in kept]
 
 
+def _kept_key(entry: Mapping, value: Any) -> str:
+    """The key of a value's kept answer: two values share it as on the page.
+
+    The page keys a kept answer by ``JSON.stringify`` of the number it read
+    (``Number`` of the text typed, clipped to the bounds of a Laplace
+    question with ``clip``), or of the category chosen.  The device keys by
+    the JSON text of the number's shortest text (an integral value without
+    a fraction, ``-0`` as ``0``), or of the category's text: so ``40``,
+    ``40.0``, ``numpy.int64(40)`` and ``numpy.float64(40)`` are one value,
+    and so are two values clipped to the same bound, as on the page.
+    """
+    kind, spec = entry["kind"], entry["spec"]
+    if kind in ("subset", "frequency"):
+        return json.dumps(str(value))
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"the value of question {entry['name']!r} must be a number "
+            f"(a {kind} question); got {type(value).__name__}."
+        ) from None
+    if kind == "laplace" and spec.get("clip") and math.isfinite(number):
+        number = min(max(number, spec["low"]), spec["high"])
+    # the shortest round-trip text; an integral value without a fraction
+    text = str(int(number)) if number.is_integer() else repr(number)
+    return json.dumps(text)
+
+
 class SimulatedDevice:
     """One respondent's device in a simulation: keeps answers as the page does.
 
@@ -297,7 +325,11 @@ class SimulatedDevice:
             The respondent spec of the wave (its ``questions.json``).
         values : mapping
             The raw value of each question (a category of a subset or
-            frequency question).
+            frequency question).  Two values share a kept answer when the
+            page would key them alike: a number by its value (clipped to the
+            bounds of a Laplace question with ``clip``), so ``40``, ``40.0``
+            and ``numpy.float64(40)`` reuse one kept answer; a category by
+            its text.
 
         Returns
         -------
@@ -313,7 +345,7 @@ class SimulatedDevice:
             if entry["kind"] == "interval":
                 out[name] = int(sum(a < float(value) for a in entry["anchors"]))
                 continue
-            key = (survey, name, json.dumps(value, default=str))
+            key = (survey, name, _kept_key(entry, value))
             if key not in self.kept:
                 # local hashing and Hadamard response: one plain release
                 # per value, drawn by the privatizer like the other kinds

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import pickle
 import re
 import subprocess
 import sys
@@ -22,15 +23,17 @@ from skprivate import (
     SubsetDistributionEstimator,
     SubsetUniform,
 )
-from skprivate.interval import IntervalMechanism
+from skprivate.interval import IntervalCaseII, IntervalMechanism
 from skprivate.ldp import GeneralizedGaussianLDP, SquareWaveEMSEstimator, SquareWaveLDP
 from skprivate.survey import (
     GUARANTEE,
     Question,
     Questionnaire,
+    create_app,
     issue_tokens,
     mechanism_spec,
     read_responses,
+    read_waves,
 )
 from skprivate.survey._store import SurveyStore
 
@@ -385,3 +388,164 @@ def test_loading_a_file_with_data_derived_bounds_is_refused(tmp_path):
     path.write_bytes(pickle.dumps(survey))
     with pytest.raises(ValueError, match=r"declare `bounds=` on LaplaceLDP"):
         Questionnaire.load(path)
+
+
+# -- seeds are for simulation: the collection never replays a draw -------------
+def _seeded_age_survey(seed=7):
+    mech = IntervalCaseII(
+        anchor_loc=40, anchor_scale=12, support=(0, 120), random_state=seed
+    ).fit([[0.0]])
+    return Questionnaire([Question("age", "How old are you?", mech)])
+
+
+def _stored_anchors(database) -> list[tuple[float, ...]]:
+    store = SurveyStore(database)
+    try:
+        with store.reader.connect() as conn:
+            rows = conn.execute(store.tokens.select()).all()
+    finally:
+        store.close()
+    return [tuple(json.loads(row.anchors)["age"]) for row in rows]
+
+
+def test_a_seeded_interval_question_never_replays_anchors_when_issuing(
+    tmp_path, capsys
+):
+    """Two ``survey issue`` runs of one saved questionnaire (and two loads of
+    it) used to give the new respondents the earlier respondents' anchors: the
+    seed and the call counter travelled in the pickle."""
+    path = tmp_path / "s.pkl"
+    _seeded_age_survey().save(path)
+    database = tmp_path / "cli.db"
+    for _ in range(2):
+        code, _, err = _cli(
+            capsys, "issue", str(path), "--database", str(database), "-n", "3"
+        )
+        assert code == 0, err
+    anchors = _stored_anchors(database)
+    assert len(anchors) == 6 and len(set(anchors)) == 6
+    database = tmp_path / "python.db"
+    for _ in range(2):
+        issue_tokens(Questionnaire.load(path), database, 3)
+    anchors = _stored_anchors(database)
+    assert len(anchors) == 6 and len(set(anchors)) == 6
+    # a copy of the questionnaire draws its own anchors too
+    survey = Questionnaire.load(path)
+    copy = pickle.loads(pickle.dumps(survey))
+    assert copy.draw_anchors(3) != survey.draw_anchors(3)
+    # the privatizer's seed is not reported as what the collection does
+    assert not survey.privacy_report()["reproducible"].iloc[0]
+
+
+def test_anchors_reproduce_only_with_an_explicit_seed(tmp_path):
+    survey = _seeded_age_survey()
+    path = tmp_path / "s.pkl"
+    survey.save(path)
+    drawn = survey.draw_anchors(4, random_state=3)
+    assert Questionnaire.load(path).draw_anchors(4, random_state=3) == drawn
+    assert survey.draw_anchors(4, random_state=3) == drawn  # no hidden counter
+    assert survey.draw_anchors(4, random_state=4) != drawn
+    # the question's own privatizer is left as it was
+    assert survey["age"].privatizer.random_state == 7
+    with pytest.raises(TypeError, match="random_state must be an int"):
+        survey.draw_anchors(2, random_state=1.5)
+    with pytest.raises(ValueError, match="random_state must be an int >= 0"):
+        survey.draw_anchors(2, random_state=-1)
+
+
+def test_simulated_answers_without_a_seed_draw_afresh_in_every_copy():
+    """``random_state=None`` replayed a seeded privatizer's noise across a
+    pickle of the questionnaire."""
+    ldp = LaplaceLDP(epsilon=1, bounds=(0, 100), random_state=0).fit([[0.0]])
+    survey = Questionnaire([Question("h", "Hours?", ldp)])
+    specs = [survey.respondent_spec({}, None) for _ in range(5)]
+    values = {"h": [50.0] * 5}
+    survey.simulate_answers(specs, values)
+    copy = pickle.loads(pickle.dumps(survey))
+    assert copy.simulate_answers(specs, values) != survey.simulate_answers(
+        specs, values
+    )
+    # an explicit seed reproduces, in any copy
+    seeded = survey.simulate_answers(specs, values, random_state=5)
+    assert copy.simulate_answers(specs, values, random_state=5) == seeded
+
+
+# -- a question keeps its own privatizer ----------------------------------------
+def test_a_question_keeps_its_own_copy_of_the_privatizer(tmp_path):
+    """Changing the privatizer passed used to change the report and the
+    ledger's charges while the pages kept sampling the spec built first."""
+    ldp = LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0.0]])
+    survey = Questionnaire([Question("h", "Hours?", ldp)], lifetime_epsilon=2.0)
+    fingerprint = survey.fingerprint()
+    ldp.set_params(epsilon=0.25).fit([[0.0]])
+    q = survey["h"]
+    assert q.privatizer is not ldp and q.privatizer.epsilon == 1.0
+    assert q.spec["epsilon"] == 1.0
+    assert survey.privacy_report()["epsilon"].tolist() == [1.0, 1.0]
+    lifetime = survey.wave_report(3)["epsilon_lifetime_any_values"]
+    assert lifetime.tolist() == [3.0, 3.0]
+    assert survey.fingerprint() == fingerprint
+    issue_tokens(survey, tmp_path / "s.db", 1)
+
+
+def test_a_question_whose_privatizer_was_changed_is_refused(tmp_path):
+    survey = Questionnaire(
+        [Question("h", "Hours?", LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0]]))]
+    )
+    path = tmp_path / "s.pkl"
+    survey["h"].privatizer.set_params(epsilon=0.25).fit([[0.0]])
+    survey.save(path)  # a file written with a changed privatizer
+    match = r"privatizer of question 'h' changed since the question was built"
+    for call in (
+        survey.privacy_report,
+        lambda: survey.wave_report(2),
+        lambda: issue_tokens(survey, tmp_path / "s.db", 1),
+        lambda: Questionnaire.load(path),
+        lambda: Questionnaire(survey.questions),
+    ):
+        with pytest.raises(ValueError, match=match):
+            call()
+    # a setting changed without a new fit is refused with the question's name
+    survey["h"].privatizer.set_params(epsilon=3.0)
+    with pytest.raises(ValueError, match=r"question 'h'.*settings changed"):
+        survey.privacy_report()
+
+
+@pytest.mark.parametrize(
+    ("make", "param"),
+    [
+        (lambda: LaplaceLDP(epsilon=1, bounds=(0, 100)), "epsilon"),
+        (lambda: SquareWaveLDP(epsilon=1, bounds=(0, 100)), "epsilon"),
+        (lambda: RVNSPerturber(d=10, k=1, bounds=(0, 100)), "d"),
+        (lambda: IntervalCaseII(anchor_loc=40, anchor_scale=12), "anchor_scale"),
+    ],
+    ids=["laplace", "square-wave", "rvns", "interval"],
+)
+def test_a_spec_of_settings_changed_after_fit_is_refused(make, param):
+    """The spec used to mix the new setting with the fitted scale or grid."""
+    privatizer = make().fit([[0.0]])
+    mechanism_spec(privatizer)
+    privatizer.set_params(**{param: 5})
+    with pytest.raises(ValueError, match=rf"settings changed since fit \({param}\)"):
+        mechanism_spec(privatizer)
+    with pytest.raises(ValueError, match="settings changed since fit"):
+        Question("x", "X?", privatizer)
+    mechanism_spec(privatizer.fit([[0.0]]))  # fitted again: accepted
+
+
+# -- databases -------------------------------------------------------------------
+def test_reading_a_missing_database_refuses_and_creates_no_file(tmp_path):
+    for database in (tmp_path / "nope.db", f"sqlite:///{tmp_path}/nope2.db"):
+        with pytest.raises(ValueError, match="no survey database at"):
+            read_responses(database)
+        with pytest.raises(ValueError, match="no survey database at"):
+            read_waves(database, "age")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("database", ["sqlite://", "sqlite:///:memory:"])
+def test_tokens_are_never_issued_into_an_in_memory_database(survey, database):
+    with pytest.raises(ValueError, match=r"database='sqlite:.*in-memory SQLite"):
+        issue_tokens(survey, database, 3)
+    with pytest.raises(ValueError, match="in-memory SQLite"):
+        create_app(survey, database)

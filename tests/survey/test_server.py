@@ -361,6 +361,31 @@ def test_open_enrollment_gives_each_visitor_a_token(survey, new_database):
         assert _get(url, "/")[0] == 404
 
 
+def test_open_enrollment_never_replays_anchors_after_a_restart(new_database):
+    """A seeded interval question used to give the visitors of a restarted
+    server (or of another worker) the anchors of the first visitors."""
+    import pickle
+
+    from skprivate import IntervalCaseII
+    from skprivate.survey import Question, background_server
+
+    mech = IntervalCaseII(
+        anchor_loc=40, anchor_scale=12, support=(0, 120), random_state=0
+    ).fit([[0.0]])
+    saved = pickle.dumps(Questionnaire([Question("age", "Age?", mech)]))
+    database = new_database()
+    anchors = []
+    for _ in range(2):  # a restart: the same saved questionnaire, loaded again
+        survey = pickle.loads(saved)
+        with background_server(survey, database, open_enrollment=True) as url:
+            for _ in range(2):
+                status, headers, _ = _get(url, "/")
+                assert status == 303
+                token = headers["location"].rsplit("/", 1)[1]
+                anchors.append(tuple(_anchors(database, token)["age"]))
+    assert len(set(anchors)) == 4
+
+
 def test_the_server_fixture_waits_for_the_ready_line_and_says_what_it_saw(
     tmp_path,
 ):

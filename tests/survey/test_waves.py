@@ -323,3 +323,55 @@ def test_the_command_line_refuses_a_later_wave_without_a_budget(tmp_path, capsys
     assert "must declare its lifetime budget" in capsys.readouterr().err
     assert main([*args, "--wave", "0"]) == 2
     assert "--wave takes a wave number >= 1" in capsys.readouterr().err
+
+
+def test_the_ledger_charges_the_mechanism_the_pages_sample(tmp_path):
+    """Changing the privatizer passed to a question used to change what the
+    ledger charged (epsilon 0.25 a wave) while the pages kept drawing at
+    epsilon 1: five waves passed a lifetime budget of 2."""
+    ldp = LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0.0]])
+    survey = Questionnaire([Question("h", "Hours?", ldp)], lifetime_epsilon=2.0)
+    ldp.set_params(epsilon=0.25).fit([[0.0]])
+    assert wave_charges(survey) == {"h": (1.0, 1.0)}
+    database = tmp_path / "s.db"
+    tokens = issue_tokens(survey, database, 2)
+    devices = [SimulatedDevice(survey, random_state=i) for i in range(2)]
+    for wave in (1, 2):
+        with background_server(survey, database, wave=wave) as url:
+            pages = fetch_questions(url, tokens)
+            assert {p["questions"][0]["spec"]["epsilon"] for p in pages} == {1.0}
+            answers = [d.answers(p, {"h": 40.0}) for d, p in zip(devices, pages)]
+            assert submit_answers(url, tokens, answers) == [201, 201]
+    with background_server(survey, database, wave=3) as url:
+        posts = [(f"/s/{t}", a) for t, a in zip(tokens, answers)]
+        assert post_all(url, posts) == [403, 403]
+    ledger = db_query(database, "SELECT wave, epsilon FROM skprivate_ledger")
+    assert sorted(ledger) == [(1, 1.0), (1, 1.0), (2, 1.0), (2, 1.0)]
+
+
+def test_the_simulated_device_keys_a_value_as_the_page_does():
+    """The page keys a kept answer by ``JSON.stringify(Number(...))`` of the
+    value after clipping; the device keyed ``json.dumps(value)``, so 40 and
+    40.0 drew two private answers of one value."""
+    hours = LaplaceLDP(epsilon=1.0, bounds=(0, 100)).fit([[0.0]])
+    survey = Questionnaire(
+        [
+            Question("h", "Hours?", hours),
+            Question("colour", "Which colour?", _oracle("krr")),
+        ],
+        lifetime_epsilon=10.0,
+    )
+    assert survey["h"].spec["clip"]
+    page = survey.respondent_spec({}, "/s/x")
+    device = SimulatedDevice(survey, random_state=0)
+    first = device.answers(page, {"h": 40, "colour": "green"})["h"]
+    for value in (40.0, np.float64(40.0), np.int64(40)):
+        assert device.answers(page, {"h": value, "colour": "green"})["h"] == first
+    assert len(device.kept) == 2
+    # values clipped to the same bound are one value on the page
+    top = device.answers(page, {"h": 100, "colour": np.str_("green")})["h"]
+    assert device.answers(page, {"h": 150.0, "colour": "green"})["h"] == top
+    assert len(device.kept) == 3
+    with pytest.raises(ValueError, match="question 'h' must be a number") as info:
+        device.answers(page, {"h": "forty", "colour": "green"})
+    assert "forty" not in str(info.value)
