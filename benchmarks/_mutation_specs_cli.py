@@ -313,6 +313,33 @@ SPECS.update(
                         (50, "Path(tmp).unlink(missing_ok=False)"),
                     )
                 },
+                # a parameter that is not a string is refused whatever stands
+                # in for its parts: the refusal needs only an empty separator
+                # or an empty key, and its message shows the item itself
+                **{
+                    f"{_SET}_check_parameters__mutmut_{n}": (
+                        text,
+                        "a non-string parameter is refused with the same "
+                        f"message either way: {why}",
+                    )
+                    for n, text, why in (
+                        (
+                            13,
+                            '("XXXX", "", "")',
+                            "the separator stays empty, which alone refuses it",
+                        ),
+                        (
+                            14,
+                            '("", "XXXX", "")',
+                            "the key stays empty, which alone refuses it",
+                        ),
+                        (
+                            15,
+                            '("", "", "XXXX")',
+                            "the value part is never read",
+                        ),
+                    )
+                },
             },
         ),
     }

@@ -5,7 +5,11 @@ with a small exact case: the file's name, its content (the format marker,
 the version, what the caller gives and the SHA-256 of the output, read in
 blocks), its atomic writing (the umask's mode, nothing left on a failure)
 and the refusals of a file that is missing, unreadable, of another format
-or version, or without a mechanism, parameters or columns.
+or version, or without a mechanism, parameters or columns; and the checks
+of a hand-written file, each refusal exact: a parameter that is not a
+distinct ``key=value`` string, a column name that is not a distinct string
+without commas, a digest that is not text, with the entry's position, the
+offending value shown cut after 60 characters and the file named.
 ``benchmarks/_mutation_specs_cli.py`` (``cli_settings``) lists the mutants
 these tests kill.
 """
@@ -206,3 +210,192 @@ def test_a_temporary_file_that_cannot_be_made_is_the_error_raised(
     with pytest.raises(OSError, match="^no space left$"):
         write_settings(str(out), dict(CONTENT))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.csv"]
+
+
+def _record(**fields) -> dict:
+    return {"format": FORMAT, "version": VERSION, **CONTENT, **fields}
+
+
+def _refusal(tmp_path, **fields) -> tuple[Path, str]:
+    """The settings file written with ``fields`` and the message refusing it."""
+    path = _settings(tmp_path, _record(**fields))
+    return path, _error(read_settings, str(tmp_path / "p.csv"))
+
+
+@pytest.mark.parametrize(
+    "value, shown",
+    [
+        ("a" * 57, "'" + "a" * 57 + "'"),
+        ("b" * 58, "'" + "b" * 58 + "'"),
+        ("c" * 59, "'" + "c" * 56 + "..."),
+        (None, "None"),
+        (5, "5"),
+        ([1, "x"], "[1, 'x']"),
+    ],
+)
+def test_a_value_is_shown_as_its_repr_cut_after_60_characters(value, shown):
+    # the reprs of the first three are 59, 60 and 61 characters long
+    assert cli_settings._shown(value) == shown
+    assert len(cli_settings._shown(value)) <= 60
+
+
+def test_a_long_value_keeps_its_first_57_characters():
+    text = "".join(chr(ord("a") + i % 26) for i in range(100))
+    shown = cli_settings._shown(text)
+    assert shown == repr(text)[:57] + "..."
+    assert len(shown) == 60 and shown.startswith("'abcdefghij")
+
+
+def test_an_empty_column_list_is_refused(tmp_path):
+    path, message = _refusal(tmp_path, columns=[])
+    assert message == (
+        f"the settings file {path} has an empty 'columns': expected the names "
+        "of the privatized columns"
+    )
+
+
+@pytest.mark.parametrize(
+    "columns, position, shown",
+    [
+        ([5], 1, "5"),
+        (["x", None], 2, "None"),
+        (["x", "y", ["z"]], 3, "['z']"),
+        (["x", "  "], 2, "'  '"),
+        (["", "x"], 1, "''"),
+        (["x", "y", "a,b"], 3, "'a,b'"),
+        ([","], 1, "','"),
+    ],
+)
+def test_a_bad_column_name_is_refused_at_its_position(
+    tmp_path, columns, position, shown
+):
+    path, message = _refusal(tmp_path, columns=columns)
+    assert message == (
+        f"the settings file {path} has an invalid 'columns' entry {position}: "
+        f"expected a column name (a string without commas); got {shown}"
+    )
+
+
+def test_a_long_bad_column_name_is_shown_cut(tmp_path):
+    name = "e," + "f" * 80
+    path, message = _refusal(tmp_path, columns=["x", name])
+    assert message.endswith(
+        f"entry 2: expected a column name (a string without "
+        f"commas); got {repr(name)[:57]}..."
+    )
+    assert message.startswith(f"the settings file {path} has")
+
+
+@pytest.mark.parametrize(
+    "columns, repeated",
+    [
+        (["x", "x"], "x"),
+        (["x", "y", "x"], "x"),
+        (["y", "x", "y", "y"], "y"),
+        (["b", "a", "c", "a", "b"], "b, a"),
+    ],
+)
+def test_a_column_named_twice_is_refused_by_name(tmp_path, columns, repeated):
+    path, message = _refusal(tmp_path, columns=columns)
+    assert message == (
+        f"the settings file {path} names column(s) {repeated} more than once "
+        "in 'columns'"
+    )
+
+
+def test_distinct_column_names_are_read(tmp_path):
+    columns = ["x", "y z", " w", "d" * 70]
+    _settings(tmp_path, _record(columns=columns))
+    assert read_settings(str(tmp_path / "p.csv"))["columns"] == columns
+
+
+@pytest.mark.parametrize(
+    "parameters, position, shown",
+    [
+        ([5], 1, "5"),
+        (["epsilon=1", None], 2, "None"),
+        (["a=1", "b=2", ["c=3"]], 3, "['c=3']"),
+        (["epsilon"], 1, "'epsilon'"),
+        (["a=1", "epsilon 2"], 2, "'epsilon 2'"),
+        (["=3"], 1, "'=3'"),
+        (["a=1", "b=2", " =3"], 3, "' =3'"),
+        ([""], 1, "''"),
+    ],
+)
+def test_a_bad_parameter_is_refused_at_its_position(
+    tmp_path, parameters, position, shown
+):
+    path, message = _refusal(tmp_path, parameters=parameters)
+    assert message == (
+        f"the settings file {path} has an invalid 'parameters' entry {position}: "
+        f'expected a "key=value" string such as "epsilon=2"; got {shown}'
+    )
+
+
+@pytest.mark.parametrize(
+    "parameters, key",
+    [
+        (["epsilon=1", "epsilon=2"], "epsilon"),
+        (["epsilon=1", " epsilon =2"], "epsilon"),
+        (["a=b=c", "a=d"], "a"),
+        (["a=b=c", "a=b=c"], "a"),
+        (["x=1", "y=2", "x=3", "y=4"], "x"),
+    ],
+)
+def test_a_parameter_set_twice_is_refused_by_key(tmp_path, parameters, key):
+    path, message = _refusal(tmp_path, parameters=parameters)
+    assert message == (
+        f"the settings file {path} sets the parameter {key!r} twice in "
+        "'parameters'; keep one"
+    )
+
+
+def test_distinct_parameters_are_read(tmp_path):
+    parameters = ["a=b=c", "b=a", "epsilon=", "bounds=(0, 1)", " k = v "]
+    _settings(tmp_path, _record(parameters=parameters))
+    assert read_settings(str(tmp_path / "p.csv"))["parameters"] == parameters
+
+
+@pytest.mark.parametrize(
+    "digest, shown",
+    [
+        (5, "5"),
+        ([1, 2], "[1, 2]"),
+        (False, "False"),
+        ({"sha": "ab"}, "{'sha': 'ab'}"),
+        (list(range(30)), repr(list(range(30)))[:57] + "..."),
+    ],
+)
+def test_a_digest_that_is_not_text_is_refused(tmp_path, digest, shown):
+    path, message = _refusal(tmp_path, output_sha256=digest)
+    assert message == (
+        f"the settings file {path} has an invalid 'output_sha256': expected the "
+        f"hex SHA-256 of the file it describes; got {shown}"
+    )
+
+
+@pytest.mark.parametrize("digest", [None, "", "abc", "0" * 64])
+def test_a_missing_or_textual_digest_is_read(tmp_path, digest):
+    record = _record()
+    if digest is not None:
+        record["output_sha256"] = digest
+    path = _settings(tmp_path, record)
+    assert read_settings(str(tmp_path / "p.csv")) == {**record, "path": str(path)}
+
+
+@pytest.mark.parametrize(
+    "fields, start",
+    [
+        ({"parameters": [7]}, "has an invalid 'parameters' entry 1"),
+        ({"parameters": ["k=1", "k=2"]}, "sets the parameter 'k' twice"),
+        ({"columns": []}, "has an empty 'columns'"),
+        ({"columns": [7]}, "has an invalid 'columns' entry 1"),
+        ({"columns": ["x", "x"]}, "names column(s) x more than once"),
+        ({"output_sha256": 7}, "has an invalid 'output_sha256'"),
+    ],
+)
+def test_each_refusal_names_the_settings_file_read(tmp_path, fields, start):
+    named = tmp_path / "chosen.json"
+    named.write_text(json.dumps(_record(**fields)))
+    message = _error(read_settings, "elsewhere.csv", str(named))
+    assert message.startswith(f"the settings file {named} {start}")
