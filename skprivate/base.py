@@ -42,14 +42,15 @@ from .utils._param_validation import validate_params
 from .utils._redact import raw_values_withheld
 from .utils._seeding import canonical, data_fingerprint, words
 from .utils._statistic import (
+    FiniteRange,
     RowStatistic,
     count_and_reduce_rows,
     n_rows,
-    renumber_rows,
+    rows_counted_from,
     validate_rows,
 )
 from .utils.discovery import all_estimators
-from .utils.validation import check_numeric_input
+from .utils.validation import check_numeric_input, check_unchanged_settings
 
 __all__ = [
     "ParamsValidationMixin",
@@ -332,9 +333,19 @@ class PrivatizerMixin(
         self : object
         """
         with raw_values_withheld():
+            rows = X
             if is_dask_collection(X):
-                X = fit_sample(X, self._fit_summary())
-            return self._fit(X, y)
+                # the range is read by the statistic that checks every value
+                # as the in-memory fit does, naming its row in the whole data
+                X = fit_sample(
+                    X, self._fit_summary(), FiniteRange(columns=True, finite=True)
+                )
+            fitted = self._fit(X, y)
+            statistic = self._fitted_rows_statistic()
+            if statistic is not None:
+                value, n_fitted = count_and_reduce_rows(rows, statistic)
+                self._assess_fitted_data(statistic, value, n_fitted)
+            return fitted
 
     def transform(self, X: Any, **params: Any) -> Any:
         """Release ``X`` with fresh noise.
@@ -399,6 +410,29 @@ class PrivatizerMixin(
         if "bounds" in params and params["bounds"] is None:
             return "range"
         return None
+
+    def _fitted_rows_statistic(self) -> RowStatistic | None:
+        """What ``fit`` checks against every fitted row, after ``_fit``.
+
+        ``None`` (the default): ``_fit`` reads all it needs.  A privatizer
+        that checks its design against the data (aggregates of the rows,
+        never a row) returns a :class:`~skprivate.utils._statistic.RowStatistic`
+        of the fitted columns; ``fit`` computes its value over all the rows
+        (one block in memory, a tree of the partitions of a dask
+        collection, each validated naming its rows in the whole data) and
+        gives it to :meth:`_assess_fitted_data`.
+
+        Returns
+        -------
+        RowStatistic or None
+        """
+        return None
+
+    def _assess_fitted_data(
+        self, statistic: RowStatistic, value: Any, n_rows: int
+    ) -> None:
+        """Keep and check the value of :meth:`_fitted_rows_statistic` (all rows)."""
+        raise NotImplementedError  # pragma: no cover - the protocol's hook
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -588,7 +622,10 @@ class PrivatizerMixin(
             array, whatever ``set_output`` says).
         first_row : int, default=0
             Position of the block's first row in the whole data: a refused
-            value is named by its row in the data, as in memory.
+            value is named by its row in the data, as in memory, and so is a
+            row in a warning whose message goes through
+            :func:`~skprivate.utils._statistic.global_rows`.  Such a warning
+            is still raised per block (a share it states is the block's).
 
         Returns
         -------
@@ -596,14 +633,10 @@ class PrivatizerMixin(
         """
         token = _BLOCK_GENERATOR.set(np.random.default_rng(seed))
         try:
-            if release is None:
-                return self._transform(X)
-            return release(self, X)
-        except (ValueError, TypeError) as error:
-            renumbered = renumber_rows(error, first_row)
-            if renumbered is error:
-                raise
-            raise renumbered from None
+            with rows_counted_from(first_row):
+                if release is None:
+                    return self._transform(X)
+                return release(self, X)
         finally:
             _BLOCK_GENERATOR.reset(token)
 
@@ -776,12 +809,26 @@ class SufficientStatisticMixin:
       merged value ``total`` (``added`` is the value of the rows given to
       this call), checking it before changing any attribute;
     * optionally ``_check_streaming(first)``: refuse ``partial_fit`` before
-      anything is read or changed (settings that need all the rows, or
-      changed since the first chunk).
+      anything is read or changed (settings that need all the rows);
+    * optionally ``_STREAM_SETTINGS``, the parameters that shape the stored
+      statistic (every parameter by default).
+
+    ``partial_fit`` refuses a chunk when one of those settings changed
+    (``set_params``, nested ones such as ``privatizer__epsilon`` included)
+    since the statistic was started by the first chunk or by ``fit``: the
+    running value belongs to the old settings.  A later chunk's rows are
+    numbered from the rows seen before, in its validation and release as
+    in its statistic, so a bad value is named by the row that ``fit`` of
+    all the chunks would name.
 
     A new learner gains dask support by implementing these; the drivers
     below and :func:`check_in_memory`'s list of such learners find it.
     """
+
+    #: Parameters that shape the statistic kept between ``partial_fit``
+    #: calls (``None``: every parameter); those only read when the estimate
+    #: is computed from the merged value may change between chunks.
+    _STREAM_SETTINGS: ClassVar[tuple[str, ...] | None] = None
 
     def _fit_statistic(self, X: Any, y: Any = None, **fit_params: Any):
         """``fit``: one block of an array, or a tree over a dask collection."""
@@ -796,7 +843,12 @@ class SufficientStatisticMixin:
                 f"{type(self).__name__}.fit of a dask collection takes no y, "
                 f"sample_weight or other argument; got {sorted(given)}."
             )
-        for attr in ("_statistic", "_statistic_value", "_statistic_rows"):
+        for attr in (
+            "_statistic",
+            "_statistic_value",
+            "_statistic_rows",
+            "_statistic_settings",
+        ):
             self.__dict__.pop(attr, None)
         data = self._statistic_input(X, reset=True)
         statistic = self._statistic_plan(data, stream=False, **fit_params)
@@ -808,6 +860,7 @@ class SufficientStatisticMixin:
             self._statistic = statistic
             self._statistic_value = total
             self._statistic_rows = n_rows
+            self._statistic_settings = self._stream_settings()
         return self
 
     def _partial_fit_statistic(self, X: Any):
@@ -820,21 +873,58 @@ class SufficientStatisticMixin:
                 "statistics (supported by " + ", ".join(_statistic_learners()) + ")."
             )
         first = "_statistic" not in self.__dict__
+        settings = self._stream_settings()
+        if not first:
+            before = self._statistic_settings
+            keys = sorted(before.keys() | settings.keys())  # a nested key may go
+            check_unchanged_settings(
+                {key: before.get(key) for key in keys},
+                {key: settings.get(key) for key in keys},
+            )
         self._check_streaming(first)
-        data = self._statistic_input(X, reset=first)
+        seen = 0 if first else self._statistic_rows
+        with rows_counted_from(seen):  # the chunk's checks and release
+            data = self._statistic_input(X, reset=first)
         if first:
             statistic = self._statistic_plan(data, stream=True)
-            seen, before = 0, []
+            before = []
         else:
             statistic = self._statistic
-            seen, before = self._statistic_rows, [self._statistic_value]
+            before = [self._statistic_value]
         added = statistic.block(data, seen)
         total = statistic.merge([*before, added]) if before else added
         self._statistic_fit(statistic, total, added)
         self._statistic = statistic
         self._statistic_value = total
         self._statistic_rows = seen + n_rows(data)
+        self._statistic_settings = settings
         return self
+
+    def _stream_settings(self) -> dict[str, str]:
+        """The settings that shape the statistic, as comparable text.
+
+        The parameters of ``_STREAM_SETTINGS`` (all by default) with their
+        nested ones (``privatizer__epsilon``), so that a change is named
+        where it was made: an estimator by its class (its parameters are
+        the nested entries), any other value in the canonical form of
+        :func:`~skprivate.utils._seeding.canonical`.
+
+        Returns
+        -------
+        dict
+        """
+        params = self.get_params(deep=True)
+        names = self._STREAM_SETTINGS
+        settings = {}
+        for key, value in params.items():
+            if names is not None and key.split("__")[0] not in names:
+                continue
+            if hasattr(value, "get_params") and not isinstance(value, type):
+                kind = type(value)
+                settings[key] = f"{kind.__module__}.{kind.__qualname__}"
+            else:
+                settings[key] = canonical(value)
+        return settings
 
     def _check_streaming(self, first: bool) -> None:
         """Refuse ``partial_fit`` early; by default every call is accepted."""

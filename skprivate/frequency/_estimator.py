@@ -369,6 +369,9 @@ class FrequencyEstimator(
         "max_iter": [Interval(numbers.Integral, 1, None)],
         "tol": [Interval(numbers.Real, 0, None, closed="neither")],
     }
+    # the counts of distinct reports depend on the mechanism only; the
+    # method and its settings read the merged counts
+    _STREAM_SETTINGS = ("oracle", "privatizer")
 
     def __init__(
         self,

@@ -565,6 +565,8 @@ class LongitudinalFrequencyEstimator(
         "oracle": [None, HasMethods(["fit", "transform"])],
         "method": [Options({"unbiased", "norm-sub"})],
     }
+    # the counts of distinct report rows depend on the oracle only
+    _STREAM_SETTINGS = ("oracle",)
 
     def __init__(self, oracle: Any = None, method: str = "unbiased") -> None:
         self.oracle = oracle

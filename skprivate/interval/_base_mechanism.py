@@ -20,6 +20,7 @@ from ..base import ParamsValidationMixin, PrivatizerMixin
 from ..exceptions import NotIdentifiableWarning, PrivacyLeakWarning
 from ..utils import HasMethods, Interval, Options
 from ..utils._row_blocks import in_row_blocks
+from ..utils._statistic import RowStatistic
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 from ._anchors import (
@@ -56,6 +57,56 @@ _MIN_ROWS_KEPT = 200
 _ROUND = 2
 _EXACT_SHARE_LIMIT = 0.5
 _COVERAGE_GAP = 0.1
+
+
+class _ColumnCounts(RowStatistic):
+    """How many values of each column lie at or below given points.
+
+    The empirical CDF of every fitted column at the points where the design
+    check evaluates it (the anchors drawn for the check and the ends of the
+    fixed set), so that the check reads all the rows, in memory or
+    partition by partition on a dask collection, through counts that add
+    up.  A block is validated as ``fit`` validates the data (numbers,
+    finite), naming a refused value by its row in the whole data.
+
+    Parameters
+    ----------
+    points : list of ndarray
+        Per column, the sorted distinct points.
+    """
+
+    def __init__(self, points: list[NDArray[np.float64]]) -> None:
+        self.points = points
+
+    def block(self, rows, first_row):
+        values = check_numeric_input(rows, finite=True, first_row=first_row)
+        values = np.asarray(values, dtype=float)
+        if values.ndim != 2 or values.shape[1] != len(self.points):
+            raise ValueError(
+                f"X must have {len(self.points)} columns, as the data the "
+                f"privatizer was fitted on; got shape {values.shape}."
+            )
+        return [
+            np.searchsorted(np.sort(values[:, j]), at, side="right")
+            for j, at in enumerate(self.points)
+        ]
+
+    def merge(self, values):
+        return [np.sum(column, axis=0) for column in zip(*values)]
+
+
+def _counted_cdf(points: NDArray, counts: NDArray, n: int):
+    """The empirical CDF from :class:`_ColumnCounts`, at its points only."""
+
+    def cdf(t):
+        t = np.asarray(t, dtype=float)
+        index = np.minimum(np.searchsorted(points, t), points.size - 1)
+        counted = np.array_equal(points[index], t, equal_nan=True)
+        if not counted:  # pragma: no cover - a point the statistic left out
+            raise RuntimeError("the empirical CDF was not counted at every point")
+        return counts[index] / n
+
+    return cdf
 
 
 def _per_column(value: Any, n_features: int, name: str) -> NDArray[np.float64]:
@@ -208,11 +259,8 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
 
     def _fit(self, X: ArrayLike, y: Any = None) -> _BaseIntervalMechanism:
         self._check_params()
-        X = validate_data(
-            self, check_numeric_input(X, finite=True), ensure_all_finite=True
-        )
+        validate_data(self, check_numeric_input(X, finite=True), ensure_all_finite=True)
         self._validate_design()
-        self._assess_fitted_data(np.asarray(X, dtype=float))
         return self
 
     # -- what the design does to the fitted data ------------------------------
@@ -241,7 +289,31 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             return [f"x{j}" for j in range(self.n_features_in_)]
         return [str(c) for c in names]
 
-    def _assess_fitted_data(self, X: NDArray[np.float64]) -> None:
+    def _data_check_draws(self) -> list[list[tuple[NDArray, tuple]]]:
+        """The anchor draws of the data check, per column (one fixed stream)."""
+        rng = np.random.default_rng(0)
+        return [
+            self._components(rng, _N_DATA_DRAWS, j) for j in range(self.n_features_in_)
+        ]
+
+    def _fitted_rows_statistic(self) -> _ColumnCounts:
+        """The empirical CDF of every column where the data check reads it.
+
+        ``fit`` computes it over all the rows (a dask collection partition
+        by partition), so the aggregates and warnings of
+        :meth:`_assess_fitted_data` are those of all the fitted rows
+        wherever they are.
+        """
+        ends = self._fixed_set().ravel()
+        points = []
+        for comps in self._data_check_draws():
+            anchors = np.concatenate([a.ravel() for a, _ in comps])
+            points.append(np.unique(np.concatenate([anchors, ends, [-np.inf, np.inf]])))
+        return _ColumnCounts(points)
+
+    def _assess_fitted_data(
+        self, statistic: _ColumnCounts, value: list[NDArray], n_rows: int
+    ) -> None:
         """Aggregates of the data under the design, and warnings on raw releases.
 
         Per column, with one fixed set of anchor draws: the expected
@@ -250,15 +322,15 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         column's values released exactly.  Only the rounded data aggregates
         are kept, and only from ``_MIN_ROWS_KEPT`` rows on.
         """
-        n = X.shape[0]
+        n = int(n_rows)
         kept = n >= _MIN_ROWS_KEPT
         fixed = self._fixed_set()
-        rng = np.random.default_rng(0)
+        points = statistic.points
         names = self._column_names()
         coverages, shares = [], []
-        for j in range(X.shape[1]):
-            comps = self._components(rng, _N_DATA_DRAWS, j)
-            cov, share = design_disclosure(comps, as_cdf(X[:, j]), fixed)
+        for j, comps in enumerate(self._data_check_draws()):
+            data_cdf = _counted_cdf(points[j], value[j], n)
+            cov, share = design_disclosure(comps, data_cdf, fixed)
             coverages.append(round(cov, _ROUND))
             shares.append(round(share, _ROUND))
             if share > _EXACT_SHARE_LIMIT:

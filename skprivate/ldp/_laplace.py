@@ -16,6 +16,7 @@ from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
 from ..utils._bounds import bounds_text, column_label
 from ..utils._row_blocks import in_row_blocks
+from ..utils._statistic import global_rows
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 from ._exact_laws import laplace_exact_law
@@ -357,7 +358,9 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             if not self.clip:
                 raise ValueError(msg + "; pass clip=True to clip them.")
             warnings.warn(
-                msg + " and were clipped to them.",
+                # a block of a larger release (a dask partition, a later
+                # partial_fit chunk) names the row in the whole data
+                global_rows(msg + " and were clipped to them."),
                 UserWarning,
                 stacklevel=external_stacklevel(),
             )

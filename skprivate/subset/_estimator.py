@@ -575,6 +575,8 @@ class SubsetDistributionEstimator(
         "tol": [Interval(numbers.Real, 0, None, closed="neither")],
         "acceleration": [Options({"squarem"}), None],
     }
+    # the subset counts depend on the design only; every method reads them
+    _STREAM_SETTINGS = ("design", "privatizer")
 
     def __init__(
         self,

@@ -327,7 +327,7 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
     )
 
 
-def fit_sample(X: Any, summary: str | None) -> Any:
+def fit_sample(X: Any, summary: str | None, column_range: Any = None) -> Any:
     """A few rows carrying what a privatizer's ``fit`` reads, by one reduction.
 
     Fitted on these rows, a privatizer equals the one fitted on all the
@@ -343,6 +343,14 @@ def fit_sample(X: Any, summary: str | None) -> Any:
         first partition are returned), each column's minimum and maximum
         (two rows), or each column's distinct values (as many rows as the
         longest list, shorter columns padded with their first value).
+    column_range : RowStatistic
+        For ``summary="range"``: the statistic whose value is each column's
+        ``(lows, highs)`` (``None`` without rows), computed partition by
+        partition with :func:`reduce_collection`.  Its ``block`` validates
+        the partition's rows as the in-memory ``fit`` validates the data,
+        naming a refused value by its row in the whole collection (the
+        caller's :class:`~skprivate.utils._statistic.FiniteRange`); an
+        empty partition adds nothing.
 
     Returns
     -------
@@ -354,6 +362,14 @@ def fit_sample(X: Any, summary: str | None) -> Any:
     frame = _is_dask_frame(X)
     if frame and X.ndim == 1:
         X = X.to_frame()
+    if summary == "range":
+        if column_range is None:
+            raise ValueError("summary='range' needs the column_range statistic.")
+        found, _ = reduce_collection(X, column_range)
+        if found is None:  # no row at all: fit refuses it as in memory
+            summary = None
+        else:
+            cols = [np.array([lo, hi]) for lo, hi in zip(*found)]
     if summary is None:
         if frame:  # the first rows, past empty partitions
             return X.head(8, npartitions=-1)
@@ -370,10 +386,7 @@ def fit_sample(X: Any, summary: str | None) -> Any:
         values = [np.unique(np.asarray(v)) for v in dask.compute(*columns)]
         size = max(v.size for v in values)
         cols = [np.concatenate([v, np.repeat(v[:1], size - v.size)]) for v in values]
-    elif summary == "range":
-        lows, highs = dask.compute(X.min(axis=0), X.max(axis=0))
-        cols = [np.array([lo, hi]) for lo, hi in zip(np.ravel(lows), np.ravel(highs))]
-    else:
+    elif summary != "range":
         raise ValueError(
             f"summary must be None, 'range' or 'distinct'; got {summary!r}."
         )
@@ -382,6 +395,8 @@ def fit_sample(X: Any, summary: str | None) -> Any:
 
         sample = pd.DataFrame(dict(zip(X.columns, cols)))
         return sample.astype(X.dtypes.to_dict())
+    if X.ndim == 1:  # refused by fit as in memory, not read as one column
+        return cols[0].astype(X.dtype)
     return np.column_stack(cols).astype(X.dtype)
 
 

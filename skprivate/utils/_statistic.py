@@ -17,7 +17,10 @@ Nothing here imports dask; nothing here knows a learner.
 
 from __future__ import annotations
 
+import contextvars
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -25,15 +28,17 @@ from sklearn.utils.validation import validate_data
 
 from ._dask import describe_collection, is_dask_collection, reduce_collection
 from ._redact import raw_values_withheld
-from .validation import check_float_array
+from .validation import check_float_array, check_numeric_input
 
 __all__ = [
     "FiniteRange",
     "RowStatistic",
     "count_and_reduce_rows",
+    "global_rows",
     "n_rows",
     "reduce_rows",
     "renumber_rows",
+    "rows_counted_from",
     "validate_rows",
     "value_range",
 ]
@@ -185,14 +190,25 @@ def n_rows(data: Any) -> int:
 class FiniteRange(RowStatistic):
     """Smallest and largest finite value of the rows (``None`` when none).
 
-    Non-finite values are left to the statistic that follows, which refuses
-    them naming their row.
+    By default non-finite values are left to the statistic that follows,
+    which refuses them naming their row.
 
     Parameters
     ----------
     name : str, default="X"
         Name of the data in the refusal of a value that is not a number
         (which names its row and type, never the value).
+    columns : bool, default=False
+        The range of each column (a pair of arrays ``(lows, highs)``; a
+        column without a finite value has ``inf`` and ``-inf``) instead of
+        the range of all the values.
+    finite : bool, default=False
+        Refuse a NaN or an infinite value instead of leaving it out: the
+        rows are checked by :func:`~skprivate.utils.validation.check_numeric_input`
+        with ``finite=True``, as an in-memory ``fit`` that reads the range
+        checks them, so a block refuses a value with the same message,
+        naming its row in the whole data and its column (by name in a
+        frame).
 
     Examples
     --------
@@ -200,17 +216,38 @@ class FiniteRange(RowStatistic):
     >>> from skprivate.utils._statistic import FiniteRange
     >>> FiniteRange().merge([(0.0, 2.0), None, (-1.0, 1.0)])
     (-1.0, 2.0)
+    >>> lows, highs = FiniteRange(columns=True).block(np.array([[1, 5], [3, 4]]), 0)
+    >>> lows.tolist(), highs.tolist()
+    ([1.0, 4.0], [3.0, 5.0])
     """
 
-    def __init__(self, name: str = "X") -> None:
+    def __init__(
+        self, name: str = "X", columns: bool = False, finite: bool = False
+    ) -> None:
         self.name = name
+        self.columns = columns
+        self.finite = finite
 
-    def block(self, rows: Any, first_row: int) -> tuple[float, float] | None:
+    def block(self, rows: Any, first_row: int) -> Any:
+        if self.finite:
+            rows = check_numeric_input(
+                rows, name=self.name, finite=True, first_row=first_row
+            )
         # a block of a dask collection is converted here: a string is refused
         # by its row and type, never quoted (numpy's error would quote it)
         values = check_float_array(
             rows, name=self.name, allow_nan=True, first_row=first_row
         )
+        if self.columns:
+            if values.ndim == 1:
+                values = values[:, None]
+            if values.shape[0] == 0:
+                return None
+            # a column without a finite value has the empty range (inf, -inf)
+            finite = np.isfinite(values)
+            lows = np.where(finite, values, np.inf).min(axis=0)
+            highs = np.where(finite, values, -np.inf).max(axis=0)
+            return lows, highs
         finite = np.isfinite(values)
         if not finite.all():
             values = values[finite]
@@ -218,10 +255,14 @@ class FiniteRange(RowStatistic):
             return None
         return float(values.min()), float(values.max())
 
-    def merge(self, values: list) -> tuple[float, float] | None:
+    def merge(self, values: list) -> Any:
         found = [v for v in values if v is not None]
         if not found:
             return None
+        if self.columns:
+            lows = np.min([v[0] for v in found], axis=0)
+            highs = np.max([v[1] for v in found], axis=0)
+            return lows, highs
         return min(v[0] for v in found), max(v[1] for v in found)
 
 
@@ -309,6 +350,26 @@ def validate_rows(estimator: Any, X: Any, *, reset: bool = True, **check_params)
 
 _ROW_NUMBER = re.compile(r"\b([Rr]ow|entry \() ?(\d+)")
 
+#: First row, in the whole data, of the block being processed (see
+#: :func:`rows_counted_from`); a context variable, so threads (dask workers)
+#: processing other blocks do not see it.
+_FIRST_ROW: contextvars.ContextVar[int] = contextvars.ContextVar(
+    "skprivate_first_row", default=0
+)
+
+
+def _shift_rows(text: str, first_row: int) -> str:
+    """``text`` with every ``row N`` (or ``entry (N, ...``) moved by ``first_row``."""
+    if not first_row:
+        return text
+
+    def shift(match: re.Match) -> str:
+        word = match.group(1)
+        space = "" if word.endswith("(") else " "
+        return f"{word}{space}{int(match.group(2)) + first_row}"
+
+    return _ROW_NUMBER.sub(shift, text)
+
 
 def renumber_rows(error: Exception, first_row: int) -> Exception:
     """``error`` of a block with its row numbers counted in the whole data.
@@ -338,10 +399,70 @@ def renumber_rows(error: Exception, first_row: int) -> Exception:
     """
     if not first_row or len(error.args) != 1 or not isinstance(error.args[0], str):
         return error
+    return type(error)(_shift_rows(error.args[0], first_row))
 
-    def shift(match: re.Match) -> str:
-        word = match.group(1)
-        space = "" if word.endswith("(") else " "
-        return f"{word}{space}{int(match.group(2)) + first_row}"
 
-    return type(error)(_ROW_NUMBER.sub(shift, error.args[0]))
+@contextmanager
+def rows_counted_from(first_row: int) -> Iterator[None]:
+    """Name the rows of a block by their place in the whole data.
+
+    Inside, the block being validated or released starts at row
+    ``first_row`` of the data (a later ``partial_fit`` chunk, a dask
+    partition): a ``ValueError`` or ``TypeError`` raised inside leaves
+    with its rows renumbered (:func:`renumber_rows`), and a warning whose
+    message goes through :func:`global_rows` names them the same way.
+    Blocks nest: an inner block's rows count from the outer one's.
+
+    Parameters
+    ----------
+    first_row : int
+        Position of the block's first row in the whole data.
+
+    Examples
+    --------
+    >>> from skprivate.utils._statistic import global_rows, rows_counted_from
+    >>> with rows_counted_from(700):
+    ...     global_rows("row 534 was clipped")
+    'row 1234 was clipped'
+    >>> try:
+    ...     with rows_counted_from(700):
+    ...         raise ValueError("X contains NaN at row 534, column 0.")
+    ... except ValueError as error:
+    ...     print(error)
+    X contains NaN at row 1234, column 0.
+    """
+    token = _FIRST_ROW.set(_FIRST_ROW.get() + int(first_row))
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        renumbered = renumber_rows(error, int(first_row))
+        if renumbered is error:
+            raise
+        raise renumbered from None
+    finally:
+        _FIRST_ROW.reset(token)
+
+
+def global_rows(text: str) -> str:
+    """A message's row numbers counted in the whole data.
+
+    For a warning about a block: inside :func:`rows_counted_from`, every
+    ``row N`` of ``text`` is moved by the block's first row; elsewhere
+    ``text`` is returned as it is.
+
+    Parameters
+    ----------
+    text : str
+        A message naming rows of the block, counted from its first row.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from skprivate.utils._statistic import global_rows
+    >>> global_rows("row 3 was clipped")
+    'row 3 was clipped'
+    """
+    return _shift_rows(text, _FIRST_ROW.get())
