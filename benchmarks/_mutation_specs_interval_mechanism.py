@@ -67,6 +67,13 @@ _IQR_PADDING = (
 _ALLOW_INF_NONE = (
     "check_float_array tests allow_inf for truth (if not allow_inf): None acts as False"
 )
+_CHECKED_FIRST = (
+    "check_numeric_input has refused every entry float() refuses (object and "
+    "string entries one by one; columns of numbers, nullable numbers or numeric "
+    "categories pass as numbers), and astype(float) converts with float()'s "
+    "rules: it never fails after the check, so the except clause and the "
+    "refusal after it are never reached"
+)
 _FINITE_FIRST = (
     "check_numeric_input(X, finite=True) refuses NaN and infinity first, "
     "naming the row and column; validate_data never sees them"
@@ -374,15 +381,51 @@ SPECS: dict[str, ModuleSpec] = {
     # pin every scale and the selection probabilities exactly.
     "integral_dp": ModuleSpec(
         path="skprivate/integral/_dp.py",
-        tests=_all_but(
-            "tests/integral/test_dp.py",
-            "test_global_sensitivity_scales",
-            "test_local_sensitivity_scales",
-            "test_variance_and_sd_scales_come_from_the_range",
-            "test_global_variance_and_sd_scales_come_from_the_bounds",
-            "test_variance_and_sd_sensitivity_bounds_hold_on_worst_neighbours",
-            "test_exponential_mechanism_quantiles_are_dp_and_accurate",
-        ),
+        tests=[
+            *_all_but(
+                "tests/integral/test_dp.py",
+                "test_global_sensitivity_scales",
+                "test_local_sensitivity_scales",
+                "test_variance_and_sd_scales_come_from_the_range",
+                "test_global_variance_and_sd_scales_come_from_the_bounds",
+                "test_variance_and_sd_sensitivity_bounds_hold_on_worst_neighbours",
+                "test_exponential_mechanism_quantiles_are_dp_and_accurate",
+            ),
+            # the clamping into the bounds, the bounds of a constant column,
+            # the rows named in refusals and the names of the arguments
+            "tests/integral/test_dp_bounds.py",
+            *(
+                f"tests/test_bad_input_pins.py::{name}"
+                for name in (
+                    "test_laplace_statistic_refuses_an_infinite_value_naming_its_row",
+                    "test_laplace_statistic_on_dask_refuses_an_infinite_value_as_in_memory",
+                    "test_laplace_describe_names_the_row_of_an_infinite_value_in_the_table",
+                )
+            ),
+            "tests/test_raw_values_in_errors_more.py::"
+            "test_absolute_relative_error_of_pandas_keeps_no_value",
+            "tests/utils/test_redact.py::"
+            "test_dp_baselines_keep_no_value_in_the_errors_behind_a_refusal",
+            *(
+                f"tests/test_bad_input.py::test_function_valid_input[{name}]"
+                for name in (
+                    "absolute_relative_error",
+                    "laplace_statistic",
+                    "laplace_describe",
+                )
+            ),
+            *(
+                "tests/test_bad_input.py::test_function_parameter["
+                f"absolute_relative_error-{cell}]"
+                for cell in (
+                    "true-string",
+                    "true-short",
+                    "true-pandas",
+                    "private-string",
+                    "private-short",
+                )
+            ),
+        ],
         new_tests=["tests/test_mutation_integral_dp.py"],
         equivalent={
             f"{_DP}x__iqr_ptr__mutmut_44": (
@@ -405,30 +448,35 @@ SPECS: dict[str, ModuleSpec] = {
                 "return padded[np.clip(i, -2, n) + 1]",
                 _IQR_PADDING,
             ),
-            f"{_DP}x_absolute_relative_error__mutmut_2": (
-                "true = true.astype(None)",
-                "pandas reads the dtype None as numpy does, float64: the same cast",
-            ),
-            f"{_DP}x_absolute_relative_error__mutmut_42": (
+            f"{_DP}x_absolute_relative_error__mutmut_64": (
                 "return out if (out.ndim) and False else out[()]",
-                "out[()] of an array is the array itself (same shape, dtype and "
-                "values)",
+                "out[()] of an array of one or more dimensions is a view of the "
+                "whole array (same shape, dtype and values), returned in its place",
             ),
-            f"{_DP}x_absolute_relative_error__mutmut_43": (
+            f"{_DP}x_absolute_relative_error__mutmut_65": (
                 "return out if (out.ndim) or True else out[()]",
                 "numpy arithmetic on 0-d arrays already returns a numpy scalar "
                 "(np.float64), so out[()] returns out unchanged",
+            ),
+            f"{_DP}x__pandas_as_float__mutmut_6": (
+                "converted = values.astype(None)",
+                "pandas reads the dtype None as numpy does, float64: the same cast "
+                "(numpy, nullable, sparse, categorical and string columns alike)",
+            ),
+            **{
+                f"{_DP}x__pandas_as_float__mutmut_{k}": (line, _CHECKED_FIRST)
+                for k, line in ((7, 'converted = ""'), (9, "raise TypeError(None)"))
+            },
+            f"{_DP}x__column_seed__mutmut_17": (
+                "generate_state(2, np.uint64)[0]",
+                "SeedSequence.generate_state hashes its pool into words one after "
+                "another, each from its position only: the first of two 64-bit "
+                "words is the one word of one",
             ),
             f"{_DP}x_laplace_statistic__mutmut_38": (
                 'xs = ""',
                 "for a dask collection xs is only passed to _check_bounds, which "
                 "reads it only when bounds is None, refused before for collections",
-            ),
-            f"{_DP}x_laplace_statistic__mutmut_99": (
-                "moments = reduce_rows(x if (lazy) or True else xs, ",
-                "the moments of the values as given instead of sorted: _Moments "
-                "checks and reads the same values, whose sums differ only by the "
-                "rounding of another summation order",
             ),
             f"{_DP}x_laplace_statistic__mutmut_43": (
                 'check_float_array(x, name="x", allow_inf=None)',
@@ -438,10 +486,23 @@ SPECS: dict[str, ModuleSpec] = {
                 'rows, name="x", allow_inf=None, first_row=first_row',
                 _ALLOW_INF_NONE,
             ),
-            f"{_DP}x_laplace_statistic__mutmut_160": (
+            f"{_DP}x_laplace_statistic__mutmut_196": (
                 'spread = ""',
                 "spread is read only for var and std, which set it first",
             ),
+            **{
+                f"{_DP}x_laplace_statistic__mutmut_{k}": (
+                    line,
+                    "xs was clamped into [lo, hi] just before; _true_value clamps "
+                    "only sum and mean again, which leaves clamped values as they "
+                    "are with either bound missing (np.clip then clamps on the "
+                    "other side only)",
+                )
+                for k, line in (
+                    (263, "_true_value(xs, statistic, None, hi)"),
+                    (264, "_true_value(xs, statistic, lo, None)"),
+                )
+            },
             f"{_DP}xǁ_Momentsǁmerge__mutmut_8": (
                 "if n == 1:",
                 "the general update with an empty left side (n = 0, total 0, mean "
@@ -451,22 +512,20 @@ SPECS: dict[str, ModuleSpec] = {
             **{
                 f"{_DP}x_laplace_describe__mutmut_{k}": (
                     line,
-                    "pandas 2 gives the same float64 values, NaN where missing, "
-                    "for every numeric column (nullable ones included) with or "
-                    "without these arguments, or an int64 array that "
-                    "laplace_statistic reads as the same floats",
+                    "to_numpy(dtype=float) gives NaN for a missing entry whatever "
+                    "na_value says (None or unset), for every column kind "
+                    "numeric_frame keeps (numpy, nullable, sparse, Arrow numbers "
+                    "and decimals): the same float64 array",
                 )
                 for k, line in (
-                    (69, "values = frame[name].to_numpy(dtype=None, na_value=np.nan)"),
-                    (70, "values = frame[name].to_numpy(dtype=float, na_value=None)"),
-                    (71, "values = frame[name].to_numpy(na_value=np.nan)"),
-                    (72, "values = frame[name].to_numpy(dtype=float, )"),
+                    (75, "values = frame[name].to_numpy(dtype=float, na_value=None)"),
+                    (77, "values = frame[name].to_numpy(dtype=float, )"),
                 )
             },
         },
         excluded={
             f"{_DP}x__check_bounds__mutmut_7": (")", _STACKLEVEL),
-            f"{_DP}x_laplace_statistic__mutmut_152": (")", _STACKLEVEL),
+            f"{_DP}x_laplace_statistic__mutmut_188": (")", _STACKLEVEL),
         },
     ),
     # The sensitivities both the central-DP release and its intervals read.

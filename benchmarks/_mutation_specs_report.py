@@ -121,7 +121,7 @@ _INSPECT_EQUIVALENT: dict[str, tuple[str, str]] = {
         "if isinstance(est, str) and est is None:",
         _NOT_ESTIMATOR,
     ),
-    f"{_I}x__param_members__mutmut_9": (
+    f"{_I}x__param_members__mutmut_11": (
         "for key, value in est.get_params(deep=None).items():",
         _DEEP_NONE,
     ),
@@ -755,7 +755,7 @@ SPECS: dict[str, ModuleSpec] = {
         tests=_FAST,
         new_tests=_NEW,
         equivalent={
-            "skprivate._privacy_report.x_privacy_report__mutmut_58": (
+            "skprivate._privacy_report.x_privacy_report__mutmut_59": (
                 "report[col] = report[col].astype(None)",
                 "dtype None is numpy's default dtype, float64: the same cast",
             ),

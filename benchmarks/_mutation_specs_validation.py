@@ -168,6 +168,25 @@ SPECS: dict[str, ModuleSpec] = {
                     (46, "to_numpy(dtype=float, )"),
                 ]
             },
+            f"{_V}x__check_numeric_columns__mutmut_37": (
+                "X.iloc[:, j].astype(None)",
+                "astype(None) is astype(float64), the cast the code makes",
+            ),
+            f"{_V}x__decode_series__mutmut_26": (
+                "X.astype(None)",
+                "astype(None) is astype(float64), the cast the code makes",
+            ),
+            **{
+                f"{_V}x__decode_series__mutmut_{n}": (
+                    line,
+                    "X.astype(float) is already float64: asarray without a "
+                    "dtype keeps it",
+                )
+                for n, line in [
+                    (23, "np.asarray(X.astype(float), dtype=None)"),
+                    (25, "np.asarray(X.astype(float), )"),
+                ]
+            },
             f"{_V}x__check_numeric_columns__mutmut_70": (
                 "values.astype(None)",
                 "astype(None) is astype(float64)",
@@ -694,11 +713,18 @@ SPECS.update(
                         (21, "if epsilon < 2.0"),
                     )
                 },
-                f"{_TRN}x_square_wave_transition__mutmut_76": (
+                f"{_TRN}x_square_wave_transition__mutmut_78": (
+                    "return M * M.sum(axis=0, keepdims=True), out_edges",
+                    "the band's shares run from 0 at the bottom report edge to "
+                    "1 at the top one (set exactly), so each column sums to 1 "
+                    "to rounding (3.6e-15 at 64 cells): multiplying by the sum "
+                    "changes the entries by rounding only",
+                ),
+                f"{_TRN}x_square_wave_transition__mutmut_82": (
                     "return M / M.sum(axis=0, ), out_edges",
                     _ROW_BROADCAST,
                 ),
-                f"{_TRN}x_square_wave_transition__mutmut_78": (
+                f"{_TRN}x_square_wave_transition__mutmut_84": (
                     "return M / M.sum(axis=0, keepdims=False), out_edges",
                     _ROW_BROADCAST,
                 ),

@@ -23,12 +23,20 @@ from skprivate.integral import (
     laplace_describe,
     laplace_statistic,
 )
-from skprivate.integral._dp import _iqr_ptr, _laplace_scale, _Moments
+from skprivate.integral._dp import (
+    _column_seed,
+    _dp_quantile,
+    _iqr_ptr,
+    _laplace_scale,
+    _Moments,
+    _true_value,
+)
 from skprivate.integral._sensitivity import (
     MOMENT_STATISTICS,
     global_scale,
     sum_sensitivity,
 )
+from skprivate.utils._seeding import canonical, data_fingerprint, words
 
 LOCAL = (
     "sensitivity='local': the {} is released with a noise scale computed from "
@@ -684,3 +692,177 @@ def test_local_variance_of_one_value_is_missing():
     assert np.isnan(value)
     # the noisy min and max of one value use the range: (16 - (-4)) / 2
     assert [c[2] for c in rng.calls[:2]] == [10.0, 10.0]
+
+
+# -- the values each helper reads are clamped -----------------------------------
+@pytest.mark.filterwarnings("error")
+def test_the_quantile_clamps_the_values_it_is_given():
+    # -5 and 30 read as 0 and 10 on [0, 10]: intervals [0, 0], [0, 2], [2, 10],
+    # [10, 10] of utility -|i - 1.5|
+    rng = scripted(picks=(2,), uniforms=(0.5,))
+    value = _dp_quantile(np.array([-5.0, 2.0, 30.0]), 0.5, 1.0, 0.0, 10.0, rng)
+    (_, a, p), _ = rng.calls
+    weights = np.array([0.0, 2.0, 8.0, 0.0]) * np.exp(
+        -0.5 * np.array([1.5, 0.5, 0.5, 1.5])
+    )
+    assert a == 4
+    np.testing.assert_allclose(p, weights / weights.sum(), rtol=1e-13, atol=0)
+    assert value == 6.0
+
+
+def test_the_true_sum_and_mean_are_those_of_the_clamped_values():
+    # as a dask block's moments: -5 and 30 count as 0 and 10 on [0, 10]
+    x = np.array([-5.0, 2.0, 30.0])
+    assert _true_value(x, "sum", 0.0, 10.0) == 12.0
+    assert _true_value(x, "mean", 0.0, 10.0) == 4.0
+    assert _true_value(x, "count", 0.0, 10.0) == 3.0
+    assert _true_value(np.array([-5.0, 12.0]), "sum", -2.0, 4.0) == 2.0
+
+
+# -- absolute_relative_error of a pandas truth and another private value --------
+def test_a_pandas_truth_names_the_private_values_it_refuses():
+    true = pd.Series([2.0, 4.0])
+    for private, message in (
+        (
+            pd.Series(["b", "c"], dtype=object),
+            "private must be numeric; got dtype object; row 0 holds a str that "
+            "is not a number.",
+        ),
+        (["b", 1.0], "private must be numeric; entry (0,) is a str, not a number."),
+    ):
+        with pytest.raises(TypeError, match=exact(message)):
+            absolute_relative_error(true, private)
+    # a missing private value (no answer) gives NaN, as with arrays
+    pd.testing.assert_series_equal(
+        absolute_relative_error(true, [np.nan, 3.0]), pd.Series([np.nan, 0.25])
+    )
+    pd.testing.assert_series_equal(
+        absolute_relative_error(true, pd.Series([np.nan, 3.0])),
+        pd.Series([np.nan, 0.25]),
+    )
+
+
+# -- laplace_describe: column kinds and the seed --------------------------------
+def test_describe_reads_a_sparse_integer_column_as_its_values():
+    dense = pd.DataFrame({"a": [1, 0, 2]})
+    sparse = pd.DataFrame({"a": pd.arrays.SparseArray([1, 0, 2])})
+    tables = [
+        laplace_describe(df, 1.0, (0, 4), ("count", "sum"), random_state=scripted())
+        for df in (dense, sparse)
+    ]
+    expected = pd.DataFrame({"a": [3.0, 3.0]}, index=["count", "sum"])
+    for table in tables:
+        pd.testing.assert_frame_equal(table, expected)
+
+
+def test_a_negative_seed_is_refused_where_a_column_is_released():
+    message = "random_state must be a non-negative int (a seed); got -1."
+    with pytest.raises(ValueError, match=exact(message)):
+        laplace_statistic([1.0, 2.0], "sum", 1.0, (0, 1), random_state=-1)
+    with pytest.raises(ValueError, match=exact(message)):
+        laplace_describe(pd.DataFrame({"a": [1.0, 2.0]}), 1.0, (0, 1), random_state=-1)
+    # each column's seed is made (and the int checked) as the column is
+    # released: a refusal of that column's values comes first
+    with pytest.raises(
+        ValueError,
+        match=exact(
+            "Column 'a' of df has an infinite value at row 1; expected finite numbers."
+        ),
+    ):
+        laplace_describe(
+            pd.DataFrame({"a": [1.0, np.inf]}), 1.0, (0, 1), random_state=-1
+        )
+
+
+# -- an int seed: mixed with the settings and what is released ------------------
+BIG = 2**64  # a seed is read modulo 2**64: seed + BIG is the same seed
+
+
+def _mixed(seed, settings, data):
+    """The generator of a release seeded with ``seed``."""
+    entropy = [seed % 2**64, *words(data_fingerprint((canonical(settings), data)))]
+    return np.random.default_rng(np.random.SeedSequence(entropy))
+
+
+def test_a_local_release_draws_from_the_seed_mixed_with_its_settings_and_values():
+    x = [3.0, 1.0, 12.0, 5.0]  # sorted and clamped into [0, 10]: 1, 3, 5, 10
+    xs = np.array([1.0, 3.0, 5.0, 10.0])
+    for statistic, truth, scale in (("min", 1.0, 1.0), ("max", 10.0, 2.5)):
+        settings = (statistic, 2.0, 0.0, 10.0, 1e-6, "local")
+        expected = truth + _mixed(7, settings, xs).laplace(0.0, scale)
+        for seed in (7, BIG + 7):
+            with pytest.warns(PrivacyLeakWarning):
+                value = laplace_statistic(
+                    x, statistic, 2.0, (0, 10), random_state=seed, sensitivity="local"
+                )
+            assert value == expected
+
+
+def test_a_quantile_draws_from_the_seed_mixed_with_its_settings_and_values():
+    x = [3.0, 1.0, 12.0, 5.0]
+    xs = np.array([1.0, 3.0, 5.0, 10.0])
+    for statistic, q in (("median", 0.5), ("min", 0.0)):
+        settings = (statistic, 2.0, 0.0, 10.0, 1e-6, "global")
+        expected = _dp_quantile(xs, q, 2.0, 0.0, 10.0, _mixed(11, settings, xs))
+        for seed in (11, BIG + 11):
+            assert laplace_statistic(x, statistic, 2.0, (0, 10), random_state=seed) == (
+                expected
+            )
+
+
+def test_the_iqr_test_draws_from_the_seed_mixed_with_its_settings_and_values():
+    # distance 1 and threshold 1 (see above): released iff the noise is > 0
+    xs = np.array([0.0] * 4 + [10.0] * 4)
+    settings = ("iqr", np.log(2.0), -100.0, 100.0, 0.5, "global")
+    expected = [
+        _iqr_ptr(xs, -100.0, 100.0, np.log(2.0), 0.5, _mixed(s, settings, xs))
+        for s in range(16)
+    ]
+    got = [
+        laplace_statistic(xs, "iqr", np.log(2.0), (-100, 100), 0.5, s)
+        for s in range(16)
+    ]
+    np.testing.assert_equal(got, expected)
+    assert 0 < np.isnan(got).sum() < 16  # both outcomes occur
+
+
+def test_a_moment_draws_from_the_seed_mixed_with_its_settings_and_moments():
+    x = [3.0, 1.0, 12.0, 5.0, -4.0]  # clamped into [0, 10]: 0, 1, 3, 5, 10
+    xs = np.array([0.0, 1.0, 3.0, 5.0, 10.0])
+    n, total = 5, 19.0
+    m2 = float(np.sum((xs - total / n) ** 2))
+    moments = (5, np.float32(total).item(), np.float32(m2).item())
+    for statistic, truth, scale in (
+        ("sum", total, 10.0 / 2.0),
+        ("var", m2 / 4, 100.0 / (5 * 2.0)),
+    ):
+        settings = (statistic, 2.0, 0.0, 10.0, 1e-6, "global")
+        expected = truth + _mixed(3, settings, moments).laplace(0.0, scale)
+        for seed in (3, BIG + 3):
+            value = laplace_statistic(x, statistic, 2.0, (0, 10), random_state=seed)
+            assert value == pytest.approx(expected, rel=1e-15, abs=0)
+
+
+def test_a_column_seed_mixes_the_seed_with_the_column_name():
+    for name in ("a", 3):
+        state = np.random.SeedSequence([5, *words(data_fingerprint(str(name)))])
+        expected = int(state.generate_state(1, np.uint64)[0])
+        assert _column_seed(5, name) == expected
+        assert _column_seed(BIG + 5, name) == expected
+    assert _column_seed(5, "a") != _column_seed(5, "b")
+    # a 64-bit seed: some column's seed is beyond 32 bits
+    assert max(_column_seed(5, name) for name in "abcd") >= 2**32
+
+
+@pytest.mark.parametrize("statistic", ["sum", "mean", "var"])
+def test_a_seeded_release_does_not_depend_on_the_order_of_the_records(statistic):
+    # the moments are those of the sorted values: another order of the same
+    # records (whose float sums differ in the last bits) gives the same release
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 100, 50)
+    shuffled = x[rng.permutation(50)]
+    same = [
+        laplace_statistic(v, statistic, 1.0, (0, 100), random_state=9)
+        for v in (x, shuffled)
+    ]
+    assert same[0] == same[1]

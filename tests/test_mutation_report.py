@@ -740,6 +740,25 @@ def test_a_report_needs_an_estimator_holding_a_privatizer():
         privacy_report(make_pipeline(StandardScaler(), Ridge()).fit(_frame(), _y()))
 
 
+def test_the_refusal_says_what_the_estimator_without_privatizer_needs():
+    # a learner of the package fitted without privatizer= takes its input as
+    # released already: the refusal ends with the hint naming that learner
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "estimator holds no fitted privatizer, so whether its input was raw or "
+            "already privatized cannot be told: expected a fitted privatizer or a "
+            "composite, learner, ensemble or search holding one; got _Learner. "
+            "_Learner was fitted without privatizer=, on data it takes as already "
+            "privatized: report on the fitted privatizer that released them "
+            "(privacy_report(privatizer)), or fit _Learner with privatizer= to "
+            "simulate the release."
+        )
+        + "$",
+    ):
+        privacy_report(_Learner().fit(_X(), _y()))
+
+
 def test_report_columns_and_types():
     report = privacy_report(_ldp(1.0).fit(_X(k=1)))
     assert report.columns.tolist() == [

@@ -33,13 +33,22 @@ from sklearn.preprocessing import (
     StandardScaler,
 )
 
-from skprivate import privacy_report
+from skprivate import (
+    FrequencyEstimator,
+    GeneralizedRandomizedResponse,
+    LongitudinalFrequencyEstimator,
+    LongitudinalOracle,
+    SubsetDistributionEstimator,
+    SubsetUniform,
+    privacy_report,
+)
 from skprivate._privacy_report._inspect import (
     _Col,
     _estimators_in,
     _fitted_members,
     _input_cols,
     _is_estimator,
+    _param_members,
     _per_column,
     _privatizes,
     _resolve_columns,
@@ -222,6 +231,32 @@ def test_what_privatizes_through_members_held_by_parameters():
     held = _Refitting(regressor=make_pipeline(_ldp(1.0), Ridge()))
     assert _privatizes(held) == (True, True)
     assert _privatizes(_Refitting(_ldp(1.0), Ridge())) == (True, False)
+
+
+class _ReaderWithPost(LongitudinalFrequencyEstimator):
+    """A reader of released reports that also holds an estimator, named
+    after ``oracle`` (so read after it)."""
+
+    def __init__(self, oracle=None, method="unbiased", post=None):
+        super().__init__(oracle=oracle, method=method)
+        self.post = post
+
+
+def test_the_release_a_reader_reads_is_no_member_of_it():
+    # oracle= and design= describe a release made elsewhere: they privatize
+    # nothing in the estimator reading its reports
+    grr = GeneralizedRandomizedResponse(epsilon=1.0, categories=[["A", "B"]])
+    reader = FrequencyEstimator(oracle=grr)
+    assert _param_members(reader) == []
+    assert _privatizes(reader) == (False, False)
+    subset = SubsetDistributionEstimator(design=SubsetUniform(categories=[["A"]]))
+    assert _param_members(subset) == []
+    assert _privatizes(subset) == (False, False)
+    # only that parameter is skipped: the members held after it are read
+    post = _ldp(1.0)
+    held = _ReaderWithPost(oracle=LongitudinalOracle(waves=2), post=post)
+    assert _param_members(held) == [post]
+    assert _privatizes(held) == (True, True)
 
 
 # -- splits and column specs: the remaining cases ------------------------------
