@@ -1281,3 +1281,39 @@ def test_one_row_of_positive_weight_is_the_unweighted_fit_of_that_row():
     est = _WeightedMean().fit(X, sample_weight=[0.0, 0.0, 3.0, 0.0, 0.0, 0.0])
     # the rows left all weigh the same: no weights, so no refusal
     assert est.conf_int("mean", X=X)["estimate"].tolist() == [X[2, 0]]
+
+
+@pytest.mark.parametrize("read", [values_of, probabilities_of])
+def test_points_that_are_no_numbers_are_named_points(read):
+    with pytest.raises(TypeError) as info:
+        read([0.5, "SECRET"])
+    assert str(info.value) == (
+        "points must be numeric; entry (1,) is a str, not a number."
+    )
+
+
+@pytest.mark.parametrize(
+    ("points", "what", "entry"),
+    [([1.0, np.nan], "NaN", 1), ([[2.0], [np.inf]], "an infinite value", 1)],
+)
+def test_values_that_are_not_finite_are_named_by_kind_and_entry(points, what, entry):
+    with pytest.raises(ValueError) as info:
+        values_of(points)
+    assert str(info.value) == (
+        f"points must be finite numbers; got {what} at entry {entry} (in flat order)."
+    )
+
+
+def test_a_scalar_given_as_the_fit_data_is_named_by_its_type():
+    from skprivate import IterativeIntervalRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = X @ [1.0, 1.0] + rng.normal(size=40)
+    est = IterativeIntervalRegressor().fit(X, np.column_stack([y - 0.5, y + 0.5]))
+    with pytest.raises(ValueError) as info:
+        est.conf_int("predict", X[:2], X=7.5)
+    assert str(info.value) == (
+        "X must be the data passed to IterativeIntervalRegressor.fit, an array "
+        "of rows; got a scalar of type float."
+    )
