@@ -478,6 +478,11 @@ SPECS.update(
             tests=_COLLECT_TESTS,
             new_tests=["tests/test_mutation_survey_collect.py"],
             equivalent={
+                "skprivate.survey._collect.x_issue_tokens__mutmut_39": (
+                    "draw_anchors(n_respondents, )",
+                    "random_state=None is draw_anchors' default: fresh entropy "
+                    "either way (the keyword is written out to be read)",
+                ),
                 **{
                     f"{_COLLECT}{n}": (
                         text,
@@ -564,15 +569,25 @@ SPECS.update(
             ],
             new_tests=["tests/test_mutation_questionnaire.py"],
             equivalent={
-                f"{_QS}draw_anchors__mutmut_21": (
+                f"{_QS}draw_anchors__mutmut_41": (
                     "drawn = np.sort(q.anchor_grid().snap(drawn), )",
                     "np.sort sorts along the last axis by default, axis 1 of "
                     "the (respondents, anchors) array",
                 ),
+                f"{_QS}draw_anchors__mutmut_9": (
+                    "seeds = None if (seed is None) and False else",
+                    "without a seed, a generator from fresh entropy gives each "
+                    "question a state drawn from fresh entropy: the anchors "
+                    "have the same law and differ between calls, as with None",
+                ),
+                f"{_QS}draw_anchors__mutmut_30": (
+                    "int(seeds.integers(2**32))",
+                    "another range of 32-bit seeds for the questions' streams: "
+                    "the same law, each question its own stream",
+                ),
                 **{
                     f"{_Q}{name}__mutmut_{n}": (text, _ONE_COLUMN)
                     for name, n, text in (
-                        ("__init__", 41, "privatizer._anchor_distribution(1).mult"),
                         (
                             "_check_anchor_support",
                             3,

@@ -813,13 +813,12 @@ SPECS.update(
                         (57, ""),
                         (58, ")"),
                         (60, "enforce_metadata=True,"),
-                        (84, "meta=None,"),
-                        (85, "name=None,"),
-                        (91, ""),
-                        (93, ""),
-                        (94, ")"),
-                        (102, "meta=np.empty((1, 0), dtype=dtype),"),
-                        (103, "meta=np.empty((0, 1), dtype=dtype),"),
+                        (85, "meta=None,"),
+                        (86, "name=None,"),
+                        (95, ""),
+                        (96, ")"),
+                        (104, "meta=np.empty((1, 0), dtype=dtype),"),
+                        (105, "meta=np.empty((0, 1), dtype=dtype),"),
                     )
                 },
                 f"{_DASK}dask_transform__mutmut_36": (
@@ -835,9 +834,9 @@ SPECS.update(
                         "dtype (the float32 test checks it lazily)",
                     )
                     for n, text in (
-                        (82, "dtype=None,"),
-                        (99, "meta=np.empty((0, 0), dtype=None),"),
-                        (101, "meta=np.empty((0, 0), ),"),
+                        (83, "dtype=None,"),
+                        (101, "meta=np.empty((0, 0), dtype=None),"),
+                        (103, "meta=np.empty((0, 0), ),"),
                     )
                 },
             },

@@ -356,13 +356,19 @@ def test_mdav_groups_are_the_k_nearest_at_a_size_where_selection_matters():
 
 @pytest.mark.parametrize("x", [[1 + 2j, 3.0, 4.0], [[1.0, 2.0], [3.0]]])
 def test_microaggregate_names_x_for_an_entry_that_is_no_number(x):
-    # a complex number or a ragged row passes the column check and is
-    # refused by the float conversion, which names the argument and the
-    # entry's type, never the entry
-    with pytest.raises(TypeError) as caught:
+    # a complex number is refused by the column check (a ValueError, as
+    # scikit-learn's), a ragged row by the float conversion: each names the
+    # argument and the entry's type, never the entry
+    with pytest.raises((TypeError, ValueError)) as caught:
         microaggregate(x, 2)
     message = str(caught.value)
-    assert re.fullmatch(
-        r"x must be numeric; entry \(0,\) is a \w+, not a number\.", message
+    complex_entry = isinstance(x[0], complex)
+    assert isinstance(caught.value, ValueError if complex_entry else TypeError)
+    expected = (
+        r"x column 0 must be numeric; row 0 holds a complex that is not a real "
+        r"number \(Complex data not supported\)\."
+        if complex_entry
+        else r"x must be numeric; entry \(0,\) is a \w+, not a number\."
     )
+    assert re.fullmatch(expected, message)
     assert "2j" not in message and "1.0" not in message

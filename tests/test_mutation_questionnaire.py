@@ -302,3 +302,37 @@ def test_no_anchor_for_no_respondent_or_no_interval_question():
     with pytest.raises(ValueError) as info:
         with_interval.draw_anchors(-1)
     assert str(info.value) == "n_respondents must be >= 0; got -1."
+
+
+def test_a_question_keeps_its_own_deep_copy_of_the_privatizer():
+    # per-column settings given as lists: the decimals read column 0, and an
+    # in-place change of the caller's list does not reach the question
+    privatizer = IntervalCaseI(
+        anchor_loc=[40.0], anchor_scale=[5.0], support=(0, 120)
+    ).fit([[0.0]])
+    question = Question("age", "Your age?", privatizer)
+    assert question.decimals == 2
+    privatizer.anchor_scale[0] = 50.0
+    assert question.privatizer.anchor_scale == [5.0]
+    question._check_spec()  # the question's privatizer did not change
+
+
+def test_seeded_anchor_draws_give_each_question_its_own_stream():
+    # thirty questions with one design: a seeded draw gives each question
+    # its own anchors (their streams are seeded from 2**31 states; with a
+    # few dozen states two of thirty questions would share anchors)
+    questions = [
+        Question(
+            f"q{i}",
+            "t",
+            IntervalCaseI(anchor_loc=40.0, anchor_scale=5.0, support=(0, 120)).fit(
+                [[0.0]]
+            ),
+        )
+        for i in range(30)
+    ]
+    anchors = Questionnaire(questions).draw_anchors(2, random_state=1)
+    for row in anchors:
+        assert len({tuple(row[f"q{i}"]) for i in range(30)}) == 30
+    again = Questionnaire(questions).draw_anchors(2, random_state=1)
+    assert again == anchors

@@ -367,3 +367,106 @@ def test_interval_releases_are_seeded_by_values_not_their_dtype(dtype):
         got = kind(random_state=0).fit_transform(x)
         want = kind(random_state=0).fit_transform(x.astype(np.float64))
         np.testing.assert_array_equal(got, want)
+
+
+class _Attrs:
+    """An object read by its attributes, which are given as keywords."""
+
+    def __init__(self, **attributes):
+        self.__dict__.update(attributes)
+
+
+class _Slotted:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class _UnnamedFamily:
+    """A distribution family without a ``name`` attribute."""
+
+
+class _OtherUnnamedFamily:
+    """Another distribution family without a ``name`` attribute."""
+
+
+def test_objects_inside_containers_are_read_by_their_content():
+    # an object met inside a list, a tuple, a dict (key or value), an object
+    # array or an array-like is read by its attributes, as it is alone
+    inner = f"o:{__name__}._Attrs{{'v'=n:1}}"
+    assert canonical([_Attrs(v=1)]) == f"[{inner}]"
+    assert canonical((_Attrs(v=1),)) == f"[{inner}]"
+    assert canonical({_Attrs(v=1): 0}) == f"{{{inner}=n:0}}"
+    assert canonical({"k": _Attrs(v=1)}) == f"{{'k'={inner}}}"
+    array = np.array([_Attrs(v=1)], dtype=object)
+    assert canonical(array) == f"a:(1,):[{inner}]"
+    assert canonical(pd.Index(array)) == f"a:(1,):[{inner}]"
+    assert canonical([_Attrs(v=1)]) != canonical([_Attrs(v=2)])
+
+
+def test_an_estimator_parameter_holding_an_object_is_read_by_content():
+    one = TransformedTargetRegressor(regressor=Ridge(), func=None, check_inverse=True)
+    one.set_params(transformer=_Attrs(v=1))
+    other = TransformedTargetRegressor(regressor=Ridge(), check_inverse=True)
+    other.set_params(transformer=_Attrs(v=2))
+    assert f"'transformer'=o:{__name__}._Attrs{{'v'=n:1}}" in canonical(one)
+    assert canonical(one) != canonical(other)
+
+
+def test_a_distribution_like_object_is_read_by_family_and_parameters():
+    # duck-typed: an object with dist, args and kwds, whose parameters may be
+    # objects themselves; a family without a name is named by its type
+    one = _Attrs(dist=_UnnamedFamily(), args=(_Attrs(v=1),), kwds={})
+    assert canonical(one) == (
+        f"d:_UnnamedFamily[[o:{__name__}._Attrs{{'v'=n:1}}],{{}}]"
+    )
+    other = _Attrs(dist=_OtherUnnamedFamily(), args=(_Attrs(v=1),), kwds={})
+    assert canonical(one) != canonical(other)
+    # all three attributes are needed: with one missing, it is a plain object
+    name = f"{__name__}._Attrs"
+    assert canonical(_Attrs(kwds={})) == f"o:{name}{{'kwds'={{}}}}"
+    assert canonical(_Attrs(dist=1)) == f"o:{name}{{'dist'=n:1}}"
+    assert canonical(_Attrs(dist=None, args=(), kwds={})).startswith(f"o:{name}")
+
+
+def test_callables_and_qualified_names():
+    import functools
+
+    # a callable without a qualified name (a partial) is read by its content
+    assert canonical(functools.partial(_function)) == canonical(
+        functools.partial(_function)
+    )
+    assert canonical(functools.partial(int, "1")) != canonical(
+        functools.partial(int, "2")
+    )
+    # an object that is not callable but carries a __qualname__ attribute is
+    # read by its attributes, not as a function
+    named = _Attrs(__qualname__="f", v=1)
+    assert canonical(named) != canonical(_Attrs(__qualname__="f", v=2))
+
+
+def test_objects_without_a_dict_are_read_through_pickling():
+    # slots: the state pickling keeps; a partial: its function, arguments
+    # and keywords; an object without content or one that cannot be
+    # pickled: its type name
+    import functools
+    import threading
+
+    name = f"{__name__}._Slotted"
+    assert canonical(_Slotted(1)) == f"o:{name}<[[],[None,{{'value'=n:1}}]]>"
+    assert canonical(_Slotted(1)) != canonical(_Slotted(2))
+    # (the partial's own attribute dict reads None or {} by Python version)
+    assert canonical(functools.partial(int, "1")).startswith(
+        "o:functools.partial<[[c:builtins.int],[c:builtins.int,['1'],{},"
+    )
+    assert canonical(object()) == "o:builtins.object"
+    assert canonical(threading.Lock()) == "o:_thread.lock"
+
+
+def test_what_pickling_keeps_is_read_whatever_its_form():
+    # a two-part reduction (the callable and its arguments), and one given
+    # as a global's name, which names nothing beyond the type
+    assert canonical(range(3)) == "o:builtins.range<[[n:0,n:3,n:1],None]>"
+    assert canonical(range(3)) != canonical(range(4))
+    assert canonical(Ellipsis) == "o:builtins.ellipsis"

@@ -399,3 +399,15 @@ def test_issue_tokens_refuses_its_arguments_by_name(tmp_path):
     ):
         issue_tokens(_survey(), tmp_path / "b.db", -1)
     assert issue_tokens(_survey(), tmp_path / "c.db", 0) == []
+
+
+def test_issuing_tokens_into_an_in_memory_database_is_refused_by_name():
+    survey = Questionnaire(
+        [Question("age", "How old are you?", IntervalCaseI().fit([[0.0]]))]
+    )
+    with pytest.raises(ValueError) as info:
+        issue_tokens(survey, "sqlite://", 2)
+    assert str(info.value).startswith(
+        "issue_tokens needs a database that outlives it; database='sqlite://' "
+        "is an in-memory SQLite database"
+    )

@@ -19,6 +19,7 @@ from skprivate.survey._spec_frequency import joint_epsilon, later_wave_epsilon
 from skprivate.survey._waves import (
     SimulatedDevice,
     _coin,
+    _kept_key,
     _stage,
     first_wave_epsilon,
     wave_charges,
@@ -430,3 +431,37 @@ def test_an_unseeded_device_draws_fresh_entropy_and_a_seeded_one_replays():
     seeded = SimulatedDevice(survey, random_state=3)
     assert seeded.random_state == 3
     assert draws(copy.deepcopy(seeded)) == draws(seeded)
+
+
+def _entry(kind, **spec):
+    return {"name": "age", "kind": kind, "spec": spec}
+
+
+def test_kept_key_reads_the_number_as_the_page_does():
+    laplace = _entry("laplace", clip=True, low=0.0, high=100.0)
+    # one key for one number, whatever holds it; a fraction keeps its digits
+    assert _kept_key(laplace, 40) == _kept_key(laplace, np.float64(40.0)) == '"40"'
+    assert _kept_key(laplace, 1.5) == '"1.5"'
+    assert _kept_key(laplace, "2.25") == '"2.25"'
+    # a clipped Laplace question keys a value by the bound it is clipped to
+    assert _kept_key(laplace, 150) == _kept_key(laplace, 100) == '"100"'
+    assert _kept_key(laplace, -3.5) == '"0"'
+    # an infinite value is not clipped (the page refuses it before)
+    assert _kept_key(laplace, math.inf) == '"inf"'
+    # no clip, or another kind with bounds: the number as typed
+    assert _kept_key(_entry("laplace", low=0.0, high=100.0), 150) == '"150"'
+    assert _kept_key(_entry("laplace", clip=False, low=0.0, high=1.0), 7) == '"7"'
+    assert _kept_key(_entry("rvns", clip=True, low=0.0, high=100.0), 150) == '"150"'
+    # categories by their text
+    assert _kept_key(_entry("subset"), 3) == '"3"'
+    assert _kept_key(_entry("frequency"), "a") == '"a"'
+
+
+def test_kept_key_refuses_a_value_that_is_not_a_number():
+    with pytest.raises(ValueError) as info:
+        _kept_key(_entry("laplace", clip=True, low=0.0, high=1.0), "forty")
+    assert str(info.value) == (
+        "the value of question 'age' must be a number (a laplace question); got str."
+    )
+    with pytest.raises(ValueError, match=r"\(a rvns question\); got NoneType\.$"):
+        _kept_key(_entry("rvns"), None)

@@ -8,6 +8,7 @@ the data warn.  ``benchmarks/_mutation_specs_validation.py`` lists the
 mutants of ``skprivate/utils/validation.py`` these tests kill.
 """
 
+import datetime
 import re
 import warnings
 
@@ -655,12 +656,85 @@ def test_numeric_input_passes_numbers_through_unchanged():
     assert check_numeric_input(frame) is frame
     series = pd.Series([1, 2])
     assert check_numeric_input(series) is series
-    # numbers held as objects or as numeric strings are left to the float cast
-    objects = pd.Series([1, 2.5], dtype=object)
-    assert check_numeric_input(objects) is objects
     nested = [[1, 2], [3]]
     assert check_numeric_input(nested) is nested
-    assert check_numeric_input(np.array(["1", "2.5"])).tolist() == ["1", "2.5"]
+
+
+def test_numbers_held_as_text_or_objects_follow_the_container():
+    # an array's entries decide: numbers held as text or objects are read
+    # once, as floats, so that every estimator sees the same values
+    for held in (np.array(["1", "2.5"]), np.array([1, 2.5], dtype=object)):
+        out = check_numeric_input(held)
+        assert out.dtype == np.float64 and out.tolist() == [1.0, 2.5]
+    out = check_numeric_input([["1", "2.5"], [b"3", "4e0"]])
+    assert out.dtype == np.float64 and out.tolist() == [[1.0, 2.5], [3.0, 4.0]]
+    # a frame's or Series' dtype is its contract: the column is refused, and
+    # the message says its entries are numbers so that the user converts it
+    hint = (
+        "it holds numbers as text or objects: convert it to a numeric dtype "
+        "first (pandas.to_numeric, polars' cast)."
+    )
+    for dtype in ("object", "string"):
+        with _raises(TypeError, f"v must be numeric; got dtype {dtype}; {hint}"):
+            check_numeric_input(pd.Series(["1", "2.5"], dtype=dtype), name="v")
+        with _raises(
+            TypeError, f"v column 'a' must be numeric; got dtype {dtype}; {hint}"
+        ):
+            check_numeric_input(pd.DataFrame({"a": ["1"]}, dtype=dtype), name="v")
+    with _raises(
+        TypeError, f"v column 'a' must be numeric; got polars dtype String; {hint}"
+    ):
+        check_numeric_input(pl.DataFrame({"a": ["1", "2"]}), name="v")
+    with _raises(
+        TypeError,
+        "v must be numeric; got polars dtype String; row 1 holds a str that is "
+        "not a number.",
+    ):
+        check_numeric_input(pl.Series(["1", "x"]), name="v")
+    # a temporal column is refused by its dtype alone, as in pandas
+    with _raises(TypeError, "v column 'd' must be numeric; got polars dtype Date."):
+        check_numeric_input(pl.DataFrame({"d": [datetime.date(2020, 1, 1)]}), name="v")
+
+
+@pytest.mark.parametrize(
+    "complex_input, row, kind",
+    [
+        (np.array([[1.0], [2.0 + 0j]]), 0, "complex"),
+        ([[1.0], [2.0 + 1j]], 1, "complex"),
+        (np.array([[1.0], [np.complex64(2)]], dtype=object), 1, "complex64"),
+    ],
+    ids=["complex array", "list", "numpy complex in objects"],
+)
+def test_complex_numbers_are_refused_not_cast_to_their_real_part(
+    complex_input, row, kind
+):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning: a refusal
+        # a ValueError, in scikit-learn's words for a complex array
+        with _raises(
+            ValueError,
+            f"X column 0 must be numeric; row {row} holds a {kind} that is not a "
+            "real number (Complex data not supported).",
+        ):
+            check_numeric_input(complex_input)
+        with _raises(
+            ValueError,
+            f"v must be numeric; entry ({row}, 0) is a {kind}, not a number "
+            "(Complex data not supported).",
+        ):
+            check_float_array(complex_input, name="v")
+    # any other non-number is a TypeError
+    with _raises(
+        TypeError, "X column 0 must be numeric; row 1 holds a str that is not a number."
+    ):
+        check_numeric_input(np.array([[1.0], ["a"]], dtype=object))
+    frame = pd.DataFrame({"z": [1.0 + 0j, 2.0 + 1j]})
+    with _raises(
+        TypeError,
+        "X column 'z' must be numeric; got dtype complex128; row 0 holds a complex "
+        "that is not a real number.",
+    ):
+        check_numeric_input(frame)
 
 
 def test_polars_columns_by_dtype():
@@ -680,9 +754,12 @@ def test_polars_series_and_unsupported_objects_are_named():
     out = check_numeric_input(pl.Series([True, None]))
     assert isinstance(out, np.ndarray)
     np.testing.assert_array_equal(out, [1.0, np.nan])
-    with _raises(TypeError, "v must be numeric; got polars dtype String."):
+    text = "; row 0 holds a str that is not a number."
+    with _raises(TypeError, f"v must be numeric; got polars dtype String{text}"):
         check_numeric_input(pl.Series(["secret"]), name="v")
-    with _raises(TypeError, "v column 'b' must be numeric; got polars dtype String."):
+    with _raises(
+        TypeError, f"v column 'b' must be numeric; got polars dtype String{text}"
+    ):
         check_numeric_input(pl.DataFrame({"a": [1], "b": ["secret"]}), name="v")
     with _raises(TypeError, "v of type Expr is not supported."):
         check_numeric_input(pl.col("a"), name="v")
@@ -1046,7 +1123,11 @@ def test_float_array_of_pandas_and_polars_input():
         "v must be numeric; got dtype object; row 1 holds a str that is not a number.",
     ):
         check_float_array(pd.Series([1.0, "secret"], dtype=object), name="v")
-    with _raises(TypeError, "v must be numeric; got polars dtype String."):
+    with _raises(
+        TypeError,
+        "v must be numeric; got polars dtype String; row 0 holds a str that is "
+        "not a number.",
+    ):
         check_float_array(pl.Series(["secret"]), name="v")
     out = check_float_array(pl.Series([1, None]), name="v", allow_nan=True)
     np.testing.assert_array_equal(out, [1.0, np.nan])

@@ -307,7 +307,10 @@ def test_check_float_array_of_a_ragged_nesting_chains_nothing():
 def test_complex_interval_data_is_refused_without_its_values():
     y = np.array([NUMBER + 1j, 2.0, 3.0])
     error = _no_chain(lambda: validation.check_interval_array(y))
-    assert str(error) == "y: Complex data not supported (<values withheld: raw data>)."
+    assert str(error) == (
+        "y column 0 must be numeric; row 0 holds a complex that is not a real number "
+        "(Complex data not supported)."
+    )
 
 
 def test_first_row_still_counts_in_the_refusal():

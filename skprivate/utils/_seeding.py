@@ -26,7 +26,9 @@ def canonical(value: Any) -> str:
     ``Index``) by dtype, shape and bytes, estimators by class and
     parameters, a frozen scipy distribution by its family and parameters,
     and other objects by their type's qualified name and their attributes
-    (never by ``id`` or ``hash``, which vary between runs): two values that
+    (or, for objects without a ``__dict__`` such as a
+    :class:`functools.partial`, what pickling keeps of them), never by
+    ``id`` or ``hash``, which vary between runs: two values that
     differ in content never share a form, so two settings that differ never
     share a noise stream, and a setting changed after ``fit`` is seen.
 
@@ -83,10 +85,41 @@ def _canonical(value: Any, open_objects: tuple[int, ...]) -> str:
         return f"d:{family_name}{parameters}"
     if hasattr(value, "__array__"):  # a pandas Index or Series, say
         return _canonical(np.asarray(value), open_objects)
+    if id(value) in open_objects:
+        return f"o:{name}"
+    inner = (*open_objects, id(value))
     state = getattr(value, "__dict__", None)
-    if isinstance(state, dict) and state and id(value) not in open_objects:
-        return f"o:{name}{_canonical(state, (*open_objects, id(value)))}"
+    if isinstance(state, dict) and state:
+        return f"o:{name}{_canonical(state, inner)}"
+    content = _reduced_content(value)
+    if content is not None:
+        return f"o:{name}<{_canonical(content, inner)}>"
     return f"o:{name}"
+
+
+def _reduced_content(value: Any) -> list[Any] | None:
+    """What pickling would keep of ``value`` beyond its type, if anything.
+
+    Objects that hold their content outside ``__dict__`` (``__slots__``, or
+    C types such as :class:`functools.partial`) describe it through
+    ``__reduce_ex__``: the arguments that rebuild them and their state.
+    ``None`` when that description is the bare type (an object without
+    content) or when the object cannot be pickled (a lock, a generator):
+    such values are told apart by their type alone.
+    """
+    try:
+        reduced = value.__reduce_ex__(4)
+    except Exception:
+        return None
+    if not isinstance(reduced, tuple) or len(reduced) < 2:
+        return None
+    arguments = reduced[1]
+    state = reduced[2] if len(reduced) > 2 else None
+    if tuple(arguments) == (type(value),):
+        arguments = ()
+    if not arguments and state is None:
+        return None
+    return [list(arguments), state]
 
 
 def _object_values(digest: Any, values: NDArray) -> None:

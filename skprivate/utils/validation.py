@@ -654,7 +654,10 @@ def _from_polars(X: Any, name: str) -> Any:
             columns[column] = values.to_numpy()
         else:
             label = "" if series else f" column {column!r}"
-            raise TypeError(f"{name}{label} must be numeric; got polars dtype {dtype}.")
+            where = "" if dtype.is_temporal() else _where(values.to_list(), 0)
+            raise TypeError(
+                f"{name}{label} must be numeric; got polars dtype {dtype}{where}."
+            )
     if series:
         return next(iter(columns.values()))
     return pd.DataFrame(columns, index=pd.RangeIndex(frame.height))
@@ -685,12 +688,7 @@ def _decode_series(X: Any, name: str) -> Any:
         return X.to_numpy(dtype=float, na_value=np.nan)
     elif getattr(dtype, "kind", "O") in "biuf":
         return X
-    where = ""
-    if getattr(dtype, "kind", "O") not in "Mm":
-        found = _first_non_number(X.tolist())
-        if found is None:
-            return X
-        where = f"; row {found[0]} holds a {found[1]}"
+    where = "" if getattr(dtype, "kind", "O") in "Mm" else _where(X.tolist(), 0)
     raise TypeError(f"{name} must be numeric; got dtype {dtype}{where}.")
 
 
@@ -749,9 +747,7 @@ def _check_numeric_columns(X: Any, name: str, first_row: int = 0) -> Any:
             where = ""
             # a lazy frame's rows are not read here: its dtype names the column
             if dtype.kind not in "Mm" and _is_pandas(X):
-                found = _first_non_number(X.iloc[:, j].tolist())
-                if found is not None:
-                    where = f"; row {first_row + found[0]} holds a {found[1]}"
+                where = _where(X.iloc[:, j].tolist(), first_row)
             raise TypeError(
                 f"{name} column {column!r} must be numeric; got dtype {dtype}{where}."
             )
@@ -770,27 +766,69 @@ def _check_numeric_columns(X: Any, name: str, first_row: int = 0) -> Any:
             arr = np.asarray(X)
         except (TypeError, ValueError):
             return X
-    if isinstance(arr, np.ndarray) and arr.dtype.kind in "OUSMm" and arr.ndim <= 2:
+        if arr.dtype.kind == "c":  # the first entry given as complex is named
+            arr = np.asarray(X, dtype=object)
+    if isinstance(arr, np.ndarray) and arr.dtype.kind in "OUSMmc" and arr.ndim <= 2:
         data = arr.reshape(-1, 1) if arr.ndim < 2 else arr  # 0-d: one cell
         for j in range(data.shape[1]):
             if arr.dtype.kind in "Mm":
                 raise TypeError(
                     f"{name} column {j} must be numeric; got dtype {arr.dtype}."
                 )
-            try:
-                data[:, j].astype(float)
-            except (TypeError, ValueError):
-                found = _first_non_number(data[:, j].tolist())
-            else:
-                found = None
+            # numpy's cast is the fast test; its warning on a complex number
+            # (cast to its real part) is an error here
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", np.exceptions.ComplexWarning)
+                try:
+                    data[:, j].astype(float)
+                except (TypeError, ValueError, np.exceptions.ComplexWarning):
+                    found = _first_non_number(data[:, j].tolist())
+                else:
+                    found = None
             # raised outside the except clause: numpy's error, which quotes the
             # entry, must not be chained to the refusal as its context
             if found is not None:
-                raise TypeError(
+                raise _refusal(
                     f"{name} column {j} must be numeric; row {first_row + found[0]} "
-                    f"holds a {found[1]}."
+                    f"holds a {found[1]}",
+                    data[found[0], j],
                 )
+        # numbers held as text or objects: read once here, as every
+        # estimator reads them (scikit-learn refuses arrays of strings)
+        return arr.astype(float)
     return X
+
+
+def _where(values: list, first_row: int) -> str:
+    """Why a column of a frame's non-numeric dtype is refused, for its message.
+
+    The first entry that is not a number, by row and type; or, when every
+    entry reads as a number, that the column holds numbers as text or
+    objects (a frame's dtype is its contract: such a column is converted by
+    the caller, not guessed here).
+    """
+    found = _first_non_number(values)
+    if found is None:
+        return (
+            "; it holds numbers as text or objects: convert it to a numeric "
+            "dtype first (pandas.to_numeric, polars' cast)"
+        )
+    return f"; row {first_row + found[0]} holds a {found[1]}"
+
+
+def _refusal(message: str, entry: Any) -> TypeError | ValueError:
+    """The refusal of an array-like for ``entry``, its first non-number.
+
+    A TypeError; a ValueError for a complex number, as scikit-learn refuses
+    a complex array ("Complex data not supported").
+    """
+    if isinstance(entry, complex | np.complexfloating):
+        return ValueError(f"{message} ({_COMPLEX_DATA}).")
+    return TypeError(f"{message}.")
+
+
+#: scikit-learn's words for a complex input, which its own checks look for.
+_COMPLEX_DATA = "Complex data not supported"
 
 
 def _first_non_number(values: list) -> tuple[int, str] | None:
@@ -801,6 +839,9 @@ def _first_non_number(values: list) -> tuple[int, str] | None:
     TypeError, which names the type alone, is passed on.
     """
     for i, value in enumerate(values):
+        if isinstance(value, complex | np.complexfloating):
+            # float() of a numpy complex keeps the real part with a warning
+            return i, f"{type(value).__name__} that is not a real number"
         try:
             float(value)
         except TypeError as exc:
@@ -979,14 +1020,19 @@ def check_float_array(
         # nullable columns (pd.NA) and polars nulls become NaN; strings named
         x = check_numeric_input(x, name=name)
     try:
-        arr = np.asarray(x, dtype=float)
+        raw = np.asarray(x)
+    except (TypeError, ValueError):  # a ragged nesting: refused below
+        raw = None
+    try:
+        # numpy casts complex numbers to their real part with only a warning
+        arr = None if _holds_complex(raw) else np.asarray(x, float)
     except (TypeError, ValueError):
         arr = None
     if arr is None:
         # raised outside the except clause: numpy's error, which quotes the
         # entry, must not be chained to the refusal as its context
         raise _not_numbers(x, name, first_row)
-    if np.asarray(x).dtype.kind in "Mm":
+    if raw is not None and raw.dtype.kind in "Mm":
         raise TypeError(f"{name} must be numeric; got datetimes or timedeltas.")
     if not allow_nan and np.isnan(arr).any():
         index = _position(np.argwhere(np.isnan(arr))[0], first_row)
@@ -1000,7 +1046,21 @@ def check_float_array(
     return arr
 
 
-def _not_numbers(x: Any, name: str, first_row: int) -> TypeError:
+def _holds_complex(raw: NDArray | None) -> bool:
+    """Whether an array is complex or holds a complex number as an object."""
+    if raw is None:
+        return False
+    if raw.dtype.kind == "O":
+        return any(isinstance(v, complex | np.complexfloating) for v in raw.flat)
+    return raw.dtype.kind == "c"
+
+
+#: Entries refused even where ``float`` would read them (a numeric string,
+#: the real part of a complex number, a datetime's count).
+_NOT_REAL = (str, bytes, complex, np.complexfloating, np.datetime64, np.timedelta64)
+
+
+def _not_numbers(x: Any, name: str, first_row: int) -> TypeError | ValueError:
     """The refusal of ``x``, which numpy cannot convert to float.
 
     It names the first entry that is not a number by its position and
@@ -1014,7 +1074,7 @@ def _not_numbers(x: Any, name: str, first_row: int) -> TypeError:
     found = None
     for index in np.ndindex(raw.shape):
         value = raw[index]
-        if isinstance(value, str | bytes | np.datetime64 | np.timedelta64):
+        if isinstance(value, _NOT_REAL):
             found = index, value
             break
         try:
@@ -1025,9 +1085,10 @@ def _not_numbers(x: Any, name: str, first_row: int) -> TypeError:
     if found is None:
         return TypeError(f"{name} must be an array of numbers.")
     index, value = found
-    return TypeError(
+    return _refusal(
         f"{name} must be numeric; entry {_position(index, first_row)} "
-        f"is a {type(value).__name__}, not a number."
+        f"is a {type(value).__name__}, not a number",
+        value,
     )
 
 

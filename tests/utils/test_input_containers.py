@@ -25,7 +25,10 @@ def test_polars_frame_becomes_the_pandas_frame_of_its_columns():
 
 @pytest.mark.parametrize(
     "column, dtype",
-    [(["x", "y"], "String"), ([datetime.date(2020, 1, 1)] * 2, "Date")],
+    [
+        (["x", "y"], "String; row 0 holds a str that is not a number"),
+        ([datetime.date(2020, 1, 1)] * 2, "Date"),
+    ],
     ids=["string", "date"],
 )
 def test_polars_non_numeric_column_is_named_not_quoted(column, dtype):
