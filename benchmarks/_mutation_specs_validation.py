@@ -835,6 +835,7 @@ SPECS.update(
                     )
                     for n, text in (
                         (83, "dtype=None,"),
+                        (93, ""),  # the dtype= argument left out
                         (101, "meta=np.empty((0, 0), dtype=None),"),
                         (103, "meta=np.empty((0, 0), ),"),
                     )

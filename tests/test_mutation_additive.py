@@ -331,3 +331,60 @@ def test_smallest_budget_of_the_tail_sampler_is_accepted():
     model = FlippedHuberLDP(epsilon=2.0**-24, bounds=(0, 1)).fit(np.zeros((1, 1)))
     assert model.noise_[0].scale / model.grid_step_[0] == 2.0**44
     assert model.privacy_summary()["delta"] <= 1e-5
+
+
+@pytest.mark.parametrize("name", ["FlippedHuberLDP", "GeneralizedGaussianLDP"])
+def test_secure_false_has_no_grid_and_no_limit_of_the_grid(name):
+    # far beyond the grid sampler's largest budget (about 2**30 per column),
+    # secure=False releases x + Z in floating point: no grid is set up, so
+    # the grid's refusal (which would advise secure=False) does not apply
+    import warnings
+
+    from skprivate import ldp
+
+    cls = getattr(ldp, name)
+    X = np.linspace(0.0, 1.0, 20)[:, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        model = cls(epsilon=1e20, bounds=(0, 1), random_state=0, secure=False).fit(X)
+        Z = model.transform(X)
+    assert model.grid_step_ is None
+    assert "output_grid" not in model.privacy_summary()
+    assert model.privacy_summary()["floating_point_safe"] is False
+    assert 0 < np.abs(Z - X).max() < 1e-8
+    with pytest.raises(ValueError, match="too large for the grid sampler"):
+        cls(epsilon=1e20, bounds=(0, 1)).fit(X)
+
+
+@pytest.mark.parametrize("secure", [True, False])
+@pytest.mark.parametrize("epsilon", [1e200, 1e300])
+def test_a_budget_beyond_floating_point_is_refused_by_name(epsilon, secure):
+    # the noise scale of a budget this large underflows the privacy loss's
+    # arithmetic: a ValueError naming the budget, never an OverflowError or a
+    # ZeroDivisionError, and no numpy warning on the way
+    import warnings
+
+    from skprivate.ldp import FlippedHuberLDP, GeneralizedGaussianLDP
+
+    X = np.zeros((3, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(ValueError) as info:
+            FlippedHuberLDP(epsilon=epsilon, bounds=(0, 1), secure=secure).fit(X)
+        assert str(info.value) == (
+            f"epsilon={epsilon:g} is too large for FlippedHuberLDP ({epsilon:g} per "
+            f"column): its privacy loss at a noise scale of {1 / epsilon:.3g} of the "
+            "range is beyond floating point; the largest accepted is 1e+100"
+            + (
+                " (with secure=False; the grid sampler of secure=True accepts "
+                "far less)."
+                if secure
+                else "."
+            )
+        )
+        with pytest.raises(ValueError) as info:
+            GeneralizedGaussianLDP(epsilon=epsilon, bounds=(0, 1), secure=secure).fit(X)
+        assert str(info.value).startswith(
+            f"epsilon={epsilon:g} is too large for GeneralizedGaussianLDP at "
+            "delta=1e-05 and power=2: no noise scale down to "
+        )

@@ -47,14 +47,21 @@ def _clamp_distance(law) -> float:
     return float(np.exp(optimize.brentq(gap, lo, hi, xtol=1e-6)))
 
 
+def _grid_cells(D: float, law) -> float:
+    """Cells ``n`` of the grid sampler of ``law``: ``2**GRID_BITS`` per noise
+    scale (at least per range); infinite for a scale far below the range."""
+    per_range = max(1.0, D / law.scale)
+    with np.errstate(over="ignore"):
+        return float(np.exp2(np.ceil(np.log2(per_range)) + GRID_BITS))
+
+
 def _grid_shape(D: float, law) -> tuple[float, float, float]:
     """Cells ``n``, step and clamp (in steps) of the grid sampler of ``law``.
 
-    ``2**GRID_BITS`` steps per noise scale (at least per range), the clamp
-    where the noise tail has probability ``exp(-CLAMP_LOG_TAIL)``.
+    The clamp lies where the noise tail has probability
+    ``exp(-CLAMP_LOG_TAIL)``.
     """
-    per_range = max(1.0, D / law.scale)
-    n = float(np.exp2(np.ceil(np.log2(per_range)) + GRID_BITS))
+    n = _grid_cells(D, law)
     step = D / n
     return n, step, float(np.ceil(_clamp_distance(law) / step))
 
@@ -77,10 +84,10 @@ def _released_delta(law, D: float, eps: float, secure: bool) -> float:
     Double precision, used by the calibration; the fitted privatizer then
     checks its delta at 40 digits (``_settle_delta``).
     """
-    if secure:
+    # beyond MAX_GRID_INDEX cells, the grid sampler refuses the budget
+    if secure and _grid_cells(D, law) <= MAX_GRID_INDEX:
         n, _, margin = _grid_shape(D, law)
-        if n <= MAX_GRID_INDEX:  # beyond, the grid sampler refuses the budget
-            return grid_privacy_profile(law, D, eps, int(n), int(margin))
+        return grid_privacy_profile(law, D, eps, int(n), int(margin))
     return additive_privacy_profile(law, D, eps)
 
 
@@ -103,7 +110,10 @@ def _epsilon_limit(make_law, D: float, delta: float) -> float | None:
     """The epsilon at which a fixed noise law has privacy profile ``delta``."""
 
     def gap(log_eps: float) -> float:
-        value = additive_privacy_profile(make_law(), D, float(np.exp(log_eps)))
+        # a law far below the range overflows the profile's terms: the
+        # value is then NaN (no limit), numpy's warnings are noise
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            value = additive_privacy_profile(make_law(), D, float(np.exp(log_eps)))
         return float(np.log(max(value, 1e-300)) - np.log(delta))
 
     lo, hi = np.log(1e-12), np.log(1e12)
@@ -135,7 +145,10 @@ def _generalized_gaussian_scale(
     def gap(log_scale: float) -> float:
         law = GeneralizedGaussianNoise(np.exp(log_scale), power)
         try:
-            value = _released_delta(law, D, eps, secure)
+            # far below the range (a huge epsilon) the profile's terms over-
+            # flow: the value is checked below, numpy's warnings are noise
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                value = _released_delta(law, D, eps, secure)
         except (ValueError, FloatingPointError):
             value = np.nan
         if not np.isfinite(value):
@@ -175,6 +188,12 @@ def _generalized_gaussian_scale(
     return float(np.exp(_safe_root(gap, lo, hi, xtol=1e-10)))
 
 
+# Largest epsilon per column of FlippedHuberLDP: the privacy loss of its
+# noise squares the ratio of the range to the noise scale, epsilon itself,
+# which must stay finite in double precision (about 1.8e308).
+_FLIPPED_HUBER_MAX_EPSILON = 1e100
+
+
 def _flipped_huber_threshold(
     D: float,
     s: float,
@@ -204,7 +223,14 @@ def _flipped_huber_threshold(
 
 class _AdditivePrivatizer(_BoundedPrivatizer):
     def _set_grid(self, sensitivity: NDArray) -> None:
-        """Grid of ``2**GRID_BITS`` steps per noise scale (or per range) and clamp."""
+        """Grid of ``2**GRID_BITS`` steps per noise scale (or per range) and clamp.
+
+        None with ``secure=False``, which releases ``x + Z`` in floating
+        point: no grid, and no limit of the grid's on epsilon.
+        """
+        if not self.secure:
+            self.grid_step_ = self._n_cells = self._margin = None
+            return
         cells = []
         margins = []
         # Columns sharing a noise law and a width share the grid (the laws of
@@ -393,8 +419,9 @@ class GeneralizedGaussianLDP(_AdditivePrivatizer):
         Calibrated ``sigma`` per column.
     noise_ : list
         Noise law per column.
-    grid_step_ : ndarray of shape (n_features,)
-        Step of the output grid per column (with ``secure=True``).
+    grid_step_ : ndarray of shape (n_features,) or None
+        Step of the output grid per column (with ``secure=True``; ``None``
+        otherwise).
 
     Notes
     -----
@@ -602,8 +629,9 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         Where the Gaussian tail starts, per column.
     noise_ : list
         Noise law per column.
-    grid_step_ : ndarray of shape (n_features,)
-        Step of the output grid per column (with ``secure=True``).
+    grid_step_ : ndarray of shape (n_features,) or None
+        Step of the output grid per column (with ``secure=True``; ``None``
+        otherwise).
 
     Notes
     -----
@@ -723,6 +751,21 @@ class FlippedHuberLDP(_AdditivePrivatizer):
         # by the columns of equal width.
         laws: dict[tuple[float, float, float], tuple[float, FlippedHuberNoise]] = {}
         self.noise_, thresholds = [], []
+        if eps > _FLIPPED_HUBER_MAX_EPSILON:
+            raise ValueError(
+                f"epsilon={self.epsilon:g} is too large for FlippedHuberLDP "
+                f"({eps:g} per column): its privacy loss at a noise scale of "
+                f"{1.0 / eps:.3g} of the range is beyond floating point; the "
+                "largest accepted is "
+                f"{_FLIPPED_HUBER_MAX_EPSILON * self.n_features_in_:.4g}"
+                + (
+                    ""
+                    if not self.secure
+                    else " (with secure=False; the grid "
+                    "sampler of secure=True accepts far less)"
+                )
+                + "."
+            )
         for D in sensitivity:
             key = (float(D), eps, delta)
             if key not in laws:
