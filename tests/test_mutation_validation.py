@@ -699,7 +699,7 @@ def test_numbers_held_as_text_or_objects_follow_the_container():
 @pytest.mark.parametrize(
     "complex_input, row, kind",
     [
-        (np.array([[1.0], [2.0 + 0j]]), 0, "complex"),
+        (np.array([[1.0], [2.0 + 1j]]), 1, "complex"),
         ([[1.0], [2.0 + 1j]], 1, "complex"),
         (np.array([[1.0], [np.complex64(2)]], dtype=object), 1, "complex64"),
     ],
@@ -708,13 +708,20 @@ def test_numbers_held_as_text_or_objects_follow_the_container():
 def test_complex_numbers_are_refused_not_cast_to_their_real_part(
     complex_input, row, kind
 ):
+    # the row named is the first entry off the real line; a complex with no
+    # imaginary part only when there is none
+    what = (
+        f"{kind} (a complex type, with no imaginary part)"
+        if kind == "complex64"
+        else f"{kind} that is not a real number"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no ComplexWarning: a refusal
         # a ValueError, in scikit-learn's words for a complex array
         with _raises(
             ValueError,
-            f"X column 0 must be numeric; row {row} holds a {kind} that is not a "
-            "real number (Complex data not supported).",
+            f"X column 0 must be numeric; row {row} holds a {what} "
+            "(Complex data not supported).",
         ):
             check_numeric_input(complex_input)
         with _raises(
@@ -723,6 +730,27 @@ def test_complex_numbers_are_refused_not_cast_to_their_real_part(
             "(Complex data not supported).",
         ):
             check_float_array(complex_input, name="v")
+    ragged = np.empty(2, dtype=object)
+    ragged[:] = [np.complex64(2), 3j]
+    with _raises(
+        ValueError,
+        "v must be numeric; entry (1,) is a complex, not a number "
+        "(Complex data not supported).",
+    ):
+        check_float_array(ragged, name="v")
+    # a complex array with no entry off the real line: named by its dtype
+    with _raises(
+        ValueError,
+        "X must be numeric; got dtype complex128, complex numbers with no imaginary "
+        "part: give them as real numbers (Complex data not supported).",
+    ):
+        check_numeric_input(np.array([[1.0], [2.0 + 0j]]))
+    with _raises(
+        ValueError,
+        "v must be numeric; entry (0, 0) is a complex, not a number "
+        "(Complex data not supported).",
+    ):
+        check_float_array(np.array([[1.0], [2.0 + 0j]]), name="v")
     # any other non-number is a TypeError
     with _raises(
         TypeError, "X column 0 must be numeric; row 1 holds a str that is not a number."
@@ -731,10 +759,23 @@ def test_complex_numbers_are_refused_not_cast_to_their_real_part(
     frame = pd.DataFrame({"z": [1.0 + 0j, 2.0 + 1j]})
     with _raises(
         TypeError,
-        "X column 'z' must be numeric; got dtype complex128; row 0 holds a complex "
+        "X column 'z' must be numeric; got dtype complex128; row 1 holds a complex "
         "that is not a real number.",
     ):
         check_numeric_input(frame)
+
+
+def test_a_lazy_complex_array_is_refused_by_its_dtype():
+    da = pytest.importorskip("dask.array")
+    from skprivate import LaplaceLDP
+
+    fitted = LaplaceLDP(bounds=(0, 10), random_state=0).fit(np.ones((4, 1)))
+    lazy = da.from_array(np.array([[1.0], [2.0 + 1j], [3.0], [4.0]]), chunks=2)
+    with _raises(
+        ValueError,
+        "X must be numeric; got dtype complex128 (Complex data not supported).",
+    ):
+        fitted.transform(lazy)
 
 
 def test_polars_columns_by_dtype():

@@ -304,6 +304,13 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
             enforce_metadata=False,
             align_dataframes=False,
         )
+    if X.dtype.kind == "c":
+        # refused by its dtype, as a lazy frame's column is: the blocks would
+        # race to name a row, and a block of numbers with no imaginary part
+        # names none
+        raise ValueError(
+            f"X must be numeric; got dtype {X.dtype} (Complex data not supported)."
+        )
     if X.ndim != 2:
         raise ValueError(
             f"X must be a 2-D dask array (n_samples, n_features) for {name}; got "

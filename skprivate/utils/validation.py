@@ -766,9 +766,9 @@ def _check_numeric_columns(X: Any, name: str, first_row: int = 0) -> Any:
             arr = np.asarray(X)
         except (TypeError, ValueError):
             return X
-        if arr.dtype.kind == "c":  # the first entry given as complex is named
-            arr = np.asarray(X, dtype=object)
-    if isinstance(arr, np.ndarray) and arr.dtype.kind in "OUSMmc" and arr.ndim <= 2:
+    if isinstance(arr, np.ndarray) and arr.dtype.kind == "c" and arr.ndim <= 2:
+        raise _complex_refusal(arr, name, first_row)
+    if isinstance(arr, np.ndarray) and arr.dtype.kind in "OUSMm" and arr.ndim <= 2:
         data = arr.reshape(-1, 1) if arr.ndim < 2 else arr  # 0-d: one cell
         for j in range(data.shape[1]):
             if arr.dtype.kind in "Mm":
@@ -816,6 +816,26 @@ def _where(values: list, first_row: int) -> str:
     return f"; row {first_row + found[0]} holds a {found[1]}"
 
 
+def _complex_refusal(arr: NDArray, name: str, first_row: int) -> ValueError:
+    """The refusal of a complex array: the first entry off the real line.
+
+    Every entry of a complex array is a complex number; the row named is
+    the first whose imaginary part is not zero, which the caller can find.
+    """
+    data = arr.reshape(-1, 1) if arr.ndim < 2 else arr
+    for j in range(data.shape[1]):
+        rows = np.flatnonzero(data[:, j].imag != 0)
+        if rows.size:
+            return ValueError(
+                f"{name} column {j} must be numeric; row {first_row + rows[0]} "
+                f"holds a complex that is not a real number ({_COMPLEX_DATA})."
+            )
+    return ValueError(
+        f"{name} must be numeric; got dtype {arr.dtype}, complex numbers with no "
+        f"imaginary part: give them as real numbers ({_COMPLEX_DATA})."
+    )
+
+
 def _refusal(message: str, entry: Any) -> TypeError | ValueError:
     """The refusal of an array-like for ``entry``, its first non-number.
 
@@ -838,17 +858,24 @@ def _first_non_number(values: list) -> tuple[int, str] | None:
     ``float`` quotes a string it cannot parse (ValueError), so only its
     TypeError, which names the type alone, is passed on.
     """
+    first_complex = None
     for i, value in enumerate(values):
         if isinstance(value, complex | np.complexfloating):
-            # float() of a numpy complex keeps the real part with a warning
-            return i, f"{type(value).__name__} that is not a real number"
+            # float() of a numpy complex keeps the real part with a warning;
+            # the first off the real line is named, else the first complex
+            kind = type(value).__name__
+            if value.imag != 0:
+                return i, f"{kind} that is not a real number"
+            if first_complex is None:
+                first_complex = i, f"{kind} (a complex type, with no imaginary part)"
+            continue
         try:
             float(value)
         except TypeError as exc:
             return i, f"{type(value).__name__} that is not a number ({exc})"
         except ValueError:
             return i, f"{type(value).__name__} that is not a number"
-    return None
+    return first_complex
 
 
 def _pd_categorical():
@@ -1071,9 +1098,13 @@ def _not_numbers(x: Any, name: str, first_row: int) -> TypeError | ValueError:
         raw = np.asarray(x, dtype=object)
     except (TypeError, ValueError):  # a ragged nesting numpy cannot hold
         raw = np.empty(0, dtype=object)
-    found = None
+    found = first_complex = None
     for index in np.ndindex(raw.shape):
         value = raw[index]
+        if isinstance(value, complex | np.complexfloating) and value.imag == 0:
+            # named only if no entry lies off the real line
+            first_complex = first_complex or (index, value)
+            continue
         if isinstance(value, _NOT_REAL):
             found = index, value
             break
@@ -1082,6 +1113,7 @@ def _not_numbers(x: Any, name: str, first_row: int) -> TypeError | ValueError:
         except (TypeError, ValueError):
             found = index, value
             break
+    found = found or first_complex
     if found is None:
         return TypeError(f"{name} must be an array of numbers.")
     index, value = found
