@@ -9,6 +9,7 @@ small exact cases.  ``benchmarks/_mutation_specs_family_intervals.py`` lists
 the mutants these tests were checked against.
 """
 
+import os
 import re
 import warnings
 
@@ -744,7 +745,9 @@ def test_local_linear_fit_where_its_design_is_near_singular_is_the_local_constan
         "told from zero): the records do not identify E[y | x] there. The "
         "estimate column holds the fallback value that predict returns."
     )
-    assert caught[0].filename == __file__
+    if "MUTANT_UNDER_TEST" not in os.environ:
+        # mutation runs put a trampoline frame between the test and the warning
+        assert caught[0].filename == __file__
     assert far["estimate"].iloc[0] == reg.predict([[60.0]])[0]
     assert far["estimate"].iloc[0] == pytest.approx(YR.mean(), rel=1e-12)
     assert np.isnan(far[["se", "lower", "upper"]].iloc[0].to_numpy(float)).all()
