@@ -90,6 +90,28 @@ SPECS: dict[str, ModuleSpec] = {
         tests=[*_PRIVATIZE_TESTS, "tests/test_cli_frequency.py"],
         new_tests=["tests/test_mutation_cli_privatize.py"],
         equivalent={
+            f"{_PRIV}privatize__mutmut_149": (
+                "is_missing[rows]",
+                "after --missing drop is_missing is read only under --missing "
+                "keep: its rows no longer matter",
+            ),
+            f"{_PRIV}privatize__mutmut_222": (
+                'if missing == "keep" or is_missing.to_numpy().any():',
+                "under --missing error a missing cell was refused and under "
+                "--missing drop its row removed: no cell is missing unless "
+                "missing is 'keep'",
+            ),
+            **{
+                f"{_PRIV}privatize__mutmut_{n}": (
+                    text,
+                    "the output file was written just before the settings "
+                    "file: it exists when it is removed",
+                )
+                for n, text in (
+                    (280, "unlink(missing_ok=None)"),
+                    (282, "unlink(missing_ok=False)"),
+                )
+            },
             **{
                 f"{_PRIV}_blank_missing__mutmut_{n}": (text, _MISSING_VALUE)
                 for n, text in (

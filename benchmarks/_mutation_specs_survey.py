@@ -588,6 +588,7 @@ SPECS.update(
                 **{
                     f"{_Q}{name}__mutmut_{n}": (text, _ONE_COLUMN)
                     for name, n, text in (
+                        ("__init__", 43, "privatizer._anchor_distribution(1).mult"),
                         (
                             "_check_anchor_support",
                             3,

@@ -535,3 +535,113 @@ def test_two_kept_columns_are_named_in_the_summary_and_on_stderr(tmp_path, capsy
         "these columns (epsilon = inf for them). Keep only columns that reveal "
         "nothing about a respondent, such as an arbitrary row id.\n"
     ) in err
+
+
+def _ages(tmp_path):
+    path = tmp_path / "ages.csv"
+    path.write_text("id,age\n1,23\n2,45\n3,67\n4,\n5,31\n")
+    return str(path)
+
+
+def test_a_refusal_with_bounds_read_from_the_data_withholds_its_numbers(tmp_path):
+    # the grid sampler's refusal quotes the noise scale and the range, both
+    # computed from the bounds read from the data: withheld, and said why
+    with pytest.raises(CLIError) as info:
+        privatize(
+            _ages(tmp_path),
+            str(tmp_path / "o.csv"),
+            "flipped-huber",
+            "age",
+            params=["epsilon=1e20"],
+            missing="drop",
+        )
+    assert str(info.value) == (
+        "epsilon=1e+20 is too large for the grid sampler of FlippedHuberLDP "
+        "(noise scale <withheld> against a range of <withheld>); the largest "
+        "accepted is <withheld>; lower epsilon or pass secure=False. (<withheld>: "
+        "a number that may be computed from the bounds read from the data; "
+        "declare them with --bounds)"
+    )
+    # declared bounds: nothing to withhold
+    with pytest.raises(CLIError) as info:
+        privatize(
+            _ages(tmp_path),
+            str(tmp_path / "o.csv"),
+            "flipped-huber",
+            "age",
+            params=["epsilon=1e20"],
+            missing="drop",
+            bounds="0,100",
+        )
+    assert "<withheld>" not in str(info.value)
+    assert "against a range of 100)" in str(info.value)
+
+
+def test_the_summary_with_bounds_from_the_data_keeps_what_does_not_use_them(
+    tmp_path,
+):
+    _, summary = privatize(
+        _ages(tmp_path), str(tmp_path / "o.csv"), "laplace", "age", missing="drop"
+    )
+    assert summary["epsilon"] == 1.0
+    assert summary["bounds"] == "<read from the data: withheld>"
+    assert summary["scale"] == "<computed from the bounds read from the data: withheld>"
+
+
+def test_a_column_kept_twice_is_refused_by_the_keep_option(tmp_path):
+    with pytest.raises(CLIError) as info:
+        privatize(
+            _ages(tmp_path),
+            str(tmp_path / "o.csv"),
+            "laplace",
+            "age",
+            keep="id,id",
+            missing="drop",
+            bounds="0,100",
+        )
+    assert str(info.value).startswith("--keep names column(s) id more than once")
+
+
+class _Refusing:
+    """A privatizer whose fit refuses with a given message."""
+
+    def __init__(self, message):
+        self.message = message
+
+    def set_output(self, **kwargs):
+        return self
+
+    def get_params(self, deep=True):
+        return {}
+
+    def fit_transform(self, X):
+        raise ValueError(self.message)
+
+
+@pytest.mark.parametrize(
+    "message, shown",
+    [
+        ("refused at row 1\narray=[23.0, 45.0]", "refused at row 2 (line 3 of"),
+        ("", ""),
+    ],
+)
+def test_only_the_first_line_of_a_refusal_is_shown(
+    tmp_path, monkeypatch, message, shown
+):
+    # the lines after the first may quote the values (scikit-learn's
+    # messages do); an empty message stays empty
+    import skprivate._cli.privatize as module
+
+    monkeypatch.setattr(module, "_build", lambda *args: _Refusing(message))
+    monkeypatch.setattr(module, "reads_bounds_from_data", lambda p: False)
+    with pytest.raises(CLIError) as info:
+        privatize(
+            _ages(tmp_path),
+            str(tmp_path / "o.csv"),
+            "laplace",
+            "age",
+            missing="drop",
+            bounds="0,100",
+        )
+    assert str(info.value).startswith(shown)
+    assert "array=" not in str(info.value) and "\n" not in str(info.value)
