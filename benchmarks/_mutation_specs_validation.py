@@ -313,6 +313,19 @@ SPECS: dict[str, ModuleSpec] = {
         ],
         equivalent={
             **{
+                f"skprivate.utils._redact.x__ends_a_sentence__mutmut_{i}": (
+                    line,
+                    "with the rest '' or '.' after the closing bracket, the "
+                    "fallback for a bracket not ending a sentence ends the "
+                    "quotation at the message's end, or before its final full "
+                    "stop: at the bracket all the same",
+                )
+                for i, line in (
+                    (4, 'return rest in ("XXXX", ".")'),
+                    (5, 'return rest in ("", "XX.XX")'),
+                )
+            },
+            **{
                 f"skprivate.utils._redact.x__quotation_end__mutmut_{i}": (
                     line,
                     "where the printout opens with '[' at start, advice is -1 "

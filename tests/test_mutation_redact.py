@@ -251,3 +251,25 @@ def test_chain_reads_an_error_reached_twice_only_once():
     _redact_chain(error)
     assert Counted.reads == 1
     assert shared.args == (f"array={WITHHELD}",)
+
+
+@pytest.mark.parametrize(
+    "expected",
+    [
+        "an array-like",
+        "a sparse matrix",
+        "an array-like or a sparse matrix",
+    ],
+)
+def test_a_parameter_that_takes_data_is_known_by_its_constraint(expected):
+    # a parameter not named as data ('table') whose constraint names an
+    # array-like or a sparse matrix takes data: its value is withheld
+    message = f"The 'table' parameter of f must be {expected}. Got [1.5, 2.25] instead."
+    assert redact_quoted_values(message) == (
+        f"The 'table' parameter of f must be {expected}. Got {WITHHELD} instead."
+    )
+
+
+def test_a_parameter_that_takes_no_data_keeps_its_value():
+    message = "The 'alpha' parameter of f must be a float. Got 'x' instead."
+    assert redact_quoted_values(message) == message
