@@ -27,10 +27,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin
-from sklearn.compose import ColumnTransformer
+from sklearn.compose import ColumnTransformer, TransformedTargetRegressor
+from sklearn.ensemble import BaggingRegressor, StackingRegressor, VotingRegressor
 from sklearn.exceptions import NotFittedError
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import Ridge
+from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import FeatureUnion, make_pipeline
 from sklearn.preprocessing import (
     Binarizer,
@@ -820,3 +822,40 @@ def test_rowwise_tags_of_a_transformer_without_transformer_tags():
     assert get_tags(_NoMixin()).transformer_tags is None
     tags = get_tags(RowwiseTransformer(_NoMixin()))
     assert tags.transformer_tags.preserves_dtype == ["float64"]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: _ldp(1.0),
+        lambda: make_pipeline(_ldp(1.0), Ridge()),
+        lambda: ColumnTransformer([("a", _ldp(1.0), [0])]),
+        lambda: BaggingRegressor(make_pipeline(_ldp(1.0), Ridge()), n_estimators=2),
+        lambda: StackingRegressor([("a", make_pipeline(_ldp(1.0), Ridge()))]),
+        lambda: VotingRegressor([("a", make_pipeline(_ldp(1.0), Ridge()))]),
+        lambda: TransformedTargetRegressor(regressor=make_pipeline(_ldp(1.0), Ridge())),
+        lambda: GridSearchCV(make_pipeline(_ldp(1.0), Ridge()), {"ridge__alpha": [1]}),
+    ],
+    ids=[
+        "privatizer",
+        "pipeline",
+        "column transformer",
+        "bagging",
+        "stacking",
+        "voting",
+        "target transform",
+        "search",
+    ],
+)
+def test_a_report_of_an_unfitted_estimator_is_refused_as_not_fitted(make):
+    # every composite alike (an unfitted bagging, stacking or column
+    # transformer failed with an AttributeError on a fitted member)
+    estimator = make()
+    with pytest.raises(NotFittedError) as info:
+        privacy_report(estimator)
+    assert str(info.value) == (
+        "privacy_report reads what a fitted estimator released; this "
+        f"{type(estimator).__name__} is not fitted. Fit it first (the report "
+        "states the guarantees of the privatizers as fitted)."
+    )
+    assert info.value.__context__ is None

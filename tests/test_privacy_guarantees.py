@@ -378,4 +378,8 @@ def test_report_coverage_notion_has_no_total_epsilon():
 
 def test_report_refuses_an_estimator_without_privatizer():
     with pytest.raises(ValueError, match="no fitted privatizer"):
-        privacy_report(make_pipeline(DeconvolutionKernelDensity(noise_scale=1.0)))
+        privacy_report(
+            make_pipeline(DeconvolutionKernelDensity(noise_scale=1.0)).fit(
+                np.random.default_rng(0).normal(size=(50, 1))
+            )
+        )

@@ -274,8 +274,8 @@ def test_an_unfitted_reader_is_refused():
     with pytest.raises(
         ValueError,
         match=re.escape(
-            "FrequencyEstimator is not fitted: privacy_report reads the reports "
-            "a fitted FrequencyEstimator was fitted on; call fit first."
+            "privacy_report reads what a fitted estimator released; this "
+            "FrequencyEstimator is not fitted. Fit it first"
         ),
     ):
         privacy_report(FrequencyEstimator(oracle=grr))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 from ._inspect import _COLUMNS, _Col, _input_cols, _join
 from ._released import no_privatizer_hint
@@ -132,6 +134,9 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
 
     Raises
     ------
+    sklearn.exceptions.NotFittedError
+        If ``estimator`` is not fitted (composites, ensembles and searches
+        included: the report reads their fitted members).
     ValueError
         If ``estimator`` holds no privatizer (its input cannot be told raw
         from already privatized), if a privatizer's settings changed
@@ -177,6 +182,20 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         raise TypeError(
             "estimator must be a fitted scikit-learn estimator (a privatizer, "
             f"pipeline, learner or search); got {type(estimator).__name__}."
+        )
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError:
+        # raised here, not in the except clause: scikit-learn's message is
+        # replaced, not chained
+        fitted = False
+    else:
+        fitted = True
+    if not fitted:
+        raise NotFittedError(
+            f"privacy_report reads what a fitted estimator released; this "
+            f"{type(estimator).__name__} is not fitted. Fit it first (the "
+            "report states the guarantees of the privatizers as fitted)."
         )
     walker = _Walker()
     out = walker.walk(estimator, _input_cols(estimator), _Col("y"))
