@@ -155,8 +155,8 @@ SPECS: dict[str, ModuleSpec] = {
                     (33, '"XXbiufXX"'),
                     (49, '"XXbiufXX"'),
                     (56, '"XXMmXX"'),
-                    (82, '"XXOUSMmXX"'),
-                    (102, '"XXMmXX"'),
+                    (93, '"XXOUSMmXX"'),
+                    (113, '"XXMmXX"'),
                 ]
             },
             **{
@@ -187,17 +187,33 @@ SPECS: dict[str, ModuleSpec] = {
                     (25, "np.asarray(X.astype(float), )"),
                 ]
             },
-            f"{_V}x__check_numeric_columns__mutmut_70": (
+            f"{_V}x__check_numeric_columns__mutmut_68": (
                 "values.astype(None)",
                 "astype(None) is astype(float64)",
             ),
-            f"{_V}x__check_numeric_columns__mutmut_95": (
+            f"{_V}x__check_numeric_columns__mutmut_106": (
                 "arr.reshape(-2, 1)",
                 "numpy reads a negative size as 'infer', as -1",
             ),
-            f"{_V}x__check_numeric_columns__mutmut_106": (
+            f"{_V}x__check_numeric_columns__mutmut_123": (
                 "data[:, j].astype(None)",
                 "astype(None) is astype(float64): the same cast is tried",
+            ),
+            f"{_V}x__check_numeric_columns__mutmut_136": (
+                "return arr.astype(None)",
+                "astype(None) is astype(float64): the same conversion",
+            ),
+            f"{_V}x__check_numeric_columns__mutmut_118": (
+                'warnings.simplefilter("error", None)',
+                "a filter of category None raises TypeError when a warning "
+                "is matched against it: the except clause catches it and the "
+                "entries are scanned, the same refusal",
+            ),
+            f"{_V}x__check_numeric_columns__mutmut_120": (
+                'warnings.simplefilter("error", )',
+                "astype(float) of a column of text or objects raises no "
+                "warning but ComplexWarning: every warning as an error is "
+                "that one",
             ),
             **{
                 f"{_V}x__decode_series__mutmut_{n}": (
@@ -237,22 +253,22 @@ SPECS: dict[str, ModuleSpec] = {
                     (37, 'getattr(dtype, "kind", ) in "biuf"'),
                     (40, 'getattr(dtype, "kind", "XXOXX") in "biuf"'),
                     (41, 'getattr(dtype, "kind", "o") in "biuf"'),
-                    (49, 'getattr(dtype, "kind", None) not in "Mm"'),
-                    (52, 'getattr(dtype, "kind", ) not in "Mm"'),
-                    (55, 'getattr(dtype, "kind", "XXOXX") not in "Mm"'),
-                    (56, 'getattr(dtype, "kind", "o") not in "Mm"'),
+                    (51, 'getattr(dtype, "kind", None) in "Mm"'),
+                    (54, 'getattr(dtype, "kind", ) in "Mm"'),
+                    (57, 'getattr(dtype, "kind", "XXOXX") in "Mm"'),
+                    (58, 'getattr(dtype, "kind", "o") in "Mm"'),
                 ]
             },
-            f"{_V}x__decode_series__mutmut_58": ('"XXMmXX"', _NO_KIND),
-            f"{_V}x__from_polars__mutmut_41": (
+            f"{_V}x__decode_series__mutmut_60": ('"XXMmXX"', _NO_KIND),
+            f"{_V}x__from_polars__mutmut_50": (
                 "pd.DataFrame(columns, index=None)",
                 "a frame built from a dict of equal-length arrays gets "
                 "RangeIndex(height) by default (and a frame of no columns has "
                 "height 0)",
             ),
-            f"{_V}x__from_polars__mutmut_43": (
+            f"{_V}x__from_polars__mutmut_52": (
                 "pd.DataFrame(columns, )",
-                "as x__from_polars__mutmut_41",
+                "as x__from_polars__mutmut_50",
             ),
             f"{_V}x__is_nullable__mutmut_1": (
                 "return True",
@@ -268,7 +284,7 @@ SPECS: dict[str, ModuleSpec] = {
                 ]
             },
             f"{_V}x__is_nullable__mutmut_13": ('"XXbiufXX"', _NO_KIND),
-            f"{_V}x_check_float_array__mutmut_33": ('"XXMmXX"', _NO_KIND),
+            f"{_V}x_check_float_array__mutmut_40": ('"XXMmXX"', _NO_KIND),
             f"{_V}x_check_magnitude__mutmut_12": (
                 "np.errstate(invalid=None)",
                 "the only operands that could raise the invalid flag are NaN, "

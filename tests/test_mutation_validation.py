@@ -1224,3 +1224,21 @@ def test_a_bare_text_scalar_is_refused_without_quoting_it(scalar):
     with pytest.raises(TypeError) as info:
         LaplaceLDP(bounds=(0, 1)).fit(scalar)
     assert "secret" not in str(info.value)
+
+
+def test_nullable_series_become_float_arrays_with_nan():
+    # pandas' own to_numpy keeps int64 without a missing entry and gives
+    # objects for a nullable boolean: read as float64 with NaN here
+    out = check_numeric_input(pd.Series([True, None, False], dtype="boolean"))
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, [1.0, np.nan, 0.0])
+    out = check_numeric_input(pd.Series([1, 2], dtype="Int64"))
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, [1.0, 2.0])
+
+
+def test_a_complex_array_of_three_dimensions_is_left_to_the_shape_check():
+    # only 0-, 1- and 2-D arrays are read entry by entry; a 3-D array, complex
+    # or not, is refused later by its shape
+    cube = np.zeros((2, 2, 2), dtype=complex)
+    assert check_numeric_input(cube) is cube
