@@ -470,3 +470,38 @@ def test_what_pickling_keeps_is_read_whatever_its_form():
     assert canonical(range(3)) == "o:builtins.range<[[n:0,n:3,n:1],None]>"
     assert canonical(range(3)) != canonical(range(4))
     assert canonical(Ellipsis) == "o:builtins.ellipsis"
+
+
+def test_a_source_of_randomness_is_named_by_its_type_alone():
+    # its state is no setting and moves with every draw: a nested
+    # privatizer's generator must not make its settings look changed
+    generator = np.random.default_rng(0)
+    before = canonical(generator)
+    generator.random(3)
+    assert canonical(generator) == before == "o:numpy.random._generator.Generator"
+    assert canonical(np.random.RandomState(1)) == "o:numpy.random.mtrand.RandomState"
+    assert canonical(np.random.PCG64(2)) == "o:numpy.random._pcg64.PCG64"
+    assert canonical(np.random.SeedSequence(3)) == (
+        "o:numpy.random.bit_generator.SeedSequence"
+    )
+
+
+def test_a_generator_drawn_from_between_chunks_is_no_changed_setting():
+    import warnings
+
+    from skprivate.frequency import FrequencyEstimator, GeneralizedRandomizedResponse
+
+    generator = np.random.default_rng(0)
+    X = np.random.default_rng(1).choice(["a", "b", "c"], size=(200, 1))
+    est = FrequencyEstimator(
+        privatizer=GeneralizedRandomizedResponse(
+            categories=[["a", "b", "c"]], random_state=generator
+        )
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.partial_fit(X[:100])
+        generator.random(5)
+        # refused as "privatizer__random_state changed" if the generator's
+        # state entered the settings
+        est.partial_fit(X[100:])

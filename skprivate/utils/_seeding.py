@@ -85,7 +85,9 @@ def _canonical(value: Any, open_objects: tuple[int, ...]) -> str:
         return f"d:{family_name}{parameters}"
     if hasattr(value, "__array__"):  # a pandas Index or Series, say
         return _canonical(np.asarray(value), open_objects)
-    if id(value) in open_objects:
+    if id(value) in open_objects or isinstance(value, _RANDOMNESS):
+        # a source of randomness is named by its type: its state is not a
+        # setting, and it changes with every draw
         return f"o:{name}"
     inner = (*open_objects, id(value))
     state = getattr(value, "__dict__", None)
@@ -95,6 +97,14 @@ def _canonical(value: Any, open_objects: tuple[int, ...]) -> str:
     if content is not None:
         return f"o:{name}<{_canonical(content, inner)}>"
     return f"o:{name}"
+
+
+_RANDOMNESS = (
+    np.random.Generator,
+    np.random.RandomState,
+    np.random.BitGenerator,
+    np.random.SeedSequence,
+)
 
 
 def _reduced_content(value: Any) -> list[Any] | None:
