@@ -505,3 +505,29 @@ def test_a_generator_drawn_from_between_chunks_is_no_changed_setting():
         # refused as "privatizer__random_state changed" if the generator's
         # state entered the settings
         est.partial_fit(X[100:])
+
+
+def test_a_set_is_read_by_its_items_the_same_in_every_process():
+    import subprocess
+    import sys
+
+    assert canonical({"b", "a", 1}) == "set{'a','b',n:1}"
+    assert canonical(frozenset({2.0, 1})) == "set{n:1,n:2}"
+    assert canonical({"a", "b"}) != canonical(["a", "b"])
+    assert canonical(set()) == "set{}"
+    # strings hash differently in every process: the form must not follow
+    code = (
+        "from skprivate.utils._seeding import canonical;"
+        "print(canonical({'red', 'green', 'blue', 'cyan', 'magenta'}))"
+    )
+    forms = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert forms == {"set{'blue','cyan','green','magenta','red'}\n"}

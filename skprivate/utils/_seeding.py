@@ -22,15 +22,17 @@ def canonical(value: Any) -> str:
     """A text form of a parameter value that is the same in every process.
 
     Numbers compare by value (``1`` and ``1.0`` agree), sequences by their
-    items (a tuple and a list agree), arrays and array-likes (a pandas
-    ``Index``) by dtype, shape and bytes, estimators by class and
-    parameters, a frozen scipy distribution by its family and parameters,
-    and other objects by their type's qualified name and their attributes
-    (or, for objects without a ``__dict__`` such as a
-    :class:`functools.partial`, what pickling keeps of them), never by
-    ``id`` or ``hash``, which vary between runs: two values that
-    differ in content never share a form, so two settings that differ never
-    share a noise stream, and a setting changed after ``fit`` is seen.
+    items (a tuple and a list agree), sets by their items in sorted order,
+    arrays and array-likes (a pandas ``Index``) by dtype, shape and bytes,
+    estimators by class and parameters, a frozen scipy distribution by its
+    family and parameters, a source of randomness (a numpy generator) by
+    its type alone (its state is no setting), and other objects by their
+    type's qualified name and their attributes (or, for objects without a
+    ``__dict__`` such as a :class:`functools.partial`, what pickling keeps
+    of them), never by ``id`` or ``hash``, which vary between runs: two
+    values that differ in content never share a form, so two settings that
+    differ never share a noise stream, and a setting changed after ``fit``
+    is seen.
 
     Examples
     --------
@@ -63,6 +65,12 @@ def _canonical(value: Any, open_objects: tuple[int, ...]) -> str:
         return f"a:{data.dtype.str}:{data.shape}:{digest}"
     if isinstance(value, list | tuple):
         return "[" + ",".join(_canonical(v, open_objects) for v in value) + "]"
+    if isinstance(value, set | frozenset):
+        # by content, in sorted order: a set's iteration order follows the
+        # hashes of its items, which vary between processes for strings
+        return (
+            "set{" + ",".join(sorted(_canonical(v, open_objects) for v in value)) + "}"
+        )
     if isinstance(value, dict):
         items = sorted(
             (_canonical(k, open_objects), _canonical(v, open_objects))
