@@ -584,3 +584,22 @@ def test_second_pass_intersects_across_chunks_for_every_statistic():
     tracker = _IntersectionTracker(("b",), 1, 1000)
     tracker.add("b", b[sharing], _packed_sets(counts[sharing]))
     assert tracker.states("b", np.array([2.0])).tolist() == [tracker.NONEMPTY]
+
+
+@pytest.mark.parametrize(
+    "x, released, other",
+    [
+        ([4.0, 5.0, 5.0, 3.0, 5.0, 5.0], 4.0, 5.0),
+        ([3.0, 2.0, 2.0, 5.0, 2.0, 1.0], 2.0, 3.0),
+    ],
+)
+def test_least_error_ties_go_to_the_more_frequent_value(x, released, other):
+    # the mean is 4.5 (2.5): the rounded candidates on either side are
+    # equally far from it, and the one with more generators is released
+    x = np.asarray(x)
+    (result,) = integral_private_column(
+        x, ("mean",), 300, 0, 0, seed=7, selection="least_error"
+    )
+    assert _as_tuples([result]) == _reference(x, ("mean",), 300, 0, 0, 7, "least_error")
+    assert abs(released - x.mean()) == abs(other - x.mean())
+    assert result.value == released
