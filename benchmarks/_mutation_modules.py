@@ -484,9 +484,15 @@ MODULES: dict[str, ModuleSpec] = {
                 "a dtype kind is one letter, and no kind is 'X': the substring "
                 "test matches 'U' and 'S' alone, as 'US' does",
             ),
-            f"{_SEED}x__canonical__mutmut_65": (
+            f"{_SEED}x__canonical__mutmut_77": (
                 "get_params(deep=None)",
                 "get_params tests deep for truth: None acts as False",
+            ),
+            f"{_SEED}x__reduced_content__mutmut_3": (
+                "value.__reduce_ex__(5)",
+                "protocol 5 differs from 4 only in out-of-band buffers "
+                "(PickleBuffer), which no reduction of a setting returns: the "
+                "same arguments and state",
             ),
             **{
                 f"{_SEED}{name}__mutmut_{n}": (line, _PICKLE_DEFAULT)

@@ -196,7 +196,9 @@ SPECS.update(
                 "tests/test_cli.py",
                 "test_readme_command_line_example_shows_its_intervals",
             ),
-            new_tests=["tests/test_mutation_cli_io.py"],
+            # the user-input tests name the refusals of column lists and of
+            # unreadable files and archives
+            new_tests=["tests/test_mutation_cli_io.py", "tests/test_cli_user_input.py"],
             equivalent={
                 **{
                     f"{_IO}_open_text__mutmut_{n}": (text, _LINES_ANY_CODEC)

@@ -755,9 +755,13 @@ SPECS: dict[str, ModuleSpec] = {
         tests=_FAST,
         new_tests=_NEW,
         equivalent={
-            "skprivate._privacy_report.x_privacy_report__mutmut_59": (
+            "skprivate._privacy_report.x_privacy_report__mutmut_69": (
                 "report[col] = report[col].astype(None)",
                 "dtype None is numpy's default dtype, float64: the same cast",
+            ),
+            "skprivate._privacy_report.x_privacy_report__mutmut_15": (
+                "fitted = None",
+                "the flag is read only as 'not fitted': None refuses as False does",
             ),
         },
     ),

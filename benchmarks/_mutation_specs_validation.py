@@ -842,12 +842,12 @@ SPECS.update(
                         (57, ""),
                         (58, ")"),
                         (60, "enforce_metadata=True,"),
-                        (85, "meta=None,"),
-                        (86, "name=None,"),
-                        (95, ""),
-                        (96, ")"),
-                        (104, "meta=np.empty((1, 0), dtype=dtype),"),
-                        (105, "meta=np.empty((0, 1), dtype=dtype),"),
+                        (89, "meta=None,"),
+                        (90, "name=None,"),
+                        (99, ""),
+                        (100, ")"),
+                        (108, "meta=np.empty((1, 0), dtype=dtype),"),
+                        (109, "meta=np.empty((0, 1), dtype=dtype),"),
                     )
                 },
                 f"{_DASK}dask_transform__mutmut_36": (
@@ -863,10 +863,10 @@ SPECS.update(
                         "dtype (the float32 test checks it lazily)",
                     )
                     for n, text in (
-                        (83, "dtype=None,"),
-                        (93, ""),  # the dtype= argument left out
-                        (101, "meta=np.empty((0, 0), dtype=None),"),
-                        (103, "meta=np.empty((0, 0), ),"),
+                        (87, "dtype=None,"),
+                        (97, ""),  # the dtype= argument left out
+                        (105, "meta=np.empty((0, 0), dtype=None),"),
+                        (107, "meta=np.empty((0, 0), ),"),
                     )
                 },
             },

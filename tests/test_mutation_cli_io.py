@@ -486,3 +486,76 @@ def test_a_header_of_numbers_is_not_shown():
     assert _error(select_columns, words, "zip", "w.csv") == (
         "column(s) zip not in w.csv; it has age, inf_rate, nan_count"
     )
+
+
+def test_a_column_list_naming_a_column_twice_names_the_option():
+    assert _error(cli_io.parse_names, "a,b,a") == (
+        "--columns names column(s) a more than once; list each column once"
+    )
+
+
+@pytest.mark.parametrize(
+    "name, what",
+    [("in.csv", "CSV"), ("in.csv.zip", "a zip archive"), ("in.tar", "a tar archive")],
+)
+def test_a_value_error_of_the_reader_names_what_was_read(
+    tmp_path, monkeypatch, name, what
+):
+    # pandas refuses an archive holding several files with a ValueError;
+    # only its first line is shown
+    path = tmp_path / name
+    path.write_text("a\n1\n")
+
+    def refuse(*args, **kwargs):
+        raise ValueError("Multiple files found in ZIP file.\nsecond line")
+
+    monkeypatch.setattr(cli_io.pd, "read_csv", refuse)
+    assert _error(read_csv, str(path)) == (
+        f"cannot read {path} as {what}: Multiple files found in ZIP file."
+    )
+
+
+def test_a_missing_decompressor_is_named_by_its_first_line(tmp_path, monkeypatch):
+    path = tmp_path / "in.csv.zst"
+    path.write_text("a\n1\n")
+
+    def refuse(*args, **kwargs):
+        raise ImportError("Missing optional dependency 'zstandard'.\nUse pip.")
+
+    monkeypatch.setattr(cli_io.pd, "read_csv", refuse)
+    assert _error(read_csv, str(path)) == (
+        f"cannot read {path}: Missing optional dependency 'zstandard'."
+    )
+
+
+@pytest.mark.parametrize(
+    "name, error, reason",
+    [
+        (
+            "in.csv.gz",
+            EOFError("Compressed file ended before the end-of-stream marker"),
+            "its gzip data end early (a truncated copy?)",
+        ),
+        (
+            "in.csv.lz4",
+            OSError("Not an lz4 file"),
+            "it is not a valid compressed file (damaged, or not compressed at all)",
+        ),
+    ],
+)
+def test_an_undecompressable_file_is_named_with_its_reason(
+    tmp_path, monkeypatch, name, error, reason
+):
+    # the decompressor's own message (it quotes the first bytes) is not shown
+    path = tmp_path / name
+    path.write_text("a\n1\n")
+
+    def refuse(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(cli_io.pd, "read_csv", refuse)
+    suffix = name[name.rindex(".") :]
+    assert _error(read_csv, str(path)) == (
+        f"cannot read {path}: its name ends in {suffix}, but {reason}; give the "
+        "CSV file itself or a complete archive"
+    )

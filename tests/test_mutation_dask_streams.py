@@ -512,3 +512,22 @@ def test_an_empty_array_chunk_releases_no_row_at_the_output_width():
         got = lazy.compute()
     assert got.shape == (30, 4)
     assert lazy.chunks == ((10, 0, 20), (4,))
+
+
+def test_a_lazy_complex_array_is_refused_by_its_dtype():
+    # refused when the release is built, by its dtype (its blocks would race
+    # to name a row, and a block of numbers with no imaginary part names none)
+    import re
+
+    da = pytest.importorskip("dask.array")
+    fitted = LaplaceLDP(bounds=(0, 10), random_state=0).fit(np.ones((4, 1)))
+    lazy = da.from_array(np.array([[1.0], [2.0 + 1j], [3.0], [4.0]]), chunks=2)
+    with pytest.raises(
+        ValueError,
+        match="^"
+        + re.escape(
+            "X must be numeric; got dtype complex128 (Complex data not supported)."
+        )
+        + "$",
+    ):
+        fitted.transform(lazy)

@@ -531,3 +531,12 @@ def test_a_set_is_read_by_its_items_the_same_in_every_process():
         for seed in ("1", "2", "3")
     }
     assert forms == {"set{'blue','cyan','green','magenta','red'}\n"}
+
+
+def test_objects_inside_sets_and_pickled_state_are_read_by_content():
+    inner = f"o:{__name__}._Attrs{{'v'=n:1}}"
+    assert canonical({_Attrs(v=1)}) == f"set{{{inner}}}"
+    assert canonical(_Slotted(_Attrs(v=1))) == (
+        f"o:{__name__}._Slotted<[[],[None,{{'value'={inner}}}]]>"
+    )
+    assert canonical(_Slotted(_Attrs(v=1))) != canonical(_Slotted(_Attrs(v=2)))

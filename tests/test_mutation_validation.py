@@ -765,19 +765,6 @@ def test_complex_numbers_are_refused_not_cast_to_their_real_part(
         check_numeric_input(frame)
 
 
-def test_a_lazy_complex_array_is_refused_by_its_dtype():
-    da = pytest.importorskip("dask.array")
-    from skprivate import LaplaceLDP
-
-    fitted = LaplaceLDP(bounds=(0, 10), random_state=0).fit(np.ones((4, 1)))
-    lazy = da.from_array(np.array([[1.0], [2.0 + 1j], [3.0], [4.0]]), chunks=2)
-    with _raises(
-        ValueError,
-        "X must be numeric; got dtype complex128 (Complex data not supported).",
-    ):
-        fitted.transform(lazy)
-
-
 def test_polars_columns_by_dtype():
     frame = pl.DataFrame(
         {"n": [None, None], "i": [1, 2], "j": [1, None], "c": [True, False]}
