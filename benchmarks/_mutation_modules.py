@@ -906,29 +906,29 @@ MODULES: dict[str, ModuleSpec] = {
                 "return _released_delta(law, D, eps, None) - delta",
                 _FH_FLAT,
             ),
-            f"{_FH}_calibrate__mutmut_19": (
+            f"{_FH}_calibrate__mutmut_39": (
                 "key[0], s, eps, delta, self.epsilon, self.delta, None",
                 _FH_FLAT,
             ),
-            f"{_FH}_calibrate__mutmut_28": (
+            f"{_FH}_calibrate__mutmut_48": (
                 "key[0], s, eps, delta, self.epsilon, self.delta, bool(None)",
                 _FH_FLAT,
             ),
-            f"{_FH}_calibrate__mutmut_40": (
+            f"{_FH}_calibrate__mutmut_60": (
                 "np.asarray(sensitivity / eps, dtype=None)",
                 "sensitivity / eps is a float64 array already",
             ),
-            f"{_FH}_calibrate__mutmut_42": (
+            f"{_FH}_calibrate__mutmut_62": (
                 "np.asarray(sensitivity / eps, )",
-                "as _calibrate__mutmut_40",
+                "as _calibrate__mutmut_60",
             ),
-            f"{_FH}_calibrate__mutmut_46": (
+            f"{_FH}_calibrate__mutmut_66": (
                 "np.asarray(thresholds, dtype=None)",
                 "the thresholds are Python floats: asarray makes float64 of them",
             ),
-            f"{_FH}_calibrate__mutmut_48": (
+            f"{_FH}_calibrate__mutmut_68": (
                 "np.asarray(thresholds, )",
-                "as _calibrate__mutmut_46",
+                "as _calibrate__mutmut_66",
             ),
             f"{_AP}_release__mutmut_9": (
                 "noise.reshape(None)",
@@ -976,7 +976,7 @@ MODULES: dict[str, ModuleSpec] = {
                     (50, "law, D, eps, int(self._n_cells[j]), int(None)"),
                 ]
             },
-            f"{_ADD}x__generalized_gaussian_scale__mutmut_35": (
+            f"{_ADD}x__generalized_gaussian_scale__mutmut_47": (
                 "lo = np.log(D) - np.log(max(eps, 2.0)) - 10.0",
                 "lo only brackets the root (a wider bracket finds the same "
                 "scale to xtol) and guards a refusal no budget reaches: noise "
@@ -985,12 +985,12 @@ MODULES: dict[str, ModuleSpec] = {
                 "scale) / 2) >= 1 - e**-11000 at every epsilon, and power > 1 "
                 "only adds to it",
             ),
-            f"{_ADD}x__generalized_gaussian_scale__mutmut_52": (
+            f"{_ADD}x__generalized_gaussian_scale__mutmut_64": (
                 "if not gap(hi) <= 0:",
                 "differs only when the delta at the largest scale equals the "
                 "budget exactly, a measure-zero coincidence of a computed profile",
             ),
-            f"{_ADD}x__generalized_gaussian_scale__mutmut_77": (
+            f"{_ADD}x__generalized_gaussian_scale__mutmut_89": (
                 "if not gap(lo) >= 0:",
                 "differs only when the delta at the smallest scale equals the "
                 "budget exactly, a measure-zero coincidence of a computed profile",
@@ -1078,23 +1078,45 @@ MODULES: dict[str, ModuleSpec] = {
                     (19, "hi += 3.0"),
                 ]
             },
-            f"{_ADD}x__epsilon_limit__mutmut_23": (
+            **{
+                f"{_ADD}{name}__mutmut_{n}": (
+                    line,
+                    "the profile's value is checked (NaN: no limit, or the "
+                    "refusal of a budget beyond floating point); far below the "
+                    "range its terms overflow or turn invalid, never divide by "
+                    "zero, so the divide flag's setting raises no warning",
+                )
+                for name, n, line in [
+                    ("x__epsilon_limit", 3, 'invalid="ignore", divide=None)'),
+                    ("x__epsilon_limit", 6, 'invalid="ignore", ):'),
+                    ("x__generalized_gaussian_scale", 9, "divide=None)"),
+                    ("x__generalized_gaussian_scale", 12, 'invalid="ignore", ):'),
+                ]
+            },
+            f"{_ADD}x__grid_cells__mutmut_8": (
+                "np.errstate(over=None)",
+                "the grid's count of cells overflows only for a scale far "
+                "below the range, which only the calibration's search tries, "
+                "inside its own errstate ignoring overflow; a calibrated law's "
+                "grid never overflows (MAX_GRID_INDEX refuses far earlier)",
+            ),
+            f"{_ADD}x__epsilon_limit__mutmut_35": (
                 "np.log(1000000000001.0)",
                 "moves the end of the bracket by 1e-12 relative: the same root "
                 "for every limit below 1e12 (a limit beyond is refused either way)",
             ),
-            f"{_ADD}x__epsilon_limit__mutmut_25": (
+            f"{_ADD}x__epsilon_limit__mutmut_37": (
                 "if gap(lo) >= 0 > gap(hi):",
                 "differs only when the profile at epsilon 1e-12 equals delta "
                 "exactly, a measure-zero coincidence of a computed profile",
             ),
-            f"{_ADD}x__epsilon_limit__mutmut_27": (
+            f"{_ADD}x__epsilon_limit__mutmut_39": (
                 "if gap(lo) > 0 >= gap(hi):",
                 "differs only when the profile at epsilon 1e12 equals delta "
                 "exactly (it is 0 there for every law and width the "
                 "privatizers accept)",
             ),
-            f"{_ADD}x__epsilon_limit__mutmut_38": (
+            f"{_ADD}x__epsilon_limit__mutmut_50": (
                 "return float(np.exp(optimize.brentq(gap, lo, hi, )))",
                 "brentq's default xtol (2e-12 + 9e-16 |log eps|) instead of "
                 "1e-6 on log epsilon: the same root of the same computed "
@@ -1158,16 +1180,16 @@ MODULES: dict[str, ModuleSpec] = {
                     ("_delta_summary", 28, "high - low, strict=None)"),
                     ("_delta_summary", 31, "zip(self.noise_, high - low, )"),
                     ("_delta_summary", 33, "high - low, strict=False)"),
-                    ("_set_grid", 6, "self.noise_, strict=None)"),
-                    ("_set_grid", 9, "zip(sensitivity, self.noise_, )"),
-                    ("_set_grid", 10, "self.noise_, strict=False)"),
+                    ("_set_grid", 8, "self.noise_, strict=None)"),
+                    ("_set_grid", 11, "zip(sensitivity, self.noise_, )"),
+                    ("_set_grid", 12, "self.noise_, strict=False)"),
                 ]
             },
             f"{_AP}_delta_summary__mutmut_35": (
                 "key = (id(None), float(D))",
                 _BY_WIDTH,
             ),
-            f"{_AP}_set_grid__mutmut_12": ("key = (id(None), float(D))", _BY_WIDTH),
+            f"{_AP}_set_grid__mutmut_14": ("key = (id(None), float(D))", _BY_WIDTH),
             f"{_AP}_exact_deltas__mutmut_18": (
                 'getattr(law, "beta", None)',
                 "every noise law has a power (generalized Gaussian) or a beta "
@@ -1182,7 +1204,7 @@ MODULES: dict[str, ModuleSpec] = {
                     "calibration stops at scale 2**24 ranges, 2**44 grid steps "
                     "per scale at most)",
                 )
-                for n, line in [(46, "smallest = None"), (47, 'smallest = "XXXX"')]
+                for n, line in [(48, "smallest = None"), (49, 'smallest = "XXXX"')]
             },
         },
     ),

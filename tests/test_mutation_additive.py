@@ -388,3 +388,16 @@ def test_a_budget_beyond_floating_point_is_refused_by_name(epsilon, secure):
             f"epsilon={epsilon:g} is too large for GeneralizedGaussianLDP at "
             "delta=1e-05 and power=2: no noise scale down to "
         )
+
+
+def test_the_flipped_huber_limit_is_inclusive_and_counts_every_column():
+    # secure=False accepts 1e100 per column exactly; the refusal names the
+    # record's limit, 1e100 per column times the columns
+    from skprivate.ldp import FlippedHuberLDP
+
+    X = np.zeros((3, 2))
+    model = FlippedHuberLDP(epsilon=2e100, bounds=(0, 1), secure=False).fit(X)
+    assert model.scale_.tolist() == [1e-100, 1e-100]
+    with pytest.raises(ValueError) as info:
+        FlippedHuberLDP(epsilon=4e100, bounds=(0, 1), secure=False).fit(X)
+    assert str(info.value).endswith("the largest accepted is 2e+100.")
