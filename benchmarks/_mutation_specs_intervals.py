@@ -105,24 +105,24 @@ _WALD_EQUIVALENT = {
         f"{_ML}x__sandwich__mutmut_{i}": (line, reason)
         for i, line, reason in (
             (
-                30,
+                31,
                 "np.finfo(None).tiny",
                 "np.finfo(None) is float64's, as np.finfo(float) is",
             ),
             (
-                41,
+                42,
                 '"JA,IJK,KB->IAB"',
                 "einsum takes upper-case letters as subscripts too",
             ),
             (
-                44,
+                45,
                 "min() <= _LEVERAGE_GAP",
                 "a continuous eigenvalue equal to the gap to the last bit "
                 "is not reached: < and <= refuse the same fits",
             ),
         )
     },
-    f"{_ML}x__sandwich__mutmut_17": (
+    f"{_ML}x__sandwich__mutmut_18": (
         "_covariance(-information, None)",
         "both callers computed the inverse information first, refusing a "
         "singular one with their own name: the name here is never shown",
