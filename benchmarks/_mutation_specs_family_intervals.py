@@ -41,7 +41,13 @@ SPECS: dict[str, ModuleSpec] = {
                 "test_ems_linearization_matches_refits_at_a_fixed_smoothing",
             ),
         ],
-        new_tests=_NEW,
+        # the prediction intervals' estimates, fallbacks and units have
+        # test files of their own
+        new_tests=[
+            *_NEW,
+            "tests/ldp/test_prediction_interval_estimates.py",
+            "tests/ldp/test_deconvolution_units_and_intervals.py",
+        ],
         equivalent={
             f"{_L}x_fieller_interval__mutmut_11": (
                 "parts = np.asarray(parts, dtype=float).reshape(-2, 6)",
