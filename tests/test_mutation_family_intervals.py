@@ -578,6 +578,9 @@ def test_classifier_probability_intervals_are_clipped_per_class():
     # explicit labels give the same one-hot responses
     again = clf.conf_int("predict_proba", [[0.0], [0.6]], level=0.9, X=ZR, y=labels)
     np.testing.assert_allclose(again["se"], ci["se"], rtol=1e-12)
+    # (the se of 1 - y is that of y: the bounds tell the classes apart)
+    for end in ("lower", "upper"):
+        np.testing.assert_allclose(again[end], ci[end], rtol=1e-12, atol=1e-15)
     assert clf._ci_offers_kind("predict_proba") and not clf._ci_offers_kind("predict")
     reg = _regressor(0)
     assert reg._ci_offers_kind("predict") and not reg._ci_offers_kind("predict_proba")
