@@ -989,3 +989,17 @@ def test_density_bootstrap_intervals_refit_the_same_estimate():
         assert np.isfinite(got[["lower", "upper"]].to_numpy(float)).all()
     with pytest.raises(ValueError, match="with method in \\['rbc', 'smoothed'\\]"):
         kde.conf_int("pdf", [0.0], method="bootstrap")
+
+
+def test_the_fallback_is_named_once_whatever_the_levels():
+    # one NotIdentifiableWarning per call, not one per level
+    reg0 = _regressor(0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", "DeconvolutionKernelRegressor: the smoothed")
+        frame = reg0.conf_int(
+            "predict", [[50], [0]], method="smoothed", level=[0.9, 0.95]
+        )
+    assert [w.category for w in caught] == [NotIdentifiableWarning]
+    assert frame["level"].tolist() == [0.9, 0.9, 0.95, 0.95]
+    assert frame["point"].tolist() == [50.0, 0.0, 50.0, 0.0]
