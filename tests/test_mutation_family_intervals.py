@@ -1003,3 +1003,36 @@ def test_the_fallback_is_named_once_whatever_the_levels():
     assert [w.category for w in caught] == [NotIdentifiableWarning]
     assert frame["level"].tolist() == [0.9, 0.9, 0.95, 0.95]
     assert frame["point"].tolist() == [50.0, 0.0, 50.0, 0.0]
+
+
+def _fallback_message(estimator, kind, points):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        estimator.conf_int(kind, points, method="smoothed")
+    (found,) = [w for w in caught if w.category is NotIdentifiableWarning]
+    return str(found.message)
+
+
+def test_the_fallback_warning_words_the_classifier_and_long_lists():
+    labels = np.array(["a", "b", "a", "c", "b", "b"])
+    clf = DeconvolutionKernelClassifier(bandwidth=HR, degree=0, noise_scale=BR)
+    clf.fit(ZR[:, None], labels)
+    assert _fallback_message(clf, "predict_proba", [[50.0], [0.0]]) == (
+        "DeconvolutionKernelClassifier: the predict_proba interval is NaN at 1 "
+        "point(s), (50), where predict_proba falls back to the training class "
+        "frequencies (see fallback_mask: no records near them, or kernel weights "
+        "that cannot be told from zero): the records do not identify P(y | x) "
+        "there. The estimate column holds the fallback value that predict_proba "
+        "returns."
+    )
+    # five points shown, the rest counted; two points in a row, comma-joined
+    far = [[50.0 + i] for i in range(8)]
+    assert _fallback_message(_regressor(0), "predict", far).startswith(
+        "DeconvolutionKernelRegressor: the predict interval is NaN at 8 point(s), "
+        "(50), (51), (52), (53), (54) and 3 more, where predict falls back to the "
+        "training mean (see"
+    )
+    six = [[50.0 + i] for i in range(6)]
+    assert "(54) and 1 more, where" in _fallback_message(_regressor(0), "predict", six)
+    five = [[50.0 + i] for i in range(5)]
+    assert "(54), where" in _fallback_message(_regressor(0), "predict", five)
