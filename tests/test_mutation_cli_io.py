@@ -494,6 +494,15 @@ def test_a_column_list_naming_a_column_twice_names_the_option():
     )
 
 
+def _reader_raises(monkeypatch, error):
+    """Make pandas' CSV reader raise ``error``, as a decompressor or pandas would."""
+
+    def refuse(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(cli_io.pd, "read_csv", refuse)
+
+
 @pytest.mark.parametrize(
     "name, what",
     [("in.csv", "CSV"), ("in.csv.zip", "a zip archive"), ("in.tar", "a tar archive")],
@@ -506,10 +515,9 @@ def test_a_value_error_of_the_reader_names_what_was_read(
     path = tmp_path / name
     path.write_text("a\n1\n")
 
-    def refuse(*args, **kwargs):
-        raise ValueError("Multiple files found in ZIP file.\nsecond line")
-
-    monkeypatch.setattr(cli_io.pd, "read_csv", refuse)
+    _reader_raises(
+        monkeypatch, ValueError("Multiple files found in ZIP file.\nsecond line")
+    )
     assert _error(read_csv, str(path)) == (
         f"cannot read {path} as {what}: Multiple files found in ZIP file."
     )
@@ -519,10 +527,9 @@ def test_a_missing_decompressor_is_named_by_its_first_line(tmp_path, monkeypatch
     path = tmp_path / "in.csv.zst"
     path.write_text("a\n1\n")
 
-    def refuse(*args, **kwargs):
-        raise ImportError("Missing optional dependency 'zstandard'.\nUse pip.")
-
-    monkeypatch.setattr(cli_io.pd, "read_csv", refuse)
+    _reader_raises(
+        monkeypatch, ImportError("Missing optional dependency 'zstandard'.\nUse pip.")
+    )
     assert _error(read_csv, str(path)) == (
         f"cannot read {path}: Missing optional dependency 'zstandard'."
     )
@@ -550,10 +557,7 @@ def test_an_undecompressable_file_is_named_with_its_reason(
     path = tmp_path / name
     path.write_text("a\n1\n")
 
-    def refuse(*args, **kwargs):
-        raise error
-
-    monkeypatch.setattr(cli_io.pd, "read_csv", refuse)
+    _reader_raises(monkeypatch, error)
     suffix = name[name.rindex(".") :]
     assert _error(read_csv, str(path)) == (
         f"cannot read {path}: its name ends in {suffix}, but {reason}; give the "

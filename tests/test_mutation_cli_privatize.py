@@ -543,17 +543,26 @@ def _ages(tmp_path):
     return str(path)
 
 
+def _privatize_ages(tmp_path, mechanism, **options):
+    """``privatize`` of the ages file's ``age`` column, dropping the missing row."""
+    return privatize(
+        _ages(tmp_path),
+        str(tmp_path / "o.csv"),
+        mechanism,
+        "age",
+        missing="drop",
+        **options,
+    )
+
+
 def test_a_refusal_with_bounds_read_from_the_data_withholds_its_numbers(tmp_path):
     # the grid sampler's refusal quotes the noise scale and the range, both
     # computed from the bounds read from the data: withheld, and said why
     with pytest.raises(CLIError) as info:
-        privatize(
-            _ages(tmp_path),
-            str(tmp_path / "o.csv"),
+        _privatize_ages(
+            tmp_path,
             "flipped-huber",
-            "age",
             params=["epsilon=1e20"],
-            missing="drop",
         )
     assert str(info.value) == (
         "epsilon=1e+20 is too large for the grid sampler of FlippedHuberLDP "
@@ -564,13 +573,10 @@ def test_a_refusal_with_bounds_read_from_the_data_withholds_its_numbers(tmp_path
     )
     # declared bounds: nothing to withhold
     with pytest.raises(CLIError) as info:
-        privatize(
-            _ages(tmp_path),
-            str(tmp_path / "o.csv"),
+        _privatize_ages(
+            tmp_path,
             "flipped-huber",
-            "age",
             params=["epsilon=1e20"],
-            missing="drop",
             bounds="0,100",
         )
     assert "<withheld>" not in str(info.value)
@@ -580,9 +586,7 @@ def test_a_refusal_with_bounds_read_from_the_data_withholds_its_numbers(tmp_path
 def test_the_summary_with_bounds_from_the_data_keeps_what_does_not_use_them(
     tmp_path,
 ):
-    _, summary = privatize(
-        _ages(tmp_path), str(tmp_path / "o.csv"), "laplace", "age", missing="drop"
-    )
+    _, summary = _privatize_ages(tmp_path, "laplace")
     assert summary["epsilon"] == 1.0
     assert summary["bounds"] == "<read from the data: withheld>"
     assert summary["scale"] == "<computed from the bounds read from the data: withheld>"
@@ -590,13 +594,10 @@ def test_the_summary_with_bounds_from_the_data_keeps_what_does_not_use_them(
 
 def test_a_column_kept_twice_is_refused_by_the_keep_option(tmp_path):
     with pytest.raises(CLIError) as info:
-        privatize(
-            _ages(tmp_path),
-            str(tmp_path / "o.csv"),
+        _privatize_ages(
+            tmp_path,
             "laplace",
-            "age",
             keep="id,id",
-            missing="drop",
             bounds="0,100",
         )
     assert str(info.value).startswith("--keep names column(s) id more than once")
@@ -635,12 +636,9 @@ def test_only_the_first_line_of_a_refusal_is_shown(
     monkeypatch.setattr(module, "_build", lambda *args: _Refusing(message))
     monkeypatch.setattr(module, "reads_bounds_from_data", lambda p: False)
     with pytest.raises(CLIError) as info:
-        privatize(
-            _ages(tmp_path),
-            str(tmp_path / "o.csv"),
+        _privatize_ages(
+            tmp_path,
             "laplace",
-            "age",
-            missing="drop",
             bounds="0,100",
         )
     assert str(info.value).startswith(shown)
