@@ -593,8 +593,15 @@ SPECS: dict[str, ModuleSpec] = {
         new_tests=[
             "tests/test_mutation_intervals_grid.py",
             "tests/test_mutation_intervals_grid2.py",
+            "tests/test_mutation_intervals_grid3.py",
         ],
         equivalent={
+            f"{_GRID}x__widened__mutmut_2": (
+                'estimate = frame["estimate"].to_numpy(None)',
+                "the frame is normal_frame's, whose estimate column interval_frame "
+                "stores as float64: to_numpy without a dtype gives the same "
+                "float64 array",
+            ),
             f"{_GRID}x__quantile_inversion__mutmut_38": (
                 '"PI,IJ,PJ->P"',
                 "einsum takes upper-case letters as subscripts too: the same "

@@ -772,6 +772,26 @@ def test_regression_wald_with_one_feature_and_a_large_intercept():
     np.testing.assert_allclose(coef["se"], _ols_se(D, sigma), rtol=1e-3)
 
 
+def test_regression_wald_takes_the_scale_that_maximizes_the_likelihood_at_the_fit():
+    """The information is read at the best sigma for the fitted line, not at sigma_."""
+    X, y = _exact_regression()
+    reg = _regressor(init="constant").fit(X, y)
+    resid = y - reg.predict(X)
+    sigma = np.sqrt(np.mean(resid**2))  # the best sigma for the fitted line
+    # the observed information of (intercept, slopes, log sigma) there
+    D = np.column_stack([np.ones(60), X])
+    info = np.zeros((4, 4))
+    info[:3, :3] = D.T @ D / sigma**2
+    info[:3, 3] = info[3, :3] = 2.0 * D.T @ resid / sigma**2
+    info[3, 3] = 2.0 * 60
+    se = np.sqrt(np.diag(np.linalg.inv(info))[:3])
+    for factor in (1.0, 0.5, 3.0):
+        # a scale the fit reported off its maximum (as a stopped fit may)
+        reg.sigma_ = factor * sigma
+        coef = reg.conf_int("coef", X=X, y=y)
+        np.testing.assert_allclose(coef["se"], se, rtol=1e-6, err_msg=str(factor))
+
+
 def test_regression_wald_reads_single_precision_features_exactly():
     X, y = _exact_regression()
     X32 = X.astype(np.float32)
