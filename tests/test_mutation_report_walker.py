@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+import sklearn
 from sklearn import config_context
 from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin, clone
 from sklearn.cluster import KMeans
@@ -1027,3 +1028,363 @@ def test_bagging_finds_the_record_most_exposed_in_epsilon_not_in_draws():
             "response used raw by _Learner; its fitted state is computed from it",
         ),
     ]
+
+
+# -- columns and predictions passed on between nodes -------------------------
+def test_a_column_transformer_after_another_follows_each_column():
+    """A second column transformer keeps each column's name and privatized state."""
+    first = ColumnTransformer([("p", _ldp(0.5), ["a"])], remainder="passthrough")
+    second = ColumnTransformer([("q", _ldp(1.0), [1])], remainder="passthrough")
+    report = privacy_report(make_pipeline(first, second).fit(_frame()))
+    # column 1 of its input is b, which q privatizes; a was privatized before
+    assert _table(report) == [("a", "_Stated", 0.5, ""), ("b", "_Stated", 1.0, "")]
+    assert _total(report)["epsilon"] == 1.5
+
+
+def test_stacking_passes_on_the_raw_predictions_of_every_member_of_a_voting():
+    """Raw predictions of any voting member, not only the last, reach the final."""
+    vote = VotingRegressor([("r", Ridge()), ("p", make_pipeline(_ldp(0.5), Ridge()))])
+    stack = StackingRegressor(
+        [("v", vote)], final_estimator=LinearRegression(), cv=KFold(2)
+    )
+    report = privacy_report(stack.fit(_frame(), _y()))
+    why = (
+        "privatized 3 times per record: fitted on all records and in "
+        "cross_val_predict by StackingRegressor"
+    )
+    used = "used raw by Ridge (its fitted state is computed from it)"
+    assert _table(report) == [
+        ("a", "_Stated", 1.5, why),
+        ("b", "_Stated", 1.5, why),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by Ridge; its fitted state is computed from it; "
+            "response used raw by LinearRegression; its fitted state is computed "
+            "from it",
+        ),
+        ("a", "Ridge", np.inf, used),
+        ("b", "Ridge", np.inf, used),
+        (
+            "a, b",
+            "raw (predictions)",
+            np.inf,
+            "predictions of VotingRegressor at the raw inputs; used raw by "
+            "LinearRegression",
+        ),
+    ]
+
+
+def test_a_stacking_member_of_a_stacking_passes_its_raw_predictions_on():
+    """The outer final estimator learns from raw predictions named as stacking's."""
+    inner = StackingRegressor(
+        [("l", _Learner(_ldp(0.5)))], final_estimator=Ridge(), cv=KFold(2)
+    )
+    outer = StackingRegressor(
+        [("inner", inner)], final_estimator=LinearRegression(), cv=KFold(2)
+    )
+    report = privacy_report(outer.fit(_frame(), _y()))
+    why = (
+        "privatized 2 times per record: fitted on all records and in "
+        "cross_val_predict by StackingRegressor"
+    )
+    assert _table(report)[:2] == [
+        ("x0", "_Stated", 2.0, f"{why}; {why}"),
+        ("x1", "_Stated", 2.0, f"{why}; {why}"),
+    ]
+    assert _table(report)[3] == (
+        "x0, x1",
+        "raw (predictions)",
+        np.inf,
+        "predictions of _Learner at the raw inputs; used raw by Ridge; "
+        "predictions of StackingRegressor at the raw inputs; used raw by "
+        "LinearRegression",
+    )
+
+
+class _Passes(TransformerMixin, RegressorMixin, BaseEstimator):
+    """Fits a privatizer member for its predictions; transform passes X on raw."""
+
+    def __init__(self, estimator=None):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        self.estimator_ = clone(self.estimator).fit(X)
+        self.mean_ = float(np.mean(y))
+        return self
+
+    def transform(self, X):
+        return np.asarray(X, dtype=float)
+
+    def predict(self, X):
+        return np.full(len(X), self.mean_)
+
+
+def test_a_predicting_step_whose_members_predict_nothing_passes_raw_columns():
+    """A predictor with no member prediction says nothing of its output: raw."""
+    ct = ColumnTransformer([("q", _ldp(1.0), [0])], remainder="passthrough")
+    report = privacy_report(make_pipeline(_Passes(_ldp(0.5)), ct).fit(_frame(), _y()))
+    once = (
+        "counted once per member of _Passes: a meta-estimator that refits clones "
+        "internally privatizes more often"
+    )
+    assert _table(report) == [
+        ("a", "_Stated", 0.5, once),
+        ("b", "_Stated", 0.5, once),
+        ("0", "_Stated", 1.0, ""),
+        (
+            "1",
+            "raw (passthrough)",
+            np.inf,
+            _released_raw("remainder='passthrough' of ColumnTransformer"),
+        ),
+    ]
+
+
+# -- the interval regressor and declared row-wise steps, fitted or not ----------
+def test_a_fitted_interval_regressor_reads_its_fitted_base():
+    """The base regressor is read fitted: its privatizer's fitted column count."""
+    X, y = _X(n=30, k=2), _X(n=30, k=1, seed=1)[:, 0]
+    base = make_pipeline(_Budget(epsilon=1.0), LinearRegression())
+    report = privacy_report(_fit_quietly(_interval_regressor(base), X, y))
+    assert _table(report)[1:] == [
+        ("x0", "_Budget", 0.5, _ITERATIONS),
+        ("x1", "_Budget", 0.5, _ITERATIONS),
+    ]
+
+
+def test_an_unfitted_interval_regressor_without_base_uses_x_raw():
+    """Unfitted and without base, it fits a linear regression on the raw X."""
+    X, y = _X(n=30, k=2), _X(n=30, k=1, seed=1)[:, 0]
+    search = GridSearchCV(
+        _interval_regressor(), {"max_iter": [2]}, cv=KFold(2), refit=False
+    )
+    report = privacy_report(_fit_quietly(search, X, y))
+    largest = _largest({"max_iter": 2}, 1)
+    assert _table(report)[1:] == [
+        (
+            "X",
+            "raw (IterativeIntervalRegressor)",
+            np.inf,
+            "features passed unchanged by IterativeIntervalRegressor to its base "
+            f"regressor; used raw by LinearRegression; {largest}",
+        )
+    ]
+
+
+def test_stacking_passes_on_the_raw_predictions_of_an_interval_regressor():
+    """The final estimator learns from raw predictions named as the regressor's."""
+    X, y = _X(n=30, k=2), _X(n=30, k=1, seed=1)[:, 0]
+    stack = StackingRegressor(
+        [("i", _interval_regressor())], final_estimator=Ridge(), cv=KFold(2)
+    )
+    report = privacy_report(_fit_quietly(stack, X, y))
+    assert report["column"].tolist() == ["y", "x0", "x1", "y", "x0, x1", "total"]
+    assert _table(report)[4] == (
+        "x0, x1",
+        "raw (predictions)",
+        np.inf,
+        "predictions of IterativeIntervalRegressor at the raw inputs; used raw by "
+        "Ridge",
+    )
+
+
+def test_a_fitted_declared_privatizer_is_read_from_its_fitted_clone():
+    """A declared privatizer is read fitted: its fitted column count splits epsilon."""
+    pipe = make_pipeline(RowwiseTransformer(_Budget(epsilon=1.0)), KernelDensity())
+    assert _table(privacy_report(pipe.fit(_frame()))) == [
+        ("a", "_Budget", 0.5, ""),
+        ("b", "_Budget", 0.5, ""),
+    ]
+
+
+def test_an_unfitted_declared_step_is_named_with_what_it_wraps():
+    """Unfitted, a declared step is still named with the transformer it wraps."""
+    ct = ColumnTransformer(
+        [
+            ("p", _Budget(epsilon=0.5), ["a"]),
+            ("r", RowwiseTransformer(FunctionTransformer(np.abs)), ["b"]),
+        ]
+    )
+    grid = {"kerneldensity__bandwidth": [1.0]}
+    search = GridSearchCV(
+        make_pipeline(ct, KernelDensity()), grid, cv=KFold(2), refit=False
+    )
+    report = privacy_report(search.fit(_frame()))
+    largest = _largest({"kerneldensity__bandwidth": 1.0}, 1)
+    label = "RowwiseTransformer(FunctionTransformer)"
+    assert _table(report) == [
+        ("a", "_Budget", 0.5, f"{_STATIC}; {largest}"),
+        (
+            "b",
+            label,
+            np.inf,
+            f"{label}: declared row-wise, no state learned from the records; not "
+            f"a privatizer; used raw by KernelDensity; {largest}",
+        ),
+    ]
+
+
+class _TaglessStep:
+    """A transformer without scikit-learn tags: whether it reads y is unknown."""
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X):
+        return np.asarray(X)
+
+    def get_params(self, deep=True):
+        return {}
+
+    def set_params(self, **params):
+        return self
+
+
+def _no_score(estimator, X, y=None):
+    return 0.0
+
+
+@pytest.mark.skipif(
+    tuple(int(p) for p in sklearn.__version__.split(".")[:2]) < (1, 7),
+    reason="scikit-learn 1.6 gives an object without tags the default tags",
+)
+def test_a_declared_step_that_states_no_tags_may_read_the_response():
+    """A declared step passes y on to a transformer that states no tags: y is raw."""
+    pipe = make_pipeline(_Budget(epsilon=0.5), RowwiseTransformer(_TaglessStep()))
+    grid = {"_budget__epsilon": [0.5]}
+    search = GridSearchCV(pipe, grid, cv=KFold(2), refit=False, scoring=_no_score)
+    report = privacy_report(search.fit(_frame(), _y()))
+    largest = _largest({"_budget__epsilon": 0.5}, 1)
+    assert _table(report) == [
+        ("X", "_Budget", 0.5, f"{_STATIC}; {largest}"),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by RowwiseTransformer; its fitted state is computed "
+            f"from it; {largest}",
+        ),
+    ]
+
+
+# -- searches without refit and unfitted ensembles, read from the parameters ----
+def test_a_search_without_refit_after_a_privatizer_adds_its_rows():
+    """The candidate's rows come after those of the step before the search."""
+    search = GridSearchCV(
+        _Learner(_Budget()), {"privatizer__epsilon": [2.0]}, cv=KFold(2), refit=False
+    )
+    pipe = Pipeline([("p", _ldp(0.5)), ("s", search)])
+    report = privacy_report(pipe.fit(_frame(), _y()))
+    largest = _largest({"privatizer__epsilon": 2.0}, 1)
+    assert _table(report) == [
+        ("a", "_Stated", 0.5, ""),
+        ("b", "_Stated", 0.5, ""),
+        ("a, b", "_Budget", 2.0, f"{_STATIC}; {largest}"),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _Learner; its fitted state is computed from it; "
+            + largest,
+        ),
+    ]
+
+
+def test_an_unfitted_column_transformer_after_a_privatizer_passes_nothing_raw():
+    """A passthrough branch of privatized columns, named from its spec, is not raw."""
+    ct = ColumnTransformer(
+        [("q", _Budget(epsilon=1.0), [0]), ("s", "passthrough", [1])]
+    )
+    pipe = make_pipeline(_Budget(epsilon=0.5), ct, KernelDensity())
+    grid = {"kerneldensity__bandwidth": [1.0]}
+    search = GridSearchCV(pipe, grid, cv=KFold(2), refit=False)
+    report = privacy_report(search.fit(_frame()))
+    largest = _largest({"kerneldensity__bandwidth": 1.0}, 1)
+    assert _table(report) == [
+        ("X", "_Budget", 0.5, f"{_STATIC}; {largest}"),
+        ("0", "_Budget", 1.0, f"{_STATIC}; {largest}"),
+    ]
+
+
+def test_an_unfitted_bagging_of_weighted_members_privatizes_once_per_member():
+    """With bootstrap, members fitted with weights still see each record once."""
+    bag = BaggingRegressor(_WeightedLearner(_Budget()), n_estimators=3)
+    grid = {"estimator__privatizer__epsilon": [0.5]}
+    search = GridSearchCV(bag, grid, cv=KFold(2), refit=False)
+    report = privacy_report(search.fit(_frame(), _y()))
+    largest = _largest({"estimator__privatizer__epsilon": 0.5}, 1)
+    assert _table(report) == [
+        (
+            "X",
+            "_Budget",
+            1.5,
+            f"{_STATIC}; privatized 3 times per record: 3 members of "
+            f"BaggingRegressor; {largest}",
+        ),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _WeightedLearner; its fitted state is computed "
+            f"from it; {largest}",
+        ),
+    ]
+
+
+def test_an_unfitted_stacking_fits_its_final_estimator_on_raw_predictions():
+    """Unfitted, stacking walks its given final estimator on raw predictions."""
+    bag = BaggingRegressor(_Learner(_Budget()), n_estimators=2, bootstrap=False)
+    stack = StackingRegressor(
+        [("bag", bag)], final_estimator=LinearRegression(), cv=KFold(2)
+    )
+    grid = {"bag__n_estimators": [2]}
+    search = GridSearchCV(stack, grid, cv=KFold(2), refit=False)
+    report = privacy_report(search.fit(_frame(), _y()))
+    largest = _largest({"bag__n_estimators": 2}, 1)
+    assert _table(report) == [
+        (
+            "X",
+            "_Budget",
+            4.0,
+            f"{_STATIC}; privatized 2 times per record: 2 members of "
+            "BaggingRegressor; privatized 2 times per record: fitted on all "
+            f"records and in cross_val_predict by StackingRegressor; {largest}",
+        ),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _Learner; its fitted state is computed from it; "
+            "response used raw by LinearRegression; its fitted state is computed "
+            f"from it; {largest}",
+        ),
+        (
+            "X",
+            "raw (predictions)",
+            np.inf,
+            "predictions of BaggingRegressor at the raw inputs; used raw by "
+            f"LinearRegression; {largest}",
+        ),
+    ]
+
+
+def test_a_declared_step_that_needs_the_response_reports_it_raw():
+    """The row-wise wrapper passes y on to its step, so it states the step's
+    need of the response: a wrapped step reads y as the bare step does."""
+
+    def branches(step):
+        return ColumnTransformer([("p", _ldp(0.5), ["a"]), ("r", step, ["b"])])
+
+    bare = privacy_report(branches(_NeedsResponse()).fit(_frame(), _y()))
+    wrapped = privacy_report(
+        branches(RowwiseTransformer(_NeedsResponse())).fit(_frame(), _y())
+    )
+    for report in (bare, wrapped):
+        y_rows = report[report["column"] == "y"]
+        assert y_rows["mechanism"].tolist() == ["raw (response)"]
+        assert y_rows["epsilon"].tolist() == [np.inf]
+        assert report.loc[report["column"] == "total", "epsilon"].item() == np.inf
+    assert RowwiseTransformer(_NeedsResponse()).__sklearn_tags__().target_tags.required
+    assert not RowwiseTransformer(_ldp(1.0)).__sklearn_tags__().target_tags.required

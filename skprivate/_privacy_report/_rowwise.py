@@ -221,6 +221,8 @@ class RowwiseTransformer(
         tags = super().__sklearn_tags__()
         inner = get_tags(self._inner())
         tags.input_tags = inner.input_tags
+        # fit passes y on: the wrapper reads the response when its step does
+        tags.target_tags = inner.target_tags
         tags.non_deterministic = inner.non_deterministic
         if inner.transformer_tags is not None and tags.transformer_tags is not None:
             tags.transformer_tags.preserves_dtype = list(
