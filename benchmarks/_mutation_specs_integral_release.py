@@ -654,6 +654,26 @@ _IR_EQUIVALENT = {
         "[self.state[table[v]] for v in values.tolist()], ).reshape(len(values))",
         _IR_REASONS["DTYPE"],
     ),
+    _IR + "xǁ_IntersectionTrackerǁstates__mutmut_2": (
+        ").reshape(None)",
+        "the array built from a list of len(values) states already has shape "
+        "(len(values),), an empty list included, and reshape(None) keeps the "
+        "shape it has",
+    ),
+    # ndarray.view(None) reads None as np.dtype(None), float64
+    _IR + "x_integral_private_column__mutmut_155": (
+        "uvals = uniq.view(None)",
+        "view(None) is view(np.float64): np.dtype(None) is float64",
+    ),
+    _IR + "x_integral_private_column__mutmut_135": (
+        "bits = v[ok].view(None)",
+        "view(None) keeps the values as float64, so the (value, set hash) "
+        "pairs are stacked as float64: values keep one code each (-0.0 and "
+        "NaN never reach here) and both uniques sort them alike, and the "
+        "64-bit hashes are rounded to 53 bits, so two distinct record sets "
+        "collide with probability about 2**-53 instead of 2**-64 and the "
+        "counts of distinct generators are the same",
+    ),
 }
 
 

@@ -20,6 +20,11 @@ _SW = "skprivate.ldp._smoothed_warning."
 _SC = "skprivate.interval._subsampling_check.xǁSubsamplingCheckMixinǁ"
 _RC = "skprivate.ldp._rbc_check.xǁBandwidthCheckMixinǁ"
 _WC = "skprivate._grid_density._width_choice."
+_FLOAT_COLUMNS = (
+    "every frame the check reads comes from interval_frame, which stores lower, "
+    "upper and se with np.asarray(..., dtype=float): to_numpy() returns the same "
+    "float64 array as to_numpy(float)"
+)
 _WM = _WC + "xǁWidthChoiceCheckMixinǁ"
 _DISTINCT_WIDTHS = (
     "argsort of -widths has a single order when the widths differ, and the "
@@ -77,6 +82,31 @@ SPECS: dict[str, ModuleSpec] = {
                 'if len(frame) else "XXXX"',
                 "the method of an empty frame is only tested for starting with "
                 "'rbc', which neither '' nor 'XXXX' does",
+            ),
+            f"{_RC}_ci_check_bandwidth__mutmut_66": (
+                'x = frame["estimate" if kind == "quantile" else "point"]'
+                ".to_numpy(None)",
+                "x only goes to reference_bias, which reads it with "
+                "np.asarray(x, dtype=float), and interval_frame stores the "
+                "points and estimates as float64 already",
+            ),
+            **{
+                f"{_RC}_ci_check_bandwidth__mutmut_{n}": (
+                    f'"pdf" if kind == "pdf" else "{kind}", x, '
+                    "float(np.mean(z)), sd, h",
+                    "reference_bias takes its pdf branch only for kind == 'pdf'; "
+                    "'cdf' and every other string take the CDF branch",
+                )
+                for n, kind in ((94, "XXcdfXX"), (95, "CDF"))
+            },
+            f"{_RC}_ci_check_bandwidth__mutmut_102": (
+                'half = 0.5 * (frame["upper"] - frame["lower"]).to_numpy(None) / zq',
+                _FLOAT_COLUMNS,
+            ),
+            f"{_RC}_ci_check_bandwidth__mutmut_115": (
+                'se = half * density if kind == "quantile" else '
+                'frame["se"].to_numpy(None)',
+                _FLOAT_COLUMNS,
             ),
         },
         excluded={f"{_RC}_ci_check_bandwidth__mutmut_163": (")", _STACKLEVEL)},

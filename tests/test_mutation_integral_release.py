@@ -13,6 +13,8 @@ same answer in every field.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -603,3 +605,36 @@ def test_least_error_ties_go_to_the_more_frequent_value(x, released, other):
     assert _as_tuples([result]) == _reference(x, ("mean",), 300, 0, 0, 7, "least_error")
     assert abs(released - x.mean()) == abs(other - x.mean())
     assert result.value == released
+
+
+def test_an_evicted_candidate_is_released_by_the_second_pass():
+    """The only count value, n, is the best candidate; one mask of budget and
+    the 16 mean values of the first chunk evict it while its first 16
+    generators still share records, so only the second pass can release it."""
+    n, t = 1 << 16, 64
+    chunks = _chunks(n, t, 0)
+    assert [b for _, b in chunks] == [16, 16, 16, 16]
+    first = _draw_counts(np.random.default_rng(chunks[0][0]), 16, n)
+    assert (first > 0).all(axis=0).any()
+    x = np.arange(n, dtype=float)
+    tight = integral_private_column(
+        x, ("count", "mean"), t, None, 1, 0, memory_budget=8
+    )
+    full = integral_private_column(x, ("count", "mean"), t, None, 1, 0)
+    assert _as_tuples(tight) == _as_tuples(full)
+    # 64 resamples of n records: 64 distinct sets, sharing no record
+    assert _as_tuples(tight)[0] == ("count", float(n), t, t, 1, t, True)
+
+
+def test_a_single_record_has_an_undefined_variance_without_numpy_warnings():
+    """With one record the variance and SD of every resample are NaN (no
+    n - 1 to divide by), set directly rather than computed as 0 / 0."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = resample_statistics(
+            np.array([3.0]), np.array([[1], [1]]), ("var", "std", "mean")
+        )
+        (var,) = integral_private_column(np.array([3.0]), ("var",), 20, 1, 0, 0)
+    assert np.isnan(got["var"]).all() and np.isnan(got["std"]).all()
+    assert got["mean"].tolist() == [3.0, 3.0]
+    assert np.isnan(var.value) and var.max_frequency == 0

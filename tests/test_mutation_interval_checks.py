@@ -264,3 +264,84 @@ def test_rbc_check_reads_the_records_given_to_the_call():
     request = _request("pdf", X=z[:, None])
     caught = _caught([lambda: est._conf_int_pdf(request)])
     assert len(caught) == 1 and "the rbc pdf interval" in str(caught[0].message)
+
+
+def test_rbc_reference_and_coverage_read_extended_precision_as_float64():
+    """reference_bias and bias_coverage take their values as float64 (a
+    long double gives the float64 answer of the closed forms)."""
+    from skprivate.ldp._rbc_check import bias_coverage, reference_bias
+
+    # normal reference N(0, 1), h = 0.8, at y = 0.5: s**2 = 1.64
+    s2, y = 1.64, 0.5
+    phi_s = np.exp(-y * y / (2 * s2)) / np.sqrt(2 * np.pi * s2)
+    pdf_bias = phi_s * (1.5 - 0.5 * (1 / s2 + 0.64 * y * y / s2**2)) - stats.norm.pdf(y)
+    v = y / np.sqrt(s2)
+    cdf_bias = (
+        stats.norm.cdf(v)
+        + 0.5 * (0.64 / s2) * v * stats.norm.pdf(v)
+        - stats.norm.cdf(y)
+    )
+    point = np.array([0.5], dtype=np.longdouble)
+    for kind, want in (("pdf", pdf_bias), ("cdf", cdf_bias)):
+        bias, density = reference_bias(kind, point, 0.0, 1.0, 0.8)
+        assert bias.dtype == np.float64 and density.dtype == np.float64
+        assert bias[0] == pytest.approx(want, rel=1e-14, abs=1e-16)
+        assert density[0] == pytest.approx(stats.norm.pdf(0.5), rel=1e-15)
+    z = stats.norm.ppf(0.975)
+    coverage = bias_coverage(0.95, np.longdouble("0.5"))
+    assert coverage.dtype == np.float64
+    assert coverage == pytest.approx(
+        stats.norm.cdf(z - 0.5) - stats.norm.cdf(-z - 0.5), rel=1e-15
+    )
+
+
+def test_rbc_check_warns_only_beyond_the_slack_below_the_level():
+    """The warning needs a coverage strictly more than COVERAGE_SLACK below the
+    level: a coverage of 0 at level 0.02 sits on the boundary and is not
+    flagged, at level 0.021 it is."""
+    from skprivate._grid_density._width_choice import COVERAGE_SLACK
+    from skprivate.ldp._rbc_check import bias_coverage
+
+    assert COVERAGE_SLACK == 0.02 and 0.02 - COVERAGE_SLACK == 0.0
+    z = np.random.default_rng(4).normal(0.0, 2.0, 400)
+    # se 1e-9 puts the bias millions of standard errors off: coverage 0 exactly
+    frame = _rbc_frame(0.5, 0.1, 1e-9)
+    assert bias_coverage(0.02, 1e6) == 0.0 and bias_coverage(0.021, 1e6) == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _density(frame, z)._conf_int_pdf(_request("pdf", level=0.02))
+    caught = _caught([lambda: _density(frame, z)._conf_int_pdf(_request("pdf", 0.021))])
+    assert [w.category for w in caught] == [CoverageWarning]
+    assert "coverage of this 0.021 interval to about 0.00" in str(caught[0].message)
+
+
+@pytest.mark.parametrize(("kind", "inside"), [("pdf", 0.0), ("cdf", 0.8)])
+@pytest.mark.parametrize("far", [100.0, -100.0])
+def test_rbc_check_of_a_point_far_outside_the_support(kind, inside, far):
+    """A point far outside the support (estimate exact, se 0, reference bias 0)
+    neither hides the bias found at the other points nor makes numpy warn of
+    0/0: the call warns exactly as for the inside point alone."""
+    from skprivate import DeconvolutionKernelDensity, LaplaceLDP
+    from skprivate.ldp._rbc_check import reference_bias
+
+    x = np.random.default_rng(0).normal(size=(2000, 1)).clip(-4, 4)
+    ldp = LaplaceLDP(epsilon=4.0, bounds=(-4, 4), random_state=0)
+    z = ldp.fit_transform(x)
+    kde = DeconvolutionKernelDensity(
+        bandwidth=1.0, noise_scale=ldp.scale_, support=(-4, 4), algorithm="binned"
+    ).fit(z)
+
+    def warned(points):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ci = kde.conf_int(kind, points, X=z)
+        return ci, caught
+
+    ci, both = warned([inside, far])
+    assert ci["se"].iloc[1] == 0.0
+    sd = np.sqrt(np.var(z, ddof=1) - 2 * float(ldp.scale_[0]) ** 2)
+    far_bias, _ = reference_bias(kind, np.array([far]), float(np.mean(z)), sd, 1.0)
+    assert far_bias.tolist() == [0.0]
+    _, alone = warned([inside])
+    assert [w.category for w in both] == [CoverageWarning]
+    assert [str(w.message) for w in both] == [str(w.message) for w in alone]
