@@ -221,6 +221,46 @@ _SPARSE_PLACES = {
         "with y = None, _take(None, idx) is None and IntervalNPMLE.fit "
         "ignores y: the same refit",
     ),
+    f"{_RS}x_replicate_problems__mutmut_160": (
+        "key = (block * (M + 1) + start) / (M + 1) + stop",
+        "the key becomes block + stop + start / (M + 1) with 0 <= start < M: "
+        "distinct (start, stop) of one replicate stay at least 1 / (M + 1) "
+        "apart (far above rounding), and a replicate's last row (start "
+        "m_b - 1, stop m_b: the last place a row starts opens its last "
+        "innermost interval) could meet the next replicate's first (start 0, "
+        "stop >= 1) only with m_b - 1 = 0 and m_b = 1 + stop, i.e. stop 0: "
+        "never, so the same neighbours are pooled",
+    ),
+    f"{_RS}x_replicate_problems__mutmut_162": (
+        "key = (block / (M + 1) + start) * (M + 1) + stop",
+        "the key becomes block + start (M + 1) + stop up to a rounding far "
+        "below 1, and equal triples compute the same float: distinct within a "
+        "replicate, and a replicate's last row (m_b - 1, m_b) meets the next "
+        "replicate's first (0, stop) only if (m_b - 1)(M + 1) + m_b = 1 + "
+        "stop <= M + 1, i.e. m_b = 1 and stop 0: never, so the same "
+        "neighbours are pooled",
+    ),
+    f"{_RS}x_resampled_statistics__mutmut_109": (
+        "keys[1:] != keys[:+1]",
+        "keys[:+1] is keys[:1]: only the repeats of the first key are merged "
+        "here, every other repeated (replicate, row) pair stays as "
+        "neighbouring draws of count 1, which replicate_problems pools by its "
+        "(replicate, start, stop) key into the same count (sums of whole "
+        "numbers, exact), and the Case-I test only asks whether a "
+        "replicate's two-sided count is zero: the same problems",
+    ),
+    f"{_RS}x_resampled_statistics__mutmut_127": (
+        "weights=~case_one_row[row], )",
+        "every replicate holding a row is in block, so the counts are shorter "
+        "than B only by trailing empty draws; such a draw is then neither "
+        "batched nor refitted and keeps the value None, which is also what "
+        "its refit on no rows gives on the serial path",
+    ),
+    f"{_RS}x_resampled_statistics__mutmut_142": (
+        "if batched.size <= B:",
+        "batched.size <= B always; with no Case-I-only replicate keep is all "
+        "True and renumber is arange(B): the same block, row and count",
+    ),
 }
 
 

@@ -950,3 +950,253 @@ def test_draws_of_one_cell_each_stay_apart():
     draws = [np.array([0, 1]), np.array([3, 3]), np.array([4])]
     out = resampled_statistics(IntervalNPMLE(), Z6, draws, Mean())
     assert [o.tolist() for o in out] == [[2.0], [1.5], [5.0]]
+
+
+# -- exact cases of the set-up and of the fit's own iteration -----------------
+
+
+def test_rows_are_pooled_within_their_own_replicate_only():
+    """Rows are pooled only with equal ranges of the same draw, never across draws."""
+    # The data's cells are (0, 1], (2, 3], (4, 5]; draw 0 holds (0, 1] and
+    # (2, 3] once each, draw 1 the wide row (-1, 10] with (2, 3] and (4, 5]:
+    # both draws have two cells, and draw 1's first row (range (0, 2))
+    # follows draw 0's last (range (1, 2)) without being pooled into it.
+    from skprivate.interval import IntervalNPMLE
+    from skprivate.interval._npmle_resampling import (
+        replicate_problems,
+        resampled_statistics,
+    )
+    from skprivate.interval._resampled_statistics import Mean
+
+    Z = np.array([[-1.0, 10.0], [0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
+    block, row = np.array([0, 0, 1, 1, 1]), np.array([1, 2, 0, 2, 3])
+    p = replicate_problems(Z, block, row, np.ones(5), 2)
+    assert p.m.tolist() == [2, 2] and p.n_rows.tolist() == [2, 3]
+    assert p.start.tolist() == [[0, 1, 0], [0, 0, 1]]
+    assert p.stop.tolist() == [[1, 2, 2], [2, 1, 2]]
+    assert p.w.tolist() == [[0.5, 0.5, 0.0], [1 / 3] * 3]
+    out = resampled_statistics(IntervalNPMLE(), Z, [row[:2], row[2:]], Mean())
+    np.testing.assert_allclose(np.concatenate(out), [2.0, 4.0], rtol=0, atol=1e-9)
+    # draws of one cell each: every draw keeps its own row of weight one
+    Z = np.array([[0.0, 2.0], [1.0, 3.0], [5.0, 6.0]])
+    p = replicate_problems(Z, np.array([0, 0, 1]), np.arange(3), np.ones(3), 2)
+    assert p.m.tolist() == [1, 1] and p.n_rows.tolist() == [1, 1]
+    assert p.w.tolist() == [[1.0], [1.0]]
+    assert p.left.tolist() == [[1.0], [5.0]] and p.right.tolist() == [[2.0], [6.0]]
+
+
+@pytest.mark.parametrize(
+    ("Z", "draw", "levels"),
+    [
+        # four cells held alone, weights 0.4, 0.2, 0.2, 0.2: every level is a
+        # cumulative mass
+        (
+            [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [5.0, 8.0]],
+            [0, 0, 1, 2, 3],
+            [0.4, 0.6, 0.8, 1.0],
+        ),
+        # cells (2, 4], (4, 5], (5, 6] of masses 4/15, 8/15, 1/5
+        ([[5.0, 6.0], [2.0, 4.0], [4.0, 5.0], [2.0, 5.0]], [0, 1, 2, 2, 3], [0.8]),
+    ],
+)
+def test_quantiles_where_the_cdf_meets_the_level_are_the_refits(Z, draw, levels):
+    """At levels the CDF meets exactly, the quantiles are the refit's own atoms."""
+    # The level is met to rounding only, on one side or the other: the
+    # replicate's quantile is the refit's when the same iteration runs (at
+    # the default tolerance, and at one no iteration reaches).
+    from skprivate.interval import IntervalNPMLE
+    from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import QuantileAt
+
+    Z, draw, levels = np.array(Z), np.array(draw), np.array(levels)
+    for params in ({}, {"tol": 1e-300, "max_iter": 200}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # not converged at tol 1e-300
+            out = resampled_statistics(
+                IntervalNPMLE(**params), Z, [draw], QuantileAt(levels)
+            )
+            refit = IntervalNPMLE(**params).fit(Z[draw])
+        cum = np.cumsum(refit.probabilities_)
+        assert np.abs(cum[:, None] - levels).min(axis=0).max() <= 1e-8
+        assert out[0].tolist() == refit.quantile(levels).tolist()
+
+
+def test_an_extrapolation_emptying_a_row_is_refused_for_its_replicate_alone():
+    """A SQUAREM trial that empties a row is refused silently, for its draw alone."""
+    # Cells (0, 1], (2, 3], (4, 5]; draw 0 has rows {0}, {0, 1}, {1, 2}, {2}
+    # drawn 1, 6, 8 and 1 times: its first SQUAREM extrapolation clips cell 2
+    # to zero and empties row {2}, which is refused without a floating-point
+    # warning.  Draw 1 (rows {0}, {0, 1}, {1} of weights 1/2, 1/4, 1/4, an EM
+    # map linear in s_0) is solved exactly by its own first extrapolation,
+    # kept: masses 2/3, 1/3 on 1 and 3 after one iteration.
+    from skprivate.interval import IntervalNPMLE
+    from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
+
+    Z = np.array([[0.0, 1.0], [0.0, 3.0], [2.0, 5.0], [4.0, 5.0]])
+    draws = [np.repeat(np.arange(4), [1, 6, 8, 1]), np.array([0, 0, 1, 2])]
+    for params in ({"method": "turnbull", "max_iter": 1}, {}):
+        est = IntervalNPMLE(**params)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out = resampled_statistics(est, Z, draws, Mean())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # one iteration: unconverged
+            refits = [IntervalNPMLE(**params).fit(Z[idx]).mean() for idx in draws]
+        np.testing.assert_allclose(np.concatenate(out), refits, rtol=0, atol=1e-9)
+        assert abs(out[1][0] - 5 / 3) <= 1e-12
+
+
+def test_one_icm_step_on_replicates_of_unequal_cell_counts():
+    """An ICM step of a draw padded to more cells is the refit's own step."""
+    # Draw 0 has four cells held alone (uniform masses are its NPMLE), draw
+    # 1 three, held alone with weights 2/5, 1/5, 2/5, padded to four in the
+    # batch: its one ICM step from the uniform start is the refit's, masses
+    # 7/18, 2/9, 7/18 (mean 83/18 on 3, 5, 6), with nothing moved beyond its
+    # own cells.
+    from skprivate.interval import IntervalNPMLE
+    from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
+
+    Z = np.array([[1.0, 2.0], [2.0, 3.0], [4.0, 5.0], [5.0, 6.0]])
+    draws = [np.arange(4), np.array([1, 1, 2, 3, 3])]
+    est = IntervalNPMLE(method="icm", max_iter=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the refit stops unconverged
+        out = resampled_statistics(est, Z, draws, Mean())
+        refits = [IntervalNPMLE(method="icm", max_iter=1).fit(Z[i]) for i in draws]
+    np.testing.assert_allclose(np.concatenate(out), [4.0, 83 / 18], rtol=0, atol=1e-12)
+    for b in range(2):
+        assert abs(out[b][0] - refits[b].mean()) <= 1e-12
+    np.testing.assert_allclose(refits[1].probabilities_, [7 / 18, 2 / 9, 7 / 18])
+
+
+@pytest.mark.parametrize("method", ["em-icm", "icm", "turnbull"])
+def test_a_gap_equal_to_the_tolerance_stops_the_iteration(method):
+    """The iteration stops at a gap equal to tol, as the refit does (gap <= tol)."""
+    # Cells (0, 1] and (2, 3] held alone by weights 3/4 and 1/4: at the
+    # uniform start d = (1.5, 0.5), a gap of exactly 0.5.  With tol = 0.5
+    # the refit stops there (gap <= tol), and so does the replicate: masses
+    # 1/2, 1/2, mean 2 (the NPMLE's is 1.5).
+    from skprivate.interval import IntervalNPMLE
+    from skprivate.interval._npmle_resampling import resampled_statistics
+    from skprivate.interval._resampled_statistics import Mean
+
+    Z = np.array([[0.0, 1.0], [2.0, 3.0]])
+    draw = np.array([0, 0, 0, 1])
+    est = IntervalNPMLE(method=method, tol=0.5, max_iter=100)
+    out = resampled_statistics(est, Z, [draw], Mean())
+    refit = IntervalNPMLE(method=method, tol=0.5, max_iter=100).fit(Z[draw])
+    assert refit.n_iter_ == 0 and refit.mean() == 2.0
+    assert out[0].tolist() == [2.0]
+
+
+def _batch_rows(*replicates):
+    """Replicates ``(m, [(start, stop, weight), ...])`` padded to one shape."""
+    B, M = len(replicates), max(m for m, _ in replicates)
+    R = max(len(rows) for _, rows in replicates) + 1
+    start = np.zeros((B, R), dtype=np.int64)
+    stop = np.zeros((B, R), dtype=np.int64)
+    w = np.zeros((B, R))
+    m = np.array([m for m, _ in replicates])
+    for b, (_, rows) in enumerate(replicates):
+        stop[b] = m[b]  # padding rows hold every cell and weigh zero
+        for i, row in enumerate(rows):
+            start[b, i], stop[b, i], w[b, i] = row
+    return start, stop, w, m, M
+
+
+def test_failed_replicates_stop_alone_and_are_flagged():
+    """A replicate whose masses or gradient turn NaN is flagged and stops alone."""
+    # Replicate 1's cell 1 is held only by a row of weight zero: its first EM
+    # step empties the cell, that row's w / P is 0 / 0 and the masses turn
+    # NaN.  Replicate 3's row of weight zero holds no cell: its gradient is
+    # NaN at the start.  Both are reported failed, 3 at once with its start;
+    # replicate 0 (solved by one SQUAREM cycle) and replicate 2 (three
+    # iterations) end as alone, silently.
+    from scipy.optimize import isotonic_regression
+
+    from skprivate.interval._npmle_resampling import ReplicateProblems, solve_batch
+
+    start, stop, w, m, M = _batch_rows(
+        (2, [(0, 1, 0.5), (0, 2, 0.25), (1, 2, 0.25)]),
+        (2, [(0, 1, 1.0), (1, 2, 0.0)]),
+        (3, [(0, 2, 0.4), (1, 3, 0.4), (0, 1, 0.1), (2, 3, 0.1)]),
+        (2, [(0, 1, 0.5), (1, 2, 0.5), (1, 1, 0.0)]),
+    )
+    nan = np.full((4, M), np.nan)
+    p = ReplicateProblems(nan, nan, m, start, stop, w, np.array([3, 2, 4, 3]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s, finite, n_iter = solve_batch(p, "em-icm", 1e-10, 500, isotonic_regression)
+    assert finite.tolist() == [True, False, True, False]
+    assert n_iter.tolist() == [1, 1, 3, 0]
+    np.testing.assert_allclose(s[0], [2 / 3, 1 / 3, 0.0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(s[2], [0.2, 0.6, 0.2], rtol=0, atol=1e-9)
+    assert np.isnan(s[1]).all() and s[3].tolist() == [0.5, 0.5, 0.0]
+
+
+def test_icm_marks_a_replicate_whose_model_is_not_finite_as_failed():
+    """ICM marks a replicate with a NaN model failed and steps the others."""
+    # Replicate 0 at masses (1, 0) has a row of weight zero on the empty cell
+    # (w / P = 0 / 0): its quadratic model is NaN, which the fit's isotonic
+    # regression refuses, so its masses are marked NaN (a failed refit);
+    # replicate 1 takes its own ICM step to its NPMLE (3/4, 1/4), silently.
+    from scipy.optimize import isotonic_regression
+
+    from skprivate.interval._npmle_resampling import _Batch
+
+    start, stop, w, m, M = _batch_rows(
+        (2, [(0, 1, 1.0), (1, 2, 0.0)]), (2, [(0, 1, 0.75), (1, 2, 0.25)])
+    )
+    batch = _Batch(start, stop, w, m, M, isotonic_regression)
+    s = np.array([[1.0, 0.0], [0.5, 0.5]])
+    P = batch.probabilities(s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out, _, _ = batch.icm(s, P, batch.loglik_at(P))
+    assert np.isnan(out[0]).all()
+    assert out[1].tolist() == [0.75, 0.25]
+    assert s.tolist() == [[1.0, 0.0], [0.5, 0.5]]  # the input is left alone
+
+
+def test_icm_steps_that_flatten_a_cell_are_the_fits_own():
+    """ICM steps pooling across a cell give it mass 0 and never empty a row."""
+    # Two states whose isotonic target pools across a cell: the step it
+    # gives replicate 0 empties cell 1, which gets mass exactly 0 (never a
+    # rounding below it); replicate 1's full step would empty its row {2}
+    # (probability 0), so it takes a shorter one, while replicate 2 takes
+    # its full step in the same round of the line search.  Each is the
+    # fit's own ICM step on that replicate.
+    from scipy.optimize import isotonic_regression
+
+    from skprivate.interval._npmle_likelihood import IntervalLikelihood
+    from skprivate.interval._npmle_resampling import _Batch
+
+    replicates = [
+        (3, [(0, 1, 9), (0, 2, 4), (1, 3, 28), (2, 3, 22)], [8, 17, 27]),
+        (3, [(0, 1, 32), (1, 2, 287), (1, 3, 172), (2, 3, 1)], [33, 25, 2]),
+        (2, [(0, 1, 3), (1, 2, 1)], [1, 1]),
+    ]
+    weighted = [
+        (m, [(a, b, c / sum(r[2] for r in rows)) for a, b, c in rows])
+        for m, rows, _ in replicates
+    ]
+    start, stop, w, m, M = _batch_rows(*weighted)
+    s = np.zeros((3, M))
+    for b, (mb, _, counts) in enumerate(replicates):
+        s[b, :mb] = np.array(counts) / sum(counts)
+    batch = _Batch(start, stop, w, m, M, isotonic_regression)
+    P = batch.probabilities(s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out, out_P, _ = batch.icm(s, P, batch.loglik_at(P))
+    assert out[0, 1] == 0.0 and (out >= 0).all()
+    assert (out_P[:, :4] > 0).all()
+    for b, (mb, rows) in enumerate(weighted):
+        fit = IntervalLikelihood(*(np.array(c) for c in zip(*rows)), mb)
+        sb = s[b, :mb].copy()
+        Pb = fit.probabilities(sb).copy()
+        want, _, _ = fit.icm(sb, Pb, fit.loglik_at(Pb))
+        np.testing.assert_allclose(out[b, :mb], want, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(out[2, :2], [0.75, 0.25], rtol=0, atol=1e-15)
