@@ -664,26 +664,6 @@ SPECS: dict[str, ModuleSpec] = {
                 "inner); every flat index uses the same W: the same runs, "
                 "cells and ranges",
             ),
-            **{
-                f"{_RS}x_replicate_problems__mutmut_{k}": (
-                    line,
-                    "the key only tells neighbouring draws apart; within a "
-                    "replicate it is still distinct for distinct (start, "
-                    "stop) with 0 <= start < stop <= M, and across two "
-                    "neighbouring replicates it could coincide only for a "
-                    "last row that the next replicate's first row (always "
-                    "(0, 1): the row ending at its first cell) matches, "
-                    "which these weightings allow only when M = 1, where "
-                    "every replicate has one cell of mass 1 whatever its "
-                    "rows' weights",
-                )
-                for k, line in (
-                    (166, "/ (M + 1) + stop"),
-                    (168, "(block / (M + 1) + start)"),
-                    (169, "(block * (M - 1) + start)"),
-                    (171, "* (M - 1) + stop"),
-                )
-            },
             f"{_CELLS}67": (
                 "self.start * (self.m - 1) + self.stop",
                 "with 0 <= start < stop <= m the key start (m - 1) + stop "
@@ -836,17 +816,6 @@ SPECS: dict[str, ModuleSpec] = {
                 _FLOAT,
             ),
             f"{_RS}x_resampled_statistics__mutmut_208": (".astype(None)", _FLOAT),
-            f"{_RS}x_resampled_statistics__mutmut_117": (
-                "weights=~case_one_row[row], )",
-                "every replicate draws at least one row, so the largest block "
-                "index B - 1 is present and the counts have length B anyway",
-            ),
-            f"{_RS}x_resampled_statistics__mutmut_132": (
-                "if batched.size <= B:",
-                "with no Case-I-only replicate the renumbering is the identity "
-                "(keep all True, renumber = arange(B)): the same block, row, "
-                "count",
-            ),
             f"{_RS}x_resampled_statistics__mutmut_147": (
                 "batched.size, None)",
                 "replicate_problems computes DataCells(Z) when not given: the "
