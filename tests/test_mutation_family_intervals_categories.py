@@ -9,6 +9,7 @@ module's tests were checked against
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -154,6 +155,37 @@ def test_rvns_moment_mean_by_hand():
     two = est.conf_int("mean", X=Y[:2]).iloc[0]
     assert two["se"] == pytest.approx(
         Y[:2].mean(axis=1).std(ddof=1) / np.sqrt(2) * span / d
+    )
+
+
+def test_rvns_moment_mean_reads_reports_given_as_text():
+    """Reports given as numeric text give the moment mean of the numbers."""
+    est, Y = _rvns("boundary_safe")
+    pd.testing.assert_frame_equal(
+        est.conf_int("mean", X=Y.astype(str), level=0.9),
+        est.conf_int("mean", X=Y, level=0.9),
+    )
+
+
+def test_rvns_intervals_with_the_top_report_cells_empty():
+    """Report cells above every report count zero: the tilted fit's intervals hold."""
+    x = np.linspace(3, 11, 12)[:, None]
+    Y = RVNSPerturber(
+        d=2.0, k=1, bounds=(2, 12), placement="paper", random_state=0
+    ).fit_transform(x)
+    est = RVNSDensityEstimator(d=2.0, bounds=(2, 12), n_points=20, placement="paper")
+    est.fit(Y)
+    assert est.moment_correction and Y.max() < est.report_edges_[-3]
+    points = [5.0, 8.0]
+    ci = est.conf_int("cdf", points, X=Y, method="smoothed", level=0.9)
+    np.testing.assert_allclose(ci["estimate"], est.cdf(points), rtol=1e-6)
+    se = ci["se"].to_numpy()
+    assert (se > 0).all()
+    np.testing.assert_allclose(
+        ci["lower"], np.clip(ci["estimate"] - Z90 * se, 0, 1), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        ci["upper"], np.clip(ci["estimate"] + Z90 * se, 0, 1), atol=1e-12
     )
 
 
