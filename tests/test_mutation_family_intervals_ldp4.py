@@ -3,9 +3,9 @@
 How the prediction intervals read their points (one-dimensional rows, a
 DataFrame by its feature names), the fitted degree they follow, the
 workers of their bootstrap, the fallback warning's text and location, a
-missing response, the intervals kept where the bias-corrected fit has no
-estimate (cut to ``[0, 1]`` for probabilities), and a density interval
-above 1.
+missing response, the whole line where the bias-corrected fit has no
+estimate, a probability's set beyond ``[0, 1]`` cut to it, and a density
+interval above 1.
 """
 
 import os
@@ -195,8 +195,22 @@ def test_prediction_bootstrap_refits_in_the_requested_workers():
     pd.testing.assert_frame_equal(frames[None], frames[2])
 
 
-def test_rbc_interval_is_kept_where_the_bias_corrected_weights_sum_below_zero():
-    """No rbc estimate where its kernel sum is negative; Fieller's bounded set stays."""
+def _whole_line_warnings(est, kind, points, level):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ci = est.conf_int(kind, points, level=level)
+    texts = [str(w.message) for w in caught if w.category is NotIdentifiableWarning]
+    return ci, texts
+
+
+def test_rbc_interval_is_the_whole_line_where_the_corrected_weights_sum_below_zero():
+    """No rbc estimate where its kernel sum is negative, and no bounded interval.
+
+    Fieller's quadratic still has a bounded set there (the sum is
+    significantly below 0), but a negative deconvolved density is the
+    fourth-order kernel's bias, not the covariate's: the ratio of the sums'
+    expectations is not E[y | x], so the interval is the whole line, warned.
+    """
     # records 2 bandwidths from x = 0, where the fourth-order kernel is
     # negative and the Gaussian one positive (predict does not fall back)
     Z = np.linspace(1.9, 2.4, 12)
@@ -207,20 +221,25 @@ def test_rbc_interval_is_kept_where_the_bias_corrected_weights_sum_below_zero():
     K = _rbc_kernel(Z, 0.05)
     assert K.sum() < 0
     lower, upper = _fieller_by_hand(K, y, 0.9)
-    assert np.isfinite([lower, upper]).all()
-    row = reg.conf_int("predict", [[0.0]], level=0.9).iloc[0]
+    assert np.isfinite([lower, upper]).all()  # the quadratic's bounded set
+    ci, texts = _whole_line_warnings(reg, "predict", [[0.0]], 0.9)
+    row = ci.iloc[0]
     assert row["method"] == "rbc (fourth-order kernel, sandwich)"
     assert np.isnan(row["estimate"]) and np.isnan(row["se"])
-    assert row["lower"] == pytest.approx(lower, rel=1e-9)
-    assert row["upper"] == pytest.approx(upper, rel=1e-9)
+    assert (row["lower"], row["upper"]) == (-np.inf, np.inf)
+    assert len(texts) == 1
+    assert texts[0].startswith(
+        "DeconvolutionKernelRegressor: at 1 of 1 points the predict interval is "
+        "the whole line"
+    )
 
 
-def test_probability_interval_without_an_estimate_is_cut_to_the_unit_interval():
-    """Fieller's set of a probability beyond [0, 1] is cut to it, with no estimate."""
+def test_probability_interval_where_the_corrected_weights_sum_below_zero():
+    """A probability without an rbc estimate holds every probability, warned."""
     # class b 2.236 bandwidths from x = 0 (the fourth-order kernel's minimum),
-    # class a at 1.7: the bias-corrected sums are N / D = 1.32 for b, and
-    # -0.32 for a, with D < 0 significant: Fieller's sets lie beyond 1 and
-    # below 0
+    # class a at 1.7: the bias-corrected sums are N / D = 1.32 for b and
+    # -0.32 for a, with D < 0 significant: Fieller's quadratic has bounded
+    # sets beyond 1 and below 0, which are not confidence sets for P(y | x)
     Z = np.r_[np.full(10, 2.236), np.full(20, 1.7)]
     labels = np.array(["b"] * 10 + ["a"] * 20)
     clf = DeconvolutionKernelClassifier(bandwidth=1.0, degree=0, noise_scale=0.05)
@@ -231,11 +250,47 @@ def test_probability_interval_without_an_estimate_is_cut_to_the_unit_interval():
     lower_b, upper_b = _fieller_by_hand(K, (labels == "b").astype(float), 0.95)
     lower_a, upper_a = _fieller_by_hand(K, (labels == "a").astype(float), 0.95)
     assert 1.0 < lower_b < 2.0 < upper_b and lower_a < upper_a < 0.0
-    ci = clf.conf_int("predict_proba", [[0.0]])
+    ci, texts = _whole_line_warnings(clf, "predict_proba", [[0.0]], 0.95)
     assert ci["quantity"].tolist() == ["P(y=a)", "P(y=b)"]
     assert ci[["estimate", "se"]].isna().all().all()
-    assert ci["lower"].tolist() == [0.0, 1.0]
-    assert ci["upper"].tolist() == [0.0, 1.0]
+    assert ci["lower"].tolist() == [0.0, 0.0]
+    assert ci["upper"].tolist() == [1.0, 1.0]
+    assert len(texts) == 1
+    assert texts[0].startswith(
+        "DeconvolutionKernelClassifier: at 1 of 1 points the predict_proba "
+        "interval holds every probability ([0, 1]) at level 0.95"
+    )
+
+
+def test_probability_interval_beyond_one_is_cut_to_the_unit_interval():
+    """Fieller's bounded set beyond [0, 1] (a positive kernel sum) is cut to it.
+
+    Twenty records of class b at x = 0 and ten of class a where the
+    fourth-order kernel is negative: the corrected sums give N / D above 1
+    for b and below 0 for a, with D significantly above 0; the sets are cut
+    to [0, 1] (to the point 1 and the point 0), then widened to the corrected
+    estimate, clipped and renormalized as predict_proba does.
+    """
+    Z = np.r_[np.zeros(20), np.full(10, 2.236)]
+    labels = np.array(["b"] * 20 + ["a"] * 10)
+    clf = DeconvolutionKernelClassifier(bandwidth=1.0, degree=0, noise_scale=0.05)
+    clf.fit(Z[:, None], labels)
+    K = _rbc_kernel(Z, 0.05)
+    z2 = stats.norm.ppf(0.975) ** 2 / (1 + stats.norm.ppf(0.975) ** 2 / K.size)
+    assert K.sum() > 0 and K.sum() ** 2 > z2 * (K @ K)
+    lower_b, upper_b = _fieller_by_hand(K, (labels == "b").astype(float), 0.95)
+    lower_a, upper_a = _fieller_by_hand(K, (labels == "a").astype(float), 0.95)
+    assert 1.0 < lower_b < upper_b and lower_a < upper_a < 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NotIdentifiableWarning)
+        ci = clf.conf_int("predict_proba", [[0.0]])
+    assert ci["quantity"].tolist() == ["P(y=a)", "P(y=b)"]
+    # predict_proba's floor 1e-6 and renormalization move the estimate just
+    # inside [0, 1]; each interval is widened to hold it
+    est_a, est_b = 1e-6 / (1 + 1e-6), 1 / (1 + 1e-6)
+    np.testing.assert_allclose(ci["estimate"], [est_a, est_b], rtol=1e-12)
+    np.testing.assert_allclose(ci["lower"], [0.0, est_b], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(ci["upper"], [est_a, 1.0], rtol=1e-12, atol=0)
 
 
 def test_density_interval_above_one_is_not_cut():

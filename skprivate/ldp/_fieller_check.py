@@ -5,10 +5,10 @@ The intervals of :class:`~skprivate.DeconvolutionKernelRegressor` and
 Fieller's intervals for the ratio ``N / D`` of two kernel-weighted sums of
 the records (:mod:`._intervals`): ``D`` is the deconvolved density of the
 covariate at ``x`` (up to a constant), ``N`` the same weights applied to
-the responses.  Where ``D`` is not significantly different from 0 at the
-level (``D**2 <= z**2 Var(D)``), the set of ratios the data do not reject
-is the whole line: the releases do not locate ``E[y | x]`` there, and the
-point estimate, a ratio whose denominator may be near 0, is unstable (at
+the responses.  Where ``D`` is not significantly above 0 at the level
+(``D <= 0`` or ``D**2 <= z**2 Var(D)``), the interval is the whole line:
+the releases do not locate ``E[y | x]`` there, and the point estimate, a
+ratio whose denominator may be near 0, is unstable or missing (at
 ``epsilon`` 4 and 2,000 rows of uniform covariates on [-2, 2], the
 estimate's standard deviation at ``x = 0.5`` over repeated samples was
 several hundred times the response's).  Such an interval covers by
@@ -19,8 +19,9 @@ when the interval of at least one requested point is the whole line (a
 ``predict`` interval from ``-inf`` to ``inf``), or for probabilities holds
 every probability (``[0, 1]``: the whole line clipped, or an interval wider
 than the probabilities on both sides).  The values are unchanged; the
-points without an estimate (those that fell back to the training mean) are
-not counted.
+points without an interval (those that fell back to the training mean) are
+not counted, and those with an interval but no estimate (the bias-corrected
+fit, where its kernel sum is not above 0) are.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ __all__ = ["FiellerCheckMixin", "uninformative_points"]
 def uninformative_points(frame: pd.DataFrame, proba: bool) -> tuple[int, int]:
     """``(k, m)``: points whose interval holds every value, of those estimated.
 
-    A point is estimated when it has an estimate and an interval (where
-    ``predict`` falls back to the training mean, the interval is NaN).
+    A point is estimated when it has an interval (where ``predict`` falls
+    back to the training mean, the interval is NaN); its estimate may be
+    NaN (the bias-corrected fit where its kernel sum is not above 0).
 
     ``frame`` is a ``conf_int`` frame of ``"predict"`` (``proba=False``) or
     ``"predict_proba"`` (one block of rows per class, the same points in each
@@ -63,7 +65,6 @@ def uninformative_points(frame: pd.DataFrame, proba: bool) -> tuple[int, int]:
     >>> uninformative_points(frame, proba=False)
     (1, 2)
     """
-    estimate = frame["estimate"].to_numpy()
     lower = frame["lower"].to_numpy()
     upper = frame["upper"].to_numpy()
     if proba:
@@ -73,7 +74,7 @@ def uninformative_points(frame: pd.DataFrame, proba: bool) -> tuple[int, int]:
     blocks = max(frame["quantity"].nunique(), 1)
     shape = (blocks, len(frame) // blocks)
     # a point where predict falls back has an estimate but no interval
-    bounded = np.isfinite(estimate) & ~(np.isnan(lower) & np.isnan(upper))
+    bounded = ~(np.isnan(lower) & np.isnan(upper))
     every = (every & bounded).reshape(shape).any(axis=0)
     estimated = bounded.reshape(shape).any(axis=0)
     return int(every.sum()), int(estimated.sum())
@@ -113,7 +114,8 @@ class FiellerCheckMixin:
                 "releases do not narrow P(y | x) there (the kernel weights' "
                 "sum, the deconvolved density of the covariate and the "
                 "estimate's denominator, is not or barely significantly above "
-                "0), and the estimate is unstable."
+                "0), and the estimate is unstable (with method='rbc', missing "
+                "where that sum is not above 0)."
             )
         else:
             message = (
@@ -121,7 +123,8 @@ class FiellerCheckMixin:
                 "line: there the kernel weights' sum (the deconvolved density of "
                 "the covariate, the estimate's denominator) is not significantly "
                 f"above 0 at level {request.level:g}, so the releases do not "
-                "locate E[y | x] there and the estimate is unstable."
+                "locate E[y | x] there and the estimate is unstable (with "
+                "method='rbc', missing where that sum is not above 0)."
             )
         warnings.warn(
             message + " A wider bandwidth, more records or a larger epsilon "

@@ -459,8 +459,14 @@ def fieller_interval(
     ``V(t) = sum_i K_i**2 (y_i - t)**2 - (N - t D)**2 / n`` is the sample
     variance of the ``n`` terms of ``N - t D`` times ``n``; that is
     ``(N - t D)**2 <= z'**2 sum_i K_i**2 (y_i - t)**2`` with
-    ``z'**2 = z**2 / (1 + z**2 / n)``.  Bounded when
-    ``D**2 > z'**2 sum K**2``, the whole line (``-inf, inf``) otherwise.
+    ``z'**2 = z**2 / (1 + z**2 / n)``.  Bounded when ``D`` is significantly
+    above 0 (``D > 0`` and ``D**2 > z'**2 sum K**2``), the whole line
+    (``-inf, inf``) otherwise.  ``D`` estimates the covariate's density at
+    the point (a kernel-smoothed one); a ``D`` significantly below 0 is the
+    sign of a kernel whose bias dominates there (the fourth-order kernel of
+    the bias correction takes negative values), where ``E[N] / E[D]`` is
+    not the regression function: the bounded set Fieller's quadratic then
+    gives is not a confidence set for it.
 
     Examples
     --------
@@ -473,6 +479,8 @@ def fieller_interval(
     (0.4043, 2.5957)
     >>> fieller_interval(np.array([[1.0, 0.1, 1.0, 1.0, 1.0, 50]]), 0.95)[0]
     array([-inf])
+    >>> fieller_interval(np.array([[-4.0, -4.0, 1.0, 1.0, 1.0, 50]]), 0.95)[0]
+    array([-inf])
     """
     parts = np.asarray(parts, dtype=float).reshape(-1, 6)
     N, D, S2, S2y, S2yy, n = parts.T
@@ -481,7 +489,7 @@ def fieller_interval(
     a = D * D - z2 * S2
     b = N * D - z2 * S2y
     disc = np.maximum(b * b - a * (N * N - z2 * S2yy), 0.0)
-    bounded = a > 0
+    bounded = (a > 0) & (D > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         root = np.sqrt(disc)
         lower = np.where(bounded, (b - root) / a, -np.inf)
@@ -524,11 +532,14 @@ class DeconvolutionRegressionIntervalsMixin(ConfidenceIntervalMixin):
     denominator can be close to 0 where records are few: their interval is
     Fieller's, the values ``t`` with ``(N - t D)**2 <= z**2 V(t)``, where
     ``V(t) = sum_i K_i**2 (y_i - t)**2`` estimates the variance of
-    ``N - t D`` over the records.  It is bounded when ``D**2 > z**2 sum_i
-    K_i**2`` (the denominator is significant at the level) and the whole
-    line otherwise ([0, 1] for probabilities): an honest "not estimable
-    here" rather than the delta method's interval, which is too short when
-    ``D`` is noisy.  Points where the fit falls back to the training mean
+    ``N - t D`` over the records.  It is bounded when ``D > 0`` and ``D**2 >
+    z**2 sum_i K_i**2`` (the denominator is significantly above 0 at the
+    level) and the whole line otherwise ([0, 1] for probabilities): an
+    honest "not estimable here" rather than the delta method's interval,
+    which is too short when ``D`` is noisy.  With ``"rbc"``, where the
+    fourth-order kernel's sum ``D`` is not above 0 the bias-corrected fit
+    does not exist: ``estimate`` and ``se`` are NaN there and the interval
+    is the whole line ([0, 1]).  Points where the fit falls back to the training mean
     (see ``fallback_mask``) get no interval: their ``estimate`` is the
     fallback value that ``predict`` (``predict_proba``) returns, their
     ``se``, ``lower`` and ``upper`` are NaN, and a

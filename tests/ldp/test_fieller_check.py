@@ -47,7 +47,7 @@ def _frame(quantities, estimate, lower, upper):
     )
 
 
-def test_counts_whole_lines_of_estimated_points_only():
+def test_counts_whole_lines_of_points_with_an_interval_only():
     frame = _frame(
         ["predict"] * 5,
         [0.2, 0.9, np.nan, 0.1, 0.4],
@@ -57,8 +57,10 @@ def test_counts_whole_lines_of_estimated_points_only():
     # one-sided infinite ends do not count; the fallback point is not estimated
     assert uninformative_points(frame, proba=False) == (1, 4)
     assert uninformative_points(frame.iloc[[1, 2]], proba=False) == (0, 1)
+    # an interval without an estimate (the bias-corrected fit where its
+    # kernel sum is not above 0) counts
     nan_point = _frame(["predict"], [np.nan], [-INF], [INF])
-    assert uninformative_points(nan_point, proba=False) == (0, 0)
+    assert uninformative_points(nan_point, proba=False) == (1, 1)
 
 
 def test_probabilities_count_each_point_once_over_its_classes():
@@ -119,8 +121,9 @@ def test_regressor_warns_naming_how_many_points_hold_every_value():
         "the whole line: there the kernel weights' sum (the deconvolved density "
         "of the covariate, the estimate's denominator) is not significantly above "
         "0 at level 0.9, so the releases do not locate E[y | x] there and the "
-        "estimate is unstable. A wider bandwidth, more records or a larger "
-        "epsilon give an estimate there."
+        "estimate is unstable (with method='rbc', missing where that sum is not "
+        "above 0). A wider bandwidth, more records or a larger epsilon give an "
+        "estimate there."
     ]
 
 
@@ -155,7 +158,8 @@ def test_classifier_warns_where_the_interval_holds_every_probability():
         "interval holds every probability ([0, 1]) at level 0.95: the releases "
         "do not narrow P(y | x) there (the kernel weights' sum, the deconvolved "
         "density of the covariate and the estimate's denominator, is not or "
-        "barely significantly above 0), and the estimate is unstable. A wider "
+        "barely significantly above 0), and the estimate is unstable (with "
+        "method='rbc', missing where that sum is not above 0). A wider "
         "bandwidth, more records or a larger epsilon give an estimate there."
     ]
 
