@@ -387,6 +387,10 @@ _ONE_POINT = (
     "whatever its slope"
 )
 _CACHE_BOUND = "the bound of the cache's size: the values are the same"
+_SHIFTS_SYMMETRIC = (
+    "the shifts 0, D + 1, -(D + 1) are symmetric under negation: base - shift "
+    "runs over the same positions as base + shift"
+)
 _WINDOW_AUDIT_EQUIVALENT = {
     f"{_WA}x__sum_product__mutmut_7": (
         "nxt = [0] * (len(poly) + 2)",
@@ -409,9 +413,51 @@ _WINDOW_AUDIT_EQUIVALENT = {
     f"{_WL}weight__mutmut_54": ("if q - p >= 1 else g0", _ONE_POINT),
     f"{_WL}weight__mutmut_75": ("if len(self._cache) <= 200_000:", _CACHE_BOUND),
     f"{_WL}weight__mutmut_76": ("if len(self._cache) < 200001:", _CACHE_BOUND),
-    f"{_WL}_best_numerator__mutmut_1": (
-        "cap = None",
-        "only the early stop is lost: the maximum over every numerator is the same",
+    f"{_WL}weight__mutmut_25": (
+        "for kink in (lo - self.D - 1, hi - self.D, lo, hi + 2):",
+        "the points outside the band are affine in s on both closed sides of "
+        "the kink at hi + 1 (where the overlap falls to 0), so a cut one start "
+        "later leaves every piece affine and the exact sum unchanged",
+    ),
+    f"{_WL}weight__mutmut_26": (
+        "if s_lo <= kink <= s_hi:",
+        "the one kink it admits more, s_lo, is already in the set of cuts",
+    ),
+    f"{_WL}weight__mutmut_27": (
+        "if s_lo < kink < s_hi:",
+        "the points outside the band are continuous in s and affine on both "
+        "closed sides of every kink, so without a cut at s_hi the last piece "
+        "is still affine up to and including s_hi",
+    ),
+    f"{_WL}_centre_candidates__mutmut_35": (
+        "raw.update((base - shift + t, base + shift - t))",
+        _SHIFTS_SYMMETRIC,
+    ),
+    f"{_WL}_centre_candidates__mutmut_37": (
+        "raw.update((base + shift + t, base - shift - t))",
+        _SHIFTS_SYMMETRIC,
+    ),
+    f"{_WL}_centre_candidates__mutmut_50": (
+        "for ell in (root - m, root - m + 1, 2 / m - m, m + 1):",
+        "r0 + m and r1 - m are already r0 - 1 + (m + 1) and r1 + 1 - (m + 1); "
+        "2 / m - m is 1 (r0 + 1, r1 - 1, already there as r0 - 1 + 2 and "
+        "r1 + 1 - 2) for m = 1 and negative, outside the range, for m >= 2",
+    ),
+    f"{_WL}_centre_candidates__mutmut_52": (
+        "for ell in (root - m, root - m + 1, 2 * m - m, m - 1):",
+        "r0 + m + 1, r1 - m - 1 (dropped) are r0 - 1 + (m + 2), r1 + 1 - (m + 2) "
+        "and r0 + m - 1, r1 - m + 1 (added) are r0 - 1 + m, r1 + 1 - m: the "
+        "bases r0 - 1, r1 + 1 moved by the steps give the same set",
+    ),
+    f"{_WL}_climb__mutmut_14": (
+        "step = 2 << max(span.bit_length(), 1)",
+        "the one step more, above twice the report range's span, moves the "
+        "input past every audited input or a window out of the range: no move "
+        "is scored, and the later steps are the same",
+    ),
+    f"{_WL}_climb__mutmut_19": (
+        "step = 1 << max(span.bit_length(), 2)",
+        "the span is at least K >= 2 (K > D >= 1): its bit length is already >= 2",
     ),
     f"{_WL}_best_numerator__mutmut_13": ("best = (Fraction(-2), -1)", _FIRST_REPLACES),
     f"{_WL}_best_numerator__mutmut_14": ("best = (Fraction(-1), +1)", _FIRST_REPLACES),

@@ -50,6 +50,16 @@ def _random_cases(count, seed):
 # the laws of the whole-search test, and as many more drawn at random
 SEARCH_CASES = [*CASES, *_random_cases(24, seed=11)]
 
+# boundary-safe laws whose band covers nearly the whole grid, audited on part
+# of the inputs: few of the candidate base positions coincide
+NARROW_CASES = [
+    (28, 25, 13, 1, True, 4, 18),
+    (34, 32, 16, 1, True, 6, 24),
+    (26, 25, 16, 1, True, 7, 24),
+    (13, 12, 11, 2, True, 1, 13),
+    (28, 25, 11, 2, True, 4, 19),
+]
+
 
 def _seeds_alone(law, starts=6):
     """``law.worst`` with the pattern search switched off."""
@@ -80,7 +90,7 @@ def _direct_weight(law, x, centres):
     return Fraction(total, s_hi - s_lo + 1)
 
 
-@pytest.mark.parametrize("case", SEARCH_CASES, ids=str)
+@pytest.mark.parametrize("case", [*SEARCH_CASES, *NARROW_CASES], ids=str)
 def test_structured_candidates_alone_reach_the_maximum(case):
     """The candidate inputs and window centres, scored without any pattern
     search, already attain the enumerated maximum: they hold every place
@@ -257,6 +267,10 @@ def _documented_centres(law, x2, numerators):
     [
         (60, 9, 3, 1, True, None, None),
         (70, 12, 4, 2, False, 2, 66),
+        (17, 15, 3, 1, True, 3, 4),
+        (16, 2, 2, 1, True, 1, 3),
+        (10, 9, 1, 1, False, 0, 1),
+        (10, 7, 6, 1, True, 3, 3),
         *_random_cases(30, seed=23),
         *[
             (K, D, m, 1, safe, None, None)
@@ -277,3 +291,202 @@ def test_centre_candidates_are_the_documented_positions(case):
         assert law._centre_candidates(x2, numerators) == _documented_centres(
             law, x2, numerators
         ), x2
+
+
+def test_reported_likelier_input_is_the_first_candidate_with_the_full_window():
+    """Boundary-safe, K = 5, D = 1, m = 2: the window around 6 is cut to
+    {4, 5, 6}; inputs 0, 1 and 2 all leave it whole (weight 3), input 5
+    covers two of its points (weight 1).  The numerator search takes the
+    candidate inputs in their order (the audited bounds first) and stops at
+    the first full window: the reported pair is (0, 5), not (2, 5)."""
+    law = GridWindowLaw(5, 1, 2, 1, True)
+    assert [law.weight(x, (6,)) for x in range(6)] == [
+        3,
+        3,
+        3,
+        Fraction(5, 2),
+        Fraction(3, 2),
+        1,
+    ]
+    numerators = law._input_candidates()
+    assert numerators == [0, 5, 1, 2, 3, 4]
+    assert law._best_numerator((6,), numerators) == (3, 0)
+    assert law.worst() == WindowWorst(Fraction(3), (0, 5), (6,))
+
+
+def test_upper_audited_bound_is_audited_as_the_less_likely_input():
+    """Paper placement, K = 8, D = 4, m = 3, inputs 2 .. 7: the worst pair
+    has the upper audited bound 7 as the less likely input (ratio 6 at the
+    window around 8); every other denominator gives at most 7 / 2."""
+    law = GridWindowLaw(8, 4, 3, 1, False, 2, 7)
+    numerators = law._input_candidates()
+    best = {
+        x2: max(
+            got[0]
+            for c in range(9)
+            if (got := law._score(x2, (c,), numerators)) is not None
+        )
+        for x2 in range(2, 8)
+    }
+    assert best == {
+        2: Fraction(7, 2),
+        3: Fraction(7, 3),
+        4: Fraction(7, 4),
+        5: 2,
+        6: 3,
+        7: 6,
+    }
+    assert law.worst() == WindowWorst(Fraction(6), (2, 7), (8,))
+    want, _ = brute_force(8, 4, 3, 1, False, 2, 7)
+    assert want == 6
+
+
+@pytest.mark.parametrize(
+    ("case", "x2", "centres", "want"),
+    [
+        ((4, 2, 1, 1, False), 0, (3,), Fraction(4)),
+        ((6, 1, 1, 1, False), 3, (5,), Fraction(4)),
+        ((6, 1, 1, 2, True), 0, (2, 6), Fraction(8)),
+        ((6, 2, 1, 2, True), 2, (3, 5), Fraction(27, 5)),
+        ((7, 5, 5, 1, False), 7, (1,), Fraction(4)),
+    ],
+    ids=str,
+)
+def test_pattern_search_moves_reach_the_maximum_from_a_poor_start(
+    case, x2, centres, want
+):
+    """From these starts the pattern search reaches the enumerated maximum
+    only with all its moves: the input alone, the input with every window,
+    every window together, each window alone; and it repeats a step size
+    while that step improves."""
+    law = GridWindowLaw(*case)
+    numerators = law._input_candidates()
+    start, _ = law._score(x2, centres, numerators)
+    assert start < want
+    found = law._climb(x2, centres, numerators)
+    assert found.ratio == want
+    assert float(want) == pytest.approx(brute_force(*case)[0], rel=1e-12)
+    assert law.possible(found.inputs[1], found.centres)
+    assert law.ratio(*found.inputs, found.centres) == want
+
+
+@pytest.mark.parametrize(
+    ("K", "D", "m", "k", "want"),
+    [
+        (6, 5, 1, 1, Fraction(6)),
+        (7, 5, 2, 2, Fraction(10)),
+        (7, 6, 1, 2, Fraction(63, 5)),
+        (12, 11, 3, 2, Fraction(551, 35)),
+    ],
+)
+def test_pattern_search_first_steps_span_the_whole_report_range(K, D, m, k, want):
+    """Boundary-safe, D > K / 2: the report range -D .. K + D is more than
+    twice the inputs' range.  From input 0 with every window at the upper
+    end (no band meets them: ratio 1, flat around), only a step spanning the
+    report range reaches the windows at the lower end, where the maximum
+    (input K against input 0) lies."""
+    law = GridWindowLaw(K, D, m, k, True)
+    numerators = law._input_candidates()
+    top = (K + D,) * k
+    assert law._score(0, top, numerators) == (1, 0)
+    found = law._climb(0, top, numerators)
+    assert found.ratio == want
+    assert float(want) == pytest.approx(brute_force(K, D, m, k, True)[0], rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("case", "want"),
+    [
+        (
+            (34, 29, 10, 2, True, 7, 18),
+            WindowWorst(Fraction(1492, 295), (7, 18), (19, 23)),
+        ),
+        ((26, 23, 12, 1, True, 4, 18), WindowWorst(Fraction(429, 172), (18, 4), (0,))),
+        ((25, 23, 12, 1, True, 6, 19), WindowWorst(Fraction(205, 86), (6, 19), (23,))),
+        ((26, 25, 16, 1, True, 7, 24), WindowWorst(Fraction(24, 11), (24, 7), (2,))),
+        (
+            (28, 25, 11, 2, True, 4, 19),
+            WindowWorst(Fraction(7319, 1137), (19, 4), (-1, 3)),
+        ),
+    ],
+    ids=str,
+)
+def test_worst_pair_and_windows_on_narrow_input_ranges(case, want):
+    """Boundary-safe laws audited on part of the inputs, far from the ends
+    of the report range: the worst ratio comes in mirrored pairs (inputs and
+    windows reflected about the middle of the audited inputs) of equal
+    ratio, and the audit reports the one its best-ranked start reaches."""
+    law = GridWindowLaw(*case)
+    assert law.worst() == want
+    assert float(want.ratio) == pytest.approx(brute_force(*case)[0], rel=1e-12)
+    lo, hi = law.inputs
+    x, x2 = want.inputs
+    mirror = tuple(sorted(lo + hi - c for c in want.centres))
+    assert law.possible(lo + hi - x2, mirror)
+    assert law.ratio(lo + hi - x, lo + hi - x2, mirror) == want.ratio
+
+
+def _documented_seeds(law):
+    """The starts of the pattern search, best first: for each candidate
+    input as the less likely one, the window tuples over its candidate
+    centres (one report), or over a pool (several reports) of the six best
+    centres with every window there, the four best centres for one window
+    alone and the two outermost points at each end of the report range;
+    ranked by ratio, then input, then tuple."""
+    numerators = law._input_candidates()
+    r0, r1 = law.report_range
+    seeds = []
+
+    def ranked(x2, tuples):
+        scored = ((law._score(x2, t, numerators), t) for t in tuples)
+        return sorted(
+            ((got[0], t) for got, t in scored if got is not None), reverse=True
+        )
+
+    for x2 in numerators:
+        centres = _documented_centres(law, x2, numerators)
+        singles = ranked(x2, [(c,) * law.k for c in centres])
+        if law.k == 1:
+            seeds += [(r, x2, t) for r, t in singles]
+            continue
+        alone = ranked(x2, [(c,) for c in centres])
+        pool = (
+            {t[0] for _, t in singles[:6]}
+            | {t[0] for _, t in alone[:4]}
+            | {r0, r0 + 1, r1 - 1, r1}
+        )
+        tuples = itertools.combinations_with_replacement(sorted(pool), law.k)
+        seeds += [(r, x2, t) for r, t in ranked(x2, tuples)]
+    seeds.sort(reverse=True)
+    return [(x2, t) for _, x2, t in seeds]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (7, 1, 1, 2, False),
+        (6, 3, 1, 3, True),
+        (7, 4, 1, 3, True, 2, 4),
+        (10, 9, 8, 2, True),
+        (19, 17, 13, 2, True, 5, 18),
+    ],
+    ids=str,
+)
+def test_pattern_search_starts_from_the_best_ranked_seeds(case, monkeypatch):
+    """``worst`` climbs from the best six seeds by default and from the best
+    ``starts`` otherwise, in rank order, seeds pooled as documented."""
+    law = GridWindowLaw(*case)
+    climbed = []
+
+    def record(self, x2, centres, numerators):
+        climbed.append((x2, centres))
+        got = self._score(x2, centres, numerators)
+        return WindowWorst(got[0], (got[1], x2), centres)
+
+    monkeypatch.setattr(GridWindowLaw, "_climb", record)
+    want = _documented_seeds(law)
+    law.worst()
+    assert climbed == want[:6]
+    climbed.clear()
+    law.worst(len(want) + 1)
+    assert climbed == want
