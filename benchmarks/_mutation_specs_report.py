@@ -242,11 +242,6 @@ _COUNTED = (
     "n_privatizers is only compared with 0, and privatizer() is the only place "
     "that changes it, once per privatizer walked: 1, 2 or -1 are all non-zero"
 )
-_NO_COLUMNS = (
-    "a step is never walked with no column: walk() returns none only for None "
-    "and 'drop' (never walked) and an ensemble of transformers, and sklearn "
-    "refuses an input without columns"
-)
 _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
     **{
         f"{_W}walk__mutmut_{n}": (line, _UNREACHED)
@@ -325,34 +320,17 @@ _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
             (3, "self.n_privatizers += 2"),
         ]
     },
-    f"{_W}privatizer__mutmut_76": (
+    f"{_W}fitted_rows__mutmut_45": (
         "cols = cols if (cols and len(cols) == n) and False else [_Col(c) for c in "
         "names]",
         "when the columns match the privatizer's count, names are their names: "
-        "rebuilding them gives the same names, and the columns returned are "
-        "rebuilt as privatized in both cases",
+        "rebuilding them gives the same names, and the callers read only the "
+        "names (privatizer() rebuilds them as privatized, released() drops them)",
     ),
-    f"{_W}privatizer__mutmut_87": (
+    f"{_W}privatizer__mutmut_43": (
         "return [_Col(c.name, raw=None) for c in cols]",
         "raw is only ever tested for truth: None reads as False",
     ),
-    f"{_W}column_transformer__mutmut_17": (
-        "any_raw = any(c.raw for c in cols) if (cols) or True else True",
-        _NO_COLUMNS,
-    ),
-    f"{_W}column_transformer__mutmut_19": (
-        "any_raw = any(c.raw for c in cols) if cols else False",
-        _NO_COLUMNS,
-    ),
-    **{
-        f"{_W}privatizer__mutmut_{n}": (line, _NO_COLUMNS)
-        for n, line in [
-            (25, 'label = ", ".join(c.name for c in cols) or "XXXXX"'),
-            (26, 'label = ", ".join(c.name for c in cols) or "x"'),
-            (68, 'names = [f"x{i}" for i in range(n)] or ["XXXXX"]'),
-            (69, 'names = [f"x{i}" for i in range(n)] or ["x"]'),
-        ]
-    },
     f"{_W}learner__mutmut_37": (
         "rows, _ = self.sub(lambda: self.walk(base, features, None))",
         "the base regressor of an interval regressor gets the privatized "
@@ -371,11 +349,6 @@ _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
         "",
         "the line dropped is flagged=...: no column is ever flagged, so the "
         "default False is what all() gives",
-    ),
-    f"{_W}privatizer__mutmut_37": (
-        'check = getattr(p, "_check_fitted_settings", )',
-        "every privatizer the walk reads is a PrivatizerMixin, which defines "
-        "_check_fitted_settings: the default is never used",
     ),
     **{
         f"{_W}bagging__mutmut_{n}": (line, _STRICT)

@@ -13,6 +13,7 @@ record).  ``benchmarks/_mutation_specs_report.py`` lists the mutants of
 from __future__ import annotations
 
 import warnings
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -41,6 +42,8 @@ from sklearn.utils.validation import validate_data
 
 from skprivate import (
     DeconvolutionKernelRegressor,
+    FrequencyEstimator,
+    GeneralizedRandomizedResponse,
     IntervalCaseI,
     IterativeIntervalRegressor,
     LaplaceLDP,
@@ -1388,3 +1391,221 @@ def test_a_declared_step_that_needs_the_response_reports_it_raw():
         assert report.loc[report["column"] == "total", "epsilon"].item() == np.inf
     assert RowwiseTransformer(_NeedsResponse()).__sklearn_tags__().target_tags.required
     assert not RowwiseTransformer(_ldp(1.0)).__sklearn_tags__().target_tags.required
+
+
+# -- released reports, unnamed columns and channels of other candidates --------
+def test_an_estimator_fitted_on_released_reports_states_the_release():
+    """A reader of reports released elsewhere reports its oracle's release."""
+    df = pd.DataFrame({"a": list("ABCABCAB")})
+    oracle = GeneralizedRandomizedResponse(
+        epsilon=1.5, categories=[["A", "B", "C"]], random_state=0
+    ).set_output(transform="pandas")
+    reports = oracle.fit(df).transform(df)
+    report = privacy_report(FrequencyEstimator(oracle=oracle).fit(reports))
+    assert _table(report) == [
+        (
+            "a",
+            "GeneralizedRandomizedResponse",
+            1.5,
+            "release of the reports FrequencyEstimator reads, by "
+            "GeneralizedRandomizedResponse (oracle=); FrequencyEstimator only "
+            "post-processes them and adds no privacy cost",
+        )
+    ]
+    assert _total(report)["epsilon"] == 1.5
+
+
+def test_a_column_transformer_after_a_step_that_adds_named_columns():
+    """Positions and slices of the branches name the columns of the frame it got."""
+    poly = PolynomialFeatures(degree=2, include_bias=False).set_output(
+        transform="pandas"
+    )
+    ct = ColumnTransformer(
+        [("q", _ldp(1.0), [1]), ("s", _ldp(2.0), slice(3, 5))],
+        remainder="passthrough",
+    )
+    report = privacy_report(make_pipeline(poly, ct).fit(_frame()))
+    released = "remainder='passthrough' of ColumnTransformer; released raw"
+    assert _table(report) == [
+        ("b", "_Stated", 1.0, ""),
+        ("a b", "_Stated", 2.0, ""),
+        ("b^2", "_Stated", 2.0, ""),
+        ("a", "raw (passthrough)", np.inf, released),
+        ("a^2", "raw (passthrough)", np.inf, released),
+    ]
+
+
+class _Summarized(TransformerMixin, BaseEstimator):
+    """A privatizer by duck typing: a summary, without the package's mixin."""
+
+    def fit(self, X, y=None):
+        self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        self.n_features_in_ = len(self.feature_names_in_)
+        return self
+
+    def transform(self, X):
+        return X
+
+    def privacy_summary(self):
+        return {"notion": _LDP, "epsilon_per_feature": 0.25}
+
+
+def test_a_learners_privatizer_without_the_mixin_is_read_from_its_summary():
+    """A fitted privatizer_ that only has privacy_summary still gives its rows."""
+    report = privacy_report(_OwnPrivatizer(_Summarized()).fit(_frame(), _y()))
+    assert _table(report) == [
+        ("a", "_Summarized", 0.25, ""),
+        ("b", "_Summarized", 0.25, ""),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by _OwnPrivatizer; its fitted state is computed from it",
+        ),
+    ]
+
+
+class _UncountedBudget(_Uncounted):
+    """The same, stating the epsilon of its parameter."""
+
+    _parameter_constraints: ClassVar[dict] = {"epsilon": "no_validation"}
+
+    def __init__(self, epsilon=0.25):
+        self.epsilon = epsilon
+
+    def privacy_summary(self):
+        return {"notion": _LDP, "epsilon_per_feature": self.epsilon}
+
+
+def test_a_privatizer_fed_no_column_and_recording_none_is_named_x():
+    """Without columns, a column count or names, the privatizer's row is "X"."""
+    pipe = make_pipeline(FeatureUnion([("d", "drop")]), _UncountedBudget())
+    report = privacy_report(pipe.fit(_frame()))
+    assert _table(report) == [("X", "_UncountedBudget", 0.25, "")]
+    assert _total(report)["epsilon"] == 0.25
+
+
+def test_a_candidates_privatizer_fed_no_column_is_named_x():
+    """Read from the parameters, a privatizer fed no column has its row "X"."""
+    pipe = make_pipeline(FeatureUnion([("d", "drop")]), _UncountedBudget())
+    search = GridSearchCV(
+        pipe,
+        {"_uncountedbudget__epsilon": [0.5]},
+        cv=KFold(2),
+        refit=False,
+        scoring=lambda estimator, X, y=None: 0.0,
+    )
+    report = privacy_report(search.fit(_frame()))
+    largest = _largest({"_uncountedbudget__epsilon": 0.5}, 1)
+    assert _table(report) == [("X", "_UncountedBudget", 0.5, f"{_STATIC}; {largest}")]
+
+
+def test_a_candidates_remainder_after_no_known_column_is_reported_raw():
+    """Read from the parameters, a passthrough remainder fed no known column
+    may still hold raw columns: it is reported raw."""
+    ct = ColumnTransformer([], remainder="passthrough")
+    union = FeatureUnion([("p", _UncountedBudget()), ("ct", ct)])
+    search = GridSearchCV(
+        make_pipeline(FeatureUnion([("d", "drop")]), union),
+        {"featureunion-2__p__epsilon": [0.5]},
+        cv=KFold(2),
+        refit=False,
+        scoring=lambda estimator, X, y=None: 0.0,
+    )
+    report = privacy_report(search.fit(_frame()))
+    largest = _largest({"featureunion-2__p__epsilon": 0.5}, 1)
+    assert _table(report) == [
+        ("X", "_UncountedBudget", 0.5, f"{_STATIC}; {largest}"),
+        (
+            "remainder columns (if any)",
+            "raw (passthrough)",
+            np.inf,
+            "remainder='passthrough' of ColumnTransformer; released raw",
+        ),
+    ]
+
+
+def _chosen(params):
+    return (
+        f"refit=False: no fitted model; rows of the candidate {params}, the "
+        "largest epsilon of the 2 candidates, read from the parameters"
+    )
+
+
+def _opened_by(params):
+    return (
+        f"refit=False: no fitted model; a channel of the candidate {params} "
+        "(1 of the 2 candidates), read from the parameters"
+    )
+
+
+_SCALED = (
+    f"{_UNCERTIFIED}; StandardScaler is fitted on the raw values: its fitted "
+    "state may depend on every record"
+)
+
+
+def test_a_candidate_adds_a_raw_channel_after_one_the_reported_shares():
+    """A column another candidate reports not certified, as the reported one
+    does, and then uses raw gets that candidate's raw channel too."""
+    union = FeatureUnion(
+        [("u", make_pipeline(StandardScaler(), _Budget())), ("r", "drop")]
+    )
+    search = GridSearchCV(
+        make_pipeline(union, LinearRegression()),
+        {"featureunion__r": ["drop", "passthrough"]},
+        cv=KFold(2),
+        refit=False,
+    )
+    report = privacy_report(search.fit(_frame(), _y()))
+    chosen = _chosen({"featureunion__r": "drop"})
+    opened = _opened_by({"featureunion__r": "passthrough"})
+    assert _table(report) == [
+        ("X", "_Budget", 1.0, f"{_STATIC}; {chosen}"),
+        (
+            "X",
+            "StandardScaler",
+            np.inf,
+            f"{_SCALED}; {chosen}; {_SCALED}; passthrough 'r' of FeatureUnion; "
+            f"used raw by LinearRegression; {opened}",
+        ),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by LinearRegression; its fitted state is "
+            f"computed from it; {chosen}",
+        ),
+    ]
+    assert report["notion"].tolist()[1:3] == ["none (not certified)", "none (raw)"]
+    assert report["exact_disclosure"].tolist()[1:] == [True, True, True]
+
+
+def test_a_candidate_that_scales_first_adds_a_column_not_certified():
+    """A channel not certified in another candidate stays not certified."""
+    pipe = Pipeline(
+        [("pre", "passthrough"), ("p", _Budget()), ("m", LinearRegression())]
+    )
+    search = GridSearchCV(
+        pipe, {"pre": ["passthrough", StandardScaler()]}, cv=KFold(2), refit=False
+    )
+    report = privacy_report(search.fit(_frame(), _y()))
+    chosen = _chosen({"pre": "passthrough"})
+    assert _table(report) == [
+        ("X", "_Budget", 1.0, f"{_STATIC}; {chosen}"),
+        (
+            "y",
+            "raw (response)",
+            np.inf,
+            "response used raw by LinearRegression; its fitted state is "
+            f"computed from it; {chosen}",
+        ),
+        (
+            "X",
+            "StandardScaler",
+            np.inf,
+            f"{_SCALED}; {_opened_by({'pre': StandardScaler()})}",
+        ),
+    ]
+    assert report["notion"].tolist()[1:3] == ["none (raw)", "none (not certified)"]
+    assert report["exact_disclosure"].tolist()[1:] == [True, False, True]
