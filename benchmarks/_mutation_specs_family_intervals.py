@@ -122,6 +122,26 @@ SPECS: dict[str, ModuleSpec] = {
                 'grid, F, se = request.memo(("FINE", float(p)), lambda p=p: fine(p))',
                 "as _conf_int_quantile__mutmut_134",
             ),
+            f"{_L}x_fieller_interval__mutmut_47": (
+                "bounded = (a > 0) & (D >= 0)",
+                "at D = 0, a = -z'**2 sum K**2 <= 0, so 'a > 0' is already "
+                "false: the same bounded points",
+            ),
+            **{
+                f"{_R}_ci_prediction_intervals__mutmut_{k}": (
+                    line,
+                    "a probability's bound beyond the far end of [0, 1] is "
+                    "bounded only where D > 0, where the estimate (clipped and "
+                    "renormalized, inside [0, 1]) is finite; the widening to "
+                    "the estimate then moves that bound to the estimate with "
+                    "the clip or without it",
+                )
+                for k, line in (
+                    (308, "np.clip(lower, 0.0, None), np.clip(upper, 0.0, 1.0)"),
+                    (313, "np.clip(lower, 0.0, 2.0), np.clip(upper, 0.0, 1.0)"),
+                    (315, "np.clip(lower, 0.0, 1.0), np.clip(upper, None, 1.0)"),
+                )
+            },
             f"{_R}_ci_prediction_intervals__mutmut_10": (
                 'if (hasattr(request.points, "iloc")) and False',
                 "np.asarray of a DataFrame with dtype=float is its "
