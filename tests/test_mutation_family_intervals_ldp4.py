@@ -27,6 +27,8 @@ from skprivate import (
 from skprivate.exceptions import NotIdentifiableWarning
 from skprivate.ldp import deconvolution_kernel
 
+from .test_mutation_family_intervals_ldp2 import _fieller_by_hand
+
 # the tiny samples here are far from the sizes the estimators are meant for
 pytestmark = [
     pytest.mark.filterwarnings("ignore::skprivate.exceptions.CoverageWarning"),
@@ -47,17 +49,6 @@ def _rbc_kernel(u, ratio):
     return 1.5 * deconvolution_kernel(u, ratio) - 0.5 * deconvolution_kernel(
         u, ratio, order=2
     )
-
-
-def _fieller_by_hand(K, y, level):
-    """The ends of {t: (N - t D)**2 <= z**2 V(t)} from the quadratic's roots."""
-    z2 = stats.norm.ppf(0.5 + level / 2) ** 2
-    N, D = K @ y, K.sum()
-    quad = (1 + z2 / K.size) * np.array([D * D, -2 * N * D, N * N]) - z2 * np.array(
-        [K @ K, -2 * (K**2 @ y), K**2 @ y**2]
-    )
-    assert quad[0] > 0
-    return tuple(np.sort(np.roots(quad).real))
 
 
 def _fallback_warnings(est, kind, points):
