@@ -443,6 +443,54 @@ _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
         "no column is ever flagged (flagged stays False), so all() over the "
         "transformer's output is False, as None reads",
     ),
+    **{
+        f"{_W}released__mutmut_{n}": (
+            "return [self.prediction(None, [])]",
+            "a prediction of no column is named 'predictions' and is not raw "
+            "whatever the estimator: the estimator shows only in its via, which "
+            "is read for raw columns only",
+        )
+        for n in (6, 72)
+    },
+    **{
+        f"{_W}released__mutmut_{n}": (
+            f"rows, _ = self.sub(lambda: self.privatizer(source, [], {when}))",
+            "privatizer() only stores its when as each row's _when, which the "
+            "loop below overwrites with 'release' before anything reads it",
+        )
+        for n, when in [(27, "None"), (31, '"XXreleaseXX"'), (32, '"RELEASE"')]
+    },
+    **{
+        f"{_W}released__mutmut_{n}": (
+            line,
+            "n_privatizers is only compared with 0 and every other change adds "
+            "a count of at least 0: after a release it is non-zero whether set "
+            "to 1 or raised by 1 or 2",
+        )
+        for n, line in [
+            (35, "self.n_privatizers = 1"),
+            (37, "self.n_privatizers += 2"),
+        ]
+    },
+    f"{_W}released__mutmut_40": (
+        "rows, _ = self.fitted_rows(mechanism, None)",
+        "fitted_rows tests its columns for truth only, as empty for None as for "
+        "[], and released() drops the columns it returns",
+    ),
+    **{
+        f"{_W}released__mutmut_{n}": (
+            line,
+            f"{_WHEN}; a release row without _when reads None, and a key of "
+            "another name is dropped by the report's fixed columns",
+        )
+        for n, line in [
+            (51, 'row["_when"] = None'),
+            (52, 'row["XX_whenXX"] = "release"'),
+            (53, 'row["_WHEN"] = "release"'),
+            (54, 'row["_when"] = "XXreleaseXX"'),
+            (55, 'row["_when"] = "RELEASE"'),
+        ]
+    },
 }
 
 

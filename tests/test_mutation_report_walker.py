@@ -47,7 +47,10 @@ from skprivate import (
     IntervalCaseI,
     IterativeIntervalRegressor,
     LaplaceLDP,
+    OptimizedUnaryEncoding,
     RowwiseTransformer,
+    SubsetDistributionEstimator,
+    SubsetUniform,
     privacy_report,
 )
 from skprivate._privacy_report._inspect import _consumes_sample_weight
@@ -1413,6 +1416,108 @@ def test_an_estimator_fitted_on_released_reports_states_the_release():
         )
     ]
     assert _total(report)["epsilon"] == 1.5
+
+
+def test_a_release_read_after_a_privatized_column_adds_to_its_row():
+    """The release a reader reads composes with a column privatized before it."""
+    df = pd.DataFrame({"a": list("ABCABCAB")})
+    oracle = GeneralizedRandomizedResponse(
+        epsilon=1.5, categories=[["A", "B", "C"]], random_state=0
+    ).set_output(transform="pandas")
+    X = pd.DataFrame(
+        {"b": np.linspace(0, 1, 8), "a": oracle.fit(df).transform(df)["a"]}
+    )
+    first = ColumnTransformer(
+        [
+            ("b", LaplaceLDP(epsilon=0.5, bounds=(0, 1), random_state=0), ["b"]),
+            ("a", "passthrough", ["a"]),
+        ],
+        verbose_feature_names_out=False,
+    ).set_output(transform="pandas")
+    reports_only = ColumnTransformer(
+        [("a", "passthrough", ["a"])], verbose_feature_names_out=False
+    ).set_output(transform="pandas")
+    pipe = Pipeline(
+        [
+            ("first", first),
+            ("reports", reports_only),
+            ("reader", FrequencyEstimator(oracle=oracle)),
+        ]
+    ).fit(X)
+    report = privacy_report(pipe)
+    assert _table(report) == [
+        ("b", "LaplaceLDP", 0.5, ""),
+        (
+            "a",
+            "GeneralizedRandomizedResponse",
+            1.5,
+            "release of the reports FrequencyEstimator reads, by "
+            "GeneralizedRandomizedResponse (oracle=); FrequencyEstimator only "
+            "post-processes them and adds no privacy cost",
+        ),
+    ]
+    assert _total(report)["epsilon"] == 2.0
+
+
+def test_a_candidate_reading_an_undeclared_design_states_its_parameters():
+    """Without categories the release a candidate reads is read from its parameters."""
+    race = pd.DataFrame({"race": list("ABCDE") * 4})
+    design = SubsetUniform(categories=[list("ABCDE")], random_state=0)
+    reports = design.set_output(transform="pandas").fit(race).transform(race)
+    search = GridSearchCV(
+        SubsetDistributionEstimator(design=SubsetUniform()),
+        {"method": ["mom"]},
+        cv=KFold(2),
+        refit=False,
+    ).fit(reports)
+    report = privacy_report(search)
+    assert _table(report) == [
+        (
+            "X",
+            "SubsetUniform",
+            pytest.approx(np.nan, nan_ok=True),
+            "release of the reports SubsetDistributionEstimator reads, by "
+            "SubsetUniform (design=); SubsetDistributionEstimator only "
+            "post-processes them and adds no privacy cost; read from the "
+            "parameters of design=; no epsilon parameter: its guarantee needs "
+            "the fitted privatizer; refit=False: no fitted model; rows of the "
+            "candidate {'method': 'mom'}, the largest epsilon of the 1 "
+            "candidates, read from the parameters",
+        )
+    ]
+
+
+def test_a_candidate_names_its_rebuilt_oracles_column_from_the_reports():
+    """An unfitted oracle of a candidate names its column as the report columns do."""
+    df = pd.DataFrame({"a": list("ABCABCAB")})
+    cats = [["A", "B", "C"]]
+    oracle = OptimizedUnaryEncoding(epsilon=2.0, categories=cats, random_state=0)
+    reports = oracle.set_output(transform="pandas").fit(df).transform(df)
+    search = GridSearchCV(
+        FrequencyEstimator(oracle=OptimizedUnaryEncoding(epsilon=2.0, categories=cats)),
+        {"method": ["unbiased"]},
+        cv=KFold(2),
+        refit=False,
+    )
+    pipe = Pipeline(
+        [("id", FunctionTransformer().set_output(transform="pandas")), ("s", search)]
+    ).fit(reports)
+    report = privacy_report(pipe)
+    assert _table(report) == [
+        (
+            "a",
+            "OptimizedUnaryEncoding",
+            2.0,
+            "release of the reports FrequencyEstimator reads, by "
+            "OptimizedUnaryEncoding (oracle=); FrequencyEstimator only "
+            "post-processes them and adds no privacy cost; oracle= is not "
+            "fitted: read from a clone fitted on its categories, as the fit "
+            "rebuilt it; refit=False: no fitted model; rows of the candidate "
+            "{'method': 'unbiased'}, the largest epsilon of the 1 candidates, "
+            "read from the parameters",
+        )
+    ]
+    assert _total(report)["epsilon"] == 2.0
 
 
 def test_a_column_transformer_after_a_step_that_adds_named_columns():

@@ -421,6 +421,26 @@ def test_search_without_refit_reports_the_largest_candidate():
     assert "'privatizer__epsilon': 2.0" in report["note"].iloc[0]
 
 
+def test_search_refitted_without_refit_does_not_report_an_earlier_model():
+    """A search refitted with refit=False keeps scikit-learn's stale best_estimator_.
+
+    The report must read the candidates of the last fit (epsilon 2 here),
+    not the model an earlier refit=True fit left behind (epsilon 0.5).
+    """
+    df, _ = _data()
+    search = _density_search(refit=True)
+    search.set_params(param_grid={"privatizer__epsilon": [0.5]}).fit(df[["age"]])
+    assert _total(privacy_report(search))["epsilon"] == 0.5
+    search.set_params(refit=False, param_grid={"privatizer__epsilon": [2.0]})
+    search.fit(df[["age"]])
+    assert hasattr(search, "best_estimator_")
+    report = privacy_report(search)
+    assert _total(report)["epsilon"] == 2.0
+    assert "refit=False" in report["note"].iloc[0]
+    assert "1 refit" not in _total(report)["note"]
+    assert report.attrs["releases_per_record"] == 2
+
+
 def test_search_without_refit_still_flags_raw_channels():
     df, _ = _data()
     ct = ColumnTransformer([("age", _age(1), ["age"])], remainder="passthrough")

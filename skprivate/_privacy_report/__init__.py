@@ -125,7 +125,9 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         and the note of the total say how many times the search privatized
         each record (``n_candidates x`` training folds per record, plus the
         held-out folds a privatizing transform sees when scoring, plus one
-        refit).  With ``refit=False`` there is no fitted model: the rows are
+        refit).  With ``refit=False`` there is no fitted model (a
+        ``best_estimator_`` left from an earlier fit with ``refit=True`` is
+        not read: it is not the model of the last fit): the rows are
         those of one candidate, read from the ``epsilon`` and ``delta``
         parameters of its privatizers (one with a raw channel first, then
         the largest epsilon, then the largest delta), and every column that

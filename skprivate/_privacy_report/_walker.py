@@ -504,7 +504,9 @@ class _Walker:
 
     # -- searches ------------------------------------------------------------
     def search(self, s: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
-        best = _attr(s, "best_estimator_")
+        # scikit-learn keeps the best_estimator_ of an earlier fit when the
+        # search is refitted with refit=False: that model is not this fit's
+        best = _attr(s, "best_estimator_") if getattr(s, "refit", True) else None
         saved = len(self.releases)
         if best is not None:
             out = self.walk(best, cols, y)
