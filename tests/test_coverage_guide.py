@@ -1,5 +1,6 @@
 """The uncertainty guide's coverage table is the coverage benchmark's cells."""
 
+import numpy as np
 import pandas as pd
 
 from benchmarks._coverage_guide import CELLS, PAGE, coverage_rows, render
@@ -77,9 +78,55 @@ def test_benchmark_status_of_a_cell():
     rarely = warned.copy()
     rarely["warned"] = 0.25
     assert _status(rarely) == "misses: below; it warned in 25% of the samples"
+    # the samples without a warning meet the band: the warned ones carry the miss
+    carried = rarely.copy()
+    carried["cov 95%, unwarned"], carried["unwarned reps"] = 0.958, 750
+    assert _status(carried) == (
+        "warns: A: the cdf interval holds the width fixed (warned in 25% of "
+        "the samples; the other 750 cover 0.958, inside [0.93, 0.97], so the "
+        "miss comes from the samples it warned on)"
+    )
+    for quiet_cov, quiet in ((0.975, 750), (0.925, 750), (0.958, 399)):
+        off = carried.copy()
+        off["cov 95%, unwarned"], off["unwarned reps"] = quiet_cov, quiet
+        assert _status(off) == "misses: below; it warned in 25% of the samples"
+    assert _status(pd.Series({**carried, "cov 95%, unwarned": 0.97})).startswith(
+        "warns:"
+    )
     refused = rarely.copy()
     refused["warned"], refused["failed fits"] = 0.0, 1001
     assert _status(refused) == "refuses: below"
     # a stored cell of a checked learner, run before the check existed
     old = pd.Series({**base, "meets target": "no", "reason": "below"})
     assert _status(old).startswith("misses: below; this cell was run before")
+
+
+def test_benchmark_summary_counts_coverage_of_the_unwarned_samples():
+    """Per cell: coverage over all samples and over those whose call did not warn."""
+    from benchmarks.coverage import _summarize
+
+    def sample(lower, upper, warning=None):
+        return {
+            "interval": "mean",
+            "warning": warning,
+            "estimate": 0.0,
+            "truth": 0.0,
+            "target": 0.0,
+            "l90": lower,
+            "u90": upper,
+            "l95": lower,
+            "u95": upper,
+        }
+
+    rows = [
+        sample(-1.0, 1.0),
+        sample(1.0, 2.0),
+        sample(-1.0, 1.0),
+        sample(-np.inf, np.inf, "whole line"),
+        sample(2.0, 3.0, "whole line"),
+    ]
+    cell = _summarize(rows).iloc[0]
+    assert cell["cov 95%"] == 3 / 5
+    assert cell["warned"] == 2 / 5
+    assert cell["cov 95%, unwarned"] == 2 / 3
+    assert cell["unwarned reps"] == 3

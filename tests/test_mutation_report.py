@@ -208,13 +208,17 @@ def _y(n=8):
 
 
 def _table(report):
-    """(column, mechanism, epsilon, note) of every row but the total."""
+    """(column, mechanism, epsilon, note) of every row but the total.
+
+    A NaN epsilon (no finite budget) reads as None, so rows compare equal.
+    """
     rows = report.iloc[:-1]
+    epsilon = [None if np.isnan(e) else e for e in rows["epsilon"]]
     return list(
         zip(
             rows["column"],
             rows["mechanism"],
-            rows["epsilon"],
+            epsilon,
             rows["note"],
             strict=True,
         )

@@ -586,9 +586,11 @@ def test_members_of_an_unfitted_ensemble_and_their_notes():
     )
     report = privacy_report(ransac.fit(_frame(), _y()))
     assert report["note"].iloc[0] == (
-        "c; counted once per member of RANSACRegressor: a meta-estimator that "
-        "refits clones internally privatizes more often"
+        "c; released an unknown number of times per record: RANSACRegressor "
+        "fits clones of its estimator a number of times privacy_report cannot "
+        "read from it, each fit privatizing again"
     )
+    assert np.isnan(report["epsilon"].iloc[0])
 
 
 def test_an_unfitted_union_passes_its_passthrough_branch_on():

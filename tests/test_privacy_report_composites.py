@@ -7,17 +7,20 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.compose import (
     ColumnTransformer,
     TransformedTargetRegressor,
     make_column_selector,
 )
+from sklearn.decomposition import PCA
 from sklearn.ensemble import BaggingRegressor, StackingRegressor, VotingRegressor
-from sklearn.linear_model import Ridge
+from sklearn.feature_selection import RFE
+from sklearn.linear_model import LinearRegression, RANSACRegressor, Ridge
 from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.neighbors import KNeighborsRegressor
 from sklearn.pipeline import FeatureUnion, Pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 from sklearn.utils.validation import validate_data
 
 from skprivate import (
@@ -528,3 +531,117 @@ def test_settings_changed_after_fit_are_refused():
         privacy_report(privatizer)
     with pytest.raises(ValueError, match="settings changed since fit"):
         privacy_report(ct)
+
+
+def test_a_mixing_step_before_a_column_transformer_leaves_its_privatizer_uncertified():
+    """PCA changes the column count before a ColumnTransformer: the mark survives.
+
+    PCA's components are fitted on every raw record, so a privatizer fed its
+    output certifies nothing, whether it is a pipeline step or a branch of a
+    ColumnTransformer that cannot map the PCA columns one to one.
+    """
+    df, _ = _data()
+    scaled = df / 100.0
+    ldp = LaplaceLDP(epsilon=1.0, bounds=(-2.0, 2.0))
+    direct = Pipeline([("pca", PCA(n_components=2)), ("ldp", ldp)]).fit(scaled)
+    branch = Pipeline(
+        [
+            ("pca", PCA(n_components=2)),
+            ("ct", ColumnTransformer([("ldp", clone(ldp), [0, 1])])),
+        ]
+    ).fit(scaled)
+    for fitted in (direct, branch):
+        report = privacy_report(fitted)
+        assert _total(report)["epsilon"] == np.inf
+        uncertified = report[report["mechanism"] == "PCA"]
+        assert len(uncertified) >= 2
+        assert (uncertified["epsilon"] == np.inf).all()
+    # a row-wise step before the same branch keeps its epsilon
+    rowwise = Pipeline(
+        [
+            ("poly", PolynomialFeatures(degree=1, include_bias=False)),
+            ("ct", ColumnTransformer([("ldp", clone(ldp), [0, 1])])),
+        ]
+    ).fit(scaled)
+    assert _total(privacy_report(rowwise))["epsilon"] == 1.0
+
+
+def _rfe_data(n=80, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.uniform(0, 1, (n, 4)), columns=list("abcd"))
+    y = X.to_numpy() @ np.array([0.1, 0.2, 0.3, 4.0]) + 0.1 * rng.normal(size=n)
+    return X, y
+
+
+def _private_linear(eps):
+    return Pipeline(
+        [("ldp", LaplaceLDP(epsilon=eps, bounds=(0, 1))), ("lr", LinearRegression())]
+    )
+
+
+def test_rfe_counts_one_release_per_fit_of_its_estimator():
+    """RFE fits its estimator max(ranking_) times: each fit privatizes again."""
+    X, y = _rfe_data()
+    target = TransformedTargetRegressor(
+        _private_linear(1.0),
+        transformer=LaplaceLDP(epsilon=1.0, bounds=(-1, 6)),
+        check_inverse=False,
+    )
+    rfe = RFE(
+        target,
+        n_features_to_select=1,
+        importance_getter="regressor_.named_steps.lr.coef_",
+    ).fit(X, y)
+    assert int(rfe.ranking_.max()) == 4
+    report = privacy_report(rfe)
+    # three elimination rounds on 4, 3 and 2 columns, then one on the last
+    kept = X.columns[rfe.support_].item()
+    assert report["column"].tolist() == ["y", kept, "total"]
+    assert report["epsilon"].tolist() == [4.0, 4.0, 8.0]
+    assert report["note"].iloc[0] == (
+        "privatized 4 times per record: 4 fits by RFE: one per elimination "
+        "round, on the columns still kept, and one on the columns selected"
+    )
+
+
+def test_rfe_as_a_step_passes_the_raw_columns_it_keeps():
+    """RFE before another step outputs raw input columns, not predictions."""
+    X, y = _rfe_data()
+    rfe = RFE(
+        _private_linear(1.0),
+        n_features_to_select=2,
+        importance_getter="named_steps.lr.coef_",
+    )
+    target = TransformedTargetRegressor(
+        Pipeline([("rfe", rfe), ("knn", KNeighborsRegressor(n_neighbors=3))]),
+        transformer=LaplaceLDP(epsilon=1.0, bounds=(-1, 6)),
+        check_inverse=False,
+    ).fit(X, y)
+    kept = list(X.columns[target.regressor_.named_steps["rfe"].support_])
+    report = privacy_report(target)
+    raw = report[report["mechanism"] == "RFE"]
+    assert raw["column"].tolist() == kept
+    assert (raw["epsilon"] == np.inf).all()
+    assert _total(report)["epsilon"] == np.inf
+    # as the last step it predicts: no raw column leaves through it
+    alone = TransformedTargetRegressor(
+        clone(rfe),
+        transformer=LaplaceLDP(epsilon=1.0, bounds=(-1, 6)),
+        check_inverse=False,
+    ).fit(X, y)
+    assert np.isfinite(_total(privacy_report(alone))["epsilon"])
+
+
+def test_an_unknown_refitting_meta_estimator_has_no_finite_budget():
+    """A meta-estimator whose number of refits is not readable: epsilon NaN."""
+    X, y = _rfe_data()
+    ransac = TransformedTargetRegressor(
+        RANSACRegressor(_private_linear(1.0), min_samples=10, random_state=0),
+        transformer=LaplaceLDP(epsilon=1.0, bounds=(-1, 6)),
+        check_inverse=False,
+    ).fit(X, y)
+    report = privacy_report(ransac)
+    features = report[report["column"].isin(list("abcd"))]
+    assert len(features) == 4 and features["epsilon"].isna().all()
+    assert "RANSACRegressor fits clones of its estimator" in features["note"].iloc[0]
+    assert np.isnan(_total(report)["epsilon"])

@@ -30,6 +30,19 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
     ``estimator_``, ``regressor_``, ...), and the ``best_estimator_`` of a
     fitted search.
 
+    A member fitted once per record (voting, multi-output, one-vs-rest,
+    chains, ``SelectFromModel``) keeps its rows as they are; bagging and
+    :class:`~sklearn.feature_selection.RFE` multiply them by the fits each
+    record went through (RFE: ``max(ranking_)``, one per elimination round
+    and one on the columns kept).  A meta-estimator that refits clones a
+    number of times its fitted state does not tell (``RANSACRegressor``,
+    ``RFECV``, ``SelfTrainingClassifier``, ...), and the base regressor of
+    :class:`~skprivate.IterativeIntervalRegressor`, refitted and predicted
+    with at every iteration, have rows with ``epsilon = NaN`` and a note
+    saying so: no finite budget is claimed for them.  A feature selector
+    that also predicts (RFE) passes the raw columns it keeps to a next
+    step.
+
     An estimator fitted on reports released elsewhere, described by the
     privatizer that released them
     (``FrequencyEstimator(oracle=...)``,

@@ -14,6 +14,7 @@ from sklearn.ensemble import (
     VotingClassifier,
     VotingRegressor,
 )
+from sklearn.feature_selection import RFE, RFECV, SelectFromModel, SelectorMixin
 from sklearn.model_selection import (
     GroupKFold,
     KFold,
@@ -73,6 +74,7 @@ _COVERAGE_REASON = (
 _STORES_RAW_RESPONSE = (DeconvolutionKernelRegressor, DeconvolutionKernelClassifier)
 # Meta-estimators whose fitted members each saw every record at most once.
 _ONE_FIT_PER_MEMBER = (
+    SelectFromModel,
     VotingRegressor,
     VotingClassifier,
     MultiOutputRegressor,
@@ -106,6 +108,48 @@ class _Col:
     # (step label, reason) of the first step that may have mixed records
     # into this column: refused when the column reaches a privatizer
     mixed_by: tuple[str, str] | None = None
+
+
+def _merged_marks(cols: list[_Col]) -> dict:
+    """Marks for columns that cannot be traced one to one to ``cols``.
+
+    Each such column may come from any of ``cols``: it is raw when one of
+    them is, and carries the first record-mixing step among them (a
+    privatizer it reaches is then not certified).
+    """
+    if not cols:
+        return {"raw": True}
+    raw = [c for c in cols if c.raw]
+    mixed = next((c.mixed_by for c in raw if c.mixed_by is not None), None)
+    return {"raw": bool(raw), "mixed_by": mixed}
+
+
+def _selects_and_predicts(est: Any) -> bool:
+    """A feature selector that also predicts (RFE): its role sets its output."""
+    return isinstance(est, SelectorMixin) and hasattr(est, "predict")
+
+
+def _member_fits(est: Any, static: bool) -> tuple[int | None, str]:
+    """Fits of a meta-estimator's member per record, and why (None: unknown).
+
+    Each fit of a member that holds a privatizer privatizes every record
+    again.  RFE fits its estimator once per elimination round and once
+    more on the columns kept: ``max(ranking_)`` fits in all.  For other
+    meta-estimators the number is not known from their fitted state.
+    """
+    name = type(est).__name__
+    if isinstance(est, RFE) and not isinstance(est, RFECV) and not static:
+        ranking = _attr(est, "ranking_")
+        if ranking is not None and np.size(ranking):
+            fits = int(np.max(ranking))
+            return fits, (
+                f"{fits} fits by {name}: one per elimination round, on the "
+                "columns still kept, and one on the columns selected"
+            )
+    return None, (
+        f"{name} fits clones of its estimator a number of times privacy_report "
+        "cannot read from it, each fit privatizing again"
+    )
 
 
 def _per_column(value: Any, n: int, default: Any = np.nan) -> list:

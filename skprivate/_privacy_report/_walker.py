@@ -37,10 +37,13 @@ from ._inspect import (
     _is_identity,
     _is_search,
     _join,
+    _member_fits,
+    _merged_marks,
     _param_members,
     _privatizes,
     _resolve_columns,
     _search_releases,
+    _selects_and_predicts,
     _spec_labels,
     _uses_y,
 )
@@ -122,10 +125,15 @@ class _Walker:
         if isinstance(est, PrivatizerMixin):
             return self.privatizer(est, cols, "transform")
         if isinstance(est, Pipeline):
-            for _, step in est.steps:
-                if step is None or (isinstance(step, str) and step == "passthrough"):
-                    continue
-                cols = self.walk(step, cols, y)
+            steps = [
+                step
+                for _, step in est.steps
+                if not (
+                    step is None or (isinstance(step, str) and step == "passthrough")
+                )
+            ]
+            for i, step in enumerate(steps):
+                cols = self.transformed(step, cols, y, last=i == len(steps) - 1)
             return cols
         if isinstance(est, ColumnTransformer):
             return self.column_transformer(est, cols, y)
@@ -139,7 +147,7 @@ class _Walker:
                         cols, f"passthrough '{name}' of FeatureUnion"
                     )
                 else:
-                    out += self.walk(transformer, cols, y)
+                    out += self.transformed(transformer, cols, y)
             return out
         if isinstance(est, TransformedTargetRegressor):
             return self.transformed_target(est, cols, y)
@@ -163,6 +171,34 @@ class _Walker:
         if any(_privatizes(est)):
             return self.ensemble(est, cols, y)
         return self.leaf(est, cols, y)
+
+    def transformed(
+        self, est: Any, cols: list[_Col], y: _Col | None, last: bool = False
+    ) -> list[_Col]:
+        """Walk ``est``; unless ``last``, its ``transform`` output is used.
+
+        A feature selector that also predicts (RFE, RFECV) is walked as a
+        learner, whose output is its predictions; fed on to a next step, its
+        output is the raw input columns it keeps.
+        """
+        out = self.walk(est, cols, y)
+        if not last and _selects_and_predicts(est):
+            out = self.selected(est, cols)
+        return out
+
+    def selected(self, est: Any, cols: list[_Col]) -> list[_Col]:
+        """The input columns a feature selector outputs, raw as they came."""
+        name = type(est).__name__
+        support = None
+        if not self.static:
+            try:
+                support = np.asarray(est.get_support(), dtype=bool)
+            except Exception:  # not fitted as expected: every column may pass
+                support = None
+        if support is not None and support.size == len(cols):
+            cols = [c for c, keep in zip(cols, support, strict=True) if keep]
+        how = (name, f"{name} outputs raw columns of its input")
+        return [replace(c, via=c.via or how) if c.raw else c for c in cols]
 
     def passthrough(self, cols: list[_Col], how: str) -> list[_Col]:
         return [
@@ -251,15 +287,18 @@ class _Walker:
     ) -> list[_Col]:
         n_in = _attr(ct, "n_features_in_")
         names_in = _attr(ct, "feature_names_in_")
-        any_raw = any(c.raw for c in cols) if cols else True
         if self.static:
             items = [*ct.transformers, ("remainder", ct.remainder, None)]
         else:
             items = ct.transformers_
+        # columns that cannot be traced one to one carry the marks of all
+        # the columns fed in: a step before that mixed records still
+        # makes a privatizer downstream uncertified
+        marks = _merged_marks(cols)
         mapped = n_in is not None and len(cols) == n_in
         if n_in is not None and not mapped:
             labels = names_in if names_in is not None else range(n_in)
-            cols = [_Col(str(c), raw=any_raw) for c in labels]
+            cols = [_Col(str(c), **marks) for c in labels]
             mapped = True
         out = []
         for name, transformer, spec in items:
@@ -271,9 +310,9 @@ class _Walker:
             if index is not None:
                 sub = [cols[i] for i in index]
             elif spec is None:  # remainder of an unfitted transformer
-                sub = [_Col("remainder columns (if any)", raw=any_raw)]
+                sub = [_Col("remainder columns (if any)", **marks)]
             else:
-                sub = [_Col(c, raw=any_raw) for c in _spec_labels(name, spec)]
+                sub = [_Col(c, **marks) for c in _spec_labels(name, spec)]
             if not sub:
                 continue
             if transformer == "passthrough" or _is_identity(transformer):
@@ -284,7 +323,7 @@ class _Walker:
                 )
                 out += self.passthrough(sub, how)
             else:
-                out += self.walk(transformer, sub, y)
+                out += self.transformed(transformer, sub, y)
         return out
 
     def transformed_target(
@@ -326,13 +365,11 @@ class _Walker:
             features = [replace(c, via=c.via or how) if c.raw else c for c in cols]
             base = base if base is not None else LinearRegression()
             rows, _ = self.sub(lambda: self.walk(base, features, y))
-            for row in rows:
-                row["note"] = _join(
-                    row.get("note"),
-                    f"counted once: {name} refits its base regressor at every "
-                    "iteration, each refit privatizing again",
-                )
-            self.rows += rows
+            reason = (
+                f"{name} refits its base regressor and predicts with it at "
+                "every iteration, each call privatizing again"
+            )
+            self.rows += _scale(rows, lambda r: None, reason)
             return [self.prediction(est, cols)]
         self.privatizer(privatizer, cols, "fit")
         if y is not None and y.raw and not y.flagged and _uses_y(est):
@@ -392,22 +429,19 @@ class _Walker:
                 "classifier_, named_estimators_, best_estimator_)."
             )
         predictions = []
+        fits, reason = _member_fits(est, self.static)
+        # RFE's estimator_ is fitted on the columns it keeps
+        fed = self.selected(est, cols) if _selects_and_predicts(est) else cols
+        fed = fed if not self.static else cols
         for member in members:
-            rows, out = self.sub(lambda m=member: self.walk(m, cols, y))
+            rows, out = self.sub(lambda m=member: self.walk(m, fed, y))
             if not isinstance(est, _ONE_FIT_PER_MEMBER):
-                for row in rows:
-                    row["note"] = _join(
-                        row.get("note"),
-                        f"counted once per member of "
-                        f"{name}: a meta-estimator that refits clones "
-                        "internally privatizes more often",
-                    )
+                rows = _scale(rows, lambda r: fits, reason)
             self.rows += rows
             predictions += [c for c in out if c.prediction]
         if hasattr(est, "transform") and not hasattr(est, "predict"):
             # a selector (SelectFromModel, ...) outputs columns of its input
-            how = (name, f"{name} outputs raw columns of its input")
-            return [replace(c, via=c.via or how) if c.raw else c for c in cols]
+            return self.selected(est, cols)
         raw = [c for c in predictions if c.raw]
         return [self.prediction(est, raw)] if predictions else []
 
