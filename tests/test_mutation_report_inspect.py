@@ -19,7 +19,8 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.compose import ColumnTransformer
 from sklearn.cross_decomposition import PLSRegression
 from sklearn.ensemble import VotingRegressor
-from sklearn.linear_model import Ridge, RidgeCV
+from sklearn.feature_selection import RFE, RFECV, SelectFromModel
+from sklearn.linear_model import LinearRegression, Ridge, RidgeCV
 from sklearn.model_selection import (
     GridSearchCV,
     KFold,
@@ -48,10 +49,13 @@ from skprivate._privacy_report._inspect import (
     _fitted_members,
     _input_cols,
     _is_estimator,
+    _member_fits,
+    _merged_marks,
     _param_members,
     _per_column,
     _privatizes,
     _resolve_columns,
+    _selects_and_predicts,
     _spec_labels,
     _split_counts,
 )
@@ -467,3 +471,70 @@ def test_a_model_that_stores_cross_validation_results_is_no_search():
     report = privacy_report(pipe.fit(_X(k=2), _y()))
     assert report.attrs == {}
     assert list(report["column"]) == ["x0", "x1", "y", "total"]
+
+
+_RFE_REASON = (
+    "4 fits by RFE: one per elimination round, on the columns still kept, "
+    "and one on the columns selected"
+)
+_UNREAD = (
+    "fits clones of its estimator a number of times privacy_report cannot "
+    "read from it, each fit privatizing again"
+)
+
+
+def _fitted_rfe(cls=RFE, **kwargs):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(40, 4))
+    y = X @ np.array([0.1, 0.5, 1.0, 2.0])
+    return cls(LinearRegression(), **kwargs).fit(X, y)
+
+
+def test_rfe_fits_its_estimator_max_ranking_times():
+    """Fitted RFE: max(ranking_) fits; as parameters, RFECV or unfitted: unknown."""
+    rfe = _fitted_rfe(n_features_to_select=1)
+    assert rfe.ranking_.max() == 4
+    assert _member_fits(rfe, static=False) == (4, _RFE_REASON)
+    assert _member_fits(rfe, static=True) == (None, f"RFE {_UNREAD}")
+    assert _member_fits(RFE(LinearRegression()), static=False) == (
+        None,
+        f"RFE {_UNREAD}",
+    )
+    rfecv = _fitted_rfe(RFECV, cv=2)
+    assert _member_fits(rfecv, static=False) == (None, f"RFECV {_UNREAD}")
+    assert _member_fits(VotingRegressor([("r", Ridge())]), static=False) == (
+        None,
+        f"VotingRegressor {_UNREAD}",
+    )
+
+
+def test_rfe_with_an_empty_ranking_reads_as_unknown():
+    """A ranking with no entry tells no count: unknown, not an error."""
+    rfe = RFE(LinearRegression())
+    rfe.ranking_ = np.array([], dtype=int)
+    assert _member_fits(rfe, static=False)[0] is None
+
+
+def test_merged_marks_keep_the_first_mixing_step_of_a_raw_column():
+    """Columns not traced one to one: raw if any input is, and its mixing mark."""
+    mixed = ("PCA", "fitted on every record")
+    private = _Col("p", raw=False, mixed_by=("Other", "ignored"))
+    assert _merged_marks([]) == {"raw": True}
+    assert _merged_marks([private]) == {"raw": False, "mixed_by": None}
+    assert _merged_marks([private, _Col("a"), _Col("b", mixed_by=mixed)]) == {
+        "raw": True,
+        "mixed_by": mixed,
+    }
+    first = ("StandardScaler", "first")
+    assert _merged_marks([_Col("a", mixed_by=first), _Col("b", mixed_by=mixed)]) == {
+        "raw": True,
+        "mixed_by": first,
+    }
+
+
+def test_only_a_selector_that_predicts_changes_output_by_its_role():
+    """RFE selects and predicts; SelectFromModel only selects; a model predicts."""
+    assert _selects_and_predicts(RFE(LinearRegression()))
+    assert _selects_and_predicts(RFECV(LinearRegression()))
+    assert not _selects_and_predicts(SelectFromModel(LinearRegression()))
+    assert not _selects_and_predicts(LinearRegression())
