@@ -23,12 +23,13 @@ from sklearn import config_context
 from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin, clone
 from sklearn.cluster import KMeans
 from sklearn.compose import ColumnTransformer, TransformedTargetRegressor
+from sklearn.decomposition import PCA
 from sklearn.ensemble import (
     BaggingRegressor,
     StackingRegressor,
     VotingRegressor,
 )
-from sklearn.feature_selection import SelectFromModel
+from sklearn.feature_selection import RFE, SelectFromModel
 from sklearn.linear_model import LinearRegression, RANSACRegressor, Ridge
 from sklearn.model_selection import GridSearchCV, KFold, LeaveOneOut
 from sklearn.neighbors import KernelDensity
@@ -53,7 +54,8 @@ from skprivate import (
     SubsetUniform,
     privacy_report,
 )
-from skprivate._privacy_report._inspect import _consumes_sample_weight
+from skprivate._privacy_report._inspect import _Col, _consumes_sample_weight
+from skprivate._privacy_report._walker import _Walker
 from skprivate.base import PrivatizerMixin
 
 from .test_mutation_report import (
@@ -1720,3 +1722,89 @@ def test_a_candidate_that_scales_first_adds_a_column_not_certified():
     ]
     assert report["notion"].tolist()[1:3] == ["none (raw)", "none (not certified)"]
     assert report["exact_disclosure"].tolist()[1:] == [True, False, True]
+
+
+def _rfe_frame(n=40):
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.uniform(size=(n, 3)), columns=["a", "b", "c"])
+    return X, X.to_numpy() @ np.array([0.1, 1.0, 3.0])
+
+
+def _private_rfe(k=1):
+    """RFE over a stated privatizer: noiseless, so the kept columns are b, c."""
+    return RFE(
+        make_pipeline(_ldp(0.5), LinearRegression()),
+        n_features_to_select=k,
+        importance_getter="named_steps.linearregression.coef_",
+    )
+
+
+def test_rfe_rows_name_the_kept_columns_and_count_every_round():
+    """3 columns down to 1: two elimination rounds and the final fit."""
+    X, y = _rfe_frame()
+    rfe = _private_rfe().fit(X, y)
+    assert rfe.support_.tolist() == [False, False, True]
+    note = (
+        "privatized 3 times per record: 3 fits by RFE: one per elimination "
+        "round, on the columns still kept, and one on the columns selected"
+    )
+    report = privacy_report(rfe)
+    assert _table(report)[0] == ("c", "_Stated", 1.5, note)
+
+
+def test_rfe_in_a_union_or_column_transformer_passes_its_kept_columns_raw():
+    """A branch's output is its transform: RFE's kept input columns, raw."""
+    X, y = _rfe_frame()
+    kept = ("RFE outputs raw columns of its input; released raw",)
+    union = FeatureUnion([("rfe", _private_rfe(2))]).fit(X, y)
+    rows = [r for r in _table(privacy_report(union)) if r[1] == "RFE"]
+    assert [(r[0], r[2], r[3]) for r in rows] == [
+        ("b", np.inf, *kept),
+        ("c", np.inf, *kept),
+    ]
+    ct = ColumnTransformer([("rfe", _private_rfe(2), ["a", "b", "c"])]).fit(X, y)
+    rows = [r for r in _table(privacy_report(ct)) if r[1] == "RFE"]
+    assert [r[0] for r in rows] == ["b", "c"]
+
+
+def test_a_selector_outputs_the_columns_it_keeps_or_all_when_unknown():
+    """Fitted: its support; read from parameters or mismatched: every column."""
+    X, y = _rfe_frame()
+    rfe = _private_rfe(2).fit(X, y)
+    cols = [_Col("a"), _Col("b", raw=False), _Col("c")]
+    how = ("RFE", "RFE outputs raw columns of its input")
+    assert _Walker().selected(rfe, cols) == [
+        _Col("b", raw=False),
+        _Col("c", via=how),
+    ]
+    every = [_Col("a", via=how), _Col("b", raw=False), _Col("c", via=how)]
+    assert _Walker(static=True).selected(rfe, cols) == every
+    assert _Walker().selected(_private_rfe(2), cols) == every  # not fitted
+    assert _Walker().selected(rfe, cols[:2]) == every[:2]  # sizes differ
+    earlier = ("raw (passthrough)", "passthrough")
+    assert _Walker().selected(rfe, [_Col("a"), _Col("b"), _Col("c", via=earlier)])[
+        1
+    ] == _Col("c", via=earlier)
+
+
+def test_a_search_without_a_refit_setting_reads_its_best_estimator():
+    """Only refit=False turns the report to the candidates; no setting reads best."""
+    search = GridSearchCV(
+        make_pipeline(_ldp(0.5), LinearRegression()),
+        {"linearregression__fit_intercept": [True]},
+        cv=KFold(2),
+    ).fit(_frame(), _y())
+    expected = _table(privacy_report(search))
+    del search.refit
+    assert _table(privacy_report(search)) == expected
+    assert "refit=False" not in " ".join(r[3] for r in expected)
+
+
+def test_a_mixing_step_that_changes_the_column_count_marks_a_branch_privatizer():
+    """PCA then a ColumnTransformer branch: the privatizer is not certified."""
+    pipe = make_pipeline(
+        PCA(n_components=1), ColumnTransformer([("p", _ldp(0.5), [0])])
+    ).fit(_frame())
+    rows = _table(privacy_report(pipe))
+    assert [r[:3] for r in rows] == [("0", "_Stated", 0.5), ("0", "PCA", np.inf)]
+    assert rows[1][3].startswith("not certified")
