@@ -333,19 +333,38 @@ class PrivatizerMixin(
         self : object
         """
         with raw_values_withheld():
-            rows = X
-            if is_dask_collection(X):
-                # the range is read by the statistic that checks every value
-                # as the in-memory fit does, naming its row in the whole data
-                X = fit_sample(
-                    X, self._fit_summary(), FiniteRange(columns=True, finite=True)
-                )
-            fitted = self._fit(X, y)
-            statistic = self._fitted_rows_statistic()
-            if statistic is not None:
-                value, n_fitted = count_and_reduce_rows(rows, statistic)
-                self._assess_fitted_data(statistic, value, n_fitted)
+            try:
+                rows = X
+                if is_dask_collection(X):
+                    # the range is read by the statistic that checks every
+                    # value as the in-memory fit does, naming its row in the
+                    # whole data
+                    X = fit_sample(
+                        X, self._fit_summary(), FiniteRange(columns=True, finite=True)
+                    )
+                fitted = self._fit(X, y)
+                statistic = self._fitted_rows_statistic()
+                if statistic is not None:
+                    value, n_fitted = count_and_reduce_rows(rows, statistic)
+                    self._assess_fitted_data(statistic, value, n_fitted)
+            except BaseException:
+                self._discard_fitted_state()
+                raise
             return fitted
+
+    def _discard_fitted_state(self) -> None:
+        """Forget a fit that failed: the privatizer is then not fitted.
+
+        A refit that raises may leave the state of the earlier fit, or part
+        of a new one, next to the settings it was called with: ``transform``
+        would release by one setting while ``privacy_summary`` reports the
+        other.  The release counter stays, so a later fit never replays a
+        release.
+        """
+        for name in list(vars(self)):
+            if name.endswith("_") and not name.startswith("__"):
+                delattr(self, name)
+        self.__dict__.pop("_fitted_settings", None)
 
     def transform(self, X: Any, **params: Any) -> Any:
         """Release ``X`` with fresh noise.
