@@ -36,7 +36,7 @@ from skprivate.integral._sensitivity import (
     global_scale,
     sum_sensitivity,
 )
-from skprivate.utils._seeding import canonical, data_fingerprint, words
+from skprivate.utils._seeding import canonical, data_fingerprint, multiset_hash, words
 
 LOCAL = (
     "sensitivity='local': the {} is released with a noise scale computed from "
@@ -377,12 +377,14 @@ def test_moments_merge_blocks_in_any_order_and_skip_empty_ones():
     stat = _Moments(0.0, 10.0, clip=True)
     a, b = np.array([1.0, 12.0]), np.array([-4.0, 3.0, 5.0])
     empty = stat.block(np.zeros(0), 0)
-    assert empty == (0, 0.0, 0.0, 0.0)
+    assert empty == (0, 0.0, 0.0, 0.0, 0)
     merged = stat.merge([empty, stat.block(a, 0), empty, stat.block(b, 2), empty])
     clamped = np.array([1.0, 10.0, 0.0, 3.0, 5.0])
-    n, total, mean, m2 = merged
+    n, total, mean, m2, hashed = merged
     assert n == 5 and total == 19.0 and mean == pytest.approx(3.8, rel=1e-15)
     assert m2 == pytest.approx(np.sum((clamped - 3.8) ** 2), rel=1e-14)
+    assert hashed == multiset_hash(clamped[::-1])
+    assert stat.merge([stat.block(b, 2), stat.block(a, 0)]) == merged
     assert _Moments(0.0, 10.0, clip=False).block(a, 0)[1] == 13.0
 
 
@@ -831,7 +833,7 @@ def test_a_moment_draws_from_the_seed_mixed_with_its_settings_and_moments():
     xs = np.array([0.0, 1.0, 3.0, 5.0, 10.0])
     n, total = 5, 19.0
     m2 = float(np.sum((xs - total / n) ** 2))
-    moments = (5, np.float32(total).item(), np.float32(m2).item())
+    moments = (5, multiset_hash(xs))
     for statistic, truth, scale in (
         ("sum", total, 10.0 / 2.0),
         ("var", m2 / 4, 100.0 / (5 * 2.0)),
@@ -866,3 +868,35 @@ def test_a_seeded_release_does_not_depend_on_the_order_of_the_records(statistic)
         for v in (x, shuffled)
     ]
     assert same[0] == same[1]
+
+
+def test_a_seeded_moment_draws_other_noise_for_a_batch_one_value_apart():
+    """Batches with sums equal in single precision still get other noise.
+
+    The seed read the sums rounded to single precision: two batches of
+    100,000 rows one value 0.01 apart drew the same noise, so the difference
+    of their releases was the exact difference of their sums.
+    """
+    x = np.random.default_rng(0).uniform(0, 100, 100_000)
+    y = x.copy()
+    y[0] += 0.01 if x[0] < 99 else -0.01
+    assert np.float32(x.sum()) == np.float32(y.sum())
+    for statistic in ("sum", "mean", "var"):
+        a = laplace_statistic(x, statistic, 1.0, (0, 100), random_state=0)
+        b = laplace_statistic(y, statistic, 1.0, (0, 100), random_state=0)
+        true = laplace_statistic(x, statistic, 1e300, (0, 100), random_state=0)
+        other = laplace_statistic(y, statistic, 1e300, (0, 100), random_state=0)
+        # the same noise would leave the two differences equal to rounding
+        assert abs((a - b) - (true - other)) > 1e-8
+
+
+def test_a_seeded_moment_is_the_same_for_a_permuted_or_partitioned_batch():
+    da = pytest.importorskip("dask.array")
+    x = np.random.default_rng(1).uniform(0, 10, 1000)
+    value = laplace_statistic(x, "mean", 1.0, (0, 10), random_state=4)
+    shuffled = np.random.default_rng(2).permutation(x)
+    assert laplace_statistic(shuffled, "mean", 1.0, (0, 10), random_state=4) == value
+    lazy = da.from_array(shuffled, chunks=137)
+    assert laplace_statistic(lazy, "mean", 1.0, (0, 10), random_state=4) == (
+        pytest.approx(value, rel=1e-12, abs=0)
+    )

@@ -41,7 +41,7 @@ from ..exceptions import PrivacyLeakWarning
 from ..utils import check_generator
 from ..utils._dask import is_dask_collection
 from ..utils._redact import raw_values_withheld
-from ..utils._seeding import canonical, data_fingerprint, words
+from ..utils._seeding import canonical, data_fingerprint, multiset_hash, words
 from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_float_array, check_numeric_input
@@ -239,12 +239,14 @@ _QUANTILES = {"min": 0.0, "median": 0.5, "max": 1.0}
 
 
 class _Moments(RowStatistic):
-    """``(n, sum, mean, M2)`` of the values clamped into ``[lo, hi]``.
+    """``(n, sum, mean, M2, hash)`` of the values clamped into ``[lo, hi]``.
 
     One block's moments are the sums :func:`laplace_statistic` takes of the
     sorted values in memory; blocks merge by Chan, Golub and LeVeque's
-    pairwise update.  ``clip=False`` (the count) leaves the values as they
-    are.  A missing value is refused with its position.
+    pairwise update.  ``hash`` is the :func:`multiset_hash` of the values,
+    what a seeded release reads of its batch.  ``clip=False`` (the count)
+    leaves the values as they are.  A missing value is refused with its
+    position.
     """
 
     def __init__(self, lo: float, hi: float, clip: bool) -> None:
@@ -259,14 +261,16 @@ class _Moments(RowStatistic):
             x = np.clip(x, self.lo, self.hi)
         n = x.size
         if n == 0:
-            return 0, 0.0, 0.0, 0.0
+            return 0, 0.0, 0.0, 0.0, 0
         total = x.sum()
         mean = total / n
-        return n, float(total), float(mean), float(np.sum((x - mean) ** 2))
+        m2 = float(np.sum((x - mean) ** 2))
+        return n, float(total), float(mean), m2, multiset_hash(x)
 
     def merge(self, values):
-        n, total, mean, m2 = values[0]
-        for nb, tb, mb, m2b in values[1:]:
+        n, total, mean, m2, hashed = values[0]
+        for nb, tb, mb, m2b, hb in values[1:]:
+            hashed = (hashed + hb) % 2**64
             if nb == 0:
                 continue
             if n == 0:
@@ -277,7 +281,7 @@ class _Moments(RowStatistic):
             mean = mean + delta * nb / both
             m2 = m2 + m2b + delta**2 * n * nb / both
             n, total = both, total + tb
-        return n, total, mean, m2
+        return n, total, mean, m2, hashed
 
 
 def _release_generator(random_state: Any, settings: Any, data: Any):
@@ -312,17 +316,20 @@ def _column_seed(seed: int, column: Any) -> int:
 def _moments_fingerprint(moments) -> Any:
     """What a moment statistic's seed reads of its data.
 
-    The merged moments rounded to single precision: the same in memory and
-    on dask (whose merge order moves the last bits of the sums, never a
-    single-precision rounding in practice), different for another batch.
+    The count and the :func:`multiset_hash` of the clamped values: the same
+    in memory and on dask (whatever the partitions and their merge order),
+    different for another batch however small the change.  (Rounded sums
+    would not do: two batches of 100,000 rows that differ by 0.2 in one
+    value have the same single-precision sums, so the same noise, and the
+    difference of their releases would be the exact difference of sums.)
     """
-    n, total, _, m2 = moments
-    return (int(n), np.float32(total).item(), np.float32(m2).item())
+    n, _, _, _, hashed = moments
+    return (int(n), int(hashed))
 
 
 def _moment_value(moments, statistic):
     """The statistic (without noise) of merged moments."""
-    n, total, _, m2 = moments
+    n, total, _, m2, _ = moments
     if statistic == "count":
         return float(n)
     if statistic == "sum":
