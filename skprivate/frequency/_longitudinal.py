@@ -40,6 +40,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._uncertainty import ConfidenceIntervalMixin, IntervalRequest
 from ..base import ParamsValidationMixin, SufficientStatisticMixin
 from ..utils import HasMethods, Interval, Options
+from ..utils._budget import budget_share
 from ..utils._statistic import RowStatistic, validate_rows
 from ._coins import COIN_SCALE, MIN_EPSILON, draw_coins, unary_numerators
 from ._estimator import _distinct_rows, norm_sub
@@ -335,7 +336,7 @@ class LongitudinalOracle(_FrequencyPrivatizer):
 
     @property
     def _epsilon_per_feature(self) -> float:
-        return float(self.epsilon_permanent) / self.n_features_in_
+        return budget_share(self.epsilon_permanent, self.n_features_in_)
 
     def _oracle_kind(self, n_categories: int, epsilon: float) -> str:
         return self.kind
@@ -344,7 +345,7 @@ class LongitudinalOracle(_FrequencyPrivatizer):
         self._check_params()
         n_features = self._validate(X, reset=True).shape[1]
         for name in ("epsilon_permanent", "epsilon_instant"):
-            share = float(getattr(self, name)) / n_features
+            share = budget_share(getattr(self, name), n_features)
             if share < MIN_EPSILON:
                 raise ValueError(
                     f"{name} per column is {share:.3g} over {n_features} columns; "
@@ -356,8 +357,8 @@ class LongitudinalOracle(_FrequencyPrivatizer):
             LongitudinalChannel(
                 self.kind,
                 c.size,
-                float(self.epsilon_permanent) / n,
-                float(self.epsilon_instant) / n,
+                budget_share(self.epsilon_permanent, n),
+                budget_share(self.epsilon_instant, n),
             )
             for c in self.categories_
         ]

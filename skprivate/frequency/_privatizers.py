@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..exceptions import PrivacyLeakWarning
 from ..utils import Interval, Options
+from ..utils._budget import budget_share
 from ..utils._dask import describe_collection, is_dask_collection
 from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
@@ -207,7 +208,7 @@ class _FrequencyPrivatizer(PrivatizerMixin, BaseEstimator):
 
     @property
     def _epsilon_per_feature(self) -> float:
-        return float(self.epsilon) / self.n_features_in_
+        return budget_share(self.epsilon, self.n_features_in_)
 
     def _names(self) -> list[str]:
         if hasattr(self, "feature_names_in_"):

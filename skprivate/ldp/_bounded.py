@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..utils import bounds_from_data, check_bounds
 from ..utils._bounds import check_values_in_bounds
+from ..utils._budget import budget_share
 from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
 
@@ -66,16 +67,25 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             names = getattr(self, "feature_names_in_", None)
             low, high = check_bounds(self.bounds, X.shape[1], feature_names=names)
         self.bounds_ = (low, high)
+        q = X.shape[1]
+        for name in ("epsilon", "delta"):
+            total = float(getattr(self, name, 0.0))
+            if total > 0 and budget_share(total, q) == 0.0:
+                raise ValueError(
+                    f"{name}={total!r} over {q} columns leaves each column a "
+                    "budget that underflows to 0 in double precision; give a "
+                    f"larger {name} or fewer columns."
+                )
         self._calibrate(high - low)
         return self
 
     @property
     def _epsilon_per_feature(self) -> float:
-        return float(self.epsilon) / self.n_features_in_
+        return budget_share(self.epsilon, self.n_features_in_)
 
     @property
     def _delta_per_feature(self) -> float:
-        return float(getattr(self, "delta", 0.0)) / self.n_features_in_
+        return budget_share(getattr(self, "delta", 0.0), self.n_features_in_)
 
     def _base_summary(self) -> dict[str, Any]:
         low, high = self.bounds_

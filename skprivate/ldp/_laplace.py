@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
 from ..utils._bounds import bounds_text, column_label
+from ..utils._budget import budget_share
 from ..utils._row_blocks import in_row_blocks
 from ..utils._statistic import global_rows
 from ..utils._warnings import external_stacklevel
@@ -271,7 +272,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             low, high = check_bounds(self.bounds, q, feature_names=names)
             self.bounds_from_data_ = False
         self.bounds_ = (low, high)
-        eps_j = self.epsilon / q
+        eps_j = budget_share(self.epsilon, q)
         if self.secure:
             unit = (high - low) / max(eps_j, 1.0)
             step = np.exp2(np.floor(np.log2(unit)) - GRID_BITS)
@@ -406,7 +407,7 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         summary = {
             "notion": "epsilon-local differential privacy",
             "epsilon": float(self.epsilon),
-            "epsilon_per_feature": float(self.epsilon / self.n_features_in_),
+            "epsilon_per_feature": budget_share(self.epsilon, self.n_features_in_),
             "scale": self.scale_.tolist(),
             "bounds": (self.bounds_[0].tolist(), self.bounds_[1].tolist()),
             "bounds_from_data": bool(self.bounds_from_data_),

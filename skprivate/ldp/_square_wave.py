@@ -91,6 +91,10 @@ def square_wave_half_width(epsilon: float) -> float:
     return _square_wave_terms(epsilon)[0]
 
 
+# The smallest per-column budget the exact coin is set up for.
+_MIN_EPSILON = 1e-9
+
+
 class SquareWaveLDP(_BoundedPrivatizer):
     """The Square Wave mechanism of Li et al. (SIGMOD 2020), epsilon-LDP.
 
@@ -131,7 +135,8 @@ class SquareWaveLDP(_BoundedPrivatizer):
     ``epsilon_j = epsilon / q``; the ``q`` independent releases compose to
     ``epsilon`` for the record, the rule of :class:`~skprivate.LaplaceLDP`.
     ``w`` and the band probability are computed in a form that neither
-    overflows nor cancels, so every finite ``epsilon`` works.
+    overflows nor cancels, so every finite ``epsilon`` from ``1e-9`` per
+    column up works.
 
     **Exact sampling on a grid** (``secure=True``).  The unit domain is cut
     into ``n`` steps (a power of two, ``2**20`` or more so that the band
@@ -149,7 +154,8 @@ class SquareWaveLDP(_BoundedPrivatizer):
     rounded up (and at least ``2**-60``), so the realised far probability
     is never below ``p_far`` and the realised ratio never above
     ``e^epsilon_j``: the sampler is ``epsilon_j``-LDP with no
-    floating-point caveat, for every finite ``epsilon``.  The release
+    floating-point caveat, for every finite ``epsilon`` of at least
+    ``1e-9`` per column.  The release
     ``a + (b - a) j / n`` is post-processing.
 
     **Every output is reachable from every input.**  For an input ``k``
@@ -163,7 +169,9 @@ class SquareWaveLDP(_BoundedPrivatizer):
     ``ceil(p 2**53) / 2**53`` lies in ``(0, 1)`` for
     ``2**-60 <= p <= p_far (1 + 1e-12) < 1``.  So the set of outputs is
     ``{a + (b - a) j / n : -W <= j <= n + W}`` for every input and every
-    finite ``epsilon``, with no limit on the budget: when ``w n < 1``
+    ``epsilon`` of at least ``1e-9`` per column, with no upper limit on the
+    budget (a smaller one is refused: the coin's rounding margin would
+    exceed ``e**epsilon_j - 1``): when ``w n < 1``
     (``n`` is capped at ``2**50``, from about ``epsilon = 38``) ``W = 0``
     and the mechanism is randomized response over the ``n + 1`` grid
     points, still with the ratio ``e**epsilon_j`` exactly.
@@ -208,6 +216,15 @@ class SquareWaveLDP(_BoundedPrivatizer):
 
     def _calibrate(self, sensitivity: NDArray) -> None:
         eps = self._epsilon_per_feature
+        if eps < _MIN_EPSILON:
+            # the coin's probability is raised by a relative 1e-12 to round
+            # safely; below this budget that margin would exceed e**eps - 1
+            # and the far outputs would outweigh the near ones
+            raise ValueError(
+                f"epsilon per column is {eps:.3g} over {self.n_features_in_} "
+                "columns; SquareWaveLDP's exact coin is set up for at least "
+                f"{_MIN_EPSILON:g} per column."
+            )
         w, near_odds = _square_wave_terms(eps)
         self.half_width_ = w
         self._near_odds = near_odds

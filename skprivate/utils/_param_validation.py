@@ -13,6 +13,7 @@ of scikit-learn's constraints so that a reader of either feels at home.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -69,10 +70,13 @@ class Interval:
     def is_satisfied_by(self, value: Any) -> bool:
         if isinstance(value, bool | np.bool_) or not isinstance(value, self.type):
             return False
-        if isinstance(value, numbers.Real) and (
-            np.isnan(value) or (np.isinf(value) and not self.allow_inf)
-        ):
-            return False
+        if isinstance(value, numbers.Real):
+            try:  # any Real (a Fraction too) is read through its float
+                as_float = float(value)
+            except (OverflowError, ValueError, TypeError):
+                return False
+            if math.isnan(as_float) or (math.isinf(as_float) and not self.allow_inf):
+                return False
         if self.left is not None:
             if self.closed in ("left", "both"):
                 if value < self.left:
