@@ -19,6 +19,7 @@ import pytest
 
 from skprivate.exceptions import PrivacyLeakWarning
 from skprivate.integral import (
+    IntegralPrivateStatistics,
     absolute_relative_error,
     laplace_describe,
     laplace_statistic,
@@ -900,3 +901,26 @@ def test_a_seeded_moment_is_the_same_for_a_permuted_or_partitioned_batch():
     assert laplace_statistic(lazy, "mean", 1.0, (0, 10), random_state=4) == (
         pytest.approx(value, rel=1e-12, abs=0)
     )
+
+
+def test_integral_statistics_seed_other_resamples_for_another_batch(monkeypatch):
+    """An int seed is mixed with the table: a batch of the same size is
+    resampled by other index sets, and the same table by the same ones."""
+    from skprivate.integral import _statistics
+
+    seeds = []
+    real = _statistics.integral_private_column
+
+    def recording(col, statistics, n_resamples, decimals, k, seed, *args, **kw):
+        seeds.append(seed)
+        return real(col, statistics, n_resamples, decimals, k, seed, *args, **kw)
+
+    monkeypatch.setattr(_statistics, "integral_private_column", recording)
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(10, 2, (60, 1)), rng.normal(10, 2, (60, 1))
+    kwargs = {"statistics": ("mean",), "n_resamples": 20, "random_state": 5}
+    for X in (a, b, a):
+        IntegralPrivateStatistics(**kwargs).fit(X)
+    assert seeds[0] != seeds[1] and seeds[0] == seeds[2]
+    IntegralPrivateStatistics(**{**kwargs, "n_resamples": 21}).fit(a)
+    assert seeds[3] != seeds[0]  # the settings enter too

@@ -21,6 +21,7 @@ import pytest
 import skprivate.integral._statistics as S
 from skprivate.exceptions import InvalidParameterError, PrivacyLeakWarning
 from skprivate.integral import IntegralPrivateStatistics, integral_describe
+from skprivate.integral._release_seed import release_generator
 from skprivate.integral._resampling import STATISTICS
 
 
@@ -90,9 +91,15 @@ def _table(n=40, seed=0):
 
 def test_each_column_gets_its_own_seed_from_the_estimators_generator(recorder):
     X = _table()
-    IntegralPrivateStatistics(statistics=["mean", "max"], random_state=11).fit(X)
+    est = IntegralPrivateStatistics(statistics=["mean", "max"], random_state=11)
+    est.fit(X)
     seeds = [c["seed"] for c in recorder.calls]
-    expected = np.random.default_rng(11).integers(0, 2**63 - 1, size=3)
+    # an int seed mixed with the settings (all but n_jobs) and the table
+    settings = est.get_params(deep=False)
+    del settings["n_jobs"], settings["random_state"]
+    table = (["b", "a", "c"], X.to_numpy(dtype=float))
+    rng = release_generator(11, settings, table)
+    expected = rng.integers(0, 2**63 - 1, size=3)
     assert seeds == [int(s) for s in expected]
     assert all(type(s) is int for s in seeds)
     assert len(set(seeds)) == 3

@@ -214,9 +214,9 @@ def laplace_intervals(
     >>> ci = laplace_intervals(rel, 2.0, (0, 100), n=10_000, target="population")
     >>> ci[["quantity", "estimate", "lower", "upper"]].round(2)
       quantity  estimate    lower     upper
-    0    count   9999.31  9997.81  10000.81
-    1     mean     39.97    39.76     40.18
-    2      std     10.46      NaN       NaN
+    0    count  10000.52  9999.02  10002.02
+    1     mean     39.98    39.74     40.22
+    2      std     12.09      NaN       NaN
 
     A statistic released alone by :func:`laplace_statistic` (here the mean
     and the count, each at ε = 1):
@@ -230,7 +230,7 @@ def laplace_intervals(
     >>> ci = laplace_intervals(released, 1.0, (0, 100), n=10_000)
     >>> ci[["quantity", "lower", "upper", "target"]].round(2)
       quantity    lower     upper       target
-    0    count  9997.47  10003.46            n
+    0    count  9995.87  10001.87            n
     1     mean    39.95     40.01  sample mean
     """
     levels = [check_level(v) for v in np.atleast_1d(np.asarray(level, dtype=object))]

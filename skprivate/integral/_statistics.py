@@ -16,12 +16,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import ParamsValidationMixin, check_in_memory
 from ..exceptions import InvalidParameterError, PrivacyLeakWarning
-from ..utils import Interval, Options, check_generator
+from ..utils import Interval, Options
 from ..utils._redact import withholds_raw_values
 from ..utils._warnings import external_stacklevel
 from ..utils.validation import check_numeric_input
 from ._intervals import IntegralIntervalsMixin
 from ._microaggregation import microaggregate
+from ._release_seed import release_generator
 from ._resampling import STATISTICS, integral_private_column
 from ._rounding_check import RoundingCheckMixin
 
@@ -211,7 +212,10 @@ class IntegralPrivateStatistics(
         strictly more than ``k`` generators.
     random_state : int, RandomState, Generator or None, default=None
         Seed of the resampling.  Each column gets its own stream drawn from
-        it, so results do not depend on ``n_jobs``.
+        it, so results do not depend on ``n_jobs``.  An int (for
+        simulation) is mixed with the other settings and the table, so
+        another batch, even of the same size, is resampled by other index
+        sets; the same seed, settings and table reproduce the release.
     n_jobs : int or None, default=None
         Workers: columns are processed in parallel with joblib when there
         are at least as many columns as workers; otherwise the workers share
@@ -281,7 +285,7 @@ class IntegralPrivateStatistics(
     >>> ips.results_[["statistic", "value", "integrally_private"]]
       statistic   value  integrally_private
     0     count  500.00                True
-    1      mean    9.93                True
+    1      mean    9.94                True
     2       max     NaN               False
     """
 
@@ -368,7 +372,13 @@ class IntegralPrivateStatistics(
         )
         _check_magnitudes(X, names, statistics)
         columns = column_values(X, names)
-        rng = check_generator(self.random_state)
+        # an int seed is mixed with the settings and the table, so another
+        # batch of the same size is resampled by other index sets
+        settings = {
+            k: v for k, v in self.get_params(deep=False).items() if k != "n_jobs"
+        }
+        settings.pop("random_state", None)
+        rng = release_generator(self.random_state, settings, (names, X))
         seeds = rng.integers(0, 2**63 - 1, size=len(columns))
         k = self.min_cluster_size
 
@@ -537,11 +547,11 @@ def integral_describe(
     >>> integral_describe(df, n_resamples=300, min_cluster_size=20, random_state=0)
                  a       b
     count   400.00  400.00
-    mean      9.92    4.01
-    std       1.93    2.42
+    mean      9.94    4.07
+    std       1.95    2.40
     var        NaN     NaN
     min       5.83    0.00
-    median    9.72    4.00
+    median   10.03    4.20
     iqr       2.73    4.15
     max      13.98    8.00
     sum        NaN     NaN
