@@ -80,3 +80,24 @@ def test_square_wave_refuses_a_share_below_its_coins_margin():
         SquareWaveLDP(epsilon=1e-9, bounds=(0, 1)).fit(_X[:, :2])
     p = SquareWaveLDP(epsilon=1e-9, bounds=(0, 1)).fit(_X[:, :1])
     assert audit(p)["respected"].all()
+
+
+def test_audit_checks_the_columns_add_up_to_the_record_claim(monkeypatch):
+    """Each column within its share, the shares above the record: not respected."""
+    p = LaplaceLDP(epsilon=1.0, bounds=(0, 1)).fit(_X[:, :3])
+    table = audit(p)
+    assert table.attrs["record_respected"] is True
+    assert table.attrs["record_claimed_epsilon"] == 1.0
+    spent = sum(Fraction(float(v)) for v in table["audited_epsilon"])
+    assert table.attrs["record_audited_epsilon"] == float(spent)
+    summary = p.privacy_summary()
+    claimed = {**summary, "epsilon": float(spent) - 1e-6}
+    monkeypatch.setattr(p, "privacy_summary", lambda: claimed)
+    table = audit(p)
+    assert table.attrs["record_respected"] is False
+    assert not table["respected"].any()
+    assert (
+        table["method"]
+        .str.contains("audited losses add to .*, above the record's claimed epsilon")
+        .all()
+    )

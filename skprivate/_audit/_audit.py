@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -200,6 +201,11 @@ def audit(privatizer: Any) -> pd.DataFrame:
         ``worst_inputs`` and ``worst_output`` (what attains the figure),
         ``method`` (how it was computed, or why the law cannot be audited)
         and ``respected``.  ``report.attrs["note"]`` says how to read it.
+        For a pure epsilon claim, ``report.attrs`` also holds
+        ``record_audited_epsilon`` (the columns' audited losses added up
+        exactly: the loss of a whole record), ``record_claimed_epsilon``
+        and ``record_respected``; when the sum exceeds the claim every row
+        is marked not respected, with the reason in ``method``.
 
     Raises
     ------
@@ -260,4 +266,44 @@ def audit(privatizer: Any) -> pd.DataFrame:
         ]
     )
     frame.attrs["note"] = NOTE
+    _check_record(privatizer, frame)
     return frame
+
+
+def _check_record(privatizer: Any, frame: pd.DataFrame) -> None:
+    """Compare the columns' audited losses, added up, with the record's claim.
+
+    The columns of a record are released independently, so its loss is
+    the sum of theirs.  Each column may meet its own share while the shares
+    add to more than the record's budget (a budget split in low precision);
+    then every row is marked not respected and says why.  Only for a pure
+    epsilon claim, every column audited to a finite figure.
+    """
+    try:
+        summary = privatizer.privacy_summary()
+    except Exception:  # a summary that needs more than the fitted state
+        return
+    claim = summary.get("epsilon")
+    if (
+        claim is None
+        or summary.get("delta") not in (None, 0, 0.0)
+        or frame.empty
+        or "audited_epsilon" not in frame
+        or frame["respected"].isna().any()
+    ):
+        return
+    audited = [float(v) for v in frame["audited_epsilon"]]
+    if not all(np.isfinite(audited)) or not np.isfinite(float(claim)):
+        return
+    # exact sum of the doubles: no rounding decides the comparison
+    spent = sum((Fraction(v) for v in audited), Fraction(0))
+    respected = spent <= Fraction(float(claim))
+    frame.attrs["record_audited_epsilon"] = float(spent)
+    frame.attrs["record_claimed_epsilon"] = float(claim)
+    frame.attrs["record_respected"] = bool(respected)
+    if not respected:
+        frame["respected"] = False
+        frame["method"] = frame["method"].astype(str) + (
+            f"; the columns' audited losses add to {float(spent)!r}, above the "
+            f"record's claimed epsilon {float(claim)!r}"
+        )
