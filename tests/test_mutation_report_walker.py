@@ -1808,3 +1808,23 @@ def test_a_mixing_step_that_changes_the_column_count_marks_a_branch_privatizer()
     rows = _table(privacy_report(pipe))
     assert [r[:3] for r in rows] == [("0", "_Stated", 0.5), ("0", "PCA", np.inf)]
     assert rows[1][3].startswith("not certified")
+
+
+def test_rfe_as_a_pipeline_step_passes_raw_columns_and_as_the_last_predicts():
+    """Fed on to a next step RFE outputs its kept columns; last, predictions."""
+    X, y = _rfe_frame()
+    before = make_pipeline(_private_rfe(2), KernelDensity()).fit(X, y)
+    rows = [r for r in _table(privacy_report(before)) if r[1] == "RFE"]
+    assert [(r[0], r[2]) for r in rows] == [("b", np.inf), ("c", np.inf)]
+    assert (
+        rows[0][3] == "RFE outputs raw columns of its input; used raw by KernelDensity"
+    )
+    # the last of three steps predicts: nothing raw leaves through it
+    last = TransformedTargetRegressor(
+        make_pipeline(FunctionTransformer(), FunctionTransformer(), _private_rfe(2)),
+        transformer=_ldp(1.0),
+        check_inverse=False,
+    ).fit(X, y)
+    report = privacy_report(last)
+    assert "RFE" not in set(report["mechanism"])
+    assert np.isfinite(_total(report)["epsilon"])

@@ -333,7 +333,8 @@ class _FrequencyPrivatizer(PrivatizerMixin, BaseEstimator):
         return {
             "notion": "epsilon-LDP (frequency oracle)",
             "epsilon": float(self.epsilon),
-            "epsilon_per_feature": self._epsilon_per_feature,
+            # the nominal share; the coins are set up for budget_share, at most it
+            "epsilon_per_feature": float(self.epsilon) / self.n_features_in_,
             "realised_epsilon_per_feature": [o.realised_epsilon for o in self.oracles_],
             "floating_point_safe": True,
             "oracles": columns,

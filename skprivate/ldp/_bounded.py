@@ -91,7 +91,8 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         low, high = self.bounds_
         summary = {
             "epsilon": float(self.epsilon),
-            "epsilon_per_feature": self._epsilon_per_feature,
+            # the nominal share; the noise is calibrated to budget_share, at most it
+            "epsilon_per_feature": float(self.epsilon) / self.n_features_in_,
             "bounds": (low.tolist(), high.tolist()),
             "bounds_from_data": bool(self.bounds is None),
             "floating_point_safe": bool(self.secure),

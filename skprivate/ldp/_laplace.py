@@ -407,7 +407,8 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         summary = {
             "notion": "epsilon-local differential privacy",
             "epsilon": float(self.epsilon),
-            "epsilon_per_feature": budget_share(self.epsilon, self.n_features_in_),
+            # the nominal share; the noise is calibrated to budget_share, at most it
+            "epsilon_per_feature": float(self.epsilon) / self.n_features_in_,
             "scale": self.scale_.tolist(),
             "bounds": (self.bounds_[0].tolist(), self.bounds_[1].tolist()),
             "bounds_from_data": bool(self.bounds_from_data_),
