@@ -133,6 +133,19 @@ def _is_pair(declared: Any) -> bool:
     )
 
 
+def _declares_exact_cells(mechanism: Any) -> bool:
+    """Whether a design releases some cells' values exactly.
+
+    Read from the normalized cells (a numpy array of cells has no single
+    truth value: ``np.array([0])`` is cell 0, not "none").
+    """
+    normalized = getattr(mechanism, "_exact_cells", None)
+    if callable(normalized):
+        return len(normalized()) > 0
+    cells = getattr(mechanism, "exact_cells", None)
+    return cells is not None and np.size(cells) > 0
+
+
 class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
     """Shared machinery; subclasses define ``_components(rng, n, j)``."""
 
@@ -587,7 +600,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
                 "values (means over the records, which one record moves by at "
                 "most 2 / n), kept rounded to 0.01; no raw value is kept"
             )
-        exact = bool(fixed.shape[0]) or bool(getattr(self, "exact_cells", None))
+        exact = bool(fixed.shape[0]) or _declares_exact_cells(self)
         bounded = any(np.isfinite(self._value_support(j)).any() for j in range(d))
         return {
             "notion": "interval privacy",

@@ -152,6 +152,11 @@ class IntervalEnsemble(_BaseIntervalMechanism):
 
     @property
     def exact_cells(self):
-        return [
-            c for m in self._members() for c in (getattr(m, "exact_cells", None) or [])
-        ]
+        cells = []
+        for m in self._members():
+            own = getattr(m, "_exact_cells", None)
+            if callable(own):
+                cells += list(own())
+            elif getattr(m, "exact_cells", None) is not None:
+                cells += [int(c) for c in np.ravel(m.exact_cells)]
+        return cells
