@@ -491,6 +491,34 @@ _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
             (55, 'row["_when"] = "RELEASE"'),
         ]
     },
+    # walk() returns no column for "drop" itself: skipping it first or
+    # walking it ends the same
+    **{
+        f"{_W}{fn}__mutmut_{n}": (
+            f'if isinstance(transformer, str) and transformer == "{word}":',
+            "a branch 'drop' that is not skipped is walked, and walk() returns "
+            "no column for 'drop'; nothing else is read from the branch",
+        )
+        for fn, n, word in [
+            ("column_transformer", 43, "XXdropXX"),
+            ("column_transformer", 44, "DROP"),
+            ("walk", 64, "XXdropXX"),
+            ("walk", 65, "DROP"),
+        ]
+    },
+    f"{_W}walk__mutmut_38": (
+        'step is None or (isinstance(step, str) or step == "passthrough")',
+        "a Pipeline step that is a string can only be 'passthrough' "
+        "(scikit-learn refuses any other string at fit), so the two tests agree",
+    ),
+    **{
+        f"{_W}learner__mutmut_{n}": (line, _WHEN)
+        for n, line in [
+            (59, "self.privatizer(privatizer, cols, None)"),
+            (63, 'self.privatizer(privatizer, cols, "XXfitXX")'),
+            (64, 'self.privatizer(privatizer, cols, "FIT")'),
+        ]
+    },
 }
 
 

@@ -1828,3 +1828,54 @@ def test_rfe_as_a_pipeline_step_passes_raw_columns_and_as_the_last_predicts():
     report = privacy_report(last)
     assert "RFE" not in set(report["mechanism"])
     assert np.isfinite(_total(report)["epsilon"])
+
+
+def _rfe_over_a_passthrough():
+    """RFE whose member passes its columns on raw next to a privatized copy."""
+    union = FeatureUnion([("p", _ldp(0.5)), ("raw", "passthrough")])
+    return RFE(
+        make_pipeline(union, LinearRegression()),
+        n_features_to_select=2,
+        importance_getter=lambda est: np.abs(est[-1].coef_[:3]),
+    )
+
+
+def test_rfe_feeds_its_member_the_kept_columns_as_they_came():
+    """The member's raw channel is its own passthrough, not RFE's output."""
+    X, y = _rfe_frame()
+    rfe = _rfe_over_a_passthrough().fit(X, y)
+    rows = [r for r in _table(privacy_report(rfe)) if r[2] == np.inf]
+    kept = list(X.columns[rfe.support_])
+    assert [r[0] for r in rows if r[0] != "y"] == kept
+    assert {r[1] for r in rows if r[0] != "y"} == {"raw (passthrough)"}
+    # a candidate read from its parameters: every column, labelled the same way
+    search = GridSearchCV(
+        _rfe_over_a_passthrough(), {"n_features_to_select": [2]}, cv=KFold(2)
+    )
+    report = privacy_report(search.set_params(refit=False).fit(X, y))
+    raw = report.iloc[:-1]
+    raw = raw[(raw["epsilon"] == np.inf) & (raw["column"] != "y")]
+    assert set(raw["mechanism"]) == {"raw (passthrough)"}
+
+
+def test_a_search_refitted_without_refit_reads_its_candidates_not_the_old_model():
+    """scikit-learn keeps an earlier fit's best_estimator_ after refit=False."""
+    search = GridSearchCV(
+        make_pipeline(_ldp(0.5), LinearRegression()),
+        {"linearregression__fit_intercept": [True]},
+        cv=KFold(2),
+    ).fit(_frame(), _y())
+    assert "refit=False" not in privacy_report(search)["note"].iloc[0]
+    search.set_params(refit=False).fit(_frame(), _y())
+    assert hasattr(search, "best_estimator_")
+    assert "refit=False" in privacy_report(search)["note"].iloc[0]
+
+
+def test_a_declared_pipeline_holding_a_privatizer_passes_the_response_on():
+    """A step inside the declaration that reads y reports y raw."""
+    declared = RowwiseTransformer(make_pipeline(_ldp(0.5), _NeedsResponse()))
+    report = privacy_report(
+        make_pipeline(declared, KernelDensity()).fit(_frame(), _y())
+    )
+    y_rows = report[report["column"] == "y"]
+    assert y_rows["mechanism"].tolist() == ["raw (response)"]

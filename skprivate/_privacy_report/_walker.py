@@ -189,6 +189,13 @@ class _Walker:
     def selected(self, est: Any, cols: list[_Col]) -> list[_Col]:
         """The input columns a feature selector outputs, raw as they came."""
         name = type(est).__name__
+        how = (name, f"{name} outputs raw columns of its input")
+        return [
+            replace(c, via=c.via or how) if c.raw else c for c in self.kept(est, cols)
+        ]
+
+    def kept(self, est: Any, cols: list[_Col]) -> list[_Col]:
+        """The columns a fitted feature selector keeps (all when unknown)."""
         support = None
         if not self.static:
             try:
@@ -197,8 +204,7 @@ class _Walker:
                 support = None
         if support is not None and support.size == len(cols):
             cols = [c for c, keep in zip(cols, support, strict=True) if keep]
-        how = (name, f"{name} outputs raw columns of its input")
-        return [replace(c, via=c.via or how) if c.raw else c for c in cols]
+        return cols
 
     def passthrough(self, cols: list[_Col], how: str) -> list[_Col]:
         return [
@@ -430,9 +436,8 @@ class _Walker:
             )
         predictions = []
         fits, reason = _member_fits(est, self.static)
-        # RFE's estimator_ is fitted on the columns it keeps
-        fed = self.selected(est, cols) if _selects_and_predicts(est) else cols
-        fed = fed if not self.static else cols
+        # RFE's estimator_ is fitted on the columns it keeps, as they came
+        fed = self.kept(est, cols) if _selects_and_predicts(est) else cols
         for member in members:
             rows, out = self.sub(lambda m=member: self.walk(m, fed, y))
             if not isinstance(est, _ONE_FIT_PER_MEMBER):
