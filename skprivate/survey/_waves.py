@@ -202,6 +202,14 @@ def wave_report(questionnaire: Any, waves: int) -> pd.DataFrame:
             f"; {', '.join(uncharged)} have a guarantee other than epsilon and "
             "are not charged"
         )
+    fresh = [q.name for q in questionnaire.questions if q.spec["kind"] == "subset"]
+    if fresh and waves > 1:
+        note += (
+            f"; {', '.join(fresh)}: a device that keeps no answer (storage "
+            "refused or cleared, another browser) draws a fresh subset at each "
+            "wave, uncharged, and the subsets intersect towards the true "
+            "category: ask subset questions in one wave only"
+        )
     total = {
         "question": "total",
         "kind": "",
