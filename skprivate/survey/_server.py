@@ -521,6 +521,15 @@ def _wave_terms(
                 "lifetime budget, Questionnaire(..., lifetime_epsilon=...)."
             )
         return None, None
+    fresh = [q.name for q in questionnaire.questions if q.spec["kind"] == "subset"]
+    if wave > 1 and fresh:
+        raise ValueError(
+            f"wave={wave}: the subset question(s) {', '.join(fresh)} cannot be "
+            "asked again. The wave ledger charges no subset question, and a "
+            "device that keeps no answer (storage refused or cleared, another "
+            "browser) draws a fresh subset at each wave; the subsets intersect "
+            "towards the true category. Ask subset questions in one wave only."
+        )
     from ._waves import wave_charges
 
     return budget, wave_charges(questionnaire)

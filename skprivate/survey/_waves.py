@@ -208,7 +208,8 @@ def wave_report(questionnaire: Any, waves: int) -> pd.DataFrame:
             f"; {', '.join(fresh)}: a device that keeps no answer (storage "
             "refused or cleared, another browser) draws a fresh subset at each "
             "wave, uncharged, and the subsets intersect towards the true "
-            "category: ask subset questions in one wave only"
+            "category: ask subset questions in one wave only (a server for a "
+            "later wave refuses them)"
         )
     total = {
         "question": "total",
