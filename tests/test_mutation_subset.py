@@ -342,12 +342,16 @@ def test_privacy_summary_entries():
                 "n_categories": 4,
                 "design": "uniform",
                 "min_coverage": None,
+                # subsets of two of four: never a category alone
+                "alone_probability": 0.0,
             },
             {
                 "feature": "sex",
                 "n_categories": 3,
                 "design": "uniform",
                 "min_coverage": 0.05,
+                # (1 - 2 alpha) (1/6 + 1/6) + 2 alpha / 6 with alpha 0.05: 19/60
+                "alone_probability": pytest.approx(19 / 60, abs=1e-15),
             },
         ],
         "categories_from_data": False,

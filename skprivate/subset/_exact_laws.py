@@ -30,7 +30,7 @@ import numpy as np
 from .._audit import MatrixLaw, NoExactLaw
 from ._design import masks_to_indicators
 
-__all__ = ["subset_exact_law"]
+__all__ = ["alone_probability", "subset_exact_law"]
 
 
 def _design_table(design: Any) -> tuple[np.ndarray, list[tuple[int, int]]]:
@@ -97,3 +97,20 @@ def subset_exact_law(model: Any, j: int) -> MatrixLaw | NoExactLaw:
     with np.errstate(divide="ignore"):
         log_prob = np.log(table)
     return MatrixLaw(log_prob, cats, labels)
+
+
+def alone_probability(design: Any) -> float | None:
+    """The largest probability, over the categories, that a report is it alone.
+
+    A report ``{x}`` (with or without a dummy indicator) names the category
+    as it is.  Read from the exact law of the design; None for a design too
+    large to enumerate.
+    """
+    if not design.enumerable:
+        return None
+    table, outputs = _design_table(design)
+    worst = 0.0
+    for x in range(design.n_categories):
+        alone = [c for c, (mask, _) in enumerate(outputs) if mask == 1 << x]
+        worst = max(worst, float(table[x, alone].sum()))
+    return worst

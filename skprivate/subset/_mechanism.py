@@ -19,7 +19,7 @@ from ..utils._dask import describe_collection, is_dask_collection
 from ..utils._statistic import RowStatistic, reduce_rows
 from ..utils._warnings import external_stacklevel
 from ._design import SubsetDesign
-from ._exact_laws import subset_exact_law
+from ._exact_laws import alone_probability, subset_exact_law
 from ._leakage import subset_leakage
 
 __all__ = ["SubsetMechanism", "SubsetUniform"]
@@ -295,8 +295,11 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
         summary : dict
             ``{"notion": "subset privacy", "columns": [...]}``; each column
             entry has the design kind, the number of categories, the
-            coverage lower bound ``min_coverage`` (``None`` without dummies)
-            and, with ``weights``, the output of
+            coverage lower bound ``min_coverage`` (``None`` without dummies),
+            ``alone_probability`` (the largest probability, over the
+            categories, that a report is the category alone, naming it as
+            it is; ``None`` for a design too large to enumerate) and, with
+            ``weights``, the output of
             :func:`~skprivate.subset.subset_leakage`.  Also
             ``categories_from_data`` (True for ``categories="auto"``: the
             published categories were read from the data),
@@ -320,6 +323,7 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
                 "n_categories": design.n_categories,
                 "design": design.kind,
                 "min_coverage": design.min_coverage,
+                "alone_probability": alone_probability(design),
             }
             if weights is not None:
                 entry["leakage"] = subset_leakage(design, weights[j])
