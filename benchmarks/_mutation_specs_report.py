@@ -242,6 +242,7 @@ _COUNTED = (
     "n_privatizers is only compared with 0, and privatizer() is the only place "
     "that changes it, once per privatizer walked: 1, 2 or -1 are all non-zero"
 )
+_ZIP = "cols = [c for c, keep in zip(cols, support, {}) if keep]"
 _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
     **{
         f"{_W}walk__mutmut_{n}": (line, _UNREACHED)
@@ -504,6 +505,40 @@ _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
             ("column_transformer", 44, "DROP"),
             ("walk", 64, "XXdropXX"),
             ("walk", 65, "DROP"),
+        ]
+    },
+    f"{_W}ensemble__mutmut_17": (
+        "fits, reason = _member_fits(est, None)",
+        "in a static walk the estimator is a clone read from its parameters, "
+        "never fitted, so ranking_ is absent and _member_fits returns None "
+        "whether or not it is told the walk is static",
+    ),
+    **{
+        f"{_W}kept__mutmut_{n}": (line, reason)
+        for n, line, reason in [
+            (
+                5,
+                "support = np.asarray(est.get_support(), dtype=None)",
+                "get_support() returns a boolean mask: no dtype keeps it boolean",
+            ),
+            (
+                7,
+                "support = np.asarray(est.get_support(), )",
+                "get_support() returns a boolean mask: no dtype keeps it boolean",
+            ),
+            *[
+                (
+                    n,
+                    line,
+                    "the sizes are checked equal just before, so zip never "
+                    "meets uneven lengths for strict to act on",
+                )
+                for n, line in [
+                    (15, _ZIP.format("strict=None")),
+                    (18, _ZIP.format("")),
+                    (19, _ZIP.format("strict=False")),
+                ]
+            ],
         ]
     },
     f"{_W}walk__mutmut_38": (

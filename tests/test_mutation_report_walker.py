@@ -1879,3 +1879,20 @@ def test_a_declared_pipeline_holding_a_privatizer_passes_the_response_on():
     )
     y_rows = report[report["column"] == "y"]
     assert y_rows["mechanism"].tolist() == ["raw (response)"]
+
+
+def test_a_selector_without_predict_feeds_its_member_every_column():
+    """SelectFromModel's estimator is fitted on all the columns: a mixing step
+    before it leaves every one of them uncertified, kept or not."""
+    X, y = _rfe_frame()
+    selector = SelectFromModel(
+        make_pipeline(_ldp(0.5), LinearRegression()),
+        threshold=-np.inf,
+        max_features=1,
+        importance_getter="named_steps.linearregression.coef_",
+    )
+    pipe = make_pipeline(StandardScaler(), selector, KernelDensity()).fit(X, y)
+    assert selector.get_support().sum() == 1
+    report = privacy_report(pipe)
+    uncertified = report[report["note"].str.startswith("not certified")]
+    assert sorted(uncertified["column"]) == ["a", "b", "c"]
