@@ -93,6 +93,13 @@ def _check_random_state_value(random_state: Any) -> None:
     if isinstance(random_state, numbers.Integral) and not isinstance(
         random_state, bool
     ):
+        if random_state < 0:
+            # numpy refuses it too; read modulo 2**64 it named the stream
+            # of 2**64 - 1
+            raise ValueError(
+                "random_state must be a non-negative int (a seed); got "
+                f"{int(random_state)}."
+            )
         return
     raise ValueError(
         "random_state must be None, an int, a numpy RandomState or Generator; "
@@ -103,14 +110,21 @@ def _check_random_state_value(random_state: Any) -> None:
 def _seed_words(random_state: Any) -> list[int]:
     """The seed material of a seeded ``random_state``, as 64-bit words.
 
-    An int is its own seed; a ``Generator`` or ``RandomState`` gives one
-    draw of four words (so it advances, as any other use of it would).
+    An int is its own seed, every 64 bits of it (an int below ``2**64`` is
+    one word, so ``0`` and ``2**64`` differ); a ``Generator`` or
+    ``RandomState`` gives one draw of four words (so it advances, as any
+    other use of it would).
     """
     if isinstance(random_state, np.random.Generator):
         return [int(e) for e in random_state.integers(0, 2**63 - 1, size=4)]
     if isinstance(random_state, np.random.RandomState):
         return [int(e) for e in random_state.randint(0, 2**31 - 1, size=4)]
-    return [int(random_state) % 2**64]
+    value = int(random_state)
+    seed = [value % 2**64]
+    while value >= 2**64:
+        value >>= 64
+        seed.append(value % 2**64)
+    return seed
 
 
 class _ReleaseCounter:
@@ -160,6 +174,27 @@ def _settings_fingerprint(privatizer: Any) -> int:
     text = f"{kind.__module__}.{kind.__qualname__}{canonical(params)}"
     digest = hashlib.sha256(b"skprivate privatizer settings\0" + text.encode())
     return int.from_bytes(digest.digest()[:16], "little")
+
+
+def _fitted_state_fingerprint(privatizer: Any) -> int:
+    """A 128-bit fingerprint of a privatizer's public fitted state.
+
+    What ``fit`` read from the data (``bounds_`` and ``scale_`` with
+    ``bounds=None``, ``categories_`` with ``categories="auto"``) shapes the
+    noise law as a setting does: two privatizers with the same settings
+    fitted on different data must not share a stream, or the same standard
+    noise at two scales gives the value away.  The input's column names and
+    count are left out (a dask frame and a dask array of the same data
+    release alike).
+    """
+    state = {
+        name: value
+        for name, value in vars(privatizer).items()
+        if name.endswith("_")
+        and not name.startswith("_")
+        and name not in ("feature_names_in_", "n_features_in_")
+    }
+    return data_fingerprint(canonical(state))
 
 
 def _output_container(estimator: Any, released: Any, X: Any) -> Any:
@@ -613,7 +648,23 @@ class PrivatizerMixin(
             *words(data_fingerprint(data)),
             index,
         ]
+        if self._law_read_from_data():
+            # (only then: every other seeded release keeps its stream)
+            entropy += words(_fitted_state_fingerprint(self))
         return np.random.default_rng(np.random.SeedSequence(entropy))
+
+    def _law_read_from_data(self) -> bool:
+        """Whether ``fit`` took part of the noise law from the data.
+
+        ``bounds=None`` (the records' range) and ``categories="auto"`` (the
+        categories seen) leave the bounds, the scale or the report alphabet
+        to the fitted data, so a seeded release mixes the fitted state into
+        its seed as it mixes the settings.
+        """
+        params = self.get_params(deep=False)
+        return ("bounds" in params and params["bounds"] is None) or isinstance(
+            params.get("categories"), str
+        )
 
     def _transform_with_seed(
         self,

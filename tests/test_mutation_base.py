@@ -110,10 +110,12 @@ def test_other_random_states_are_refused_by_kind(state, kind):
     )
 
 
-def test_seed_words_of_an_int_are_the_int_modulo_two_to_the_64():
+def test_seed_words_of_an_int_are_its_64_bit_words():
     assert _seed_words(5) == [5]
-    assert _seed_words(-1) == [2**64 - 1]
-    assert _seed_words(2**64 + 3) == [3]
+    assert _seed_words(2**64 - 1) == [2**64 - 1]
+    assert _seed_words(2**64 + 3) == [3, 1]
+    assert _seed_words(2**64) == [0, 1]
+    assert _seed_words(5 * 2**128 + 2**64 + 7) == [7, 1, 5]
 
 
 def test_seed_words_of_a_generator_are_four_draws_that_advance_it():
