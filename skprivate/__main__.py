@@ -114,7 +114,9 @@ def _privatize_arguments(priv: argparse.ArgumentParser) -> None:
         help="declared range of the values (public, fixed before looking at "
         "them): the bounds of a bounded mechanism, or where the anchors of an "
         "interval mechanism are placed (centre: the midpoint, spread: a quarter "
-        "of the width)",
+        "of the width); required by the numeric mechanisms but for the interval "
+        "ones given their anchors (bounds read from the data are refused: the "
+        "release would reveal them)",
     )
     priv.add_argument(
         "--delimiter",

@@ -838,8 +838,11 @@ ROUND_TRIP = {
     "interval-case2": ["--bounds", "0,100"],
     "interval": ["--bounds", "0,100", "--param", "n_anchors=3"],
     "laplace": ["--bounds", "0,100", "--param", "epsilon=8"],
-    "rvns": ["--bounds", "0,100", "--param", "d=10", "--param", "k=2"],
-    "generalized-gaussian": ["--bounds", "0,100", "--param", "epsilon=8"],
+    # (d=10 and the generalized Gaussian at epsilon 8, noise sd 60, leave
+    # the mean and the sd to within about 4 and 8 at n = 4000: measured
+    # over seeds, not the gross failures this test is for)
+    "rvns": ["--bounds", "0,100", "--param", "d=30", "--param", "k=2"],
+    "generalized-gaussian": ["--bounds", "0,100", "--param", "epsilon=30"],
     "flipped-huber": ["--bounds", "0,100", "--param", "epsilon=8"],
     "square-wave": ["--bounds", "0,100", "--param", "epsilon=4"],
 }
@@ -880,10 +883,11 @@ def test_estimate_after_privatize_needs_no_param(
     table = pd.read_fwf(pd.io.common.StringIO(stdout))
     stats = dict(zip(table["statistic"], table["value"], strict=True))
     # N(50, 10): the sampling error of these estimates is well below 2 at
-    # n = 4000 for every mechanism here (the noisiest, Laplace at epsilon 8,
-    # adds noise of sd 17.7: SE of the mean 0.28); the failures this guards
-    # against are off by tens (a density spread over the noisy range, or
-    # anchors far from the data).
+    # n = 4000 for every mechanism here (Laplace at epsilon 8 adds noise of
+    # sd 17.7: SE of the mean 0.28; over seeds 0-5 the generalized Gaussian
+    # and RVNS settings gave means within 1.3 and sds of 9.8-12.2); the
+    # failures this guards against are off by tens (a density spread over
+    # the noisy range, or anchors far from the data).
     assert abs(stats["mean"] - x.mean()) < 2.0
     assert abs(stats["q50"] - np.median(x)) < 3.0
     assert 0.7 * x.std() < stats["std"] < 1.3 * x.std()
@@ -1033,32 +1037,29 @@ def test_settings_file_holds_no_raw_value(tmp_path, capsys):
 
 
 def test_settings_without_declared_bounds_are_not_recorded(tmp_path, capsys):
-    # bounds read from the data are a function of the raw values: the
-    # settings file does not hold them, and estimate asks for them
+    # bounds read from the data are a function of the raw values: privatize
+    # refuses them, so no file and no settings are written
     x, path = _normal_column(tmp_path, n=500)
     out = tmp_path / "private.csv"
+    args = ["privatize", "--mechanism", "laplace", "--columns", "x"]
     code, _, err = _run(
-        [
-            "privatize",
-            "--mechanism",
-            "laplace",
-            "--columns",
-            "x",
-            "--param",
-            "epsilon=4",
-            str(path),
-            "-o",
-            str(out),
-        ],
+        [*args, "--param", "epsilon=4", str(path), "-o", str(out)], capsys
+    )
+    assert code == 2 and "needs its bounds declared" in err
+    assert f"{x.min():.1f}" not in err and f"{x.max():.1f}" not in err
+    assert not out.exists() and not (tmp_path / "private.csv.skprivate.json").exists()
+    # a settings file without bounds (written before they were required):
+    # estimate asks for them
+    code, _, err = _run(
+        [*args, "--param", "epsilon=4", "--bounds", "0,100", str(path), "-o", str(out)],
         capsys,
     )
-    assert code == 0 and "was read from the data" in err
-    settings = json.loads((tmp_path / "private.csv.skprivate.json").read_text())
-    assert settings["parameters"] == ["epsilon=4"] and settings["bounds"] is None
-    # no number of the file but the declared epsilon (the hash is hex digits)
-    del settings["output_sha256"]
-    text = json.dumps(settings)
-    assert f"{x.min():.1f}" not in text and f"{x.max():.1f}" not in text
+    assert code == 0, err
+    written = tmp_path / "private.csv.skprivate.json"
+    settings = json.loads(written.read_text())
+    settings["bounds"] = None
+    settings["parameters"] = ["epsilon=4"]
+    written.write_text(json.dumps(settings))
     code, _, err = _run(["estimate", str(out)], capsys)
     assert code == 2 and err.count("\n") == 1
     assert "took its bounds from the raw data" in err and "--param" in err
@@ -1292,8 +1293,8 @@ def readme_example(tmp_path_factory):
 
 
 def test_readme_command_line_example_shows_its_intervals(readme_example):
-    # the README's estimate prints 95% intervals by default: the median 35.4
-    # to 39.3 around the bias-corrected 37.6 (the file of the fixture holds
+    # the README's estimate prints 95% intervals by default: the median 34.6
+    # to 39.2 around the bias-corrected 37.1 (the file of the fixture holds
     # the same table); the fit chose the narrowest candidate width, so the
     # interval joins every tied width and its note says so
     ages, _, _, folder = readme_example
@@ -1302,8 +1303,8 @@ def test_readme_command_line_example_shows_its_intervals(readme_example):
     assert median["level"] == 0.95
     assert median["lower"] < median["value"] < median["upper"]
     assert median["lower"] < median["centre"] < median["upper"]
-    assert abs(median["lower"] - 35.4) < 0.06 and abs(median["upper"] - 39.3) < 0.06
-    assert abs(median["centre"] - 37.6) < 0.06
+    assert abs(median["lower"] - 34.6) < 0.06 and abs(median["upper"] - 39.2) < 0.06
+    assert abs(median["centre"] - 37.1) < 0.06
     mean = table.loc["mean"]
     assert mean["lower"] < ages.mean() < mean["upper"]
 
@@ -1312,7 +1313,7 @@ def test_readme_command_line_example_on_adult_ages(readme_example):
     # Issue 25: the README's two commands printed sd 68.65 and q10 4.08 for
     # ages of 17 to 90.  Now estimate reads the settings file: the perturbed
     # KDE (maximum likelihood through the Laplace law on the declared range)
-    # gives sd 14.08 and quartiles 27.4 / 37.3 / 48.4; the target is the
+    # gives sd 15.06 and quartiles 25.9 / 36.6 / 49.4; the target is the
     # clean quartiles 28 / 37 / 48 within 3 years and the sd within 15%.
     ages, stats, _, _ = readme_example
     assert abs(stats["std"] / ages.std() - 1) < 0.15
@@ -1323,8 +1324,7 @@ def test_readme_command_line_example_on_adult_ages(readme_example):
 def test_readme_example_kernel_estimate_lives_on_the_declared_range(readme_example):
     # The deconvolution KDE on the same release, from the settings file: on
     # the declared range (it spread over -1460 to 1570 before, sd 68.65), sd
-    # 15.4, quartiles 27.9 / 38.7 / 51.4 (noisier than the perturbed KDE at
-    # epsilon = 1).
+    # 13.4, quartiles 28.1 / 38.0 / 48.6.
     ages, _, stats, _ = readme_example
     quantiles = stats[["q10", "q25", "q50", "q75", "q90"]]
     assert (quantiles > 17).all() and (quantiles < 90).all()

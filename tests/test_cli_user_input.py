@@ -17,7 +17,6 @@ import bz2
 import gzip
 import json
 import lzma
-import re
 import zipfile
 
 import numpy as np
@@ -27,12 +26,6 @@ import pytest
 from skprivate.__main__ import main
 from skprivate._cli import CLIError
 from skprivate._cli.io import parse_names, read_csv, select_columns
-from skprivate._cli.privatize import (
-    WITHHELD_BOUNDS,
-    WITHHELD_DERIVED,
-    public_summary,
-    withhold_numbers,
-)
 from skprivate._cli.settings import FORMAT, VERSION
 
 
@@ -380,71 +373,28 @@ BOUNDED = [
 
 
 @pytest.mark.parametrize("mechanism, extra", BOUNDED)
-def test_bounds_read_from_the_data_are_withheld_everywhere(
+def test_bounds_read_from_the_data_are_refused(
     salaries, tmp_path, capsys, mechanism, extra
 ):
+    # the release would reveal the raw extremes (a grid sampler's outputs lie
+    # on a grid starting at the minimum; every noise scale follows the
+    # range), so without --bounds nothing is released
     out = tmp_path / "out.csv"
     args = ["privatize", salaries, "-o", out, "--mechanism", mechanism]
-    code, stdout, err = _run([*args, "--columns", "salary", *extra], capsys)
-    assert code == 0, err
-    assert f"bounds={WITHHELD_BOUNDS}" in stdout
-    assert "bounds_from_data=True" in stdout
-    written = out.read_text()
-    settings = (tmp_path / "out.csv.skprivate.json").read_text()
-    header = written.splitlines()[0]
+    err = _refused(*_run([*args, "--columns", "salary", *extra], capsys))
+    assert f"the {mechanism} mechanism needs its bounds declared" in err
+    assert "--bounds LOW,HIGH" in err
+    assert not out.exists()
+    assert not (tmp_path / "out.csv.skprivate.json").exists()
     width = HIGH - LOW
-    # the extremes, the width and the Laplace scale width / epsilon
-    derived = [LOW, HIGH, width, width / 2, width / 4]
-    for text in (stdout, err, settings, header):
-        for value in derived:
-            for form in _forms(value):
-                assert form not in text, f"{form!r} in {text!r}"
-    if mechanism != "rvns":
-        # entries that do not depend on the bounds are still shown
-        assert "epsilon=1.0" in stdout and "epsilon_per_feature=1.0" in stdout
-    if mechanism in ("laplace", "generalized-gaussian", "flipped-huber"):
-        assert f"scale={WITHHELD_DERIVED}" in stdout
-    if extra:
-        # a declared band half-width is public
-        assert "d=[1000.0]" in stdout
-    else:
-        assert f"d={WITHHELD_DERIVED}" in stdout or mechanism != "rvns"
-
-
-def _summary_on(values, mechanism, **params):
-    import skprivate
-    from skprivate._cli.privatize import MECHANISMS
-
-    cls = getattr(skprivate, MECHANISMS[mechanism].class_name)
-    with pytest.warns(Warning):
-        fitted = cls(**params).fit(pd.DataFrame({"x": values}))
-    return public_summary(mechanism, fitted)
-
-
-@pytest.mark.parametrize(
-    "mechanism, params",
-    [
-        ("laplace", {}),
-        ("laplace", {"secure": False}),
-        ("square-wave", {}),
-        ("generalized-gaussian", {}),
-        ("flipped-huber", {}),
-        ("rvns", {}),
-        ("rvns", {"d": 0.5}),
-        ("rvns", {"d": 0.5, "k": 2, "placement": "paper"}),
-    ],
-)
-def test_what_is_shown_does_not_depend_on_the_data(mechanism, params):
-    # three columns of very different ranges give the same printed summary:
-    # whatever is shown is a function of the declared parameters alone
-    columns = [
-        [3.0, 4.5, 5.0, 9.0],
-        [-1e6, 0.0, 1.0, 2e6],
-        [31250.25, 48700.0, 187345.75, 52000.0],
-    ]
-    summaries = [_summary_on(values, mechanism, **params) for values in columns]
-    assert summaries[0] == summaries[1] == summaries[2]
-    assert summaries[0]["bounds"] == WITHHELD_BOUNDS
+    for value in (LOW, HIGH, width):
+        for form in _forms(value):
+            assert form not in err
+    # "bounds=None" given as a parameter reads them from the data too
+    err = _refused(
+        *_run([*args, "--columns", "salary", "--param", "bounds=None"], capsys)
+    )
+    assert "needs its bounds declared" in err
 
 
 def test_declared_bounds_are_printed(salaries, tmp_path, capsys):
@@ -456,36 +406,6 @@ def test_declared_bounds_are_printed(salaries, tmp_path, capsys):
     assert code == 0, err
     assert "bounds=([0.0], [200000.0]), bounds_from_data=False" in stdout
     assert "scale=[200000.0]" in stdout and "withheld" not in stdout
-
-
-def test_a_refusal_in_terms_of_data_bounds_withholds_its_numbers(tmp_path, capsys):
-    # far from 0 for its band, the RVNS grid cannot be placed: the
-    # privatizer's message names the bounds, here the raw extremes
-    low, high = 1000000000000000.5, 1000000000000100.25
-    path = tmp_path / "far.csv"
-    pd.DataFrame({"x": [low, high]}).to_csv(path, index=False)
-    args = ["privatize", path, "-o", tmp_path / "o.csv", "--mechanism", "rvns"]
-    err = _refused(*_run([*args, "--columns", "x", "--param", "d=0.1"], capsys))
-    assert "cannot place a grid for column 0" in err
-    assert "bounds [<withheld>, <withheld>]" in err and "d=0.1" in err
-    assert "declare them with --bounds" in err
-    for value in (low, high):
-        for form in _forms(value):
-            assert form not in err
-    assert not re.search(r"1e\+15|1\.0+e\+15", err)
-
-
-def test_numbers_are_withheld_but_for_indices_and_declared_values():
-    message = (
-        "column 2 at row 7 (line 9 of f.csv) has d=10 >= b - a = 4.5; bounds "
-        "[-3.25, 1.5e+06] need indices below 2**52 and epsilon=0.5."
-    )
-    assert withhold_numbers(message, {"d": 10, "bounds": (0, 1)}) == (
-        "column 2 at row 7 (line 9 of f.csv) has d=10 >= b - a = <withheld>; "
-        "bounds [<withheld>, <withheld>] need indices below 2**52 and "
-        "epsilon=<withheld>."
-    )
-    assert withhold_numbers("no numbers here", {}) == "no numbers here"
 
 
 # -- --missing drop ----------------------------------------------------------

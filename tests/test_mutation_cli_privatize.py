@@ -555,23 +555,21 @@ def _privatize_ages(tmp_path, mechanism, **options):
     )
 
 
-def test_a_refusal_with_bounds_read_from_the_data_withholds_its_numbers(tmp_path):
-    # the grid sampler's refusal quotes the noise scale and the range, both
-    # computed from the bounds read from the data: withheld, and said why
-    with pytest.raises(CLIError) as info:
-        _privatize_ages(
-            tmp_path,
-            "flipped-huber",
-            params=["epsilon=1e20"],
+def test_bounds_read_from_the_data_are_refused_before_any_release(tmp_path):
+    # every numeric mechanism with a bounds parameter; nothing is written
+    for mechanism in ("laplace", "flipped-huber", "square-wave", "rvns"):
+        with pytest.raises(CLIError) as info:
+            _privatize_ages(tmp_path, mechanism)
+        assert str(info.value) == (
+            f"the {mechanism} mechanism needs its bounds declared before the "
+            "data are seen: --bounds LOW,HIGH (bounds read from the data are "
+            "the column's raw minimum and maximum, and the release itself "
+            "reveals them: its noise scale follows the range, and a grid "
+            "sampler's output grid starts at the minimum; no epsilon covers "
+            "them)"
         )
-    assert str(info.value) == (
-        "epsilon=1e+20 is too large for the grid sampler of FlippedHuberLDP "
-        "(noise scale <withheld> against a range of <withheld>); the largest "
-        "accepted is <withheld>; lower epsilon or pass secure=False. (<withheld>: "
-        "a number that may be computed from the bounds read from the data; "
-        "declare them with --bounds)"
-    )
-    # declared bounds: nothing to withhold
+        assert not (tmp_path / "o.csv").exists()
+    # declared bounds: the privatizer's own refusal, its numbers shown
     with pytest.raises(CLIError) as info:
         _privatize_ages(
             tmp_path,
@@ -579,17 +577,9 @@ def test_a_refusal_with_bounds_read_from_the_data_withholds_its_numbers(tmp_path
             params=["epsilon=1e20"],
             bounds="0,100",
         )
-    assert "<withheld>" not in str(info.value)
     assert "against a range of 100)" in str(info.value)
-
-
-def test_the_summary_with_bounds_from_the_data_keeps_what_does_not_use_them(
-    tmp_path,
-):
-    _, summary = _privatize_ages(tmp_path, "laplace")
-    assert summary["epsilon"] == 1.0
-    assert summary["bounds"] == "<read from the data: withheld>"
-    assert summary["scale"] == "<computed from the bounds read from the data: withheld>"
+    _, summary = _privatize_ages(tmp_path, "laplace", bounds="0,100")
+    assert summary["bounds_from_data"] is False and summary["epsilon"] == 1.0
 
 
 def test_a_column_kept_twice_is_refused_by_the_keep_option(tmp_path):

@@ -382,6 +382,10 @@ def test_bounds_missing_on_one_side_are_no_bounds(bounds):
     assert report["epsilon"].tolist() == [0.5, 0.5, 1.0]
 
 
+_READ_NOTE = (
+    "values leave exactly: the categories read from the data are published "
+    "(raw values of the records); no guarantee for those records"
+)
 _FROM_DATA_NOTE = (
     "categories read from the data (categories='auto'): their names, "
     "published with the release, include every value present, one held by a "
@@ -409,9 +413,10 @@ def test_categories_read_from_the_data_are_flagged_and_noted():
         row["categories_from_data"]
     )
     assert row["note"] == (
-        "min_coverage: lower bound of the coverage of the released subset; "
-        "no epsilon; " + _FROM_DATA_NOTE
+        _READ_NOTE + "; min_coverage: lower bound of the coverage of the "
+        "released subset; " + _FROM_DATA_NOTE
     )
+    assert row["epsilon"] == np.inf and bool(row["exact_disclosure"])
     row = privacy_report(declared).iloc[0]
     assert not pd.isna(row["categories_from_data"])
     assert not bool(row["categories_from_data"])
@@ -419,7 +424,8 @@ def test_categories_read_from_the_data_are_flagged_and_noted():
         "min_coverage: lower bound of the coverage of the released subset; no epsilon"
     )
     row = privacy_report(oue).iloc[0]
-    assert bool(row["categories_from_data"]) and row["note"] == _FROM_DATA_NOTE
+    assert bool(row["categories_from_data"])
+    assert row["note"] == _READ_NOTE + "; " + _FROM_DATA_NOTE
     laplace = privacy_report(LaplaceLDP(bounds=(0, 1)).fit(np.zeros((3, 1))))
     assert laplace["categories_from_data"].isna().all()
     assert list(laplace.columns)[-1] == "categories_from_data"

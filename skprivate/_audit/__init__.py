@@ -8,7 +8,7 @@ Each privatizer builds its law in its own family through the
 read it.
 """
 
-from ._audit import InfiniteLoss, audit, audited_columns
+from ._audit import InfiniteLoss, audit, audited_columns, read_from_data
 from ._finite import BandLaw, MatrixLaw
 from ._numeric import log1mexp, log_upper_gamma, logdiffexp
 from ._result import NoExactLaw, WorstCase
@@ -27,4 +27,5 @@ __all__ = [
     "log1mexp",
     "log_upper_gamma",
     "logdiffexp",
+    "read_from_data",
 ]

@@ -375,114 +375,10 @@ def _file_rows(message: str, frame: pd.DataFrame, path: str) -> str:
     return re.sub(r"\brow (\d+)\b", replace, message, count=1)
 
 
-# Entries of a privacy summary computed without the bounds, by mechanism:
-# shown when the bounds were read from the data.  Every other entry (the
-# bounds, the noise scale, the output grid, a delta or threshold calibrated
-# on the width, RVNS's report range and its epsilon, computed on a sampler
-# grid whose step follows the bounds) is then a function of the raw
-# extremes and is withheld; so is an entry a privatizer adds later until it
-# is listed here.
-_BUDGET_ENTRIES = frozenset(
-    {
-        "notion",
-        "epsilon",
-        "epsilon_per_feature",
-        "bounds_from_data",
-        "sampler",
-        "floating_point_safe",
-        "reproducible",
-        "random_state_note",
-    }
-)
-_BOUNDS_FREE: dict[str, frozenset[str]] = {
-    "laplace": _BUDGET_ENTRIES,
-    "flipped-huber": _BUDGET_ENTRIES,
-    # the half-width of the square wave is a function of epsilon alone
-    "square-wave": _BUDGET_ENTRIES | {"half_width"},
-    "generalized-gaussian": _BUDGET_ENTRIES | {"power"},
-    # RVNS's epsilon is computed on the sampler grid (see above)
-    "rvns": (_BUDGET_ENTRIES - {"epsilon", "epsilon_per_feature"})
-    | {"placement", "k", "condition"},
-}
-# ... and, for RVNS, the entries computed from a declared band half-width d
-_FROM_DECLARED_D = frozenset({"d", "delta"})
-WITHHELD_BOUNDS = "<read from the data: withheld>"
-WITHHELD_DERIVED = "<computed from the bounds read from the data: withheld>"
-
-
 def reads_bounds_from_data(privatizer: Any) -> bool:
     """Whether ``privatizer`` takes its bounds from the values (none declared)."""
     params = privatizer.get_params(deep=False)
     return "bounds" in params and params["bounds"] is None
-
-
-def public_summary(mechanism: str, privatizer: Any) -> dict[str, Any]:
-    """The privacy summary of the fitted ``privatizer``, without raw-data values.
-
-    With declared bounds it is ``privatizer.privacy_summary()``.  With
-    bounds read from the data (``bounds_from_data``), the bounds are the
-    minimum and maximum of the raw column, and the noise scale, the output
-    grid and the other entries computed from them reveal them too
-    (``scale = (max - min) / epsilon``): the printed summary withholds them
-    (``bounds=<read from the data: withheld>``) and keeps the entries that
-    do not depend on the bounds, such as ``epsilon``, as the settings file
-    keeps data-derived bounds out.
-    """
-    summary = privatizer.privacy_summary()
-    if not summary.get("bounds_from_data"):
-        return summary
-    shown = _BOUNDS_FREE.get(mechanism, frozenset({"notion", "bounds_from_data"}))
-    if mechanism == "rvns" and privatizer.get_params(deep=False)["d"] is not None:
-        shown = shown | _FROM_DECLARED_D
-    return {
-        key: value
-        if key in shown
-        else WITHHELD_BOUNDS
-        if key == "bounds"
-        else WITHHELD_DERIVED
-        for key, value in summary.items()
-    }
-
-
-# A number in a message (a power of two such as 2**52 is a constant of the
-# sampler, taken whole so that it can be kept)
-_NUMBER = re.compile(
-    r"(?<![\w.])(?:2\*\*\d+|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?!\w)"
-)
-# ... kept after a row, line or column index
-_INDEX_BEFORE = re.compile(r"\b(?:rows?|lines?|columns?)\s+$")
-WITHHELD_NUMBER = "<withheld>"
-
-
-def withhold_numbers(message: str, declared: dict[str, Any]) -> str:
-    """``message`` with its numbers withheld, but for indices and declared values.
-
-    A privatizer that read its bounds from the data words its refusals in
-    terms of them (``bounds [a, b] lie too far from 0``, ``a range of D``),
-    so with bounds read from the data every number of its message is
-    withheld except a row, line or column index, a power of two (a constant
-    of the sampler) and the value after ``key=`` of a parameter the user
-    declared (``declared``; never the bounds).
-
-    Examples
-    --------
-    >>> withhold_numbers("column 0 has d=10 >= b - a = 4.5.", {"d": 10})
-    'column 0 has d=10 >= b - a = <withheld>.'
-    """
-    keys = [re.escape(str(k)) for k in declared if k != "bounds"]
-    after_key = re.compile(r"\b(?:" + "|".join(keys) + r")\s*=\s*$") if keys else None
-
-    def replace(match: re.Match) -> str:
-        before = message[max(0, match.start() - 40) : match.start()]
-        if (
-            match.group(0).startswith("2**")
-            or _INDEX_BEFORE.search(before)
-            or (after_key is not None and after_key.search(before))
-        ):
-            return match.group(0)
-        return WITHHELD_NUMBER
-
-    return _NUMBER.sub(replace, message)
 
 
 def parsed_categories_auto(params: list[str] | None) -> bool:
@@ -539,8 +435,10 @@ def privatize(
     values, frequency-oracle reports: a category index ``<col>``, unary
     bits ``<col>=<category>``, ``<col>_seed``/``<col>_hash`` or
     ``<col>_hadamard``).  Columns not listed are not written.  Returns the written frame
-    and the mechanism's privacy summary (with bounds read from the data,
-    the entries computed from them withheld: see :func:`public_summary`).
+    and the mechanism's privacy summary.  A numeric mechanism needs its
+    bounds declared (``bounds`` or, for the interval mechanisms, the
+    anchors): bounds read from the data are refused, as the release itself
+    would reveal them.
 
     A column cannot be both kept and privatized (its raw values would be
     written next to the noisy ones), and ``out`` cannot be the input file.
@@ -607,6 +505,15 @@ def privatize(
     if seed is not None:
         seed = derive_seed(seed, path, mechanism, names, parsed, missing)
     privatizer = _build(mechanism, parsed, seed)
+    if reads_bounds_from_data(privatizer):
+        raise CLIError(
+            f"the {mechanism} mechanism needs its bounds declared before the "
+            "data are seen: --bounds LOW,HIGH (bounds read from the data are "
+            "the column's raw minimum and maximum, and the release itself "
+            "reveals them: its noise scale follows the range, and a grid "
+            "sampler's output grid starts at the minimum; no epsilon covers "
+            "them)"
+        )
     privatizer.set_output(transform="pandas")
 
     is_missing = data.isna()
@@ -649,19 +556,10 @@ def privatize(
                 data[name] = data[name].where(~rows, placeholder)
         cells = int(is_missing.to_numpy().sum())
         notes["missing"] = f"keep ({cells} cells left missing, not privatized)"
-    from_data = reads_bounds_from_data(privatizer)
 
     def shown(message: str) -> str:
-        # the first line, its row named in the file; with bounds read from
-        # the data, its numbers withheld (they may be computed from them)
+        # the first line, its row named in the file
         message = message.splitlines()[0] if message else message
-        if from_data:
-            message = withhold_numbers(message, parsed)
-            if WITHHELD_NUMBER in message:
-                message += (
-                    f" ({WITHHELD_NUMBER}: a number that may be computed from the "
-                    "bounds read from the data; declare them with --bounds)"
-                )
         return _file_rows(message, frame, path)
 
     try:
@@ -721,5 +619,5 @@ def privatize(
             "arbitrary row id.",
             file=sys.stderr,
         )
-    summary = {**public_summary(mechanism, privatizer), **notes}
+    summary = {**privatizer.privacy_summary(), **notes}
     return output, summary

@@ -115,9 +115,15 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         True when some values leave exactly: a raw channel, or a design that
         reports any value as it is (an interval design's
         ``acceptable_range`` or ``exact_cells``), however small its share,
-        since a record whose value falls there is released raw; such a
-        privatizer row has ``epsilon = inf``.  It is False for a finite
-        epsilon and NaN when the privatizer does not say.
+        since a record whose value falls there is released raw; bounds or
+        categories read from the data (``bounds_from_data``,
+        ``categories_from_data``), which publish the raw extremes or every
+        value present; a subset privatizer's ``handle_unknown="ignore"``,
+        whose all-zero block says a value is unknown.  Such a privatizer
+        row has ``epsilon = inf``.  It is False for a finite epsilon and NaN
+        when the privatizer does not say.  A claim made only for some
+        inputs (RVNS's paper placement, away from the bounds) is reported
+        at every input (``epsilon_every_input`` of its summary).
 
         The last row, ``total``, is the
         guarantee of one record over all its columns by sequential

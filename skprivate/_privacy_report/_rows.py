@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._audit import audited_columns
+from .._audit import audited_columns, read_from_data
 from ._inspect import _COVERAGE_REASON, _join, _per_column
 
 # A coverage against the fitted data this far below the assumed one is named
@@ -26,6 +26,8 @@ def _rows_of_privatizer(privatizer: Any, names: list[str]) -> list[dict]:
     summary = privatizer.privacy_summary()
     rows = _guarantee_rows(privatizer, summary, names)
     _add_exact_disclosure(rows, summary)
+    _add_data_dependent_settings(rows, summary)
+    _add_unknown_disclosure(rows, summary)
     _add_categories_from_data(rows, summary)
     _add_audit(rows, privatizer, summary)
     # seeded noise is for simulation, not for release
@@ -58,6 +60,56 @@ def _add_categories_from_data(rows: list[dict], summary: dict) -> None:
             )
 
 
+def _add_data_dependent_settings(rows: list[dict], summary: dict) -> None:
+    """Bounds or categories read from the data leave raw values exactly.
+
+    ``bounds=None`` publishes the column's raw minimum and maximum (in
+    ``bounds_``, the summary, and on a grid sampler every released value,
+    whose grid starts at the lower bound); ``categories="auto"`` publishes
+    every value present, one held by a single respondent too.  No epsilon
+    covers them: the row gets ``epsilon = inf`` and an exact disclosure.
+    """
+    read = read_from_data(summary)
+    if not read:
+        return
+    for row in rows:
+        _mark_exact(
+            row,
+            f"values leave exactly: the {read} read from the data are "
+            "published (raw values of the records); no guarantee for those "
+            "records",
+        )
+
+
+def _add_unknown_disclosure(rows: list[dict], summary: dict) -> None:
+    """A value outside the categories that leaves as a sign of its own.
+
+    With ``handle_unknown="ignore"`` a subset privatizer reports an unknown
+    value as the all-zero block (coverage 0, below any ``min_coverage``),
+    which no known value produces: whether a value is among the categories
+    leaves exactly.  The row gets ``epsilon = inf``.
+    """
+    if summary.get("unknown_disclosed") is not True:
+        return
+    for row in rows:
+        _mark_exact(
+            row,
+            "values leave exactly: handle_unknown='ignore' reports a value "
+            "outside the categories as the all-zero block (coverage 0), which "
+            "no known value produces",
+        )
+
+
+def _mark_exact(row: dict, reason: str) -> None:
+    """Give ``row`` an exact disclosure, ``epsilon = inf`` and ``reason`` first."""
+    row["epsilon"] = np.inf
+    row["exact_disclosure"] = True
+    row.pop("_nan_reason", None)
+    # epsilon is now inf: drop the "no epsilon" of a coverage row's note
+    kept = [p for p in (row.get("note") or "").split("; ") if p != "no epsilon"]
+    row["note"] = _join(reason, *kept)
+
+
 def _add_exact_disclosure(rows: list[dict], summary: dict) -> None:
     """Flag the rows whose design releases some values exactly.
 
@@ -78,21 +130,17 @@ def _add_exact_disclosure(rows: list[dict], summary: dict) -> None:
             row["exact_disclosure"] = False
         if row.get("exact_disclosure") is not True:
             continue
-        row["epsilon"] = np.inf
-        row.pop("_nan_reason", None)
         shares = []
         if not _missing(row.get("exact_share_data")):
             shares.append(f"{row['exact_share_data']:.0%} of the fitted values")
         if not _missing(reference_share):
             shares.append(f"{reference_share:.0%} under the reference law")
         expected = f" (expected: {', '.join(shares)})" if shares else ""
-        # epsilon is now inf: drop the "no epsilon" of a coverage row's note
-        kept = [p for p in (row.get("note") or "").split("; ") if p != "no epsilon"]
-        row["note"] = _join(
+        _mark_exact(
+            row,
             "values leave exactly: the design reports the values in its "
             f"acceptable_range or exact cells as they are{expected}; no "
             "guarantee for those records",
-            *kept,
         )
 
 
@@ -161,6 +209,11 @@ def _guarantee_rows(privatizer: Any, summary: dict, names: list[str]) -> list[di
         return rows
     if "epsilon_per_feature" in summary:
         eps = _per_column(summary["epsilon_per_feature"], n)
+        if "epsilon_every_input" in summary:
+            # the guarantee at every input of the bounds: a claim made only
+            # away from them (RVNS's paper placement) is not the column's
+            every = _per_column(summary["epsilon_every_input"], n)
+            eps = [max(float(a), float(b)) for a, b in zip(eps, every, strict=True)]
         delta = _per_column(summary.get("delta_per_feature", 0.0), n)
         note = summary.get("condition", "")
         for j, name in enumerate(names):

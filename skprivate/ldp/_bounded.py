@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import bounds_from_data, check_bounds
-from ..utils._bounds import check_values_in_bounds
+from ..utils._bounds import check_grid_width, check_values_in_bounds
 from ..utils._budget import budget_share
 from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
@@ -66,6 +66,12 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         else:
             names = getattr(self, "feature_names_in_", None)
             low, high = check_bounds(self.bounds, X.shape[1], feature_names=names)
+        check_grid_width(
+            low,
+            high,
+            getattr(self, "feature_names_in_", None),
+            declared=self.bounds is not None,
+        )
         self.bounds_ = (low, high)
         q = X.shape[1]
         for name in ("epsilon", "delta"):

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
-from ..utils._bounds import bounds_text, column_label
+from ..utils._bounds import bounds_text, check_grid_width, column_label
 from ..utils._budget import budget_share
 from ..utils._row_blocks import in_row_blocks
 from ..utils._statistic import global_rows
@@ -271,6 +271,12 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
             names = getattr(self, "feature_names_in_", None)
             low, high = check_bounds(self.bounds, q, feature_names=names)
             self.bounds_from_data_ = False
+        check_grid_width(
+            low,
+            high,
+            getattr(self, "feature_names_in_", None),
+            declared=self.bounds is not None,
+        )
         self.bounds_ = (low, high)
         eps_j = budget_share(self.epsilon, q)
         if self.secure:

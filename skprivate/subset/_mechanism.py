@@ -303,6 +303,9 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             :func:`~skprivate.subset.subset_leakage`.  Also
             ``categories_from_data`` (True for ``categories="auto"``: the
             published categories were read from the data),
+            ``unknown_disclosed`` (True for ``handle_unknown="ignore"``: a
+            value outside the categories is reported as the all-zero block,
+            coverage 0, which says exactly that it is unknown),
             ``reproducible`` and ``random_state_note`` (a seeded release is
             for simulation, not for release).
         """
@@ -333,6 +336,9 @@ class _BaseSubsetPrivatizer(PrivatizerMixin, BaseEstimator):
             "columns": columns,
             # categories="auto": the published names are the data's values
             "categories_from_data": isinstance(self.categories, str),
+            # handle_unknown="ignore": an unknown value leaves as the
+            # all-zero block, which no known value produces
+            "unknown_disclosed": self.handle_unknown == "ignore",
             **self._release_policy(),
         }
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["bounds_text", "check_values_in_bounds", "column_label"]
+__all__ = [
+    "MIN_WIDTH",
+    "bounds_text",
+    "check_grid_width",
+    "check_values_in_bounds",
+    "column_label",
+]
 
 
 def column_label(j: int, names: NDArray | None = None) -> str:
@@ -23,6 +29,33 @@ def bounds_text(low: float, high: float, declared: bool) -> str:
     if declared:
         return f"the declared bounds [{low:g}, {high:g}]"
     return "the bounds read from the data at fit"
+
+
+# Narrowest range a noise sampler accepts: its grid of up to 2**52 steps
+# then has normal (not subnormal) steps, and its noise scale a normal value.
+MIN_WIDTH = 2.0**-960
+
+
+def check_grid_width(
+    low: NDArray, high: NDArray, names: NDArray | None = None, *, declared: bool = True
+) -> None:
+    """Refuse a column whose range is too narrow for double precision.
+
+    A range below :data:`MIN_WIDTH` (about ``1e-289``) has grid steps and a
+    noise scale that underflow, so the sampler cannot be placed; the
+    message names the column and, for declared bounds, the bounds.
+    """
+    width = np.asarray(high, dtype=float) - np.asarray(low, dtype=float)
+    narrow = np.flatnonzero(width < MIN_WIDTH)
+    if narrow.size:
+        j = int(narrow[0])
+        shown = bounds_text(float(low[j]), float(high[j]), declared)
+        raise ValueError(
+            f"bounds: {column_label(j, names)} has a range below 2**-960 "
+            f"(about 1e-289) between {shown}: the noise grid and scale would "
+            "underflow double precision. Rescale the column (a change of "
+            "units) so that its range is wider."
+        )
 
 
 def check_values_in_bounds(
