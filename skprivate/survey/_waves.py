@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..utils._seeding import canonical, data_fingerprint, words
 from ._spec_frequency import MEMOIZABLE, joint_epsilon, later_wave_epsilon
 
 __all__ = ["SimulatedDevice", "first_wave_epsilon", "wave_charges", "wave_report"]
@@ -311,6 +312,8 @@ class SimulatedDevice:
         self._seeded_rng = (
             None if random_state is None else np.random.default_rng(random_state)
         )
+        # a seeded stream keys each answer's draws by the answer (see _drawn)
+        self._keyed = random_state is not None
         self.kept: dict[tuple[str, str, str], Any] = {}
 
     @property
@@ -322,8 +325,26 @@ class SimulatedDevice:
 
     @rng.setter
     def rng(self, generator: Any) -> None:
-        # a fixed generator (a scripted one in tests) for every later call
+        # a fixed generator (a scripted one in tests) for every later call,
+        # its draws used as they come
         self._seeded_rng = generator
+        self._keyed = False
+
+    def _drawn(self, rng: np.random.Generator, key: tuple) -> np.random.Generator:
+        """The generator of the draws of one answer of a seeded device.
+
+        Two seeded devices with one seed but other answers must not share
+        their coins (the indicators of a truthful report would agree across
+        them): the device stream gives a fresh seed, mixed with the answer's
+        key (survey, question and value) as a seeded privatizer mixes its
+        data.  Unseeded (fresh entropy) and scripted streams are used as
+        they come.
+        """
+        if not self._keyed:
+            return rng
+        seed = [int(w) for w in rng.integers(0, 2**32, size=4)]
+        mixed = words(data_fingerprint(canonical(key)))
+        return np.random.default_rng(np.random.SeedSequence([*seed, *mixed]))
 
     def answers(self, respondent: Mapping, values: Mapping[str, Any]) -> dict:
         """The answers the page sends this wave (question name -> answer).
@@ -363,7 +384,9 @@ class SimulatedDevice:
                     start = code
                     if spec["oracle"] != "krr":
                         start = [int(j == code) for j in range(spec["k"])]
-                    self.kept[key] = _stage(spec, spec["stages"][0], start, rng)
+                    self.kept[key] = _stage(
+                        spec, spec["stages"][0], start, self._drawn(rng, key)
+                    )
                 else:
                     if fresh is None:
                         seed = int(rng.integers(2**31))
@@ -375,7 +398,7 @@ class SimulatedDevice:
                     self.kept[key] = fresh[name]
             kept = self.kept[key]
             if entry["kind"] == "frequency" and spec["memoized"]:
-                out[name] = _stage(spec, spec["stages"][1], kept, rng)
+                out[name] = _stage(spec, spec["stages"][1], kept, self._drawn(rng, key))
             else:
                 out[name] = list(kept) if isinstance(kept, list) else kept
         return out
