@@ -143,3 +143,18 @@ def test_int_seeds_name_distinct_streams():
             match=r"random_state must be a non-negative int \(a seed\); got -",
         ):
             LaplaceLDP(epsilon=1.0, bounds=(0, 10), random_state=seed).fit(X)
+
+
+def test_a_seed_with_bounds_from_the_data_still_reproduces_its_release():
+    import pandas as pd
+
+    X = np.array([[1.0], [4.0], [9.0]])
+
+    def release(data):
+        privatizer = _fit(lambda s: LaplaceLDP(epsilon=1.0, random_state=s), 5, data)
+        return np.asarray(privatizer.transform(X))
+
+    # the input's column names and count are not part of the fitted state
+    # mixed in: a frame and an array of the same values release alike
+    np.testing.assert_array_equal(release(X), release(X))
+    np.testing.assert_array_equal(release(X), release(pd.DataFrame({"v": X[:, 0]})))

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, Options, bounds_from_data, check_bounds
-from ..utils._bounds import check_values_in_bounds
+from ..utils._bounds import check_grid_width, check_values_in_bounds
 from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
 from ._exact_laws import rvns_exact_law
@@ -348,6 +348,12 @@ class RVNSPerturber(PrivatizerMixin, BaseEstimator):
         else:
             names = getattr(self, "feature_names_in_", None)
             low, high = check_bounds(self.bounds, p, feature_names=names)
+        check_grid_width(
+            low,
+            high,
+            getattr(self, "feature_names_in_", None),
+            declared=self.bounds is not None,
+        )
         if self.d is None:
             d = DEFAULT_D_FRACTION * (high - low)
         else:

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import pytest
 
-from skprivate import LaplaceLDP
+from skprivate import LaplaceLDP, RVNSPerturber
 from skprivate.ldp import FlippedHuberLDP, GeneralizedGaussianLDP, SquareWaveLDP
 from skprivate.utils._bounds import MIN_WIDTH, check_grid_width
 
@@ -53,6 +53,15 @@ def test_a_narrow_range_read_from_the_data_is_refused_without_its_values(make):
     message = str(info.value)
     assert "the bounds read from the data at fit" in message
     assert "1e-300" not in message and "e-30" not in message
+
+
+def test_rvns_refuses_a_subnormal_range_by_name():
+    # it said "d must be finite and positive; got None" (no d was given:
+    # the default d, a fraction of the range, underflowed to 0)
+    with pytest.raises(ValueError, match="column 'x' has a range below"):
+        RVNSPerturber(bounds=(0.0, 5e-324)).fit(_frame())
+    out = RVNSPerturber(bounds=(0.0, MIN_WIDTH)).fit([[0.0]]).transform([[0.0]])
+    assert np.all(np.isfinite(out))
 
 
 def test_check_grid_width_names_the_first_narrow_column():
