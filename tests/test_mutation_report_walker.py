@@ -468,7 +468,9 @@ def test_an_interval_regressor_privatizes_y_and_passes_x_to_its_base():
         "no composed epsilon: some columns have a coverage notion (interval or "
         "subset privacy) without an epsilon; an unknown number of releases "
         "(IterativeIntervalRegressor refits its base regressor and predicts with "
-        "it at every iteration, each call privatizing again)"
+        "it at every iteration, each call privatizing again); seeded "
+        "(reproducible) privatizers: whoever holds random_state and the other "
+        "records replays their noise; for simulation, not for release"
     )
     # without a base: a LinearRegression fitted on the raw features
     report = privacy_report(_fit_quietly(_interval_regressor(), X, y))

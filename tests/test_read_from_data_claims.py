@@ -114,3 +114,20 @@ def test_subset_unknown_values_reported_as_all_zero_are_an_exact_disclosure():
     error = SubsetUniform(categories=[["yes", "no"]]).fit(X)
     assert error.privacy_summary()["unknown_disclosed"] is False
     assert np.isnan(privacy_report(error).loc[0, "epsilon"])
+
+
+def test_the_total_says_when_a_seed_can_replay_the_noise():
+    X = np.array([[0.5]])
+    seeded = privacy_report(
+        LaplaceLDP(epsilon=1.0, bounds=(0, 1), random_state=0).fit(X)
+    )
+    total = seeded.iloc[-1]
+    assert bool(total["reproducible"]) and total["epsilon"] == 1.0
+    assert total["note"] == (
+        "sequential composition over the columns of one record; seeded "
+        "(reproducible) privatizers: whoever holds random_state and the other "
+        "records replays their noise; for simulation, not for release"
+    )
+    fresh = privacy_report(LaplaceLDP(epsilon=1.0, bounds=(0, 1)).fit(X)).iloc[-1]
+    assert not bool(fresh["reproducible"])
+    assert fresh["note"] == "sequential composition over the columns of one record"

@@ -98,7 +98,8 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         ``delta``, ``coverage``, ``leakage``, ``bounds``,
         ``bounds_from_data``, ``floating_point_safe``, ``reproducible``
         (True for a seeded privatizer: its releases are for simulation, not
-        for release) and ``note``, then (appended, so the columns above
+        for release; on the total row, whether any privatizer is seeded,
+        which its note then says) and ``note``, then (appended, so the columns above
         keep their positions) ``coverage_reference``, ``coverage_data``,
         ``exact_disclosure``, ``exact_share_data``, ``audited_epsilon``,
         ``audited_delta`` and ``categories_from_data`` (True when a
@@ -244,6 +245,22 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
             f"in this simulation each record was privatized up to {n} times "
             f"({hows}); a real deployment privatizes each record once",
         )
+    seeded = [
+        r["reproducible"]
+        for r in walker.rows
+        if isinstance(r.get("reproducible"), bool)
+    ]
+    if seeded:
+        # a seeded privatizer's noise is a function of its random_state: the
+        # record's guarantee assumes the seed is as secret as the noise
+        total["reproducible"] = any(seeded)
+        if any(seeded):
+            total["note"] = _join(
+                total["note"],
+                "seeded (reproducible) privatizers: whoever holds random_state "
+                "and the other records replays their noise; for simulation, "
+                "not for release",
+            )
     total.update(column="total", mechanism="", notion="")
     report = pd.concat([report, pd.DataFrame([total])], ignore_index=True)
     if walker.releases:
