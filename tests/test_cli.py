@@ -153,6 +153,8 @@ def test_interval_and_rvns_and_subset_formats(survey, tmp_path, capsys):
                 "subset",
                 "--columns",
                 "race",
+                "--param",
+                "categories=[['A', 'B', 'C', 'D', 'E']]",
                 "--seed",
                 "0",
                 str(path),
@@ -284,6 +286,8 @@ def test_estimate_round_trips_through_privatize(survey, tmp_path, capsys):
             "subset",
             "--columns",
             "race",
+            "--param",
+            "categories=[['A', 'B', 'C', 'D', 'E']]",
             "--seed",
             "0",
             str(path),
@@ -560,6 +564,8 @@ def _privatize_args(mechanism, columns, path, out, *extra):
     args = ["privatize", "--mechanism", mechanism, "--columns", columns]
     for p in NUMERIC_MECHANISMS.get(mechanism, []):
         args += ["--param", p]
+    if mechanism == "subset":  # the holes fixture's race categories
+        args += ["--param", "categories=[['A', 'B', 'C']]"]
     return [*args, *extra, str(path), "-o", str(out)]
 
 

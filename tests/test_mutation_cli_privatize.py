@@ -633,3 +633,26 @@ def test_only_the_first_line_of_a_refusal_is_shown(
         )
     assert str(info.value).startswith(shown)
     assert "array=" not in str(info.value) and "\n" not in str(info.value)
+
+
+def test_subset_refusal_in_full(tmp_path):
+    # the output's column names would list every category present,
+    # "rareQ" held by one respondent; the refusal names no value
+    path = _frame_file(tmp_path, pd.DataFrame({"c": ["flu", "flu", "rareQ"]}))
+    with pytest.raises(CLIError) as info:
+        privatize(str(path), str(tmp_path / "o.csv"), "subset", "c")
+    assert str(info.value) == (
+        "the subset mechanism needs its categories declared before the data "
+        "are seen: --param \"categories=[['A', 'B'], ...]\" (one list per column; "
+        "categories read from the data would publish every value present, one "
+        "held by a single respondent too, in the output's column names)"
+    )
+    assert not (tmp_path / "o.csv").exists()
+    output, _ = privatize(
+        str(path),
+        str(tmp_path / "o.csv"),
+        "subset",
+        "c",
+        params=["categories=[['flu', 'cold']]", "handle_unknown=ignore"],
+    )
+    assert list(output.columns)[:2] == ["c=flu", "c=cold"]

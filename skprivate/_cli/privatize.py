@@ -488,12 +488,17 @@ def privatize(
             f"--keep {', '.join(both)} is also in --columns; a privatized column "
             "cannot be kept raw in the output"
         )
-    if mechanism == "frequency" and parsed_categories_auto(params):
+    if mechanism in CATEGORICAL_MECHANISMS and parsed_categories_auto(params):
+        consequence = (
+            "and estimate could not name the reports' categories"
+            if mechanism == "frequency"
+            else "one held by a single respondent too, in the output's column names"
+        )
         raise CLIError(
-            "the frequency mechanism needs its categories declared before the "
+            f"the {mechanism} mechanism needs its categories declared before the "
             "data are seen: --param \"categories=[['A', 'B'], ...]\" (one list "
             "per column; categories read from the data would publish every "
-            "value present, and estimate could not name the reports' categories)"
+            f"value present, {consequence})"
         )
     if mechanism in MECHANISMS and mechanism not in CATEGORICAL_MECHANISMS:
         needed_by = f"the {mechanism} mechanism"
