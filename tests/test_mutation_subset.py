@@ -355,6 +355,7 @@ def test_privacy_summary_entries():
             },
         ],
         "categories_from_data": False,
+        "unknown_disclosed": False,
         **model._release_policy(),
     }
 
