@@ -136,7 +136,7 @@ MODULES: dict[str, ModuleSpec] = {
             "test_laplace_every_output_is_reachable_from_both_bounds",
             "tests/test_grid_sampler_laws.py::test_laplace_grid_law",
         ],
-        new_tests=["tests/test_mutation_ldp.py"],
+        new_tests=["tests/test_mutation_ldp.py", "tests/ldp/test_narrow_bounds.py"],
         equivalent={
             f"{_LAPLACE}fit__mutmut_2": (
                 "return super().fit(X, None)",
@@ -528,7 +528,10 @@ MODULES: dict[str, ModuleSpec] = {
             "tests/test_privacy_contract.py",
             "tests/test_audit.py",
         ],
-        new_tests=["tests/test_mutation_subset.py"],
+        new_tests=[
+            "tests/test_mutation_subset.py",
+            "tests/test_read_from_data_claims.py",
+        ],
         equivalent={
             f"{_SUB}x__check_present__mutmut_4": (
                 '"XXfcXX"',
@@ -651,7 +654,10 @@ MODULES: dict[str, ModuleSpec] = {
             "tests/test_no_raw_in_messages.py",
             "tests/test_privacy_contract.py",
         ],
-        new_tests=["tests/test_mutation_negative_survey.py"],
+        new_tests=[
+            "tests/test_mutation_negative_survey.py",
+            "tests/ldp/test_narrow_bounds.py",
+        ],
         equivalent={
             f"{_RVP}get_feature_names_out__mutmut_15": (
                 "np.asarray(input_features, dtype=None)",

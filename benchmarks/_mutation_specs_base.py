@@ -30,6 +30,7 @@ SPECS: dict[str, ModuleSpec] = {
             _B + "x__seed_words__mutmut_*",
             _B + "xǁ_ReleaseCounterǁ*",
             _B + "x__settings_fingerprint__mutmut_*",
+            _B + "x__fitted_state_fingerprint__mutmut_*",
             *(
                 f"{_PM}{name}__mutmut_*"
                 for name in (
@@ -42,6 +43,7 @@ SPECS: dict[str, ModuleSpec] = {
                     "_release_policy",
                     "_is_seeded",
                     "_next_generator",
+                    "_law_read_from_data",
                     "_transform_with_seed",
                 )
             ),
@@ -90,7 +92,7 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/test_privacy_contract.py::"
             "test_no_raw_value_in_fitted_privatizer_or_pickle[ndarray-LaplaceLDP]",
         ],
-        new_tests=["tests/test_mutation_base.py"],
+        new_tests=["tests/test_mutation_base.py", "tests/test_seed_fitted_state.py"],
         equivalent={
             f"{_B}x__seed_words__mutmut_5": (
                 "random_state.integers(2**63 - 1, size=4)",

@@ -792,7 +792,10 @@ SPECS["subset_design"] = ModuleSpec(
 SPECS["audit_entry"] = ModuleSpec(
     path="skprivate/_audit/_audit.py",
     tests=[*_AUDIT_TESTS, "tests/test_mutation_exact_laws.py"],
-    new_tests=["tests/test_mutation_audit_entry.py"],
+    new_tests=[
+        "tests/test_mutation_audit_entry.py",
+        "tests/test_read_from_data_claims.py",
+    ],
     equivalent={
         f"skprivate._audit._audit.x_audit__mutmut_{n}": (
             line,

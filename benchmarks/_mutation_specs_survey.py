@@ -377,7 +377,10 @@ SPECS.update(
                 "tests/survey/test_waves.py::test_waves_need_a_declared_budget_within_reach",
                 "tests/survey/test_frequency_questions.py",
             ],
-            new_tests=["tests/test_mutation_survey_waves.py"],
+            new_tests=[
+                "tests/test_mutation_survey_waves.py",
+                "tests/survey/test_simulated_device_streams.py",
+            ],
             equivalent={
                 f"{_WV}x__coin__mutmut_11": (
                     "return int(rng.integers(0, int(den or 1), )) < int(num)",

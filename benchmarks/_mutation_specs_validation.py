@@ -599,7 +599,10 @@ SPECS.update(
                     for name in _BOUNDED_PRIVATIZERS
                 ),
             ],
-            new_tests=["tests/test_mutation_bounds.py"],
+            new_tests=[
+                "tests/test_mutation_bounds.py",
+                "tests/ldp/test_narrow_bounds.py",
+            ],
             equivalent={
                 f"{_BP}_fit__mutmut_10": (
                     "X = validate_data(self, X, dtype=None, ensure_all_finite=True)",
@@ -650,7 +653,10 @@ SPECS.update(
                 ),
                 "tests/ldp/test_laplace.py",
             ],
-            new_tests=["tests/test_mutation_bounds.py"],
+            new_tests=[
+                "tests/test_mutation_bounds.py",
+                "tests/ldp/test_narrow_bounds.py",
+            ],
         ),
     }
 )

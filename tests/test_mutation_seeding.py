@@ -540,3 +540,60 @@ def test_objects_inside_sets_and_pickled_state_are_read_by_content():
         f"o:{__name__}._Slotted<[[],[None,{{'value'={inner}}}]]>"
     )
     assert canonical(_Slotted(_Attrs(v=1))) != canonical(_Slotted(_Attrs(v=2)))
+
+
+# -- multiset_hash: the SplitMix64 finalizer of each value's bits, summed --------
+def _splitmix_sum(values):
+    """The hash by its definition, in pure Python integers."""
+    import struct
+
+    mask = 2**64 - 1
+    total = 0
+    for v in values:
+        bits = struct.unpack("<Q", struct.pack("<d", float(v) + 0.0))[0]
+        z = (bits + 0x9E3779B97F4A7C15) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        total = (total + z) & mask
+    return total
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [0.0],
+        [1.0],
+        [1.0, 2.0, 3.0],
+        [-2.5, 1e300, 5e-324, 7.25],
+        [np.pi, -np.e, 0.1, 123456.789],
+    ],
+)
+def test_multiset_hash_is_the_splitmix_sum_of_the_bits(values):
+    from skprivate.utils._seeding import multiset_hash
+
+    got = multiset_hash(np.array(values))
+    assert got == _splitmix_sum(values)
+    assert type(got) is int and 0 <= got < 2**64
+
+
+def test_multiset_hash_reads_values_as_doubles_in_any_order_and_partition():
+    from skprivate.utils._seeding import multiset_hash
+
+    x = np.array([3.0, -1.5, 2.0, 9.75, 2.0])
+    whole = multiset_hash(x)
+    assert whole == multiset_hash(x[::-1]) == multiset_hash(list(x))
+    assert whole == (multiset_hash(x[:2]) + multiset_hash(x[2:])) % 2**64
+    assert whole == multiset_hash(x.reshape(1, 5)) == multiset_hash(x[:, None])
+    # ints are read as the doubles of the same values, not as their bits
+    assert multiset_hash(np.array([1, 2, 3])) == multiset_hash(
+        np.array([1.0, 2.0, 3.0])
+    )
+    assert multiset_hash([1, 2]) == _splitmix_sum([1.0, 2.0])
+    # -0.0 is 0.0; a value's last bit counts; a repeat counts
+    assert multiset_hash(np.array([-0.0])) == multiset_hash(np.array([0.0]))
+    assert multiset_hash(np.array([1.0])) != multiset_hash(
+        np.array([np.nextafter(1.0, 2.0)])
+    )
+    assert multiset_hash(np.array([2.0, 2.0])) != multiset_hash(np.array([2.0]))
+    assert multiset_hash(np.array([])) == 0
