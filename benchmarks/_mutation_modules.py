@@ -475,6 +475,15 @@ MODULES: dict[str, ModuleSpec] = {
         ],
         new_tests=["tests/test_mutation_seeding.py"],
         equivalent={
+            f"{_SEED}x_multiset_hash__mutmut_37": (
+                "return int(np.sum(z, dtype=None))",
+                "numpy sums a uint64 array in uint64 (wrapping modulo 2**64) "
+                "without being told",
+            ),
+            f"{_SEED}x_multiset_hash__mutmut_39": (
+                "return int(np.sum(z, ))",
+                "as x_multiset_hash__mutmut_37",
+            ),
             f"{_SEED}x_data_fingerprint__mutmut_67": (
                 'cast("b")',
                 "signed or unsigned bytes, the buffer hashlib reads is the same",
@@ -794,8 +803,16 @@ MODULES: dict[str, ModuleSpec] = {
             "tests/ldp/test_sampler_support.py",
             "tests/test_grid_sampler_laws.py",
         ],
-        new_tests=["tests/test_mutation_square_wave.py"],
+        new_tests=["tests/test_mutation_square_wave.py", "tests/test_budget_split.py"],
         equivalent={
+            f"{_SW}xǁSquareWaveLDPǁ_calibrate__mutmut_14": (
+                "if w <= 2.0**-GRID_BITS:",
+                "differs only at a half-width of exactly 2**-20: the grid "
+                "then has 2**40 cells instead of 2**20; either is this "
+                "sampler's exact law at that width (the far-output "
+                "probability is computed from the grid it uses), so the "
+                "guarantee and its audit hold on both",
+            ),
             f"{_SW}x__exp_tail_series__mutmut_9": (
                 "range(2, 31)",
                 "one more term, below epsilon**30 / 30! < 1e-40 of the sum for "

@@ -590,6 +590,10 @@ def test_multiset_hash_reads_values_as_doubles_in_any_order_and_partition():
         np.array([1.0, 2.0, 3.0])
     )
     assert multiset_hash([1, 2]) == _splitmix_sum([1.0, 2.0])
+    # single precision too: widened to the doubles of the same values
+    assert multiset_hash(np.array([1.5, -2.25], dtype=np.float32)) == _splitmix_sum(
+        [1.5, -2.25]
+    )
     # -0.0 is 0.0; a value's last bit counts; a repeat counts
     assert multiset_hash(np.array([-0.0])) == multiset_hash(np.array([0.0]))
     assert multiset_hash(np.array([1.0])) != multiset_hash(
