@@ -94,6 +94,25 @@ SPECS: dict[str, ModuleSpec] = {
         ],
         new_tests=["tests/test_mutation_base.py", "tests/test_seed_fitted_state.py"],
         equivalent={
+            f"{_B}x__fitted_state_fingerprint__mutmut_13": (
+                '"XXn_features_in_XX")',
+                "n_features_in_ is the length of bounds_ and of every other "
+                "per-column fitted array, which enter already: it adds nothing",
+            ),
+            f"{_B}x__fitted_state_fingerprint__mutmut_14": (
+                '"N_FEATURES_IN_")',
+                "as x__fitted_state_fingerprint__mutmut_13",
+            ),
+            f"{_PM}_law_read_from_data__mutmut_2": (
+                "params = self.get_params(deep=None)",
+                "get_params tests deep for truth: None acts as False",
+            ),
+            f"{_PM}_law_read_from_data__mutmut_3": (
+                "params = self.get_params(deep=True)",
+                "no privatizer holds an estimator among its parameters, so deep "
+                "adds no entry; bounds and categories are top-level parameters "
+                "either way",
+            ),
             f"{_B}x__seed_words__mutmut_5": (
                 "random_state.integers(2**63 - 1, size=4)",
                 "integers(n) draws from [0, n) like integers(0, n), with the "

@@ -74,8 +74,12 @@ def test_a_share_that_underflows_is_refused(cls):
 
 def test_square_wave_refuses_a_share_below_its_coins_margin():
     """Below 1e-9 per column its rounding margin outweighed e**eps - 1."""
-    with pytest.raises(ValueError, match="set up for at least 1e-09 per column"):
+    with pytest.raises(ValueError) as info:
         SquareWaveLDP(epsilon=1e-12, bounds=(0, 1)).fit(_X[:, :1])
+    assert str(info.value) == (
+        "epsilon per column is 1e-12 over 1 columns; SquareWaveLDP's exact coin "
+        "is set up for at least 1e-09 per column."
+    )
     with pytest.raises(ValueError, match="is 5e-10 over 2 columns"):
         SquareWaveLDP(epsilon=1e-9, bounds=(0, 1)).fit(_X[:, :2])
     p = SquareWaveLDP(epsilon=1e-9, bounds=(0, 1)).fit(_X[:, :1])

@@ -158,3 +158,41 @@ def test_a_seed_with_bounds_from_the_data_still_reproduces_its_release():
     # mixed in: a frame and an array of the same values release alike
     np.testing.assert_array_equal(release(X), release(X))
     np.testing.assert_array_equal(release(X), release(pd.DataFrame({"v": X[:, 0]})))
+
+
+def test_with_bounds_from_the_data_the_seed_still_mixes_seed_data_and_call():
+    """The fitted state is added to the seed's other parts, not put in
+    their place: two calls, two seeds and two batches still differ."""
+    fitted_on = [[0.0], [10.0]]
+    X = np.full((50, 1), 5.0)
+
+    def privatizer(seed):
+        return _fit(lambda s: LaplaceLDP(epsilon=1.0, random_state=s), seed, fitted_on)
+
+    first = privatizer(0)
+    a, b = first.transform(X), first.transform(X)
+    assert not np.array_equal(a, b)  # the call index
+    assert not np.array_equal(a, privatizer(1).transform(X))  # the seed
+    other = privatizer(0).transform(np.full((50, 1), 6.0))
+    assert not np.array_equal(a - 5.0, other - 6.0)  # the data
+    np.testing.assert_array_equal(a, privatizer(0).transform(X))  # reproducible
+
+
+def test_the_output_container_does_not_change_the_noise():
+    """Only the public fitted state enters: set_output's private
+    configuration leaves the released values as they are."""
+    X = np.array([[1.0], [4.0], [9.0]])
+    plain = _fit(lambda s: LaplaceLDP(epsilon=1.0, random_state=s), 2, X)
+    framed = _fit(
+        lambda s: LaplaceLDP(epsilon=1.0, random_state=s).set_output(
+            transform="pandas"
+        ),
+        2,
+        X,
+    )
+    np.testing.assert_array_equal(plain.transform(X), framed.transform(X).to_numpy())
+    # a private attribute, even one named like a fitted one, is no part of it
+    marked = _fit(lambda s: LaplaceLDP(epsilon=1.0, random_state=s), 2, X)
+    marked._scratch_ = np.arange(3)
+    again = _fit(lambda s: LaplaceLDP(epsilon=1.0, random_state=s), 2, X)
+    np.testing.assert_array_equal(marked.transform(X), again.transform(X))
