@@ -602,8 +602,15 @@ SPECS.update(
             new_tests=[
                 "tests/test_mutation_bounds.py",
                 "tests/ldp/test_narrow_bounds.py",
+                "tests/test_budget_split.py",
             ],
             equivalent={
+                f"{_BP}_fit__mutmut_71": (
+                    "total = float(getattr(self, name, 1.0))",
+                    "the default is read only for a privatizer without a delta "
+                    "(Square Wave); a budget of 1 never underflows, as 0 is "
+                    "never checked",
+                ),
                 f"{_BP}_fit__mutmut_10": (
                     "X = validate_data(self, X, dtype=None, ensure_all_finite=True)",
                     _SHAPE_AND_BOUNDS,
