@@ -664,6 +664,22 @@ SPECS.update(
                 "tests/test_mutation_bounds.py",
                 "tests/ldp/test_narrow_bounds.py",
             ],
+            equivalent={
+                **{
+                    f"skprivate.utils._bounds.x_check_grid_width__mutmut_{k}": (
+                        change,
+                        "every caller passes the float64 bounds of check_bounds "
+                        "or bounds_from_data, so the width is the same float64 "
+                        "difference with or without the cast",
+                    )
+                    for k, change in (
+                        (5, "np.asarray(high, dtype=None)"),
+                        (7, "np.asarray(high, )"),
+                        (9, "np.asarray(low, dtype=None)"),
+                        (11, "np.asarray(low, )"),
+                    )
+                },
+            },
         ),
     }
 )

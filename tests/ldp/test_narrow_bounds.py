@@ -72,3 +72,20 @@ def test_check_grid_width_names_the_first_narrow_column():
     check_grid_width(np.array([0.0]), np.array([MIN_WIDTH]))
     with pytest.raises(ValueError, match="column 0 "):
         check_grid_width(np.array([0.0]), np.array([np.nextafter(MIN_WIDTH, 0)]))
+
+
+def test_check_grid_width_message_in_full():
+    with pytest.raises(ValueError) as info:
+        check_grid_width(np.array([0.0]), np.array([1e-300]))
+    assert str(info.value) == (
+        "bounds: column 0 has a range below 2**-960 (about 1e-289) between the "
+        "declared bounds [0, 1e-300]: the noise grid and scale would underflow "
+        "double precision. Rescale the column (a change of units) so that its "
+        "range is wider."
+    )
+    with pytest.raises(ValueError) as info:
+        check_grid_width(
+            np.array([0.0]), np.array([1e-300]), np.array(["w"]), declared=False
+        )
+    assert "column 'w' has a range" in str(info.value)
+    assert "between the bounds read from the data at fit:" in str(info.value)
