@@ -105,3 +105,18 @@ def test_audit_checks_the_columns_add_up_to_the_record_claim(monkeypatch):
         .str.contains("audited losses add to .*, above the record's claimed epsilon")
         .all()
     )
+
+
+@pytest.mark.parametrize("cls", [GeneralizedGaussianLDP, FlippedHuberLDP])
+def test_a_delta_share_that_underflows_is_refused_in_full(cls):
+    p = cls(epsilon=1.0, delta=5e-324, bounds=(0, 1))
+    with pytest.raises(ValueError) as info:
+        p.fit(_X[:, :2])
+    assert str(info.value) == (
+        "delta=5e-324 over 2 columns leaves each column a budget that underflows "
+        "to 0 in double precision; give a larger delta or fewer columns."
+    )
+    p = cls(epsilon=5e-324, delta=1e-3, bounds=(0, 1))
+    with pytest.raises(ValueError) as info:
+        p.fit(_X[:, :2])
+    assert str(info.value).startswith("epsilon=5e-324 over 2 columns leaves each")
