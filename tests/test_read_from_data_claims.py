@@ -109,8 +109,11 @@ def test_subset_unknown_values_reported_as_all_zero_are_an_exact_disclosure():
     assert ignore.privacy_summary()["unknown_disclosed"] is True
     row = privacy_report(ignore).iloc[0]
     assert row["epsilon"] == np.inf and bool(row["exact_disclosure"])
-    assert row["note"].startswith("values leave exactly: handle_unknown='ignore'")
-    assert "no epsilon" not in row["note"]
+    assert row["note"] == (
+        "values leave exactly: handle_unknown='ignore' reports a value outside "
+        "the categories as the all-zero block (coverage 0), which no known value "
+        "produces; min_coverage: lower bound of the coverage of the released subset"
+    )
     error = SubsetUniform(categories=[["yes", "no"]]).fit(X)
     assert error.privacy_summary()["unknown_disclosed"] is False
     assert np.isnan(privacy_report(error).loc[0, "epsilon"])
