@@ -133,7 +133,7 @@ _NO_EPS = "coverage as in the mechanism's paper; no epsilon"
 def _reference(law):
     return (
         f"coverage assumes the reference law {law} (coverage_reference); "
-        "coverage_data is the same expectation against the fitted data"
+        "fit warns when the fitted data are covered far less"
     )
 
 
@@ -144,47 +144,24 @@ def test_rows_of_a_coverage_summary():
     assert (row["coverage"], row["leakage"]) == (0.75, 0.25)
     assert np.isnan(row["epsilon"]) and np.isnan(row["delta"])
     assert row["note"] == _NO_EPS
-    assert np.isnan(row["coverage_data"]) and np.isnan(row["exact_share_data"])
     assert pd.isna(row["coverage_reference"]) and pd.isna(row["exact_disclosure"])
-    # per-column figures
+    # per-column figures; a figure of the data given by a summary is not shown
     stated = _coverage_summary(
         coverage=[0.5, 0.75], leakage=[0.5, 0.25], coverage_data=[0.5, 0.75]
     )
-    rows = _report_of(stated).iloc[:2]
+    report = _report_of(stated)
+    rows = report.iloc[:2]
     assert rows["coverage"].tolist() == [0.5, 0.75]
     assert rows["leakage"].tolist() == [0.5, 0.25]
-    assert rows["coverage_data"].tolist() == [0.5, 0.75]
+    assert "coverage_data" not in report.columns
 
 
-@pytest.mark.parametrize(
-    "on_data, gap_noted",
-    [(0.6, True), (0.75 - 0.1, False), (0.7, False), (0.9, False)],
-)
-def test_coverage_on_the_fitted_data_below_the_assumed_one_is_noted(on_data, gap_noted):
-    stated = _coverage_summary(coverage_reference="N(0, 1^2)", coverage_data=on_data)
+def test_a_coverage_reference_is_named_in_the_note():
+    stated = _coverage_summary(coverage_reference="N(0, 1^2)", coverage_data=0.5)
     row = _report_of(stated, k=1).iloc[0]
     assert row["coverage_reference"] == "N(0, 1^2)"
-    assert row["coverage_data"] == on_data
-    expected = [_NO_EPS, _reference("N(0, 1^2)")]
-    if gap_noted:
-        expected.append(
-            f"the fitted data are covered less than assumed: {on_data:.2f} against 0.75"
-        )
-    assert row["note"] == "; ".join(expected)
-
-
-def test_coverage_data_not_kept_says_why():
-    stated = _coverage_summary(
-        coverage_reference=["N(0, 1^2)"], data_aggregates="not kept: few rows"
-    )
-    row = _report_of(stated, k=1).iloc[0]
-    assert row["note"] == "; ".join(
-        [_NO_EPS, _reference("N(0, 1^2)"), "no coverage_data: not kept: few rows"]
-    )
-    # a kept coverage_data needs no reason
-    stated = _coverage_summary(
-        coverage_reference="R", coverage_data=0.75, data_aggregates="unused"
-    )
+    assert row["note"] == "; ".join([_NO_EPS, _reference("N(0, 1^2)")])
+    stated = _coverage_summary(coverage_reference=["R"])
     assert _report_of(stated, k=1)["note"].iloc[0] == f"{_NO_EPS}; {_reference('R')}"
 
 
@@ -199,12 +176,11 @@ def test_an_exact_design_names_the_shares_released_exactly():
     report = _report_of(stated, k=1)
     row = report.iloc[0]
     assert row["epsilon"] == np.inf and row["exact_disclosure"] == True  # noqa: E712
-    assert row["exact_share_data"] == 0.25
     assert row["note"] == (
         "values leave exactly: the design reports the values in its "
-        "acceptable_range or exact cells as they are (expected: 25% of the "
-        "fitted values, 50% under the reference law); no guarantee for those "
-        "records; coverage as in the mechanism's paper; " + _reference("R")
+        "acceptable_range or exact cells as they are (expected: 50% under the "
+        "reference law); no guarantee for those records; coverage as in the "
+        "mechanism's paper; " + _reference("R")
     )
     assert "_exact_share" not in report.columns
     total = _total(report)
@@ -328,14 +304,15 @@ def test_figures_a_summary_does_not_give_are_numeric_nan():
             "notion": "interval privacy",
             "coverage": 0.75,
             "leakage": 0.25,
-            "coverage_data": [None],
-            "exact_share_data": [None],
+            "exact_share": [None],
+            "exact_disclosure": True,
         }
     )
-    report = _report_of(stated, k=1)
-    for col in ("coverage_data", "exact_share_data"):
-        assert (report[col] < 0.5).tolist() == [False, False]
-        assert report[col].dtype == np.float64
+    note = _report_of(stated, k=1)["note"].iloc[0]
+    assert note.startswith(
+        "values leave exactly: the design reports the values in its "
+        "acceptable_range or exact cells as they are; no guarantee"
+    )
 
 
 def test_an_ldp_design_that_releases_values_exactly():

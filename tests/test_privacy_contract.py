@@ -21,6 +21,9 @@ Checked for every privatizer:
   that the user declared (``categories=``) are public by declaration and
   are stored; the sentinel string of the categorical data is *not* among
   them (``handle_unknown="ignore"``);
+* nothing of the data in the fitted state: with the law declared, every
+  public attribute (and its pickle) and the privacy summary are the same
+  after a fit on other data of the same shape;
 * parameters outside the guarantee are refused in ``fit``: every real
   parameter with an interval constraint refuses inf and NaN, ``epsilon``,
   noise scales and ``d`` refuse 0 and negatives, ``delta`` refuses 0 and 1.
@@ -459,6 +462,39 @@ def test_no_raw_value_in_fitted_privatizer_or_pickle(name, frame):
         for s in NUMERIC_SENTINELS:
             assert struct.pack("<d", s) not in blob, f"{name} pickles {s}"
             assert repr(s).encode() not in blob
+
+
+def _other_data(kind: str) -> np.ndarray:
+    """Data of the same shape as ``_data(kind)``, as different as allowed."""
+    if kind == "categorical":
+        return np.full((N_ROWS, 1), CATEGORIES[-1], dtype=object)
+    X = np.full((N_ROWS, 2), 10000.0)
+    X[::2] = 19999.0
+    return X
+
+
+@names
+def test_fitted_state_does_not_depend_on_the_data(name):
+    # With its law declared, a privatizer keeps nothing of the data beyond
+    # their shape: every attribute, the pickle of each one, and the
+    # privacy summary published with a release are the same after a fit on
+    # other data.  The private noise state, which differs between two fits
+    # on the same data too, is left out.
+    privatizer, kind = _make(name, 0)
+    fits = [
+        _fit(_make(name, 0)[0], X)
+        for X in (_data(kind), _data(kind), _other_data(kind))
+    ]
+    states = [{k: pickle.dumps(v) for k, v in vars(p).items()} for p in fits]
+    assert states[0].keys() == states[2].keys()
+    per_fit = {k for k in states[0] if states[0][k] != states[1][k]}
+    assert all(k.startswith("_") for k in per_fit), per_fit
+    differ = [k for k in states[0] if k not in per_fit and states[0][k] != states[2][k]]
+    assert not differ, f"{name} keeps something of the data in {differ}"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if hasattr(privatizer, "privacy_summary"):
+            assert fits[0].privacy_summary() == fits[2].privacy_summary()
 
 
 def test_auto_categories_warn_and_declared_do_not():

@@ -99,21 +99,20 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         ``bounds_from_data``, ``floating_point_safe``, ``reproducible``
         (True for a seeded privatizer: its releases are for simulation, not
         for release; on the total row, whether any privatizer is seeded,
-        which its note then says) and ``note``, then (appended, so the columns above
-        keep their positions) ``coverage_reference``, ``coverage_data``,
-        ``exact_disclosure``, ``exact_share_data``, ``audited_epsilon``,
-        ``audited_delta`` and ``categories_from_data`` (True when a
+        which its note then says) and ``note``, then (appended, so the
+        columns above keep their positions) ``coverage_reference``,
+        ``exact_disclosure``, ``audited_epsilon``, ``audited_delta`` and
+        ``categories_from_data`` (True when a
         categorical privatizer read its categories from the data, which
         its note then says are published; NaN for other privatizers).
 
         For a coverage notion, ``coverage`` is an expectation under a
         reference law, an assumption named in ``coverage_reference`` (for
         interval privacy ``N(anchor_loc, anchor_scale^2)`` with its
-        values); ``coverage_data`` is the same expectation against the
-        fitted data and ``exact_share_data`` the expected share of the
-        fitted values released exactly (NaN when the privatizer did not
-        keep them: fewer than 200 fitted rows).  ``exact_disclosure`` is
-        True when some values leave exactly: a raw channel, or a design that
+        values); the report holds no figure of the fitted data (the
+        privatizer warns at ``fit`` when the data are covered far less).
+        ``exact_disclosure`` is True when some values leave exactly: a raw
+        channel, or a design that
         reports any value as it is (an interval design's
         ``acceptable_range`` or ``exact_cells``), however small its share,
         since a record whose value falls there is released raw; bounds or

@@ -56,9 +56,7 @@ _COLUMNS = [
     "note",
     # appended later; existing callers keep the order above
     "coverage_reference",
-    "coverage_data",
     "exact_disclosure",
-    "exact_share_data",
     "audited_epsilon",
     "audited_delta",
     "categories_from_data",

@@ -11,10 +11,6 @@ import numpy as np
 from .._audit import audited_columns, read_from_data
 from ._inspect import _COVERAGE_REASON, _join, _per_column
 
-# A coverage against the fitted data this far below the assumed one is named
-# in the row's note (the privatizer warns at fit with the same margin).
-_COVERAGE_GAP = 0.1
-
 
 def _rows_of_privatizer(privatizer: Any, names: list[str]) -> list[dict]:
     """The rows of one fitted privatizer.
@@ -118,8 +114,8 @@ def _add_exact_disclosure(rows: list[dict], summary: dict) -> None:
     ``exact_cells``: the summary's ``exact_disclosure``), however small the
     share of such values.  A guarantee is a statement about every record,
     and a record whose value falls there is released raw, without
-    deniability; ``exact_share_data`` says how many of the fitted values
-    did.  Such a row has ``epsilon = inf``.  A finite epsilon excludes an
+    deniability; the note gives the expected share under the reference
+    law.  Such a row has ``epsilon = inf``.  A finite epsilon excludes an
     exact disclosure; a summary that says nothing leaves the flag NaN.
     """
     for row in rows:
@@ -130,12 +126,11 @@ def _add_exact_disclosure(rows: list[dict], summary: dict) -> None:
             row["exact_disclosure"] = False
         if row.get("exact_disclosure") is not True:
             continue
-        shares = []
-        if not _missing(row.get("exact_share_data")):
-            shares.append(f"{row['exact_share_data']:.0%} of the fitted values")
-        if not _missing(reference_share):
-            shares.append(f"{reference_share:.0%} under the reference law")
-        expected = f" (expected: {', '.join(shares)})" if shares else ""
+        expected = (
+            ""
+            if _missing(reference_share)
+            else f" (expected: {reference_share:.0%} under the reference law)"
+        )
         _mark_exact(
             row,
             "values leave exactly: the design reports the values in its "
@@ -236,8 +231,6 @@ def _guarantee_rows(privatizer: Any, summary: dict, names: list[str]) -> list[di
     coverage = _per_column(summary.get("coverage"), n)
     leakage = _per_column(summary.get("leakage"), n)
     reference = _per_column(summary.get("coverage_reference"), n, None)
-    on_data = _per_column(summary.get("coverage_data"), n)
-    share_data = _per_column(summary.get("exact_share_data"), n)
     share = _per_column(summary.get("exact_share"), n)
     for j, name in enumerate(names):
         row = {
@@ -248,8 +241,6 @@ def _guarantee_rows(privatizer: Any, summary: dict, names: list[str]) -> list[di
             "leakage": leakage[j],
             "note": "coverage as in the mechanism's paper; no epsilon",
             "_nan_reason": _COVERAGE_REASON,
-            "coverage_data": np.nan if on_data[j] is None else on_data[j],
-            "exact_share_data": np.nan if share_data[j] is None else share_data[j],
             "_exact_share": np.nan if share[j] is None else share[j],
         }
         if reference[j] is not None:
@@ -257,18 +248,9 @@ def _guarantee_rows(privatizer: Any, summary: dict, names: list[str]) -> list[di
             row["note"] = _join(
                 row["note"],
                 f"coverage assumes the reference law {reference[j]} "
-                "(coverage_reference); coverage_data is the same expectation "
-                "against the fitted data",
+                "(coverage_reference); fit warns when the fitted data are "
+                "covered far less",
             )
-            if _missing(on_data[j]) and summary.get("data_aggregates"):
-                why = summary["data_aggregates"]
-                row["note"] = _join(row["note"], f"no coverage_data: {why}")
-            elif not _missing(on_data[j]) and on_data[j] < coverage[j] - _COVERAGE_GAP:
-                row["note"] = _join(
-                    row["note"],
-                    f"the fitted data are covered less than assumed: "
-                    f"{on_data[j]:.2f} against {coverage[j]:.2f}",
-                )
         rows.append(row)
     return rows
 

@@ -47,14 +47,14 @@ _COMMON_CONSTRAINTS: dict[str, list] = {
     "random_state": ["random_state"],
 }
 _N_COVERAGE_DRAWS = 200_000
-# Fit-time aggregates of the data.  Anchor draws of their Monte Carlo: the
-# standard error is at most 0.5 / sqrt(20,000) < 0.004, both being means of
-# terms in [0, 1].  Fewest rows for which they are kept: one record moves
-# either by at most 2 / n, so from 200 rows on by at most one rounding step
-# of 0.01.  Then the thresholds of the warnings.
+# The fit-time check of the design against the data.  Anchor draws of its
+# Monte Carlo: the standard error is at most 0.5 / sqrt(20,000) < 0.004, both
+# figures being means of terms in [0, 1].  The coverage comparison needs
+# enough rows for the data's own figure to mean something.  Then the
+# thresholds of the warnings.  Nothing computed here is kept: the warnings
+# carry one bit each and no figure of the data.
 _N_DATA_DRAWS = 20_000
-_MIN_ROWS_KEPT = 200
-_ROUND = 2
+_MIN_ROWS_COVERAGE_CHECK = 200
 _EXACT_SHARE_LIMIT = 0.5
 _COVERAGE_GAP = 0.1
 
@@ -327,36 +327,36 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
     def _assess_fitted_data(
         self, statistic: _ColumnCounts, value: list[NDArray], n_rows: int
     ) -> None:
-        """Aggregates of the data under the design, and warnings on raw releases.
+        """Warn when the design discloses more about the data than it states.
 
-        Per column, with one fixed set of anchor draws: the expected
-        coverage against the empirical distribution of the column and
-        against the reference population, and the expected share of the
-        column's values released exactly.  Only the rounded data aggregates
-        are kept, and only from ``_MIN_ROWS_KEPT`` rows on.
+        Per column, with one fixed set of anchor draws: the expected share
+        of the column's values released exactly, and (from
+        ``_MIN_ROWS_COVERAGE_CHECK`` rows on) the expected coverage against
+        the empirical distribution of the column, compared with that
+        against the reference population.  Nothing is kept and the warnings
+        give no figure of the data: a figure kept on the object would leave
+        with its pickle, and one record can move a rounded mean over the
+        records.  ``privacy_summary(reference=X)`` computes the figures for
+        a caller who holds the data.
         """
-        n = int(n_rows)
-        kept = n >= _MIN_ROWS_KEPT
+        check_coverage = int(n_rows) >= _MIN_ROWS_COVERAGE_CHECK
         fixed = self._fixed_set()
         points = statistic.points
         names = self._column_names()
-        coverages, shares = [], []
         for j, comps in enumerate(self._data_check_draws()):
-            data_cdf = _counted_cdf(points[j], value[j], n)
+            data_cdf = _counted_cdf(points[j], value[j], int(n_rows))
             cov, share = design_disclosure(comps, data_cdf, fixed)
-            coverages.append(round(cov, _ROUND))
-            shares.append(round(share, _ROUND))
             if share > _EXACT_SHARE_LIMIT:
-                amount = f"an expected {share:.0%}" if kept else "more than half"
                 warnings.warn(
-                    f"{type(self).__name__}: {amount} of the fitted values of "
-                    f"column {names[j]!r} lie where this design reports values "
-                    "exactly (exact_cells or acceptable_range); those reports "
-                    "are the raw values. Report fewer cells exactly.",
+                    f"{type(self).__name__}: more than half of the fitted values "
+                    f"of column {names[j]!r} are expected to lie where this "
+                    "design reports values exactly (exact_cells or "
+                    "acceptable_range); those reports are the raw values. "
+                    "Report fewer cells exactly.",
                     PrivacyLeakWarning,
                     stacklevel=external_stacklevel(),
                 )
-            if not kept:
+            if not check_coverage:
                 continue
             # the same anchor draws for both populations: their Monte Carlo
             # errors mostly cancel in the difference
@@ -364,18 +364,18 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             if cov < ref_cov - _COVERAGE_GAP:
                 warnings.warn(
                     f"{type(self).__name__}: the coverage against the fitted "
-                    f"data of column {names[j]!r} is {cov:.2f}, far below the "
-                    f"{ref_cov:.2f} reported for the reference population "
-                    f"{self._reference_text(j)} (anchor_loc, anchor_scale): the "
-                    "anchors do not match the spread of the data, so the reports "
-                    "reveal more than privacy_summary()['coverage'] states. Set "
-                    "anchor_loc and anchor_scale to a public centre and spread "
-                    "of the column, fixed before collection.",
+                    f"data of column {names[j]!r} is more than "
+                    f"{_COVERAGE_GAP:g} below the {ref_cov:.2f} reported for the "
+                    f"reference population {self._reference_text(j)} "
+                    "(anchor_loc, anchor_scale): the anchors do not match the "
+                    "spread of the data, so the reports reveal more than "
+                    "privacy_summary()['coverage'] states. Set anchor_loc and "
+                    "anchor_scale to a public centre and spread of the column, "
+                    "fixed before collection; privacy_summary(reference=X) "
+                    "gives the coverage against a sample X.",
                     PrivacyLeakWarning,
                     stacklevel=external_stacklevel(),
                 )
-        self.data_coverage_ = coverages if kept else None
-        self.data_exact_share_ = shares if kept else None
 
     def _privatize_column(self, y: NDArray, j: int, rng) -> tuple[NDArray, NDArray]:
         comps = self._components(rng, y.shape[0], j)
@@ -499,26 +499,17 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         ``support``, if any), an assumption named in
         ``coverage_reference``, not a property of the data.
 
-        After ``fit``, two aggregates of the fitted data are reported next
-        to it: ``coverage_data``, the same expectation with the fitted
-        column as the population (respondents and fresh values drawn from
-        the data), and ``exact_share_data``, the expected share of the
-        fitted values released exactly.  Anchors too concentrated for the
-        data (say ``anchor_scale=1e-9``) give a reference coverage of 0.76
-        for Case I but 0.50 against the data; ``exact_cells`` or an
-        ``acceptable_range`` covering most of the data release most values
-        as they are.
-
-        The aggregates are computed once in ``fit`` and kept, rounded to
-        0.01, so that the summary of a release still shows them once the
-        data are gone (the command line reports the summary after the
-        release); the raw values are not kept.  They are a small disclosure
-        of their own: each is a mean over the records, which one record
-        moves by at most ``2 / n``, so they are kept only from 200 rows on
-        (one record then moves them by at most one rounding step).  For an
-        exact figure on any sample, pass it as ``reference``: the coverage
-        and ``exact_share`` are then computed for that sample and nothing is
-        kept.
+        ``fit`` checks the design against the data it reads and warns
+        (:class:`~skprivate.exceptions.PrivacyLeakWarning`) when the
+        coverage against the data falls far below the reference coverage
+        (anchors too concentrated for the data: ``anchor_scale=1e-9`` gives
+        a reference coverage of 0.76 for Case I but 0.50 against the data)
+        or when most values would be released exactly.  The summary keeps
+        no figure of the fitted data: it is published with the release, and
+        a mean over the records, even rounded, is moved by one record.  For
+        the figures on a sample, pass it as ``reference``: the coverage and
+        ``exact_share`` are then computed for that sample, returned to the
+        caller and not kept.
 
         Parameters
         ----------
@@ -536,10 +527,7 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             for the reference population: ``coverage``, ``leakage``
             (``1 - coverage``), ``exact_share`` (probability that a value is
             released exactly), ``reference`` and ``coverage_reference`` (its
-            description); for the fitted data: ``coverage_data``,
-            ``exact_share_data`` (None before fit and below 200 fitted
-            rows) and ``data_aggregates`` (what they are and what they
-            disclose); ``reproducible`` and ``random_state_note``.
+            description); ``reproducible`` and ``random_state_note``.
             Per-column entries are lists when there are several columns.
 
         Raises
@@ -553,8 +541,10 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
         >>> from skprivate.interval import IntervalCaseI
         >>> X = np.random.default_rng(0).normal(size=(1000, 1))
         >>> s = IntervalCaseI(random_state=0).fit(X).privacy_summary()
-        >>> round(s["coverage"], 2), s["coverage_reference"], s["coverage_data"]
-        (0.76, 'N(0, 1^2)', 0.76)
+        >>> round(s["coverage"], 2), s["coverage_reference"]
+        (0.76, 'N(0, 1^2)')
+        >>> round(IntervalCaseI().privacy_summary(reference=X)["coverage"], 2)
+        0.77
         """
         # validate without re-recording the settings fit belongs to; a
         # setting changed since fit is refused (by _release_policy below)
@@ -581,25 +571,8 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             shares.append(share)
 
         def per_column(values):
-            if values is None:
-                return None
             return values[0] if d == 1 else values
 
-        data_coverage = getattr(self, "data_coverage_", None)
-        data_share = getattr(self, "data_exact_share_", None)
-        if not hasattr(self, "n_features_in_"):
-            note = "not fitted: no data seen"
-        elif data_coverage is None:
-            note = (
-                f"not kept: fewer than {_MIN_ROWS_KEPT} fitted rows, where one "
-                "record would move them by more than their 0.01 rounding step"
-            )
-        else:
-            note = (
-                "coverage_data and exact_share_data are aggregates of the fitted "
-                "values (means over the records, which one record moves by at "
-                "most 2 / n), kept rounded to 0.01; no raw value is kept"
-            )
         exact = bool(fixed.shape[0]) or _declares_exact_cells(self)
         bounded = any(np.isfinite(self._value_support(j)).any() for j in range(d))
         return {
@@ -615,8 +588,5 @@ class _BaseIntervalMechanism(SurveyMixin, PrivatizerMixin, BaseEstimator):
             if reference is None
             else "user-given",
             "coverage_reference": per_column(texts),
-            "coverage_data": per_column(data_coverage),
-            "exact_share_data": per_column(data_share),
-            "data_aggregates": note,
             **self._release_policy(),
         }

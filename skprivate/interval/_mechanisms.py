@@ -86,14 +86,6 @@ class IntervalMechanism(_BaseIntervalMechanism):
         Number of columns seen in fit.
     feature_names_in_ : ndarray of str
         Column names, when fit on a DataFrame.
-    data_coverage_ : list of float or None
-        Per column, the expected coverage against the fitted data (the
-        data's own distribution as the population), rounded to 0.01; None
-        below 200 fitted rows.  An aggregate of the raw values, see
-        :meth:`privacy_summary`.
-    data_exact_share_ : list of float or None
-        Per column, the expected share of the fitted values released
-        exactly, rounded to 0.01; None below 200 fitted rows.
 
     See Also
     --------
@@ -107,10 +99,9 @@ class IntervalMechanism(_BaseIntervalMechanism):
     population, ``N(anchor_loc, anchor_scale²)`` unless another is given; it
     says how much a report hides only if the data look like that population.
     ``fit`` therefore also computes the coverage against the fitted data and
-    the share of the fitted values released exactly (both reported by
-    :meth:`privacy_summary`), and warns (``PrivacyLeakWarning``) when the
-    former is far below the reference coverage or the latter exceeds one
-    half.
+    the share of the fitted values released exactly, and warns
+    (``PrivacyLeakWarning``) when the former is far below the reference
+    coverage or the latter exceeds one half; it keeps neither figure.
 
     References
     ----------
@@ -270,14 +261,6 @@ class IntervalCaseII(IntervalMechanism):
     ----------
     n_features_in_ : int
         Number of columns seen in fit.
-    data_coverage_ : list of float or None
-        Per column, the expected coverage against the fitted data (the
-        data's own distribution as the population), rounded to 0.01; None
-        below 200 fitted rows.  An aggregate of the raw values, see
-        :meth:`privacy_summary`.
-    data_exact_share_ : list of float or None
-        Per column, the expected share of the fitted values released
-        exactly, rounded to 0.01; None below 200 fitted rows.
 
     See Also
     --------
@@ -289,10 +272,9 @@ class IntervalCaseII(IntervalMechanism):
     population, ``N(anchor_loc, anchor_scale²)`` unless another is given; it
     says how much a report hides only if the data look like that population.
     ``fit`` therefore also computes the coverage against the fitted data and
-    the share of the fitted values released exactly (both reported by
-    :meth:`privacy_summary`), and warns (``PrivacyLeakWarning``) when the
-    former is far below the reference coverage or the latter exceeds one
-    half.
+    the share of the fitted values released exactly, and warns
+    (``PrivacyLeakWarning``) when the former is far below the reference
+    coverage or the latter exceeds one half; it keeps neither figure.
 
     References
     ----------
@@ -372,14 +354,6 @@ class IntervalCaseI(IntervalCaseII):
         Number of columns seen in fit.
     feature_names_in_ : ndarray of str
         Column names, when fit on a DataFrame.
-    data_coverage_ : list of float or None
-        Per column, the expected coverage against the fitted data (the
-        data's own distribution as the population), rounded to 0.01; None
-        below 200 fitted rows.  An aggregate of the raw values, see
-        :meth:`privacy_summary`.
-    data_exact_share_ : list of float or None
-        Per column, the expected share of the fitted values released
-        exactly, rounded to 0.01; None below 200 fitted rows.
 
     See Also
     --------
@@ -394,10 +368,9 @@ class IntervalCaseI(IntervalCaseII):
     population, ``N(anchor_loc, anchor_scale²)`` unless another is given; it
     says how much a report hides only if the data look like that population.
     ``fit`` therefore also computes the coverage against the fitted data and
-    the share of the fitted values released exactly (both reported by
-    :meth:`privacy_summary`), and warns (``PrivacyLeakWarning``) when the
-    former is far below the reference coverage or the latter exceeds one
-    half.
+    the share of the fitted values released exactly, and warns
+    (``PrivacyLeakWarning``) when the former is far below the reference
+    coverage or the latter exceeds one half; it keeps neither figure.
 
     References
     ----------

@@ -1,9 +1,11 @@
 """What an interval report assumes, and what the design does to the data.
 
 The coverage of ``privacy_summary`` is computed for a reference population,
-``N(anchor_loc, anchor_scale²)`` by default.  The summary names it, reports
-the coverage against the fitted data and the share of values released
-exactly next to it, and ``fit`` warns when the data would be released raw.
+``N(anchor_loc, anchor_scale²)`` by default.  The summary names it; ``fit``
+computes the coverage against the fitted data and the share of values
+released exactly, warns when the data are covered far less or would be
+released raw, and keeps neither figure (the tests read them through the
+``fit_figures`` fixture).
 Microaggregation with clusters of one record warns too.
 """
 
@@ -23,11 +25,10 @@ from skprivate.interval import (
     average_coverage,
 )
 
-# Fit-time aggregates: 20,000 anchor draws of means of terms in [0, 1], so a
-# Monte Carlo standard error of at most 0.5 / sqrt(20,000); kept rounded to
-# 0.01 (error at most 0.005).
+# Fit-time figures: 20,000 anchor draws of means of terms in [0, 1], so a
+# Monte Carlo standard error of at most 0.5 / sqrt(20,000).
 DATA_SE = 0.5 / np.sqrt(20_000)
-DATA_TOL = 0.005 + 4 * DATA_SE
+DATA_TOL = 4 * DATA_SE
 # privacy_summary's reference figures: 200,000 anchor draws.
 REF_SE = 0.5 / np.sqrt(200_000)
 
@@ -39,10 +40,10 @@ def _case_one_coverage():
     return integrate.quad(f, -np.inf, np.inf)[0]
 
 
-def test_tiny_anchor_scale_reports_the_coverage_against_the_data():
+def test_tiny_anchor_scale_warns_on_the_coverage_against_the_data(fit_figures):
     X = np.random.default_rng(0).normal(size=(20_000, 1))
     mech = IntervalCaseI(anchor_scale=1e-9, random_state=0)
-    with pytest.warns(PrivacyLeakWarning, match=r"far below the 0\.76"):
+    with pytest.warns(PrivacyLeakWarning, match=r"0\.1 below the 0\.76"):
         mech.fit(X)
     s = mech.privacy_summary()
     # the reference coverage is scale-free, so it still says 0.76 ...
@@ -52,9 +53,9 @@ def test_tiny_anchor_scale_reports_the_coverage_against_the_data():
     # so every draw cuts the data at 0: coverage p² + (1 - p)², about 0.5
     assert np.min(np.abs(X)) > 1e-6
     p = np.mean(X <= 0)
-    assert s["coverage_data"] == round(p**2 + (1 - p) ** 2, 2) == 0.5
-    assert s["exact_share_data"] == 0.0 and s["exact_share"] == 0.0
-    assert "aggregates of the fitted values" in s["data_aggregates"]
+    ((coverage, share),) = fit_figures
+    assert coverage == pytest.approx(p**2 + (1 - p) ** 2, abs=1e-12)
+    assert share == 0.0 and s["exact_share"] == 0.0
     # the released intervals agree: their coverage against the data is ~0.5
     Z = mech.transform(X)
     assert average_coverage(Z, X[:, 0]) == pytest.approx(0.5, abs=1e-3)
@@ -77,7 +78,7 @@ def _uniform_window(half_width):
     )
 
 
-def test_exact_cells_report_the_share_released_exactly():
+def test_exact_cells_report_the_share_released_exactly(fit_figures):
     L = 1 / 0.46
     X = np.random.default_rng(1).uniform(-1, 1, size=(20_000, 1))
     mech = _uniform_window(L)
@@ -88,7 +89,8 @@ def test_exact_cells_report_the_share_released_exactly():
     assert not [w for w in caught if "exactly" in str(w.message)]
     s = mech.privacy_summary()
     assert s["exact_disclosure"] is True
-    assert abs(s["exact_share_data"] - 1 / L) <= DATA_TOL
+    ((_, share_data),) = fit_figures
+    assert abs(share_data - 1 / L) <= DATA_TOL
     # under the reference N(0, 1): E[|[Y - 1, Y + 1] ∩ [-L, L]|] / (2 L)
     ref, _ = integrate.quad(
         lambda y: (
@@ -105,19 +107,20 @@ def test_exact_cells_report_the_share_released_exactly():
     assert abs(share - 1 / L) < 4 * np.sqrt(0.46 * 0.54 / X.shape[0])
 
 
-def test_exact_cells_covering_most_of_the_data_warn():
+def test_exact_cells_covering_most_of_the_data_warn(fit_figures):
     L = 1.6
     X = np.random.default_rng(2).uniform(-0.6, 0.6, size=(5_000, 1))
     mech = _uniform_window(L)
-    with pytest.warns(PrivacyLeakWarning, match=r"expected 6\d% .* exactly"):
+    with pytest.warns(PrivacyLeakWarning, match="more than half .* exactly"):
         mech.fit(X)
-    assert abs(mech.privacy_summary()["exact_share_data"] - 1 / L) <= DATA_TOL
-    # also with too few rows to keep the share
+    ((_, share),) = fit_figures
+    assert abs(share - 1 / L) <= DATA_TOL
+    # also with few rows
     with pytest.warns(PrivacyLeakWarning, match="more than half .* exactly"):
         _uniform_window(L).fit(X[:50])
 
 
-def test_default_window_share_matches_the_releases():
+def test_default_window_share_matches_the_releases(fit_figures):
     # The paper's M1 (window of width 2, middle cell exact) on N(0, 1) data.
     X = np.random.default_rng(3).normal(size=(20_000, 1))
     mech = IntervalMechanism(offsets=[-1, 1], exact_cells=[1], random_state=0)
@@ -126,13 +129,14 @@ def test_default_window_share_matches_the_releases():
     Z = mech.transform(X)
     share = np.mean(Z[:, 0] == Z[:, 1])
     se = np.sqrt(share * (1 - share) / X.shape[0])
-    assert abs(s["exact_share_data"] - share) <= DATA_TOL + 4 * se
+    ((coverage_data, share_data),) = fit_figures
+    assert abs(share_data - share) <= DATA_TOL + 4 * se
     # the data follow the reference, so both figures agree
-    assert abs(s["exact_share"] - s["exact_share_data"]) <= DATA_TOL + 4 * REF_SE
-    assert abs(s["coverage"] - s["coverage_data"]) <= DATA_TOL + 4 * REF_SE
+    assert abs(s["exact_share"] - share_data) <= DATA_TOL + 4 * REF_SE
+    assert abs(s["coverage"] - coverage_data) <= DATA_TOL + 4 * REF_SE
 
 
-def test_ensemble_reports_and_warns_per_column():
+def test_ensemble_reports_and_warns_per_column(fit_figures):
     rng = np.random.default_rng(4)
     # column 1 is three times wider than the reference N(0, 1): the pooled
     # anchors cut it into cells each holding less of it than 0.50 assumes
@@ -142,23 +146,26 @@ def test_ensemble_reports_and_warns_per_column():
         ens.fit(X)
     assert not [w for w in record if "column 'x0'" in str(w.message)]
     s = ens.privacy_summary()
-    assert len(s["coverage_data"]) == len(s["coverage"]) == 2
-    assert abs(s["coverage_data"][0] - s["coverage"][0]) <= DATA_TOL + 4 * REF_SE
-    assert s["coverage_data"][1] < s["coverage"][1] - 0.1
+    (first, _), (second, _) = fit_figures
+    assert len(s["coverage"]) == 2
+    assert abs(first - s["coverage"][0]) <= DATA_TOL + 4 * REF_SE
+    assert second < s["coverage"][1] - 0.1
     assert s["coverage_reference"] == ["N(0, 1^2)", "N(0, 1^2)"]
 
 
-def test_aggregates_are_rounded_and_kept_only_from_200_rows():
+def test_the_gap_is_checked_from_200_rows_and_nothing_is_kept(fit_figures):
     X = np.random.default_rng(5).normal(size=(1_000, 1))
-    mech = IntervalCaseII(random_state=0).fit(X)
-    assert mech.data_coverage_ == [round(mech.data_coverage_[0], 2)]
-    unfitted = IntervalCaseII().privacy_summary()
-    assert unfitted["coverage_data"] is None
-    assert unfitted["data_aggregates"] == "not fitted: no data seen"
-    small = IntervalCaseII(random_state=0).fit(X[:199]).privacy_summary()
-    assert small["coverage_data"] is None and small["exact_share_data"] is None
-    assert "fewer than 200 fitted rows" in small["data_aggregates"]
-    assert IntervalCaseII(random_state=0).fit(X[:200]).data_coverage_ is not None
+    anchors = {"anchor_scale": 1e-9, "random_state": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyLeakWarning)
+        IntervalCaseII(**anchors).fit(X[:199])
+    with pytest.warns(PrivacyLeakWarning, match="0.1 below"):
+        IntervalCaseII(**anchors).fit(X[:200])
+    assert len(fit_figures) == 2  # computed both times
+    unfitted = IntervalCaseII(random_state=0).privacy_summary()
+    fitted = IntervalCaseII(random_state=0).fit(X).privacy_summary()
+    assert fitted == unfitted
+    assert "coverage_data" not in fitted and "data_aggregates" not in fitted
 
 
 def test_microaggregation_with_single_record_clusters_warns():
@@ -178,23 +185,24 @@ def _report_row(report, column="x0"):
     return report.loc[report["column"] == column].iloc[0]
 
 
-def test_report_shows_the_reference_law_beside_the_coverage_of_the_data():
+def test_report_shows_the_reference_law_and_no_figure_of_the_data():
     from skprivate import privacy_report
 
     X = np.random.default_rng(0).normal(size=(20_000, 1))
-    with pytest.warns(PrivacyLeakWarning, match="far below"):
+    with pytest.warns(PrivacyLeakWarning, match="0.1 below"):
         mech = IntervalCaseI(anchor_scale=1e-9, random_state=0).fit(X)
     report = privacy_report(mech)
     row = _report_row(report)
     assert row["coverage"] == pytest.approx(_case_one_coverage(), abs=4 * REF_SE)
     assert row["coverage_reference"] == "N(0, 1e-09^2)"
-    # every anchor within 4e-8 of 0: coverage p² + (1 - p)² against the data
-    p = np.mean(X <= 0)
-    assert row["coverage_data"] == round(p**2 + (1 - p) ** 2, 2) == 0.5
-    assert "reference law N(0, 1e-09^2)" in row["note"]
-    assert "covered less than assumed: 0.50 against 0.76" in row["note"]
+    assert "coverage_data" not in report.columns
+    assert row["note"] == (
+        "coverage as in the mechanism's paper; no epsilon; coverage assumes the "
+        "reference law N(0, 1e-09^2) (coverage_reference); fit warns when the "
+        "fitted data are covered far less"
+    )
     # nothing is released exactly: a coverage notion, no composed epsilon
-    assert not row["exact_disclosure"] and row["exact_share_data"] == 0.0
+    assert not row["exact_disclosure"]
     assert np.isnan(row["epsilon"]) and np.isnan(report["epsilon"].iloc[-1])
 
 
@@ -217,9 +225,7 @@ def test_report_columns_keep_their_order_and_append_the_new_ones():
         "reproducible",
         "note",
         "coverage_reference",
-        "coverage_data",
         "exact_disclosure",
-        "exact_share_data",
         "audited_epsilon",
         "audited_delta",
         "categories_from_data",
@@ -239,9 +245,9 @@ def test_acceptable_range_over_the_data_is_reported_as_an_exact_release():
     row = _report_row(report)
     assert row["exact_disclosure"] == True  # noqa: E712 (numpy bool)
     assert row["epsilon"] == np.inf
-    assert (row["exact_share_data"], row["coverage_data"]) == (1.0, 0.0)
     assert row["note"].startswith("values leave exactly")
-    assert "100% of the fitted values" in row["note"]
+    # under the reference N(0, 1): P(-1 < Y < 101) = 0.84
+    assert "(expected: 84% under the reference law)" in row["note"]
     assert "no epsilon" not in row["note"]
     total = report.iloc[-1]
     assert total["epsilon"] == np.inf
@@ -255,8 +261,8 @@ def test_acceptable_range_over_the_data_is_reported_as_an_exact_release():
 @pytest.mark.parametrize("n", [5_000, 50])
 def test_exact_cells_flag_the_column_however_many_rows(n):
     # the window's middle cell holds an expected 1 / 1.6 of these values;
-    # below 200 rows the share is not kept, and the column is flagged all
-    # the same: a design that reports any value exactly is an exact release
+    # the column is flagged however many rows: a design that reports any
+    # value exactly is an exact release
     from skprivate import privacy_report
 
     X = np.random.default_rng(3).uniform(-0.6, 0.6, size=(n, 1))
@@ -265,11 +271,7 @@ def test_exact_cells_flag_the_column_however_many_rows(n):
     row = _report_row(privacy_report(mech))
     assert row["exact_disclosure"] == True  # noqa: E712 (numpy bool)
     assert row["epsilon"] == np.inf
-    if n >= 200:
-        assert abs(row["exact_share_data"] - 1 / 1.6) <= DATA_TOL
-    else:
-        assert np.isnan(row["exact_share_data"])
-        assert "no coverage_data: not kept" in row["note"]
+    assert "exact_share_data" not in row.index
 
 
 def test_exact_column_beside_an_ldp_column_names_only_itself():
