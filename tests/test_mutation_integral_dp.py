@@ -38,6 +38,10 @@ from skprivate.integral._sensitivity import (
     sum_sensitivity,
 )
 from skprivate.utils._seeding import canonical, data_fingerprint, multiset_hash, words
+from tests._scripted_generator import (
+    ScriptedGenerator,
+    pass_scripted_generators_through,
+)
 
 LOCAL = (
     "sensitivity='local': the {} is released with a noise scale computed from "
@@ -55,12 +59,20 @@ def exact(message):
     return f"^{re.escape(message)}$"
 
 
-class Scripted(np.random.Generator):
+@pytest.fixture(autouse=True)
+def _scripted_draws(monkeypatch):
+    """A :class:`Scripted` generator is the release's generator itself."""
+    pass_scripted_generators_through(monkeypatch)
+
+
+class Scripted(ScriptedGenerator):
     """Records the laws asked of it; returns set standard draws.
 
     ``laplace(loc, scale)`` returns ``loc + scale * z`` with the next ``z``
     of ``self.z`` (0 when they run out), ``choice`` the next index of
-    ``self.picks`` and ``random`` the next of ``self.uniforms``.
+    ``self.picks`` and ``random`` the next of ``self.uniforms``.  A release
+    given one draws from it (:func:`_scripted_draws`); any other
+    ``random_state`` is seeded as the library seeds it.
     """
 
     def script(self, z=(), picks=(), uniforms=()):
@@ -778,12 +790,24 @@ def test_a_negative_seed_is_refused_where_a_column_is_released():
 
 
 # -- an int seed: mixed with the settings and what is released ------------------
-BIG = 2**64  # a seed is read modulo 2**64: seed + BIG is the same seed
+BIG = 2**64  # every 64-bit word of a seed enters: seed + BIG is another seed
+
+
+def _seed_words(seed):
+    """A seed's 64-bit words, least significant first (one below 2**64)."""
+    found = [seed % 2**64]
+    while seed >= 2**64:
+        seed >>= 64
+        found.append(seed % 2**64)
+    return found
 
 
 def _mixed(seed, settings, data):
     """The generator of a release seeded with ``seed``."""
-    entropy = [seed % 2**64, *words(data_fingerprint((canonical(settings), data)))]
+    entropy = [
+        *_seed_words(seed),
+        *words(data_fingerprint((canonical(settings), data))),
+    ]
     return np.random.default_rng(np.random.SeedSequence(entropy))
 
 
@@ -792,13 +816,16 @@ def test_a_local_release_draws_from_the_seed_mixed_with_its_settings_and_values(
     xs = np.array([1.0, 3.0, 5.0, 10.0])
     for statistic, truth, scale in (("min", 1.0, 1.0), ("max", 10.0, 2.5)):
         settings = (statistic, 2.0, 0.0, 10.0, 1e-6, "local")
-        expected = truth + _mixed(7, settings, xs).laplace(0.0, scale)
+        got = []
         for seed in (7, BIG + 7):
+            expected = truth + _mixed(seed, settings, xs).laplace(0.0, scale)
             with pytest.warns(PrivacyLeakWarning):
                 value = laplace_statistic(
                     x, statistic, 2.0, (0, 10), random_state=seed, sensitivity="local"
                 )
             assert value == expected
+            got.append(value)
+        assert got[0] != got[1]
 
 
 def test_a_quantile_draws_from_the_seed_mixed_with_its_settings_and_values():
@@ -806,11 +833,13 @@ def test_a_quantile_draws_from_the_seed_mixed_with_its_settings_and_values():
     xs = np.array([1.0, 3.0, 5.0, 10.0])
     for statistic, q in (("median", 0.5), ("min", 0.0)):
         settings = (statistic, 2.0, 0.0, 10.0, 1e-6, "global")
-        expected = _dp_quantile(xs, q, 2.0, 0.0, 10.0, _mixed(11, settings, xs))
+        got = []
         for seed in (11, BIG + 11):
-            assert laplace_statistic(x, statistic, 2.0, (0, 10), random_state=seed) == (
-                expected
-            )
+            expected = _dp_quantile(xs, q, 2.0, 0.0, 10.0, _mixed(seed, settings, xs))
+            value = laplace_statistic(x, statistic, 2.0, (0, 10), random_state=seed)
+            assert value == expected
+            got.append(value)
+        assert got[0] != got[1]
 
 
 def test_the_iqr_test_draws_from_the_seed_mixed_with_its_settings_and_values():
@@ -840,18 +869,24 @@ def test_a_moment_draws_from_the_seed_mixed_with_its_settings_and_moments():
         ("var", m2 / 4, 100.0 / (5 * 2.0)),
     ):
         settings = (statistic, 2.0, 0.0, 10.0, 1e-6, "global")
-        expected = truth + _mixed(3, settings, moments).laplace(0.0, scale)
+        got = []
         for seed in (3, BIG + 3):
+            expected = truth + _mixed(seed, settings, moments).laplace(0.0, scale)
             value = laplace_statistic(x, statistic, 2.0, (0, 10), random_state=seed)
             assert value == pytest.approx(expected, rel=1e-15, abs=0)
+            got.append(value)
+        assert got[0] != got[1]
 
 
 def test_a_column_seed_mixes_the_seed_with_the_column_name():
     for name in ("a", 3):
-        state = np.random.SeedSequence([5, *words(data_fingerprint(str(name)))])
-        expected = int(state.generate_state(1, np.uint64)[0])
-        assert _column_seed(5, name) == expected
-        assert _column_seed(BIG + 5, name) == expected
+        for seed in (5, BIG + 5, 7 * BIG**2 + 5):
+            entropy = [*_seed_words(seed), *words(data_fingerprint(str(name)))]
+            state = np.random.SeedSequence(entropy)
+            assert _column_seed(seed, name) == int(
+                state.generate_state(1, np.uint64)[0]
+            )
+        assert _column_seed(5, name) != _column_seed(BIG + 5, name)
     assert _column_seed(5, "a") != _column_seed(5, "b")
     # a 64-bit seed: some column's seed is beyond 32 bits
     assert max(_column_seed(5, name) for name in "abcd") >= 2**32

@@ -23,6 +23,7 @@ from skprivate.exceptions import InvalidParameterError, PrivacyLeakWarning
 from skprivate.integral import IntegralPrivateStatistics, integral_describe
 from skprivate.integral._release_seed import release_generator
 from skprivate.integral._resampling import STATISTICS
+from skprivate.utils._seeding import canonical, data_fingerprint, words
 
 
 class _Recorder:
@@ -103,10 +104,18 @@ def test_each_column_gets_its_own_seed_from_the_estimators_generator(recorder):
     assert seeds == [int(s) for s in expected]
     assert all(type(s) is int for s in seeds)
     assert len(set(seeds)) == 3
-    # a Generator is used as given: the seeds continue its stream
+    # a Generator is a source of entropy: four words drawn from it (so it
+    # advances), mixed with the settings and the table, as an int seed is
     rng = np.random.default_rng(5)
-    IntegralPrivateStatistics(statistics=["mean"], random_state=rng).fit(X)
-    again = np.random.default_rng(5).integers(0, 2**63 - 1, size=3)
+    est = IntegralPrivateStatistics(statistics=["mean"], random_state=rng).fit(X)
+    source = np.random.default_rng(5)
+    drawn = [int(w) for w in source.integers(0, 2**63 - 1, size=4)]
+    assert rng.bit_generator.state == source.bit_generator.state
+    settings = est.get_params(deep=False)
+    del settings["n_jobs"], settings["random_state"]
+    entropy = [*drawn, *words(data_fingerprint((canonical(settings), table)))]
+    mixed = np.random.default_rng(np.random.SeedSequence(entropy))
+    again = mixed.integers(0, 2**63 - 1, size=3)
     assert [c["seed"] for c in recorder.calls[3:]] == [int(s) for s in again]
 
 

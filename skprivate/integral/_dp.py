@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from ..base import _check_random_state_value, _seed_words
 from ..exceptions import PrivacyLeakWarning
 from ..utils import check_generator
 from ..utils._dask import is_dask_collection
@@ -286,9 +287,14 @@ class _Moments(RowStatistic):
 
 
 def _column_seed(seed: int, column: Any) -> int:
-    """The int seed of one column of a seeded table release."""
-    check_generator(seed)  # the int's range is checked there
-    entropy = [int(seed) % 2**64, *words(data_fingerprint(str(column)))]
+    """The int seed of one column of a seeded table release.
+
+    Every 64-bit word of ``seed`` enters (``seed`` and ``seed + 2**64``
+    differ), as in :func:`~skprivate.integral._release_seed.release_generator`;
+    a negative seed is refused.
+    """
+    _check_random_state_value(seed)
+    entropy = [*_seed_words(seed), *words(data_fingerprint(str(column)))]
     return int(np.random.SeedSequence(entropy).generate_state(1, np.uint64)[0])
 
 
@@ -392,11 +398,17 @@ def laplace_statistic(
     delta : float, default=1e-6
         δ of the propose-test-release IQR (the paper does not state it).
     random_state : int, Generator, RandomState or None, default=None
-        Source of the noise: ``None`` draws fresh OS entropy; a
-        ``Generator`` is used as given.  An int is for simulation: it is
+        Source of the noise: ``None`` draws fresh OS entropy.  A
+        ``Generator`` or ``RandomState`` is a source of entropy, never the
+        noise stream itself: each release draws fresh words from it (so it
+        advances, and two releases with it never share noise) and mixes
+        them with the settings and the data, so copies of one generator
+        (``copy.deepcopy``, ``pickle``) releasing two batches draw
+        independent noise.  An int is for simulation: every bit of it is
         mixed with the settings and the data, so the same seed reproduces
         the release of the same data and draws independent noise for
-        another batch or another statistic (never the same noise twice).
+        another batch or another statistic (never the same noise twice); a
+        negative int is refused.
     sensitivity : {"global", "local"}, default="global"
         ``"global"``: every statistic is ε-DP (IQR: (ε, δ)-DP) with a
         sensitivity from the bounds; min, max and median come from the
@@ -550,11 +562,16 @@ def laplace_describe(
     delta : float, default=1e-6
         δ of the IQR test.
     random_state : int, Generator, RandomState or None, default=None
-        Source of the noise, as in :func:`laplace_statistic`: an int seed
-        gives each column a seed of its own (from the seed and the column's
-        name), mixed with each statistic's settings and the column's values,
-        so it reproduces the release of the same table and draws independent
-        noise for another table, column or statistic.
+        Source of the noise, as in :func:`laplace_statistic`.  A
+        ``Generator`` (or ``RandomState``) is a source of entropy: every
+        statistic of every column draws fresh words from it, mixed with the
+        statistic's settings and the column's values, so copies of one
+        generator releasing two tables draw independent noise.  An int
+        seed is for simulation: it gives each column a seed of its own
+        (from every bit of the seed and the column's name), mixed with each
+        statistic's settings and the column's values, so it reproduces the
+        release of the same table and draws independent noise for another
+        table, column or statistic.
     sensitivity : {"global", "local"}, default="global"
         ε-DP releases from the bounds, or the paper's local-sensitivity
         variants (not DP, warned); see :func:`laplace_statistic`.
@@ -605,7 +622,7 @@ def laplace_describe(
     # An int seed gives each column its own seed (from the seed and the
     # column's name), which laplace_statistic mixes with the statistic, its
     # settings and the column's clamped values; anything else is one source
-    # for the whole table.
+    # of entropy for the whole table, which every statistic draws from.
     seeded = isinstance(random_state, numbers.Integral) and not isinstance(
         random_state, bool
     )

@@ -212,10 +212,14 @@ class IntegralPrivateStatistics(
         strictly more than ``k`` generators.
     random_state : int, RandomState, Generator or None, default=None
         Seed of the resampling.  Each column gets its own stream drawn from
-        it, so results do not depend on ``n_jobs``.  An int (for
-        simulation) is mixed with the other settings and the table, so
-        another batch, even of the same size, is resampled by other index
-        sets; the same seed, settings and table reproduce the release.
+        it, so results do not depend on ``n_jobs``.  A ``Generator`` or
+        ``RandomState`` is a source of entropy: each ``fit`` draws fresh
+        words from it (so it advances), mixed with the other settings and
+        the table, so copies of one generator fitted on two batches draw
+        independent resamples.  An int (for simulation) is mixed with the
+        other settings and the table, so another batch, even of the same
+        size, is resampled by other index sets; the same seed, settings and
+        table reproduce the release.
     n_jobs : int or None, default=None
         Workers: columns are processed in parallel with joblib when there
         are at least as many columns as workers; otherwise the workers share
