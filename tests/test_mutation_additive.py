@@ -29,6 +29,13 @@ LAWS = {
 }
 
 
+def _limit(x, smallest):
+    """An epsilon limit as messages show it: 4 digits, towards acceptance."""
+    k = 3 - math.floor(math.log10(x))
+    scaled = x * 10.0**k
+    return f"{(math.ceil(scaled) if smallest else math.floor(scaled)) / 10.0**k:.4g}"
+
+
 def _lattice_maximum(law, D, epsilon, n, M):
     """max over j in [-M, n + M - 1] of F(t_j) - e**eps F(t_j - D), by enumeration."""
     best = 0.0
@@ -248,7 +255,8 @@ def test_small_budget_refusal_with_bounds_from_data_names_no_range():
     assert str(info.value) == (
         "epsilon per column = 5e-09 is below the smallest budget the grid sampler "
         "of FlippedHuberLDP supports exactly (the smallest accepted epsilon is "
-        f"{2 * 2.0**-24:.4g}): a noise scale would hold {2e8 * 2**20:.3g} grid "
+        f"{_limit(2 * 2.0**-24, True)}): a noise scale would hold "
+        f"{2e8 * 2**20:.3g} grid "
         f"steps, more than the {2.0**44:.3g} its tail sampler resolves; raise "
         "epsilon or pass secure=False."
     )

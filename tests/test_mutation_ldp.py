@@ -30,6 +30,13 @@ GRID = 2.0**52  # grid indices must stay below this
 CLAMP = 20.0  # clamp, in noise scales beyond the bounds
 
 
+def _limit(x, smallest):
+    """An epsilon limit as messages show it: 4 digits, towards acceptance."""
+    k = 3 - math.floor(math.log10(x))
+    scaled = x * 10.0**k
+    return f"{(math.ceil(scaled) if smallest else math.floor(scaled)) / 10.0**k:.4g}"
+
+
 def test_default_budget_is_one():
     ldp = LaplaceLDP(bounds=(0, 3)).fit(np.zeros((4, 1)))
     assert ldp.epsilon == 1.0
@@ -504,7 +511,7 @@ def test_grid_refusal_at_a_large_budget_names_the_largest_accepted(power):
     assert str(info.value) == (
         f"epsilon=6e+09 is too large for the grid sampler of {name} (noise scale "
         f"{1 / 3e9:g} against a range of 1); the largest accepted is "
-        f"{2 * limit:.4g}; lower epsilon or pass secure=False."
+        f"{_limit(2 * limit, False)}; lower epsilon or pass secure=False."
     )
 
 
@@ -517,7 +524,7 @@ def test_grid_refusal_at_a_small_budget_names_the_smallest_accepted():
     assert str(info.value) == (
         "epsilon per column = 5e-09 is below the smallest budget the grid sampler "
         "of FlippedHuberLDP supports exactly for a range of 1 (the smallest "
-        f"accepted epsilon is {2 * 2.0**-24:.4g}): a noise scale would hold "
+        f"accepted epsilon is {_limit(2 * 2.0**-24, True)}): a noise scale would hold "
         f"{2e8 * 2**20:.3g} grid steps, more than the {2.0**44:.3g} its tail "
         "sampler resolves; raise epsilon or pass secure=False."
     )
@@ -535,7 +542,7 @@ def test_calibration_refusal_at_a_small_budget_names_the_smallest_accepted():
     assert str(info.value) == (
         "epsilon=1e-08 is too small for GeneralizedGaussianLDP at delta=1e-10 and "
         f"power=2: no noise scale up to {2.0**24:g} attains it; the smallest "
-        f"accepted is {limit:.4g}."
+        f"accepted is {_limit(limit, True)}."
     )
 
 
@@ -763,7 +770,7 @@ def test_calibration_refusal_at_a_large_budget_names_the_largest_accepted(
     assert str(info.value) == (
         "epsilon=6 is too large for GeneralizedGaussianLDP at delta=1e-05 and "
         f"power=1: no noise scale down to {smallest:g} attains it; the largest "
-        f"accepted is {limit:.4g}."
+        f"accepted is {_limit(limit, False)}."
     )
 
 

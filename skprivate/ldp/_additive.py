@@ -10,6 +10,7 @@ laws and privacy profiles are in ``_noise_laws``.
 
 from __future__ import annotations
 
+import decimal
 import numbers
 from typing import Any, ClassVar
 
@@ -19,6 +20,7 @@ from scipy import optimize
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils import Interval
+from ..utils._bounds import MAX_NOISE_SCALE
 from ._bounded import CLAMP_LOG_TAIL, GRID_BITS, MAX_GRID_INDEX, _BoundedPrivatizer
 from ._exact_laws import additive_exact_law
 from ._noise_laws import (
@@ -33,6 +35,18 @@ __all__ = [
     "FlippedHuberLDP",
     "GeneralizedGaussianLDP",
 ]
+
+
+def _limit_text(limit: float, smallest: bool) -> str:
+    """An epsilon limit at 4 significant digits, rounded to the accepted side.
+
+    A smallest accepted epsilon is rounded up and a largest one down, so
+    that the figure a message names is itself accepted.
+    """
+    rounding = decimal.ROUND_CEILING if smallest else decimal.ROUND_FLOOR
+    exact = decimal.Decimal(float(limit))
+    step = decimal.Decimal(1).scaleb(exact.adjusted() - 3)
+    return f"{float(exact.quantize(step, rounding=rounding)):.4g}"
 
 
 def _clamp_distance(law) -> float:
@@ -139,7 +153,8 @@ def _generalized_gaussian_scale(
     ``epsilon`` and ``budget`` (the record's epsilon and delta) only word
     the error.  Scales range from ``e**-10 D / max(eps, 1)`` to
     ``2**24 D`` (where a noise scale holds ``MAX_CELLS_PER_SCALE`` steps
-    of the finest grid, ``2**20`` per range).
+    of the finest grid, ``2**20`` per range), and never beyond
+    ``MAX_NOISE_SCALE``.
     """
 
     def gap(log_scale: float) -> float:
@@ -161,15 +176,19 @@ def _generalized_gaussian_scale(
         return value - delta
 
     lo = np.log(D) - np.log(max(eps, 1.0)) - 10.0
-    hi = (
-        np.log(D) + np.log2(MAX_CELLS_PER_SCALE) * np.log(2.0) - GRID_BITS * np.log(2.0)
-    )
+    # no scale beyond MAX_NOISE_SCALE: its tails would overflow double
+    widest = np.log(D) + (np.log2(MAX_CELLS_PER_SCALE) - GRID_BITS) * np.log(2.0)
+    hi = min(widest, np.log(MAX_NOISE_SCALE))
     q = epsilon / eps  # columns sharing the record's budget
     if not gap(hi) < 0:
         limit = _epsilon_limit(
             lambda: GeneralizedGaussianNoise(np.exp(hi), power), D, delta
         )
-        bound = "" if limit is None else f"; the smallest accepted is {limit * q:.4g}"
+        bound = (
+            ""
+            if limit is None
+            else f"; the smallest accepted is {_limit_text(limit * q, True)}"
+        )
         raise ValueError(
             f"epsilon={epsilon:g} is too small for GeneralizedGaussianLDP at "
             f"delta={budget:g} and power={power:g}: no noise scale up to "
@@ -179,7 +198,11 @@ def _generalized_gaussian_scale(
         limit = _epsilon_limit(
             lambda: GeneralizedGaussianNoise(np.exp(lo), power), D, delta
         )
-        bound = "" if limit is None else f"; the largest accepted is {limit * q:.4g}"
+        bound = (
+            ""
+            if limit is None
+            else f"; the largest accepted is {_limit_text(limit * q, False)}"
+        )
         raise ValueError(
             f"epsilon={epsilon:g} is too large for GeneralizedGaussianLDP at "
             f"delta={budget:g} and power={power:g}: no noise scale down to "
@@ -222,6 +245,8 @@ def _flipped_huber_threshold(
 
 
 class _AdditivePrivatizer(_BoundedPrivatizer):
+    _noise_scales_with_range = True
+
     def _set_grid(self, sensitivity: NDArray) -> None:
         """Grid of ``2**GRID_BITS`` steps per noise scale (or per range) and clamp.
 
@@ -260,8 +285,8 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
                 smallest = ""
                 if limit is not None:
                     smallest = (
-                        f" (the smallest accepted epsilon is "
-                        f"{limit * self.n_features_in_:.4g})"
+                        " (the smallest accepted epsilon is "
+                        f"{_limit_text(limit * self.n_features_in_, True)})"
                     )
                 raise ValueError(
                     f"epsilon per column = {self._epsilon_per_feature:g} is below "
@@ -291,7 +316,8 @@ class _AdditivePrivatizer(_BoundedPrivatizer):
         limit = self._epsilon_at_scale(D, scale)
         if limit is None:
             return ""
-        return f"; the largest accepted is {limit * self.n_features_in_:.4g}"
+        largest = _limit_text(limit * self.n_features_in_, False)
+        return f"; the largest accepted is {largest}"
 
     def _settle_delta(self, sensitivity: NDArray, factor: float) -> None:
         """Check the calibration against the exact delta; tighten it if short.

@@ -17,7 +17,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import bounds_from_data, check_bounds
-from ..utils._bounds import check_grid_width, check_values_in_bounds
+from ..utils._bounds import (
+    check_grid_width,
+    check_noise_scale,
+    check_values_in_bounds,
+)
 from ..utils._budget import budget_share
 from ..utils._row_blocks import in_row_blocks
 from ..utils.validation import check_numeric_input
@@ -39,6 +43,10 @@ MAX_GRID_INDEX = 2.0**50
 
 class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
     """Shared fit/transform of the per-value mechanisms on a bounded domain."""
+
+    # Additive noise has a scale proportional to the range over epsilon,
+    # which must stay within double precision (check_noise_scale).
+    _noise_scales_with_range = False
 
     def fit(self, X: ArrayLike, y: Any = None):
         """Set up the mechanism for the columns of ``X``.
@@ -82,6 +90,14 @@ class _BoundedPrivatizer(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
                     "budget that underflows to 0 in double precision; give a "
                     f"larger {name} or fewer columns."
                 )
+        if self._noise_scales_with_range:
+            check_noise_scale(
+                low,
+                high,
+                budget_share(float(self.epsilon), q),
+                getattr(self, "feature_names_in_", None),
+                declared=self.bounds is not None,
+            )
         self._calibrate(high - low)
         return self
 

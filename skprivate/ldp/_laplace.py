@@ -14,7 +14,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import PrivatizerMixin
 from ..utils import Interval, bounds_from_data, check_bounds
-from ..utils._bounds import bounds_text, check_grid_width, column_label
+from ..utils._bounds import (
+    bounds_text,
+    check_grid_width,
+    check_noise_scale,
+    column_label,
+)
 from ..utils._budget import budget_share
 from ..utils._row_blocks import in_row_blocks
 from ..utils._statistic import global_rows
@@ -279,6 +284,13 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         )
         self.bounds_ = (low, high)
         eps_j = budget_share(self.epsilon, q)
+        check_noise_scale(
+            low,
+            high,
+            eps_j,
+            getattr(self, "feature_names_in_", None),
+            declared=self.bounds is not None,
+        )
         if self.secure:
             unit = (high - low) / max(eps_j, 1.0)
             step = np.exp2(np.floor(np.log2(unit)) - GRID_BITS)

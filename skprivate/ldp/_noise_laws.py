@@ -391,10 +391,15 @@ def additive_privacy_profile(noise, sensitivity: float, epsilon: float) -> float
         return float(_loss(noise, D, t)) - epsilon
 
     # The loss is 0 at t = D / 2 and tends to its supremum as t -> -inf.
+    # The search stops 1e6 scales out, or at the largest double (where the
+    # doubling would reach -inf and never pass a limit beyond it).
+    with np.errstate(over="ignore"):
+        limit = max(-1e6 * (D + noise.scale), -np.finfo(float).max)
     left = -D
     while not gap(left) > 0:
         left *= 2.0
-        if left < -1e6 * (D + noise.scale):
+        if left < limit or not np.isfinite(left):
+            left = max(left, -np.finfo(float).max)
             # the loss stays below epsilon this far out: delta <= F(left),
             # zero in double precision (exactly zero for Laplace noise)
             return float(np.exp(noise.logcdf(np.array(left))))

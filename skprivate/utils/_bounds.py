@@ -6,9 +6,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "MAX_NOISE_SCALE",
     "MIN_WIDTH",
     "bounds_text",
     "check_grid_width",
+    "check_noise_scale",
     "check_values_in_bounds",
     "column_label",
 ]
@@ -55,6 +57,44 @@ def check_grid_width(
             f"(about 1e-289) between {shown}: the noise grid and scale would "
             "underflow double precision. Rescale the column (a change of "
             "units) so that its range is wider."
+        )
+
+
+# Widest range over epsilon (per column) an additive noise sampler accepts:
+# its noise scale is a small multiple of it, its noise is clamped within some
+# 2**5 scales, so the noise and the released values stay below the largest
+# double (about 2**1024).
+MAX_NOISE_SCALE = 2.0**1000
+
+
+def check_noise_scale(
+    low: NDArray,
+    high: NDArray,
+    epsilon: float,
+    names: NDArray | None = None,
+    *,
+    declared: bool = True,
+) -> None:
+    """Refuse a column whose range over ``epsilon`` overflows the noise.
+
+    A range wider than :data:`MAX_NOISE_SCALE` (about ``1e301``) times the
+    column's ``epsilon`` gives a noise scale whose tails, and the released
+    values, overflow double precision; the message names the column and,
+    for declared bounds, the bounds.
+    """
+    width = np.asarray(high, dtype=float) - np.asarray(low, dtype=float)
+    with np.errstate(over="ignore"):
+        ratio = width / float(epsilon)
+    wide = np.flatnonzero(~(ratio <= MAX_NOISE_SCALE))
+    if wide.size:
+        j = int(wide[0])
+        shown = bounds_text(float(low[j]), float(high[j]), declared)
+        raise ValueError(
+            f"bounds: {column_label(j, names)} has a range between {shown} "
+            f"that is more than 2**1000 (about 1e301) times its epsilon of "
+            f"{float(epsilon):g} per column: the noise and the released values "
+            "would overflow double precision. Rescale the column (a change of "
+            "units) so that its range is narrower, or give a larger epsilon."
         )
 
 
