@@ -795,6 +795,8 @@ SPECS["audit_entry"] = ModuleSpec(
     new_tests=[
         "tests/test_mutation_audit_entry.py",
         "tests/test_read_from_data_claims.py",
+        # the record's claim against its columns' audited losses
+        "tests/test_budget_split.py",
     ],
     equivalent={
         f"skprivate._audit._audit.x_audit__mutmut_{n}": (
@@ -806,6 +808,27 @@ SPECS["audit_entry"] = ModuleSpec(
         for n, line in (
             (40, '**{k: r[k] for k in r if k not in ("XXcolumnXX", "exact", '),
             (41, '**{k: r[k] for k in r if k not in ("COLUMN", "exact", "seconds")},'),
+        )
+    }
+    | {
+        f"skprivate._audit._audit.x__check_record__mutmut_{n}": (line, why)
+        for n, line, why in (
+            (
+                15,
+                'or summary.get("delta") not in (None, 1, 0.0)',
+                "0 == 0.0: a delta of int 0 is still in the tuple through 0.0",
+            ),
+            (
+                16,
+                'or summary.get("delta") not in (None, 0, 1.0)',
+                "0.0 == 0: a delta of float 0.0 is still in the tuple through 0",
+            ),
+            (
+                37,
+                "spent = sum((Fraction(v) for v in audited), )",
+                "int 0 plus a Fraction is the same Fraction, and the audited "
+                "list is never empty here (an empty frame returned before)",
+            ),
         )
     },
 )
