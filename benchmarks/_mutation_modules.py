@@ -136,7 +136,11 @@ MODULES: dict[str, ModuleSpec] = {
             "test_laplace_every_output_is_reachable_from_both_bounds",
             "tests/test_grid_sampler_laws.py::test_laplace_grid_law",
         ],
-        new_tests=["tests/test_mutation_ldp.py", "tests/ldp/test_narrow_bounds.py"],
+        new_tests=[
+            "tests/test_mutation_ldp.py",
+            "tests/ldp/test_narrow_bounds.py",
+            "tests/ldp/test_wide_bounds.py",
+        ],
         equivalent={
             f"{_LAPLACE}fit__mutmut_2": (
                 "return super().fit(X, None)",
@@ -268,6 +272,7 @@ MODULES: dict[str, ModuleSpec] = {
             "tests/test_mutation_noise_laws.py",
             "tests/test_mutation_ldp.py",
             "tests/test_mutation_additive.py",
+            "tests/ldp/test_wide_bounds.py",
         ],
         equivalent={
             f"{_NL}x__bernoulli_exp__mutmut_7": (
@@ -905,7 +910,11 @@ MODULES: dict[str, ModuleSpec] = {
             "tests/test_grid_sampler_laws.py::test_generalized_gaussian_grid_law",
             "tests/test_grid_sampler_laws.py::test_flipped_huber_grid_law",
         ],
-        new_tests=["tests/test_mutation_ldp.py", "tests/test_mutation_additive.py"],
+        new_tests=[
+            "tests/test_mutation_ldp.py",
+            "tests/test_mutation_additive.py",
+            "tests/ldp/test_wide_bounds.py",
+        ],
         equivalent={
             f"{_ADD}x__flipped_huber_threshold__mutmut_19": (
                 "lo = np.log(s) - 13.0",

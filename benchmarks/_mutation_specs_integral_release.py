@@ -686,7 +686,10 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/integral/test_statistics.py",
             "tests/integral/test_rounding_check.py",
         ],
-        new_tests=["tests/test_mutation_integral_statistics.py"],
+        new_tests=[
+            "tests/test_mutation_integral_statistics.py",
+            "tests/integral/test_release_generator_copies.py",
+        ],
         equivalent={
             "skprivate.integral._statistics.x__check_magnitudes__mutmut_33": (
                 "with np.errstate(invalid=None):",
@@ -719,8 +722,21 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/integral/test_statistics.py",
             "tests/integral/test_machine_independence.py",
         ],
-        new_tests=["tests/test_mutation_integral_release.py"],
+        new_tests=[
+            "tests/test_mutation_integral_release.py",
+            "tests/integral/test_release_generator_copies.py",
+        ],
         equivalent=_IR_EQUIVALENT,
+    ),
+    # the noise generator of every integral release: entropy from a seed or
+    # a generator mixed with the settings and the data, never the stream
+    "integral_release_seed": ModuleSpec(
+        path="skprivate/integral/_release_seed.py",
+        tests=[
+            "tests/integral/test_release_generator_copies.py",
+            "tests/integral/test_dp.py",
+        ],
+        new_tests=[],
     ),
 }
 

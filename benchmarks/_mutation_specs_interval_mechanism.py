@@ -144,7 +144,13 @@ SPECS: dict[str, ModuleSpec] = {
             ),
         ],
         tests=_INTERVAL_TESTS,
-        new_tests=["tests/test_mutation_interval_mechanism.py"],
+        new_tests=[
+            "tests/test_mutation_interval_mechanism.py",
+            "tests/test_privacy_contract.py::"
+            "test_fitted_state_does_not_depend_on_the_data",
+            "tests/interval/test_report_assumptions.py",
+            "tests/test_dask_fit_data_checks.py",
+        ],
         equivalent={
             f"{_BMC}fit__mutmut_2": (
                 "return super().fit(X, None)",
@@ -420,7 +426,10 @@ SPECS: dict[str, ModuleSpec] = {
                 )
             ),
         ],
-        new_tests=["tests/test_mutation_integral_dp.py"],
+        new_tests=[
+            "tests/test_mutation_integral_dp.py",
+            "tests/integral/test_release_generator_copies.py",
+        ],
         equivalent={
             f"{_DP}x__iqr_ptr__mutmut_44": (
                 "m = np.arange(1, n - 1)",
@@ -530,7 +539,10 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/integral/test_intervals.py::test_sample_target_half_width_is_the_laplace_quantile",
             "tests/integral/test_intervals.py::test_sum_interval_undoes_the_noise_the_release_added",
         ],
-        new_tests=["tests/test_mutation_integral_dp.py"],
+        new_tests=[
+            "tests/test_mutation_integral_dp.py",
+            "tests/integral/test_release_generator_copies.py",
+        ],
     ),
     # The mechanisms themselves: the anchors of the general mechanism (sorted
     # draws, or one draw shifted by the offsets), the cells released exactly,

@@ -602,6 +602,7 @@ SPECS.update(
             new_tests=[
                 "tests/test_mutation_bounds.py",
                 "tests/ldp/test_narrow_bounds.py",
+                "tests/ldp/test_wide_bounds.py",
                 "tests/test_budget_split.py",
             ],
             equivalent={
@@ -663,6 +664,7 @@ SPECS.update(
             new_tests=[
                 "tests/test_mutation_bounds.py",
                 "tests/ldp/test_narrow_bounds.py",
+                "tests/ldp/test_wide_bounds.py",
             ],
             equivalent={
                 **{
