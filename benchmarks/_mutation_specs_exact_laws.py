@@ -602,7 +602,10 @@ SPECS: dict[str, ModuleSpec] = {
     "subset_exact_laws": ModuleSpec(
         path="skprivate/subset/_exact_laws.py",
         tests=[*_AUDIT_TESTS, "tests/subset/test_design.py"],
-        new_tests=["tests/test_mutation_exact_laws.py"],
+        new_tests=[
+            "tests/test_mutation_exact_laws.py",
+            "tests/subset/test_alone_probability.py",
+        ],
         equivalent=_SUBSET_EQUIVALENT,
     ),
     # the negative survey's windowed claim: the grid law it is audited on

@@ -681,6 +681,21 @@ SPECS.update(
                         (11, "np.asarray(low, )"),
                     )
                 },
+                **{
+                    f"skprivate.utils._bounds.x_check_noise_scale__mutmut_{k}": (
+                        change,
+                        "both callers (LaplaceLDP and the bounded privatizers) "
+                        "pass the float64 bounds of check_bounds or "
+                        "bounds_from_data, so the width is the same float64 "
+                        "difference with or without the cast",
+                    )
+                    for k, change in (
+                        (5, "np.asarray(high, dtype=None) - np.asarray(low"),
+                        (7, "np.asarray(high, ) - np.asarray(low, dtype=float)"),
+                        (9, "np.asarray(low, dtype=None)"),
+                        (11, "np.asarray(high, dtype=float) - np.asarray(low, )"),
+                    )
+                },
             },
         ),
     }

@@ -73,6 +73,21 @@ def test_the_limit_is_inclusive_and_overflow_is_refused():
 
 
 @pytest.mark.parametrize("cls", ADDITIVE, ids=lambda c: c.__name__)
+def test_an_overflowing_ratio_is_refused_without_a_floating_point_warning(cls):
+    """range / epsilon overflowing to inf is the refusal's case, not numpy's.
+
+    Only the ValueError reaches the caller: no "overflow encountered in
+    divide" RuntimeWarning comes with it (warnings are errors here).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="more than 2\\*\\*1000"):
+            check_noise_scale(np.array([-1e300]), np.array([1e300]), 1e-10)
+        with pytest.raises(ValueError, match="more than 2\\*\\*1000"):
+            _make(cls, 1e-3, (-1e307, 1e307)).fit(np.zeros((3, 1)))
+
+
+@pytest.mark.parametrize("cls", ADDITIVE, ids=lambda c: c.__name__)
 @pytest.mark.parametrize("secure", [True, False])
 def test_every_additive_privatizer_refuses_by_name(cls, secure):
     X = pd.DataFrame({"x": [0.0], "income": [0.0]})
