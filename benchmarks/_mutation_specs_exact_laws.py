@@ -832,6 +832,24 @@ SPECS["audit_entry"] = ModuleSpec(
                 "int 0 plus a Fraction is the same Fraction, and the audited "
                 "list is never empty here (an empty frame returned before)",
             ),
+            (
+                7,
+                'or frame.empty and "audited_epsilon" not in frame',
+                "audit builds the frame from its rows: it is empty exactly when "
+                "there are no rows, and then it has no columns either, so the "
+                "two tests hold together",
+            ),
+        )
+    }
+    | {
+        f"skprivate._audit._audit.x_read_from_data__mutmut_{n}": (
+            line,
+            "every summary flag is a bool, a numpy bool or a list of them: "
+            "np.any reads them alike as bools or in their own dtype",
+        )
+        for n, line in (
+            (17, "np.any(np.asarray(flag, dtype=None))"),
+            (19, "np.any(np.asarray(flag, ))"),
         )
     },
 )

@@ -193,3 +193,30 @@ def test_audit_refuses_what_it_cannot_read():
         r"call fit first\.$",
     ):
         skprivate.audit(skprivate.LaplaceLDP(bounds=(0, 1)))
+
+
+@pytest.mark.parametrize(
+    "audited, claim",
+    [([np.inf, 0.5], 3.0), ([1.0, 0.5], np.inf), ([np.nan, 0.5], 3.0)],
+    ids=["a column of infinite loss", "an infinite claim", "a NaN figure"],
+)
+def test_the_record_is_added_up_only_for_finite_figures(audited, claim):
+    """An infinite (or NaN) figure on either side: no sum, no record verdict.
+
+    A column of infinite audited loss is already not respected on its own;
+    a record claim of infinity is never exceeded.  The sum is exact
+    (fractions of the doubles), which no infinite figure has.
+    """
+    from skprivate._audit._audit import _check_record
+
+    frame = pd.DataFrame(
+        {
+            "audited_epsilon": audited,
+            "respected": [False, True],
+            "method": ["by hand", "by hand"],
+        }
+    )
+    _check_record(_Stand({"epsilon": claim}, []), frame)
+    assert dict(frame.attrs) == {}
+    assert frame["respected"].tolist() == [False, True]
+    assert frame["method"].tolist() == ["by hand", "by hand"]

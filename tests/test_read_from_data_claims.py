@@ -43,10 +43,10 @@ def test_bounds_read_from_the_data_give_no_finite_epsilon(make):
         "values leave exactly: the bounds read from the data are published"
     )
     checked = audit(read)
-    assert not bool(checked.loc[0, "respected"])
-    assert (
-        "the bounds read from the data are published exactly"
-        in checked.loc[0, "method"]
+    assert checked["respected"].tolist() == [False]  # False, not None
+    assert checked.loc[0, "method"].endswith(
+        "; not respected: the bounds read from the data are published exactly "
+        "(raw values of the records), which no epsilon covers"
     )
     declared = _fit(make(epsilon=1.0, bounds=(0, 100)), X)
     report = privacy_report(declared)
@@ -60,7 +60,12 @@ def test_categories_read_from_the_data_give_no_finite_epsilon():
     auto = _fit(GeneralizedRandomizedResponse(epsilon=1.0), X)
     report = privacy_report(auto)
     assert report.loc[0, "epsilon"] == np.inf and report.loc[0, "exact_disclosure"]
-    assert not bool(audit(auto).loc[0, "respected"])
+    checked = audit(auto)
+    assert checked["respected"].tolist() == [False]
+    assert checked.loc[0, "method"].endswith(
+        "; not respected: the categories read from the data are published "
+        "exactly (raw values of the records), which no epsilon covers"
+    )
     declared = _fit(
         GeneralizedRandomizedResponse(epsilon=1.0, categories=[["flu", "rare"]]), X
     )
