@@ -226,11 +226,25 @@ def _output_container(estimator: Any, released: Any, X: Any) -> Any:
 
     if not isinstance(released, pd.DataFrame):
         index = X.index if isinstance(X, pd.DataFrame | pd.Series) else None
-        if index is not None and not isinstance(index, pd.RangeIndex):
+        if index is not None and not _labels_nothing(index):
             _warn_kept_index(estimator, index)
         released = pd.DataFrame(released, index=index, copy=False)
     released.columns = columns
     return released
+
+
+def _labels_nothing(index: Any) -> bool:
+    """Whether a row index is the default ``0 .. n - 1``, which says nothing.
+
+    Any other range labels rows: since pandas 3 a filter whose kept rows
+    are evenly spaced (``df[df.status == "pos"]`` on rows 1, 3, 5) or
+    contiguous (rows 10 to 12) returns a ``RangeIndex`` of their positions.
+    """
+    import pandas as pd
+
+    return (
+        isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    )
 
 
 def _warn_kept_index(estimator: Any, index: Any) -> None:

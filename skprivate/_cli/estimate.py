@@ -19,6 +19,7 @@ from .io import (
     check_finite,
     check_numeric,
     delimiter_hint,
+    header_text,
     missing_error,
     parse_names,
     parse_params,
@@ -522,7 +523,7 @@ def estimate(
             raise CLIError(
                 f"estimator {estimator_name!r} expects column(s) "
                 f"{', '.join(cols) if cols else name + '...'} in {path}; it has "
-                f"{', '.join(map(str, frame.columns))}{delimiter_hint(frame)}"
+                f"{header_text(frame)}{delimiter_hint(frame)}"
             )
         if estimator_name == "integral":
             select_columns(frame, name, path)

@@ -43,20 +43,81 @@ def check_delimiter(delimiter: str | None) -> str:
     return delimiter
 
 
+def header_fields(frame: pd.DataFrame) -> list[str]:
+    """The fields of the header as read, or split by the separator it holds.
+
+    A file separated by ``;`` read with ``,`` has one column named, say,
+    ``34;55012.5``: its fields are ``34`` and ``55012.5``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> header_fields(pd.DataFrame({"34;55012.5": [1]}))
+    ['34', '55012.5']
+    >>> header_fields(pd.DataFrame({"age": [1], "id": [2]}))
+    ['age', 'id']
+    """
+    names = [str(c) for c in frame.columns]
+    if len(names) == 1:
+        for sep in _OTHER_DELIMITERS:
+            if sep in names[0]:
+                return names[0].split(sep)
+    return names
+
+
+def header_is_a_record(frame: pd.DataFrame) -> bool:
+    """Whether the header read looks like a record: some field is a number.
+
+    A file without a header gives its first record as the column names,
+    which no message may print.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> header_is_a_record(pd.DataFrame({"34;55012.5": [1]}))
+    True
+    >>> header_is_a_record(pd.DataFrame({"age;id": [1]}))
+    False
+    """
+    return any(_is_number(field) for field in header_fields(frame))
+
+
+def header_text(frame: pd.DataFrame) -> str:
+    """The columns of ``frame`` as an error lists them, unless they are a record.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> header_text(pd.DataFrame({"age": [1], "id": [2]}))
+    'age, id'
+    >>> header_text(pd.DataFrame({"5": [1], "7": [2]}))
+    "2 fields, some of them numbers (not shown: it may be a respondent's record)"
+    """
+    if header_is_a_record(frame):
+        return (
+            f"{len(header_fields(frame))} fields, some of them numbers (not shown: "
+            "it may be a respondent's record)"
+        )
+    return ", ".join(map(str, frame.columns))
+
+
 def delimiter_hint(frame: pd.DataFrame) -> str:
     """A hint when the header was read as one column holding another separator.
 
     A file separated by ``;`` read with ``,`` has one column named, say,
-    ``age;id``; the hint names the separator and the option to pass.
+    ``age;id``; the hint names the separator and the option to pass.  A
+    header that looks like a record (:func:`header_is_a_record`) is not
+    quoted.
     """
     if frame.shape[1] != 1:
         return ""
     header = str(frame.columns[0])
+    quoted = "" if header_is_a_record(frame) else f" {header!r}"
     for sep in _OTHER_DELIMITERS:
         if sep in header:
             shown = "tab" if sep == "\t" else sep
             return (
-                f" (the header was read as one column {header!r}: the file seems "
+                f" (the header was read as one column{quoted}: the file seems "
                 f"to be separated by {shown!r}; pass --delimiter '{shown}')"
             )
     return ""
@@ -180,13 +241,14 @@ def select_columns(
     names = parse_names(columns, option)
     missing = [c for c in names if c not in frame.columns]
     if missing:
-        if any(_is_number(c) for c in frame.columns):
+        if header_is_a_record(frame):
             # a file without a header: its "names" are the first record
             raise CLIError(
                 f"column(s) {', '.join(missing)} not in {path}: its first line "
-                f"({len(frame.columns)} fields, some of them numbers) does not "
-                "look like a header; the file needs a first line naming its "
+                f"({len(header_fields(frame))} fields, some of them numbers) does "
+                "not look like a header; the file needs a first line naming its "
                 "columns (not shown: it may be a respondent's record)"
+                f"{delimiter_hint(frame)}"
             )
         raise CLIError(
             f"column(s) {', '.join(missing)} not in {path}; it has "

@@ -293,7 +293,10 @@ class Microaggregator(
     centroid; this is microaggregation.  :meth:`transform` maps values to
     the nearest centroid: for the univariate methods per column (the cell
     between consecutive ``cut_points_``), for ``"mdav"`` in standardized
-    space.  For a training record near a cluster boundary that may be the
+    space (each column divided by the standard deviation of its released
+    values, so that the fitted object, like the release, holds nothing
+    derived from fewer than ``min_cluster_size`` records).  For a training
+    record near a cluster boundary that may be the
     neighbouring cluster's centroid, so ``transform`` of the training data
     can differ from ``fit_transform`` there.  Cells bounded by the training
     records themselves would give every record back its own cluster, but
@@ -358,8 +361,13 @@ class Microaggregator(
             centroids = _centroids(X, labels)
             self.labels_ = labels
             self.centroids_ = centroids
-            self._scale = np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
-            return centroids[labels]
+            released = centroids[labels]
+            # transform's distances are standardized by the release's spread,
+            # not the records': a raw standard deviation kept with the
+            # centroids gives back both records of a two-record cluster
+            spread = released.std(axis=0)
+            self._scale = np.where(spread > 0, spread, 1.0)
+            return released
         labels = np.empty(X.shape, dtype=np.intp)
         out = np.empty_like(X)
         centroids, cuts = [], []

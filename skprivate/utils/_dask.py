@@ -232,7 +232,10 @@ def _frame_block(part, first, privatizer, seq, dtype, names):
 
     first_row = int(first.iloc[0]) if len(first) else 0
     out = _privatize_block(part, privatizer, seq, dtype, first_row, len(names))
-    return pd.DataFrame(out, columns=names, index=part.index)
+    # The rows' positions in the collection, never X's labels: an index of
+    # identifiers or of a raw value (set_index("income")) would leave as it is.
+    index = pd.RangeIndex(first_row, first_row + len(out))
+    return pd.DataFrame(out, columns=names, index=index)
 
 
 def _first_rows(lengths: Any) -> list[int]:
@@ -263,7 +266,10 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
         sizes computed first, one pass over its rows; a refused value is
         named by its row in the whole collection); DataFrame columns are named by
         ``get_feature_names_out`` and all have the privatizer's output dtype
-        (its ``_release_dtype``).
+        (its ``_release_dtype``).  A released DataFrame is indexed by the
+        rows' positions in the collection (``0 .. n - 1``, divisions
+        unknown), never by ``X``'s index, whose labels (identifiers, a raw
+        value set as the index) would leave unprivatized.
     """
     from dask.base import tokenize
     from sklearn.utils.validation import check_is_fitted
@@ -292,7 +298,7 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
         # first row of every partition (one small scan of the lengths), so
         # that a refused value is named by its row in the whole data
         lengths = X.map_partitions(len)
-        return X.map_partitions(
+        released = X.map_partitions(
             _frame_block,
             lengths.cumsum() - lengths,
             privatizer,
@@ -304,6 +310,9 @@ def dask_transform(privatizer: Any, X: Any, **kwargs: Any) -> Any:
             enforce_metadata=False,
             align_dataframes=False,
         )
+        # X's divisions are its raw labels (the first and last of each
+        # partition): the release is indexed by position and has none known
+        return released.clear_divisions()
     if X.dtype.kind == "c":
         # refused by its dtype, as a lazy frame's column is: the blocks would
         # race to name a row, and a block of numbers with no imaginary part
