@@ -198,7 +198,11 @@ SPECS.update(
             ),
             # the user-input tests name the refusals of column lists and of
             # unreadable files and archives
-            new_tests=["tests/test_mutation_cli_io.py", "tests/test_cli_user_input.py"],
+            new_tests=[
+                "tests/test_mutation_cli_io.py",
+                "tests/test_cli_user_input.py",
+                "tests/test_side_doors.py",
+            ],
             equivalent={
                 **{
                     f"{_IO}_open_text__mutmut_{n}": (text, _LINES_ANY_CODEC)

@@ -763,7 +763,11 @@ SPECS.update(
         "integral_microaggregation": ModuleSpec(
             path="skprivate/integral/_microaggregation.py",
             tests=["tests/integral/test_microaggregation.py"],
-            new_tests=["tests/test_mutation_microaggregation.py"],
+            new_tests=[
+                "tests/test_mutation_microaggregation.py",
+                "tests/test_side_doors.py::"
+                "test_mdav_microaggregator_keeps_no_statistic_beyond_its_release",
+            ],
             excluded={
                 "skprivate.integral._microaggregation."
                 "xǁMicroaggregatorǁ_fit__mutmut_34": (

@@ -854,7 +854,11 @@ SPECS.update(
                 "tests/test_privacy_deployment.py::"
                 "test_dask_other_chunking_draws_other_noise",
             ],
-            new_tests=["tests/test_mutation_dask_streams.py"],
+            new_tests=[
+                "tests/test_mutation_dask_streams.py",
+                "tests/test_side_doors.py::"
+                "test_dask_frame_release_does_not_silently_carry_the_raw_index",
+            ],
             equivalent={
                 f"{_DASK}call_seed__mutmut_10": (
                     "rng.integers(2**63, size=4)",
