@@ -689,6 +689,8 @@ SPECS: dict[str, ModuleSpec] = {
         new_tests=[
             "tests/test_mutation_integral_statistics.py",
             "tests/integral/test_release_generator_copies.py",
+            "tests/test_side_doors.py::"
+            "test_integral_statistics_keep_nothing_about_the_values_not_released",
         ],
         equivalent={
             "skprivate.integral._statistics.x__check_magnitudes__mutmut_33": (

@@ -215,8 +215,6 @@ def test_results_lay_out_every_answer_and_flag_the_private_ones(recorder):
         "statistic",
         "value",
         "frequency",
-        "n_candidates",
-        "max_frequency",
         "empty_intersection",
         "integrally_private",
     ]

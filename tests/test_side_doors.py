@@ -233,3 +233,35 @@ def test_estimate_does_not_print_the_first_record_of_a_headerless_file(
         "';'; pass --delimiter ';')\n"
     )
     assert "55012" not in err and "34.5" not in err, err
+
+
+def test_integral_statistics_keep_nothing_about_the_values_not_released():
+    """The fitted object is the release: a suppressed statistic is a bare NA.
+
+    ``results_`` also held ``n_candidates`` and ``max_frequency``: for a raw
+    maximum held by one record the most frequent value was drawn in about
+    63% of the resamples (those holding that record), which says the
+    maximum is one record's although nothing was released.
+    """
+    from skprivate.integral import IntegralPrivateStatistics
+
+    x = np.random.default_rng(0).normal(10.0, 2.0, size=(300, 1))
+    est = IntegralPrivateStatistics(
+        statistics=["mean", "max"], n_resamples=300, random_state=0
+    ).fit(x)
+    assert sorted(vars(est)) == sorted(
+        [*est.get_params(), "n_features_in_", "skipped_columns_", "results_"]
+    )
+    results = est.results_
+    assert list(results.columns) == [
+        "column",
+        "statistic",
+        "value",
+        "frequency",
+        "empty_intersection",
+        "integrally_private",
+    ]
+    suppressed = results.set_index("statistic").loc["max"]
+    assert np.isnan(suppressed["value"]) and suppressed["frequency"] == 0
+    assert not suppressed["empty_intersection"]
+    assert not suppressed["integrally_private"]

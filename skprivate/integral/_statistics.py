@@ -239,12 +239,15 @@ class IntegralPrivateStatistics(
     results_ : pandas.DataFrame
         One row per column and statistic: ``column``, ``statistic``,
         ``value`` (NaN when no integrally private answer exists),
-        ``frequency`` (number of generators of the released value; 0 when
-        NA), ``n_candidates`` (values above the threshold),
-        ``max_frequency`` (most generators of any value, before the
-        intersection rule), ``empty_intersection`` (whether the released
-        value's generators share no record) and ``integrally_private``
-        (whether a value was released).
+        ``frequency`` (number of generators of the released value, the
+        winning frequency the paper reports; 0 when NA),
+        ``empty_intersection`` (whether the released value's generators
+        share no record) and ``integrally_private`` (whether a value was
+        released).  The fitted object is the release, so it holds nothing
+        about the values that were not released: how many values passed
+        the threshold, or how often the most frequent of them was drawn,
+        would tell, say, that the raw maximum is one record's (its
+        generators then hold that record about 63% of the time).
     skipped_columns_ : list of str
         Non-numeric DataFrame columns that were skipped (with a warning).
     n_features_in_ : int
@@ -425,8 +428,6 @@ class IntegralPrivateStatistics(
                 "statistic",
                 "value",
                 "frequency",
-                "n_candidates",
-                "max_frequency",
                 "empty_intersection",
                 "integrally_private",
             ]
