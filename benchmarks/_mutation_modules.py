@@ -140,6 +140,7 @@ MODULES: dict[str, ModuleSpec] = {
             "tests/test_mutation_ldp.py",
             "tests/ldp/test_narrow_bounds.py",
             "tests/ldp/test_wide_bounds.py",
+            "tests/ldp/test_signed_zero.py",
         ],
         equivalent={
             f"{_LAPLACE}fit__mutmut_2": (

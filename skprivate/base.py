@@ -242,9 +242,7 @@ def _labels_nothing(index: Any) -> bool:
     """
     import pandas as pd
 
-    return (
-        isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
-    )
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
 
 
 def _warn_kept_index(estimator: Any, index: Any) -> None:

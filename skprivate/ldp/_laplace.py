@@ -399,6 +399,10 @@ class LaplaceLDP(OneToOneFeatureMixin, PrivatizerMixin, BaseEstimator):
         k += noise
         np.clip(k, self._k_low - self._margin, self._k_high + self._margin, out=k)
         k *= step
+        # rint(x / step) is -0.0 for x in [-step/2, 0]: with a noise that
+        # rounds to -0.0 the release would be -0.0, which no input above 0
+        # gives.  Adding +0.0 makes every zero +0.0 and changes nothing else.
+        k += 0.0
         return k
 
     def _exact_law(self, column: int) -> Any:
