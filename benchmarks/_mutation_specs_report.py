@@ -840,7 +840,11 @@ SPECS: dict[str, ModuleSpec] = {
     "report_init": ModuleSpec(
         path=f"{_P}__init__.py",
         tests=_FAST,
-        new_tests=_NEW,
+        new_tests=[
+            *_NEW,
+            "tests/test_side_doors.py::"
+            "test_the_total_is_not_floating_point_safe_when_one_privatizer_is_not",
+        ],
         equivalent={
             "skprivate._privacy_report.x_privacy_report__mutmut_69": (
                 "report[col] = report[col].astype(None)",

@@ -265,3 +265,29 @@ def test_integral_statistics_keep_nothing_about_the_values_not_released():
     assert np.isnan(suppressed["value"]) and suppressed["frequency"] == 0
     assert not suppressed["empty_intersection"]
     assert not suppressed["integrally_private"]
+
+
+def test_the_total_is_not_floating_point_safe_when_one_privatizer_is_not():
+    """One column released by a continuous sampler (secure=False) is enough."""
+    from sklearn.compose import ColumnTransformer
+
+    from skprivate import privacy_report
+
+    X = np.zeros((4, 2))
+    both = ColumnTransformer(
+        [
+            ("grid", LaplaceLDP(epsilon=1.0, bounds=(0, 1)), [0]),
+            ("fast", LaplaceLDP(epsilon=1.0, bounds=(0, 1), secure=False), [1]),
+        ]
+    ).fit(X)
+    total = privacy_report(both).iloc[-1]
+    assert total["column"] == "total"
+    assert total["floating_point_safe"] == False  # noqa: E712
+    assert total["note"].endswith(
+        "; not floating-point safe: a privatizer with secure=False draws "
+        "continuous noise, whose rounding depends on the input; its epsilon "
+        "holds in exact arithmetic only"
+    )
+    safe = privacy_report(LaplaceLDP(epsilon=1.0, bounds=(0, 1)).fit(X)).iloc[-1]
+    assert safe["floating_point_safe"] == True  # noqa: E712
+    assert "floating-point" not in safe["note"]

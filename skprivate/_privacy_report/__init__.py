@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
@@ -96,11 +97,13 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
     report : pandas.DataFrame
         Columns ``column``, ``mechanism``, ``notion``, ``epsilon``,
         ``delta``, ``coverage``, ``leakage``, ``bounds``,
-        ``bounds_from_data``, ``floating_point_safe``, ``reproducible``
-        (True for a seeded privatizer: its releases are for simulation, not
-        for release; on the total row, whether any privatizer is seeded,
-        which its note then says) and ``note``, then (appended, so the
-        columns above keep their positions) ``coverage_reference``,
+        ``bounds_from_data``, ``floating_point_safe`` (on the total row,
+        whether every privatizer that states it is; one with
+        ``secure=False`` makes it False, which the note then says),
+        ``reproducible`` (True for a seeded privatizer: its releases are for
+        simulation, not for release; on the total row, whether any
+        privatizer is seeded, which its note then says) and ``note``, then
+        (appended, so the columns above keep their positions) ``coverage_reference``,
         ``exact_disclosure``, ``audited_epsilon``, ``audited_delta`` and
         ``categories_from_data`` (True when a
         categorical privatizer read its categories from the data, which
@@ -259,6 +262,22 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
                 "seeded (reproducible) privatizers: whoever holds random_state "
                 "and the other records replays their noise; for simulation, "
                 "not for release",
+            )
+    safe = [
+        bool(r["floating_point_safe"])
+        for r in walker.rows
+        if isinstance(r.get("floating_point_safe"), bool | np.bool_)
+    ]
+    if safe:
+        # one continuous sampler (secure=False) is enough for the record's
+        # release to carry input-dependent rounding
+        total["floating_point_safe"] = all(safe)
+        if not all(safe):
+            total["note"] = _join(
+                total["note"],
+                "not floating-point safe: a privatizer with secure=False draws "
+                "continuous noise, whose rounding depends on the input; its "
+                "epsilon holds in exact arithmetic only",
             )
     total.update(column="total", mechanism="", notion="")
     report = pd.concat([report, pd.DataFrame([total])], ignore_index=True)
