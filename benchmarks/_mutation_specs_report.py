@@ -653,9 +653,25 @@ SPECS: dict[str, ModuleSpec] = {
         tests=[*_FAST, *_REPEATS],
         new_tests=_NEW_ROWS,
         equivalent={
-            f"{_RW}x__rows_of_privatizer__mutmut_19": (
+            f"{_RW}x__rows_of_privatizer__mutmut_27": (
                 "_add_audit(rows, privatizer, None)",
                 _OWN_SUMMARY,
+            ),
+            **{
+                f"{_RW}x__guarantee_rows__mutmut_{n}": (
+                    line,
+                    "both lists come from _per_column(..., n), so they have the "
+                    "same length n and no strictness can fail",
+                )
+                for n, line in (
+                    (112, "zip(eps, every, strict=None)"),
+                    (115, "zip(eps, every, )"),
+                    (116, "zip(eps, every, strict=False)"),
+                )
+            },
+            f"{_RW}x__guarantee_rows__mutmut_219": (
+                '"_exact_share": np.nan if (share[j] is None) and False else share[j],',
+                _SHARE_MISSING,
             ),
             f"{_RW}x__rows_of_privatizer__mutmut_28": (
                 'seeded = getattr(privatizer, "_is_seeded", )',

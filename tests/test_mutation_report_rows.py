@@ -406,3 +406,24 @@ def test_categories_read_from_the_data_are_flagged_and_noted():
     laplace = privacy_report(LaplaceLDP(bounds=(0, 1)).fit(np.zeros((3, 1))))
     assert laplace["categories_from_data"].isna().all()
     assert list(laplace.columns)[-1] == "categories_from_data"
+
+
+def test_a_row_without_a_note_gets_the_categories_note_alone():
+    from skprivate._privacy_report._rows import _add_categories_from_data
+
+    rows = [{}, {"note": "kept"}]
+    _add_categories_from_data(rows, {"categories_from_data": True})
+    text = (
+        "categories read from the data (categories='auto'): their names, "
+        "published with the release, include every value present, one held by "
+        "a single respondent too"
+    )
+    assert rows == [
+        {"categories_from_data": True, "note": text},
+        {"categories_from_data": True, "note": f"kept; {text}"},
+    ]
+    rows = [{"note": "kept"}]
+    _add_categories_from_data(rows, {"categories_from_data": False})
+    assert rows == [{"categories_from_data": False, "note": "kept"}]
+    _add_categories_from_data(rows, {})
+    assert rows == [{"categories_from_data": False, "note": "kept"}]
