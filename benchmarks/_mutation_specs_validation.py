@@ -884,20 +884,20 @@ SPECS.update(
                 **{
                     f"{_DASK}dask_transform__mutmut_{n}": (text, _DASK_DEFAULT)
                     for n, text in (
-                        (46, "token=None,"),
-                        (47, "enforce_metadata=None,"),
-                        (48, "align_dataframes=None,"),
-                        (55, ""),
+                        (47, "token=None,"),
+                        (48, "enforce_metadata=None,"),
+                        (49, "align_dataframes=None,"),
                         (56, ""),
                         (57, ""),
-                        (58, ")"),
-                        (60, "enforce_metadata=True,"),
-                        (89, "meta=None,"),
-                        (90, "name=None,"),
-                        (99, ""),
-                        (100, ")"),
-                        (108, "meta=np.empty((1, 0), dtype=dtype),"),
-                        (109, "meta=np.empty((0, 1), dtype=dtype),"),
+                        (58, ""),
+                        (59, ")"),
+                        (61, "enforce_metadata=True,"),
+                        (90, "meta=None,"),
+                        (91, "name=None,"),
+                        (100, ""),
+                        (101, ")"),
+                        (109, "meta=np.empty((1, 0), dtype=dtype),"),
+                        (110, "meta=np.empty((0, 1), dtype=dtype),"),
                     )
                 },
                 f"{_DASK}dask_transform__mutmut_36": (
@@ -913,10 +913,10 @@ SPECS.update(
                         "dtype (the float32 test checks it lazily)",
                     )
                     for n, text in (
-                        (87, "dtype=None,"),
-                        (97, ""),  # the dtype= argument left out
-                        (105, "meta=np.empty((0, 0), dtype=None),"),
-                        (107, "meta=np.empty((0, 0), ),"),
+                        (88, "dtype=None,"),
+                        (98, ""),  # the dtype= argument left out
+                        (106, "meta=np.empty((0, 0), dtype=None),"),
+                        (108, "meta=np.empty((0, 0), ),"),
                     )
                 },
             },
