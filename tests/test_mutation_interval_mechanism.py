@@ -921,3 +921,24 @@ def test_a_seeded_release_reads_the_values_as_float64():
     for dtype in (np.int32, np.float32):
         got = IntervalCaseI(random_state=5).fit_transform(x.astype(dtype))
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize(
+    "cov, warns", [(0.75 - 0.1, False), (np.nextafter(0.75 - 0.1, 0), True)]
+)
+def test_coverage_warning_needs_more_than_the_gap(monkeypatch, cov, warns):
+    """'More than 0.1 below': a coverage exactly 0.1 under the reference's is
+    not warned about, the next double under it is (figures scripted)."""
+    from skprivate.interval import _base_mechanism
+
+    def scripted(comps, cdf, fixed):
+        data = "_counted_cdf" in getattr(cdf, "__qualname__", "")
+        return (cov, 0.0) if data else (0.75, 0.0)
+
+    monkeypatch.setattr(_base_mechanism, "design_disclosure", scripted)
+    X = np.random.default_rng(0).normal(size=(250, 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        IntervalCaseI(anchor_loc=0.0, anchor_scale=1.0, random_state=0).fit(X)
+    gap = [w for w in caught if "more than 0.1 below" in str(w.message)]
+    assert len(gap) == (1 if warns else 0)

@@ -520,13 +520,19 @@ def _square_wave_answer(name: str, spec: dict, value: Any) -> float:
     v = _number(name, value)
     low, step = spec["low"], spec["step"]
     n, half = spec["n_cells"], spec["half_cells"]
-    ratio = (v - low) / step
-    if not math.isfinite(ratio):
-        ratio = float(n + half + 10)  # far outside: refused below
-    guess = round(ratio)
-    for j in range(guess - 2, guess + 3):
-        if -half <= j <= n + half and low + float(j) * step == v:
-            return v
+    # An output is the double low + j * step.  That double is non-decreasing
+    # in j (each rounding is), so the first j whose output reaches v is found
+    # by bisection; (v - low) / step can be off by many steps when low is
+    # large against the width (one ulp of 1e12 is 128 steps of a width of 1).
+    first, last = -half, n + half
+    while first < last:
+        mid = (first + last) // 2
+        if low + float(mid) * step < v:
+            first = mid + 1
+        else:
+            last = mid
+    if low + float(first) * step == v:
+        return v
     raise AnswerError(
         f"answer to {name!r} is not an output of its Square Wave mechanism: outputs "
         f"are {low!r} + j * {step!r} for integers j in [{-half}, {n + half}]."

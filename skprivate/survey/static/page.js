@@ -10,8 +10,11 @@
  * once; a failed send is retried with the same draw.
  *
  * A survey asked again in waves (its spec has a wave) keeps, in this
- * browser's localStorage, the private answer drawn for each survey, question
- * and value: a later wave sends a fresh randomization of it (a memoized
+ * browser's localStorage, the private answer drawn for each survey, link,
+ * question and value (the link too: two respondents answering the same value
+ * on one browser must not send one draw, which would tell the collector
+ * that their values are equal): a later wave sends a fresh randomization of
+ * it (a memoized
  * frequency question: the instantaneous stage of its permanent answer) or
  * the same answer (every other question), never a new draw.  Interval
  * questions keep nothing: their cell among the link's anchors is the same
@@ -40,7 +43,14 @@
   function keptAnswer(entry, value) {
     const store = storage();
     const key =
-      "skprivate:" + spec.survey + ":" + entry.name + ":" + JSON.stringify(value);
+      "skprivate:" +
+      spec.survey +
+      ":" +
+      spec.submit +
+      ":" +
+      entry.name +
+      ":" +
+      JSON.stringify(value);
     if (store !== null) {
       try {
         const text = store.getItem(key);
