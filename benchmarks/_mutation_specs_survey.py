@@ -68,7 +68,11 @@ SPECS: dict[str, ModuleSpec] = {
             "tests/survey/test_frequency_questions.py::"
             "test_categories_read_from_the_data_are_refused",
         ],
-        new_tests=_NEW,
+        new_tests=[
+            *_NEW,
+            "tests/survey/test_page_and_server_agree.py::"
+            "test_server_refuses_square_wave_outputs_that_the_page_and_python_release",
+        ],
         equivalent={
             f"{_SPEC}x_check_declared__mutmut_10": (
                 'getattr(privatizer, "bounds", )',
