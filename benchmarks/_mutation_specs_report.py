@@ -562,7 +562,10 @@ SPECS: dict[str, ModuleSpec] = {
     "report_total": ModuleSpec(
         path=f"{_P}_total.py",
         tests=_FAST,
-        new_tests=_NEW,
+        new_tests=[
+            *_NEW,
+            "tests/test_side_doors.py::test_a_total_over_different_notions_says_so",
+        ],
         equivalent={
             f"{_T}x__total_row__mutmut_19": (
                 'r.get("epsilon", np.nan) for r in rows], dtype=None)',

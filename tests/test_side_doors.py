@@ -291,3 +291,31 @@ def test_the_total_is_not_floating_point_safe_when_one_privatizer_is_not():
     safe = privacy_report(LaplaceLDP(epsilon=1.0, bounds=(0, 1)).fit(X)).iloc[-1]
     assert safe["floating_point_safe"] == True  # noqa: E712
     assert "floating-point" not in safe["note"]
+
+
+def test_a_total_over_different_notions_says_so():
+    """Pointwise LDP next to RVNS's loss between windows: the sum is of the
+    weaker notion, and the total's note says which notions it adds."""
+    from sklearn.compose import ColumnTransformer
+
+    from skprivate import RVNSPerturber, privacy_report
+
+    both = ColumnTransformer(
+        [
+            ("ldp", LaplaceLDP(epsilon=1.0, bounds=(0, 10)), [0]),
+            ("rvns", RVNSPerturber(d=2, bounds=(0, 10)), [1]),
+        ]
+    ).fit(np.ones((3, 2)))
+    report = privacy_report(both)
+    rows, total = report.iloc[:-1], report.iloc[-1]
+    assert total["epsilon"] == rows["epsilon"].sum()
+    assert total["note"] == (
+        "sequential composition over the columns of one record; the columns' "
+        "epsilons are of different notions (epsilon-local differential privacy; "
+        "real-value negative survey (epsilon-LDP up to a delta window)): the sum "
+        "holds for the weakest of them only"
+    )
+    alone = privacy_report(LaplaceLDP(epsilon=1.0, bounds=(0, 10)).fit(np.ones((3, 2))))
+    assert alone.iloc[-1]["note"] == (
+        "sequential composition over the columns of one record"
+    )

@@ -58,10 +58,21 @@ def _total_row(rows: list[dict], raw: dict[str, dict]) -> dict:
             + (nan_reasons or "some columns have no epsilon"),
         }
     deltas = np.asarray([r.get("delta", 0.0) for r in rows], dtype=float)
+    note = "sequential composition over the columns of one record"
+    notions = list(dict.fromkeys(r.get("notion") or "" for r in rows))
+    if len(notions) > 1:
+        # e.g. pointwise LDP next to RVNS's loss between windows of outputs:
+        # the pointwise one implies the weaker, not the other way round
+        note = _join(
+            note,
+            "the columns' epsilons are of different notions ("
+            + "; ".join(n or "unnamed" for n in notions)
+            + "): the sum holds for the weakest of them only",
+        )
     return {
         "epsilon": float(eps.sum()),
         "delta": float(np.nansum(deltas)),
-        "note": "sequential composition over the columns of one record",
+        "note": note,
     }
 
 
