@@ -470,7 +470,7 @@ SPECS: dict[str, ModuleSpec] = {
                 f"{_DP}x__pandas_as_float__mutmut_{k}": (line, _CHECKED_FIRST)
                 for k, line in ((7, 'converted = ""'), (9, "raise TypeError(None)"))
             },
-            f"{_DP}x__column_seed__mutmut_17": (
+            f"{_DP}x__column_seed__mutmut_13": (
                 "generate_state(2, np.uint64)[0]",
                 "SeedSequence.generate_state hashes its pool into words one after "
                 "another, each from its position only: the first of two 64-bit "

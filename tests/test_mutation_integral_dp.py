@@ -399,6 +399,11 @@ def test_moments_merge_blocks_in_any_order_and_skip_empty_ones():
     assert hashed == multiset_hash(clamped[::-1])
     assert stat.merge([stat.block(b, 2), stat.block(a, 0)]) == merged
     assert _Moments(0.0, 10.0, clip=False).block(a, 0)[1] == 13.0
+    # a first block of one value is merged, not replaced
+    one, two = np.array([7.0]), np.array([1.0, 4.0])
+    n, total, mean, m2, _ = stat.merge([stat.block(one, 0), stat.block(two, 1)])
+    assert (n, total) == (3, 12.0) and mean == pytest.approx(4.0, rel=1e-15)
+    assert m2 == pytest.approx(18.0, rel=1e-14)  # 9 + 9 + 0
 
 
 def test_dask_collections_release_moments_and_refuse_the_rest():
