@@ -215,6 +215,15 @@ def _rvns_spec(priv: RVNSPerturber) -> dict[str, Any]:
     if placement not in ("boundary_safe", "paper"):
         raise ValueError(f"RVNSPerturber placement {placement!r} has no page sampler.")
     lo, hi = (ja - D, jb + D) if placement == "boundary_safe" else (ja, jb)
+    # the page draws the band and the reports as integers below 2**53 (its
+    # numbers are doubles); a finer grid has no page sampler
+    if max(abs(lo), abs(hi), hi - lo + 1) > 2**53:
+        raise ValueError(
+            f"RVNSPerturber(d={float(priv.d_[0])!r}) on the bounds "
+            f"[{float(low[0])!r}, {float(high[0])!r}] has a report grid of "
+            f"{hi - lo + 1} points, more than the 2**53 the page can draw "
+            "from: give a larger d or narrower bounds."
+        )
     return {
         "kind": "rvns",
         "low": float(low[0]),

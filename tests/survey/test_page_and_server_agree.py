@@ -17,6 +17,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from skprivate import LaplaceLDP
@@ -269,3 +270,21 @@ def test_two_respondents_on_one_browser_send_the_same_laplace_draw(tmp_path):
         f"{a['body']['answers']['hours']!r}: the second reused the first's draw "
         f"(storage {second['storage']})"
     )
+
+
+def test_an_rvns_grid_the_page_cannot_draw_from_is_refused_by_name():
+    """The page draws integers below 2**53: a finer report grid is refused
+    when the question is built, not left to fail on the respondent's page."""
+    from skprivate import RVNSPerturber
+
+    fine = RVNSPerturber(d=2**-33, bounds=(-1, 1)).fit(np.zeros((2, 1)))
+    with pytest.raises(ValueError) as caught:
+        mechanism_spec(fine)
+    assert str(caught.value) == (
+        f"RVNSPerturber(d={2**-33!r}) on the bounds [-1.0, 1.0] has a report "
+        "grid of 9007199255789569 points, more than the 2**53 the page can draw "
+        "from: give a larger d or narrower bounds."
+    )
+    coarse = RVNSPerturber(d=2**-20, bounds=(-1, 1)).fit(np.zeros((2, 1)))
+    spec = mechanism_spec(coarse)
+    assert spec["report_high"] - spec["report_low"] + 1 < 2**53
