@@ -117,7 +117,7 @@ async function load(code, spec, submit, values, storage) {
   vm.runInContext(code, context);
   for (const f of dom.form.listeners.submit) f({ preventDefault() {} });
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-  return posted;
+  return { posted: posted, error: dom.byId["q0-error"].textContent || "" };
 }
 
 (async function main() {
@@ -133,8 +133,9 @@ async function load(code, spec, submit, values, storage) {
   };
   const out = [];
   for (const l of job.loads) {
-    const posted = await load(code, job.spec, l.submit, l.values, storage);
-    out.push({ posted: posted, storage: Object.fromEntries(data) });
+    const got = await load(code, job.spec, l.submit, l.values, storage);
+    out.push({ posted: got.posted, error: got.error,
+               storage: Object.fromEntries(data) });
   }
   process.stdout.write(JSON.stringify(out));
 })().catch((e) => { process.stderr.write(String(e.stack || e)); process.exit(2); });
@@ -288,3 +289,35 @@ def test_an_rvns_grid_the_page_cannot_draw_from_is_refused_by_name():
     coarse = RVNSPerturber(d=2**-20, bounds=(-1, 1)).fit(np.zeros((2, 1)))
     spec = mechanism_spec(coarse)
     assert spec["report_high"] - spec["report_low"] + 1 < 2**53
+
+
+def test_a_number_with_a_thousands_comma_is_asked_again_not_read_as_one(tmp_path):
+    """'1,000' was read as 1 (the comma taken as the decimal point): a value
+    the respondent did not give.  It is now asked again; a comma with other
+    than three decimals, or a point, is still a decimal separator."""
+    question = Question(
+        "income",
+        "Income last month?",
+        LaplaceLDP(epsilon=1.0, bounds=(0, 10_000)).fit([[0.0]]),
+    )
+    spec = Questionnaire([question]).respondent_spec({}, "/s/a")
+    typed = ["1,000", "-12,345", "1,5", "0,125", "1.000", "1,0000", "1000"]
+    loads = [
+        {"submit": f"/s/{i}", "values": {"income": v}} for i, v in enumerate(typed)
+    ]
+    out = _node_json(
+        tmp_path,
+        "page_harness.js",
+        PAGE_HARNESS,
+        [str(STATIC)],
+        {"spec": spec, "loads": loads},
+    )
+    refused = (
+        "Please write the number without a thousands separator (1000), or with "
+        "a point before its decimals (1.5)."
+    )
+    for value, got in zip(typed, out):
+        if value in ("1,000", "-12,345"):
+            assert (got["posted"], got["error"]) == ([], refused), value
+        else:
+            assert got["error"] == "" and len(got["posted"]) == 1, value

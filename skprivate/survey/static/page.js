@@ -77,6 +77,9 @@
   }
 
   const NUMBER = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/;
+  // "1,000" is a thousand to some and one to others: asked again, never
+  // read as either (a point is always the decimal point)
+  const THOUSANDS = /^[+-]?[1-9]\d{0,2},\d{3}$/;
 
   function setError(i, message) {
     const box = document.getElementById("q" + i + "-error");
@@ -107,6 +110,13 @@
     if (text === "") return { error: "Please answer this question." };
     if (!NUMBER.test(text)) {
       return { error: "Please enter a number, for example 42 or 3.5." };
+    }
+    if (THOUSANDS.test(text)) {
+      return {
+        error:
+          "Please write the number without a thousands separator (1000), " +
+          "or with a point before its decimals (1.5).",
+      };
     }
     let value = Number(text.replace(",", "."));
     const s = entry.spec;
