@@ -319,3 +319,19 @@ def test_a_total_over_different_notions_says_so():
     assert alone.iloc[-1]["note"] == (
         "sequential composition over the columns of one record"
     )
+
+
+def test_a_row_without_a_notion_is_named_unnamed_in_the_total():
+    from skprivate._privacy_report._total import _total_row
+
+    rows = [
+        {"column": "a", "epsilon": 1.0, "delta": 0.0, "notion": "pure"},
+        {"column": "b", "epsilon": 2.0, "delta": 0.0},
+    ]
+    total = _total_row(rows, {})
+    assert total["epsilon"] == 3.0
+    assert total["note"] == (
+        "sequential composition over the columns of one record; the columns' "
+        "epsilons are of different notions (pure; unnamed): the sum holds for "
+        "the weakest of them only"
+    )
