@@ -565,6 +565,8 @@ SPECS: dict[str, ModuleSpec] = {
         new_tests=[
             *_NEW,
             "tests/test_side_doors.py::test_a_total_over_different_notions_says_so",
+            "tests/test_side_doors.py::"
+            "test_a_row_without_a_notion_is_named_unnamed_in_the_total",
         ],
         equivalent={
             f"{_T}x__total_row__mutmut_19": (
