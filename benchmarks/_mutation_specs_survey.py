@@ -398,6 +398,16 @@ SPECS.update(
                     "np.nan if (same is None) and False else same,",
                     _NONE_IS_NAN,
                 ),
+                f"{_WV}xǁSimulatedDeviceǁ_drawn__mutmut_7": (
+                    "rng.integers(2**32, size=4)",
+                    "integers(high) draws from 0 to high, as integers(0, high)",
+                ),
+                f"{_WV}xǁSimulatedDeviceǁ_drawn__mutmut_10": (
+                    "rng.integers(1, 2**32, size=4)",
+                    "numpy's multiply-shift maps a 32-bit word v to 1 + (v * "
+                    "(2**32 - 1) >> 32) = v for v > 0: the same seed words but "
+                    "for the word 0 (a chance of 2**-32 per word)",
+                ),
                 **{
                     f"{_WV}xǁSimulatedDeviceǁanswers__mutmut_{n}": (text, _NO_PRINT)
                     for n, text in (

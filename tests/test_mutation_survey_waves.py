@@ -465,3 +465,57 @@ def test_kept_key_refuses_a_value_that_is_not_a_number():
     )
     with pytest.raises(ValueError, match=r"\(a rvns question\); got NoneType\.$"):
         _kept_key(_entry("rvns"), None)
+
+
+def _subset_survey():
+    questions = [
+        Question(
+            name,
+            f"{name}?",
+            SubsetUniform(categories=[["a", "b", "c", "d"]]).fit([["a"]]),
+        )
+        for name in ("race", "faith")
+    ]
+    questions.append(
+        Question("hours", "Hours?", LaplaceLDP(epsilon=1.0, bounds=(0, 10)).fit([[0]]))
+    )
+    return Questionnaire(questions)
+
+
+def test_the_note_warns_that_subset_questions_intersect_over_waves():
+    survey = _subset_survey()
+    note = wave_report(survey, 2).iloc[-1]["note"]
+    assert note.endswith(
+        "; race, faith have a guarantee other than epsilon and are not charged"
+        "; race, faith: a device that keeps no answer (storage refused or "
+        "cleared, another browser) draws a fresh subset at each wave, "
+        "uncharged, and the subsets intersect towards the true category: ask "
+        "subset questions in one wave only (a server for a later wave refuses "
+        "them)"
+    )
+    # one wave: nothing to intersect
+    assert "fresh subset" not in wave_report(survey, 1).iloc[-1]["note"]
+    assert (
+        wave_report(survey, 1)
+        .iloc[-1]["note"]
+        .endswith("race, faith have a guarantee other than epsilon and are not charged")
+    )
+
+
+def test_a_seeded_device_seeds_each_answer_with_128_bits_and_its_key():
+    # the answer's generator: four 32-bit words of the device stream, then
+    # the words of the key's fingerprint (as a seeded privatizer mixes data)
+    from skprivate.utils._seeding import canonical, data_fingerprint, words
+
+    device = SimulatedDevice(_frequency_survey("krr"), random_state=3)
+    key = ("s", "c", '"red"')
+    drawn = device._drawn(np.random.default_rng(11), key)
+    stream = np.random.default_rng(11).integers(0, 2**32, size=4)
+    expected = np.random.default_rng(
+        np.random.SeedSequence(
+            [*(int(w) for w in stream), *words(data_fingerprint(canonical(key)))]
+        )
+    )
+    assert list(drawn.integers(0, 2**62, size=8)) == list(
+        expected.integers(0, 2**62, size=8)
+    )
