@@ -90,28 +90,22 @@ SPECS: dict[str, ModuleSpec] = {
         tests=[*_PRIVATIZE_TESTS, "tests/test_cli_frequency.py"],
         new_tests=["tests/test_mutation_cli_privatize.py"],
         equivalent={
-            f"{_PRIV}privatize__mutmut_149": (
+            f"{_PRIV}privatize__mutmut_166": (
                 "is_missing[rows]",
                 "after --missing drop is_missing is read only under --missing "
                 "keep: its rows no longer matter",
             ),
-            f"{_PRIV}privatize__mutmut_222": (
+            f"{_PRIV}privatize__mutmut_227": (
                 'if missing == "keep" or is_missing.to_numpy().any():',
                 "under --missing error a missing cell was refused and under "
                 "--missing drop its row removed: no cell is missing unless "
                 "missing is 'keep'",
             ),
-            **{
-                f"{_PRIV}privatize__mutmut_{n}": (
-                    text,
-                    "the output file was written just before the settings "
-                    "file: it exists when it is removed",
-                )
-                for n, text in (
-                    (280, "unlink(missing_ok=None)"),
-                    (282, "unlink(missing_ok=False)"),
-                )
-            },
+            f"{_PRIV}privatize__mutmut_287": (
+                "Path(out).unlink(missing_ok=False)",
+                "the output file was written just before the settings file: it "
+                "exists when it is removed",
+            ),
             **{
                 f"{_PRIV}_blank_missing__mutmut_{n}": (text, _MISSING_VALUE)
                 for n, text in (
@@ -146,27 +140,6 @@ SPECS: dict[str, ModuleSpec] = {
                     (27, "sorted(params.items(), )"),
                 )
             },
-            f"{_PRIV}privatize__mutmut_145": (
-                "is_missing[rows]",
-                "after --missing drop the mask is read only by the keep branch "
-                "(missing == 'keep'), which this run does not take",
-            ),
-            **{
-                f"{_PRIV}privatize__mutmut_{n}": (
-                    text,
-                    "the output was written just above, so it exists when the "
-                    "settings file fails",
-                )
-                for n, text in (
-                    (265, "Path(out).unlink(missing_ok=None)"),
-                    (267, "Path(out).unlink(missing_ok=False)"),
-                )
-            },
-            f"{_PRIV}privatize__mutmut_207": (
-                'if missing == "keep" or is_missing.to_numpy().any():',
-                "a missing cell left in the data means --missing keep: error "
-                "refused it and drop removed its row",
-            ),
         },
         functions=[
             f"{_PRIV}{name}__mutmut_*"
