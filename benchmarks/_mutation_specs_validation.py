@@ -961,3 +961,22 @@ SPECS.update(
         ),
     }
 )
+
+
+SPECS.update(
+    {
+        # the split of a record's budget over its columns, and the checks
+        # that refuse an epsilon that is no budget (0, negative, inf, NaN, a
+        # bool) on every fit, after set_params from a search too
+        "utils_budget": ModuleSpec(
+            path="skprivate/utils/_budget.py",
+            tests=["tests/test_budget_split.py"],
+            new_tests=[],
+        ),
+        "param_validation": ModuleSpec(
+            path="skprivate/utils/_param_validation.py",
+            tests=["tests/test_mutation_param_validation.py"],
+            new_tests=[],
+        ),
+    }
+)
