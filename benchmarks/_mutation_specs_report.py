@@ -877,4 +877,12 @@ SPECS: dict[str, ModuleSpec] = {
             ),
         },
     ),
+    # which privatizer released the reports an estimator reads, and the
+    # check that it is the mechanism the estimator was fitted with (else
+    # the report would state the guarantee of other reports)
+    "report_released": ModuleSpec(
+        path=f"{_P}_released.py",
+        tests=["tests/test_privacy_report_released.py"],
+        new_tests=["tests/test_mutation_report_released.py", _NEW[2]],
+    ),
 }

@@ -85,16 +85,16 @@ def _is_fitted(privatizer: Any) -> bool:
     return True
 
 
-def _public_state(obj: Any) -> dict:
-    return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
-
-
 def same_channel(a: Any, b: Any) -> bool:
     """Whether two column channels (oracles, designs) are the same mechanism.
 
-    Compared by type and public state, recursively (arrays by value), so a
-    channel rebuilt from the same public settings, or a pickled copy, is the
-    same; a channel of other settings (epsilon, categories, design) is not.
+    Compared by type and state, recursively (arrays by value), so a channel
+    rebuilt from the same public settings, or a pickled copy, is the same; a
+    channel of other settings (epsilon, categories, design) is not.  The
+    private attributes count: a subset design keeps its subsets and their
+    probabilities in them, and two designs of one kind and size differ there
+    only.  (A channel's state is set when it is built and never changes, so
+    no cache makes two equal channels differ.)
     """
     if a is b:
         return True
@@ -109,7 +109,7 @@ def same_channel(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same_channel(a[k], b[k]) for k in a)
     if hasattr(a, "__dict__"):
-        return same_channel(_public_state(a), _public_state(b))
+        return same_channel(vars(a), vars(b))
     try:
         return bool(a == b)
     except (TypeError, ValueError):
@@ -229,6 +229,10 @@ def released_mechanism(
 def no_privatizer_hint(est: Any) -> str:
     """What to give ``est`` so that its report has a privatizer to read ("")."""
     name = type(est).__name__
+    get_params = getattr(est, "get_params", None)
+    if get_params is None or get_params(deep=False).get("privatizer") is not None:
+        # not an estimator, or one that privatizes its own input
+        return ""
     param = reader_param(est)
     if param is not None and report_source(est) is None:
         return (
@@ -236,9 +240,7 @@ def no_privatizer_hint(est: Any) -> str:
             "privatizer that released them (fitted, or with its categories "
             "declared) and privacy_report states its guarantee."
         )
-    if isinstance(est, PrivatizedInputMixin) and (
-        est.get_params(deep=False).get("privatizer") is None
-    ):
+    if isinstance(est, PrivatizedInputMixin):
         return (
             f" {name} was fitted without privatizer=, on data it takes as "
             "already privatized: report on the fitted privatizer that released "
