@@ -558,6 +558,19 @@ _WALKER_EQUIVALENT: dict[str, tuple[str, str]] = {
 }
 
 
+_RL = "skprivate._privacy_report._released."
+_REBUILT_SAME = (
+    "the clone is fitted with its categories declared: the column's dtype "
+    "(object or inferred) and a column named None (sklearn then names it x0) "
+    "give the same channel and output names, checked for k-RR, the subset "
+    "and the longitudinal privatizers on text, int and float categories, so a "
+    "refit under the raw name only repeats the fit"
+)
+_DEEP_PARAMS = (
+    "the parameter read ('privatizer', 'categories') is a top-level one: "
+    "deep=True only adds the nested 'step__param' keys, and deep=None is "
+    "falsy as False is"
+)
 SPECS: dict[str, ModuleSpec] = {
     "report_total": ModuleSpec(
         path=f"{_P}_total.py",
@@ -884,5 +897,46 @@ SPECS: dict[str, ModuleSpec] = {
         path=f"{_P}_released.py",
         tests=["tests/test_privacy_report_released.py"],
         new_tests=["tests/test_mutation_report_released.py", _NEW[2]],
+        equivalent={
+            **{
+                f"{_RL}x__feature_name__mutmut_{n}": (
+                    text,
+                    "the lengths were compared just above: zip sees two lists of "
+                    "one length, strict or not",
+                )
+                for n, text in (
+                    (16, "strict=None"),
+                    (19, "zip(names, out, )"),
+                    (20, "strict=False"),
+                )
+            },
+            **{
+                f"{_RL}x__rebuilt__mutmut_{n}": (text, _REBUILT_SAME)
+                for n, text in (
+                    (7, "pd.Series(categories, dtype=None)"),
+                    (9, "pd.Series(categories, )"),
+                    (13, "out = fitted(None)"),
+                    (21, '(feature is None or feature == "x0") and False'),
+                    (23, 'feature is None and feature == "x0"'),
+                    (26, 'feature == "XXx0XX"'),
+                    (27, 'feature == "X0"'),
+                )
+            },
+            **{
+                f"{_RL}{function}__mutmut_{n}": (text, _DEEP_PARAMS)
+                for function, n, text in (
+                    ("x_no_privatizer_hint", 14, "get_params(deep=None)"),
+                    ("x_no_privatizer_hint", 15, "get_params(deep=True)"),
+                    ("x_released_mechanism", 11, "get_params(deep=None)"),
+                    ("x_released_mechanism", 12, "get_params(deep=True)"),
+                    ("x_report_source", 5, "get_params(deep=None)"),
+                    ("x_report_source", 6, "get_params(deep=True)"),
+                )
+            },
+            f"{_RL}x_same_channel__mutmut_17": (
+                'a.dtype.kind in "XXfcXX"',
+                "no numpy dtype has the kind 'X': the same kinds match NaN",
+            ),
+        },
     ),
 }
