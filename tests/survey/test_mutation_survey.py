@@ -16,6 +16,7 @@ import math
 import re
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 from skprivate import LaplaceLDP
@@ -547,6 +548,15 @@ def test_admissible_subsets_are_the_designs_positive_ones():
     )
     assert admissible_subsets(design) == frozenset({0b011, 0b110, 0b101})
     assert all(isinstance(m, int) for m in admissible_subsets(design))
+    # a design that stores a subset of weight 0 (built directly) never
+    # reports it: the server refuses that answer too
+    stored = SubsetDesign(
+        3,
+        "conditional",
+        np.array([0b011, 0b101, 0b110, 0b111]),
+        np.array([0.5, 0.5, 0.5, 0.0]),
+    )
+    assert admissible_subsets(stored) == frozenset({0b011, 0b110, 0b101})
 
 
 def test_an_interval_answer_is_a_cell_index():
