@@ -973,6 +973,13 @@ SPECS.update(
             tests=["tests/test_budget_split.py"],
             new_tests=[],
         ),
+        # the choice of the most private setting within a tolerance of the
+        # best score: a wrong sign or threshold picks a less private one
+        "model_selection": ModuleSpec(
+            path="skprivate/model_selection.py",
+            tests=["tests/test_model_selection.py"],
+            new_tests=["tests/test_mutation_model_selection.py"],
+        ),
         "param_validation": ModuleSpec(
             path="skprivate/utils/_param_validation.py",
             tests=["tests/test_mutation_param_validation.py"],
