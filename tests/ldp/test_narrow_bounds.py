@@ -89,3 +89,17 @@ def test_check_grid_width_message_in_full():
         )
     assert "column 'w' has a range" in str(info.value)
     assert "between the bounds read from the data at fit:" in str(info.value)
+
+
+def test_rvns_names_narrow_bounds_as_declared_or_read_from_the_data():
+    X = np.array([[0.0], [1e-300]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # bounds read from the data
+        with pytest.raises(ValueError, match="range below 2") as info:
+            RVNSPerturber().fit(X)
+    message = str(info.value)
+    assert "between the bounds read from the data at fit:" in message
+    assert "1e-300" not in message and "e-30" not in message
+    with pytest.raises(ValueError, match="range below 2") as info:
+        RVNSPerturber(bounds=(0.0, 1e-300)).fit(X)
+    assert "between the declared bounds [0, 1e-300]:" in str(info.value)
