@@ -963,6 +963,13 @@ SPECS.update(
 )
 
 
+_ES = "skprivate.utils._exact_sums."
+_ES_DTYPE = (
+    "a float32 column is split as exactly in float32 (its 24-bit values give "
+    "exact digits and remainders, and frexp the same exponent), and ldexp "
+    "converts an integer column to float64 as asarray would"
+)
+
 SPECS.update(
     {
         # the split of a record's budget over its columns, and the checks
@@ -979,6 +986,44 @@ SPECS.update(
             path="skprivate/model_selection.py",
             tests=["tests/test_model_selection.py"],
             new_tests=["tests/test_mutation_model_selection.py"],
+        ),
+        # weighted sums that do not depend on the BLAS kernel: the integral
+        # release rounds and compares them, so a last bit that moved with the
+        # CPU would change which value is released
+        "exact_sums": ModuleSpec(
+            path="skprivate/utils/_exact_sums.py",
+            tests=["tests/utils/test_exact_sums.py"],
+            new_tests=["tests/test_mutation_exact_sums.py"],
+            equivalent={
+                **{
+                    f"{_ES}{function}__mutmut_{n}": (text, _ES_DTYPE)
+                    for function, n, text in (
+                        ("x_integer_weighted_sums", 3, "dtype=None)"),
+                        ("x_integer_weighted_sums", 5, "np.asarray(columns, )"),
+                        ("xǁFixedPointColumnsǁ__init__", 3, "dtype=None)"),
+                        ("xǁFixedPointColumnsǁ__init__", 5, "np.asarray(columns, )"),
+                    )
+                },
+                f"{_ES}x_integer_weighted_sums__mutmut_27": (
+                    "if W.size else 2",
+                    "the bound of an empty weight matrix: no row is summed, the "
+                    "output is empty whatever the digit width",
+                ),
+                f"{_ES}xǁFixedPointColumnsǁ__init____mutmut_35": (
+                    "if n else 1.0",
+                    "a column of no rows has no digits: its top value only sets "
+                    "an exponent that nothing reads",
+                ),
+                f"{_ES}xǁFixedPointColumnsǁ__init____mutmut_83": (
+                    "digits if (keep.all()) and False else digits[keep]",
+                    "digits[keep] with every row kept holds the same digits",
+                ),
+                f"{_ES}xǁFixedPointColumnsǁweighted_sums__mutmut_32": (
+                    "width = max(257, _BLOCK_ELEMENTS // B)",
+                    "the width of a column block only groups terms whose partial "
+                    "sums are integers below 2**53: exact in any grouping",
+                ),
+            },
         ),
         "param_validation": ModuleSpec(
             path="skprivate/utils/_param_validation.py",
