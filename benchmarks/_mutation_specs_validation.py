@@ -1025,6 +1025,19 @@ SPECS.update(
                 ),
             },
         ),
+        # the one implementation of a row statistic for fit, partial_fit
+        # and dask, its data range, and the renumbering that names a bad
+        # value's row in the whole data (never its value)
+        "utils_statistic": ModuleSpec(
+            path="skprivate/utils/_statistic.py",
+            tests=[
+                "tests/test_raw_values_in_errors_more.py",
+                "tests/test_dask_fit_range.py",
+                "tests/test_dask_fit_data_checks.py",
+                "tests/test_bad_input_pins.py",
+            ],
+            new_tests=["tests/test_mutation_statistic.py"],
+        ),
         "param_validation": ModuleSpec(
             path="skprivate/utils/_param_validation.py",
             tests=["tests/test_mutation_param_validation.py"],
