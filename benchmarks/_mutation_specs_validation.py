@@ -1037,6 +1037,19 @@ SPECS.update(
                 "tests/test_bad_input_pins.py",
             ],
             new_tests=["tests/test_mutation_statistic.py"],
+            equivalent={
+                f"skprivate.utils._statistic.x_n_rows__mutmut_{n}": (
+                    text,
+                    "without the len() branch the count is np.asarray(data)"
+                    ".shape[0]: the same number for the arrays, frames and "
+                    "lists of rows that reach it, at the cost of a copy",
+                )
+                for n, text in (
+                    (1, 'hasattr(None, "__len__")'),
+                    (5, 'hasattr(data, "XX__len__XX")'),
+                    (6, 'hasattr(data, "__LEN__")'),
+                )
+            },
         ),
         "param_validation": ModuleSpec(
             path="skprivate/utils/_param_validation.py",
