@@ -1018,16 +1018,38 @@ MODULES: dict[str, ModuleSpec] = {
                 "scale) / 2) >= 1 - e**-11000 at every epsilon, and power > 1 "
                 "only adds to it",
             ),
-            f"{_ADD}x__generalized_gaussian_scale__mutmut_64": (
+            f"{_ADD}x__generalized_gaussian_scale__mutmut_67": (
                 "if not gap(hi) <= 0:",
                 "differs only when the delta at the largest scale equals the "
                 "budget exactly, a measure-zero coincidence of a computed profile",
             ),
-            f"{_ADD}x__generalized_gaussian_scale__mutmut_89": (
+            f"{_ADD}x__generalized_gaussian_scale__mutmut_97": (
                 "if not gap(lo) >= 0:",
                 "differs only when the delta at the smallest scale equals the "
                 "budget exactly, a measure-zero coincidence of a computed profile",
             ),
+            f"{_ADD}x__limit_text__mutmut_10": (
+                "step = decimal.Decimal(2).scaleb(exact.adjusted() - 3)",
+                "quantize reads only the exponent of its argument: 2e(k-3) and "
+                "1e(k-3) round to the same place",
+            ),
+            **{
+                name: (
+                    text,
+                    "_limit_text reads smallest for truth: None rounds "
+                    "down as False does",
+                )
+                for name, text in (
+                    (
+                        f"{_ADD}x__generalized_gaussian_scale__mutmut_118",
+                        "_limit_text(limit * q, None)",
+                    ),
+                    (
+                        f"{_AP}_largest_epsilon_text__mutmut_16",
+                        "_limit_text(limit * self.n_features_in_, None)",
+                    ),
+                )
+            },
             f"{_AP}_settle_delta__mutmut_2": (
                 'self._delta_exact = ""',
                 "_delta_exact is read only when secure is true (_delta_summary), "
