@@ -15,6 +15,7 @@ from sklearn.ensemble import (
     VotingRegressor,
 )
 from sklearn.feature_selection import RFE, RFECV, SelectFromModel, SelectorMixin
+from sklearn.impute import SimpleImputer
 from sklearn.model_selection import (
     GroupKFold,
     KFold,
@@ -33,7 +34,16 @@ from sklearn.multioutput import (
     MultiOutputRegressor,
     RegressorChain,
 )
-from sklearn.preprocessing import FunctionTransformer
+from sklearn.preprocessing import (
+    Binarizer,
+    FunctionTransformer,
+    MaxAbsScaler,
+    MinMaxScaler,
+    PowerTransformer,
+    QuantileTransformer,
+    RobustScaler,
+    StandardScaler,
+)
 from sklearn.utils import get_tags
 from sklearn.utils.validation import has_fit_parameter
 
@@ -106,6 +116,12 @@ class _Col:
     # (step label, reason) of the first step that may have mixed records
     # into this column: refused when the column reaches a privatizer
     mixed_by: tuple[str, str] | None = None
+    # one of the columns of a node that does not map its inputs one to one
+    # (see _spread): named after the record columns it may carry, and a
+    # privatizer fed it names its rows by its own input names instead
+    merged: bool = False
+    # the record columns a merged column may carry (flagged one by one)
+    sources: tuple[str, ...] = ()
 
 
 def _merged_marks(cols: list[_Col]) -> dict:
@@ -120,6 +136,60 @@ def _merged_marks(cols: list[_Col]) -> dict:
     raw = [c for c in cols if c.raw]
     mixed = next((c.mixed_by for c in raw if c.mixed_by is not None), None)
     return {"raw": bool(raw), "mixed_by": mixed}
+
+
+def _spread(
+    cols: list[_Col], width: int, via: tuple[str, str] | None = None
+) -> list[_Col]:
+    """``width`` columns, each of which may come from any of ``cols``.
+
+    The output of a node that does not map its input columns one to one
+    (a one-hot encoder, a projection, a step that mixes columns): each
+    output column is raw when an input is, and is named after the record
+    columns it may carry raw (all of them when none is raw), so that a
+    later selection by position or name never credits it to one column.
+    """
+    raw = [c for c in cols if c.raw]
+    sources = tuple(
+        dict.fromkeys(name for c in (raw or cols) for name in (c.sources or (c.name,)))
+    )
+    name = ", ".join(sources) or "X"
+    if via is None:
+        via = next((c.via for c in raw if c.via is not None), None)
+    return [
+        _Col(
+            name,
+            via=via if raw else None,
+            flagged=bool(raw) and all(c.flagged for c in raw),
+            prediction=bool(cols) and all(c.prediction for c in cols),
+            merged=True,
+            sources=sources,
+            **_merged_marks(cols),
+        )
+        for _ in range(width)
+    ]
+
+
+def _output_width(est: Any) -> int | None:
+    """The number of columns a fitted transformer outputs (None: unknown)."""
+    try:
+        return len(est.get_feature_names_out())
+    except Exception:  # no feature names (unfitted, or not implemented)
+        return None
+
+
+# Transformers whose every output column is a function of one input column
+# of the same place: they never mix a raw column into a privatized one.
+_COLUMNWISE = (
+    StandardScaler,
+    MinMaxScaler,
+    MaxAbsScaler,
+    RobustScaler,
+    QuantileTransformer,
+    PowerTransformer,
+    Binarizer,
+    SimpleImputer,
+)
 
 
 def _selects_and_predicts(est: Any) -> bool:

@@ -27,6 +27,7 @@ from ..base import PrivatizedInputMixin, PrivatizerMixin
 from ..interval import IterativeIntervalRegressor
 from ._certify import NOT_CERTIFIED, step_status
 from ._inspect import (
+    _COLUMNWISE,
     _ONE_FIT_PER_MEMBER,
     _PASSTHROUGH,
     _STORES_RAW_RESPONSE,
@@ -39,17 +40,28 @@ from ._inspect import (
     _join,
     _member_fits,
     _merged_marks,
+    _output_width,
     _param_members,
     _privatizes,
     _resolve_columns,
     _search_releases,
     _selects_and_predicts,
     _spec_labels,
+    _spread,
     _uses_y,
 )
 from ._released import released_mechanism, report_source
 from ._rows import _rows_of_privatizer, _scale, _static_rows
 from ._rowwise import RowwiseTransformer
+
+
+def _branch_width(ct: Any, name: str) -> int | None:
+    """Columns the branch ``name`` of a fitted ColumnTransformer outputs."""
+    indices = getattr(ct, "output_indices_", None)
+    if not isinstance(indices, dict) or name not in indices:
+        return None
+    part = indices[name]
+    return len(range(*part.indices(part.stop))) if isinstance(part, slice) else None
 
 
 class _Walker:
@@ -103,7 +115,8 @@ class _Walker:
             note = _join(how, f"used raw by {consumer}")
         else:
             note = f"used raw by {consumer} (its fitted state is computed from it)"
-        self.flag(col.name, label or consumer or _PASSTHROUGH, note)
+        for name in col.sources or (col.name,):
+            self.flag(name, label or consumer or _PASSTHROUGH, note)
 
     def flag_y(self, est: Any, y: _Col) -> None:
         name = type(est).__name__
@@ -184,7 +197,26 @@ class _Walker:
         out = self.walk(est, cols, y)
         if not last and _selects_and_predicts(est):
             out = self.selected(est, cols)
-        return out
+        return self.widened(est, out)
+
+    def widened(
+        self, est: Any, out: list[_Col], width: int | None = None
+    ) -> list[_Col]:
+        """``out`` as wide as the fitted ``est``'s output really is.
+
+        The walk gives a node one column per input column; a node that
+        outputs another number of columns (a one-hot encoder, a projection,
+        a subset privatizer's indicators) gets that many, each of which may
+        come from any of its inputs, so that a later selection by position
+        or name never lands on the wrong record column.
+        """
+        if self.static:
+            return out
+        if width is None:
+            width = _output_width(est)
+        if width is None or width == len(out):
+            return out
+        return _spread(out, width)
 
     def selected(self, est: Any, cols: list[_Col]) -> list[_Col]:
         """The input columns a feature selector outputs, raw as they came."""
@@ -216,7 +248,8 @@ class _Walker:
         for c in cols:
             if c.raw and c.mixed_by is not None:
                 label, why = c.mixed_by
-                self.flag(c.name, label, _join(NOT_CERTIFIED, why), "uncertified")
+                for name in c.sources or (c.name,):
+                    self.flag(name, label, _join(NOT_CERTIFIED, why), "uncertified")
         if self.static:
             label = ", ".join(c.name for c in cols) or "X"
             rows = _static_rows(p, label)
@@ -233,16 +266,25 @@ class _Walker:
         if check is not None:
             check()  # settings changed since fit: the summary would misstate
         n = int(_attr(p, "n_features_in_") or 0)
+        merged = any(c.merged for c in cols)
         # without a recorded column count, the columns fed to it: a
         # privatizer never leaves the report without a row
-        if cols and (len(cols) == n or not n):
+        if cols and (len(cols) == n or not n) and not merged:
             names = [c.name for c in cols]
         elif _attr(p, "feature_names_in_") is not None:
             names = [str(c) for c in p.feature_names_in_]
         else:
             names = [f"x{i}" for i in range(n)] or ["X"]
         rows = _rows_of_privatizer(p, names)
-        cols = cols if cols and len(cols) == n else [_Col(c) for c in names]
+        if cols and len(cols) == n:
+            # columns that merge several record columns take the names of
+            # the privatizer's rows, keeping their marks
+            cols = [
+                replace(c, name=name, merged=False) if c.merged else c
+                for c, name in zip(cols, names, strict=True)
+            ]
+        else:
+            cols = [_Col(c) for c in names]
         return rows, cols
 
     def released(
@@ -314,7 +356,20 @@ class _Walker:
             if mapped and spec is not None:
                 index = _resolve_columns(spec, n_in, names_in)
             if index is not None:
-                sub = [cols[i] for i in index]
+                labels = names_in if names_in is not None else range(n_in)
+                # a column merged from several record columns is named by
+                # its place in the ColumnTransformer's input, with its marks
+                sub = [
+                    _Col(
+                        str(labels[i]),
+                        raw=cols[i].raw,
+                        mixed_by=cols[i].mixed_by,
+                        prediction=cols[i].prediction,
+                    )
+                    if cols[i].merged
+                    else cols[i]
+                    for i in index
+                ]
             elif spec is None:  # remainder of an unfitted transformer
                 sub = [_Col("remainder columns (if any)", **marks)]
             else:
@@ -327,9 +382,10 @@ class _Walker:
                     if name == "remainder"
                     else f"passthrough '{name}' of ColumnTransformer"
                 )
-                out += self.passthrough(sub, how)
+                branch = self.passthrough(sub, how)
             else:
-                out += self.transformed(transformer, sub, y)
+                branch = self.transformed(transformer, sub, y)
+            out += self.widened(transformer, branch, _branch_width(ct, name))
         return out
 
     def transformed_target(
@@ -411,6 +467,19 @@ class _Walker:
         """
         keeps, why = step_status(est, fitted=not self.static)
         label = type(est).__name__
+        raw = [c for c in cols if c.raw]
+        if raw and len(raw) < len(cols) and not isinstance(est, _COLUMNWISE):
+            # raw and privatized columns into a step that may combine them:
+            # any output may carry a raw column
+            cols = _spread(
+                cols,
+                len(cols),
+                (
+                    label,
+                    f"not a privatizer: {label} may combine its raw input "
+                    "columns with privatized ones",
+                ),
+            )
         if isinstance(est, RowwiseTransformer):
             inner = est._inner() if self.static else _attr(est, "transformer_")
             label = f"{label}({type(inner).__name__})"

@@ -1,0 +1,143 @@
+"""privacy_report follows each node's real output columns, not one per input.
+
+A one-hot encoder turns one column into several, a projection several into
+fewer, a subset privatizer one category into its indicators.  The report
+once mapped every node's output one to one onto its input: when the widths
+of a ColumnTransformer's branches balanced (1 -> 2 and 2 -> 1), a later
+selection of a raw column by position or by name was credited to a
+privatized one, and the report certified epsilon = 1 for a release holding
+a raw HIV indicator.  A step that may combine columns (a projection) fed a
+privatized and a raw column passes the raw one into every output.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.compose import ColumnTransformer
+from sklearn.decomposition import PCA
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+from skprivate import LaplaceLDP, SubsetUniform, privacy_report
+
+RACES = ["a", "b", "c", "d", "e"]
+
+
+def _data(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "hiv": rng.integers(0, 2, n),
+            "age": rng.uniform(18, 90, n),
+            "hours": rng.uniform(1, 99, n),
+            "income": rng.uniform(0, 1e5, n),
+            "race": rng.choice(RACES, n),
+        }
+    )
+
+
+def _features(pandas=False):
+    ct = ColumnTransformer(
+        [
+            ("hiv", OneHotEncoder(categories=[[0, 1]], sparse_output=False), ["hiv"]),
+            ("age", LaplaceLDP(epsilon=1.0, bounds=(18, 90)), ["age"]),
+            ("pca", PCA(n_components=1), ["hours", "income"]),
+        ]
+    )
+    return ct.set_output(transform="pandas") if pandas else ct
+
+
+def _total(report):
+    return report.set_index("column").loc["total"]
+
+
+@pytest.mark.parametrize("pandas", [False, True])
+def test_a_raw_column_selected_after_balanced_widths_is_reported_raw(pandas):
+    df = _data()
+    keep = ["hiv__hiv_1"] if pandas else [1]
+    pipe = Pipeline(
+        [
+            ("features", _features(pandas)),
+            ("ship", ColumnTransformer([("keep", "passthrough", keep)])),
+        ]
+    ).fit(df)
+    released = np.asarray(pipe.transform(df))[:, 0]
+    assert np.array_equal(released, df["hiv"].to_numpy())  # the raw indicator
+    report = privacy_report(pipe)
+    assert _total(report)["epsilon"] == np.inf
+    raw = report[(report["epsilon"] == np.inf) & (report["column"] != "total")]
+    assert raw["column"].tolist() == (keep if pandas else ["1"])
+    assert bool(raw["exact_disclosure"].iloc[0]) is True
+    # the privatized column alone keeps its epsilon
+    keep = ["age__age"] if pandas else [2]
+    pipe = Pipeline(
+        [
+            ("features", _features(pandas)),
+            ("ship", ColumnTransformer([("keep", "passthrough", keep)])),
+        ]
+    ).fit(df)
+    assert _total(privacy_report(pipe))["epsilon"] == 1.0
+
+
+def _private_and_raw():
+    return ColumnTransformer(
+        [
+            ("age", LaplaceLDP(epsilon=1.0, bounds=(18, 90)), ["age"]),
+            ("zip", "passthrough", ["income"]),
+        ]
+    )
+
+
+def test_a_projection_of_a_privatized_and_a_raw_column_is_raw_in_every_output():
+    df = _data()
+    pipe = Pipeline(
+        [
+            ("features", _private_and_raw()),
+            ("pca", PCA(n_components=2)),
+            ("ship", ColumnTransformer([("keep", "passthrough", [0])])),
+        ]
+    ).fit(df)
+    report = privacy_report(pipe)
+    assert _total(report)["epsilon"] == np.inf
+    raw = report[(report["epsilon"] == np.inf) & (report["column"] != "total")]
+    assert raw["column"].tolist() == ["0"]
+
+
+def test_a_column_wise_step_keeps_each_column_its_own():
+    df = _data()
+    pipe = Pipeline(
+        [
+            ("features", _private_and_raw()),
+            ("scale", StandardScaler()),
+            ("ship", ColumnTransformer([("keep", "passthrough", [0])])),
+        ]
+    ).fit(df)
+    assert _total(privacy_report(pipe))["epsilon"] == 1.0
+
+
+def test_a_subset_privatizer_outputs_its_indicators():
+    df = _data()
+    features = ColumnTransformer(
+        [
+            ("race", SubsetUniform(categories=[RACES]), ["race"]),
+            ("hiv", "passthrough", ["hiv"]),
+        ]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        width = features.fit(df).transform(df).shape[1]
+    indicators = list(range(width - 1))
+    for keep, raw in ((indicators, False), ([width - 1], True)):
+        pipe = Pipeline(
+            [
+                ("features", features),
+                ("ship", ColumnTransformer([("keep", "passthrough", keep)])),
+            ]
+        ).fit(df)
+        report = privacy_report(pipe)
+        flagged = report[report["mechanism"] == "raw (passthrough)"]
+        assert len(flagged) == int(raw)
