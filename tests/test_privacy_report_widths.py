@@ -141,3 +141,54 @@ def test_a_subset_privatizer_outputs_its_indicators():
         report = privacy_report(pipe)
         flagged = report[report["mechanism"] == "raw (passthrough)"]
         assert len(flagged) == int(raw)
+
+
+# -- searches fitted with refit=False: every candidate's channel counts ----------
+def _search(learner, grid, X, y=None):
+    from sklearn.model_selection import GridSearchCV
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return GridSearchCV(learner, grid, cv=3, refit=False).fit(X, y)
+
+
+def test_a_candidate_reading_its_law_from_the_data_leaves_values_exactly():
+    from skprivate import (
+        DeconvolutionKernelDensity,
+        FrequencyEstimator,
+        GeneralizedRandomizedResponse,
+        SubsetDistributionEstimator,
+    )
+
+    X = np.random.default_rng(0).uniform(0, 10, (90, 1))
+    learner = DeconvolutionKernelDensity(
+        privatizer=LaplaceLDP(epsilon=1.0, bounds=(0, 10))
+    )
+    declared = _total(
+        privacy_report(_search(learner, {"privatizer__bounds": [(0, 10)]}, X))
+    )
+    assert declared["epsilon"] == 1.0
+    report = privacy_report(
+        _search(learner, {"privatizer__bounds": [(0, 10), None]}, X)
+    )
+    assert _total(report)["epsilon"] == np.inf
+    row = report.iloc[0]
+    assert bool(row["exact_disclosure"]) is True
+    assert row["note"].startswith(
+        "values leave exactly: the bounds would be read from the data"
+    )
+    cats = pd.DataFrame({"c": np.random.default_rng(1).choice(RACES, 90)})
+    learner = FrequencyEstimator(
+        privatizer=GeneralizedRandomizedResponse(epsilon=1.0, categories=[RACES])
+    )
+    report = privacy_report(
+        _search(learner, {"privatizer__categories": [[RACES], "auto"]}, cats)
+    )
+    assert _total(report)["epsilon"] == np.inf
+    assert "the categories would be read from the data" in report.iloc[0]["note"]
+    learner = SubsetDistributionEstimator(privatizer=SubsetUniform(categories=[RACES]))
+    report = privacy_report(
+        _search(learner, {"privatizer__handle_unknown": ["error", "ignore"]}, cats)
+    )
+    assert _total(report)["epsilon"] == np.inf
+    assert "handle_unknown='ignore'" in report.iloc[0]["note"]

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._audit import audited_columns, read_from_data
+from ..subset._mechanism import _BaseSubsetPrivatizer
 from ._inspect import _COVERAGE_REASON, _join, _per_column
 
 
@@ -77,6 +78,13 @@ def _add_data_dependent_settings(rows: list[dict], summary: dict) -> None:
         )
 
 
+_UNKNOWN_REASON = (
+    "values leave exactly: handle_unknown='ignore' reports a value outside the "
+    "categories as the all-zero block (coverage 0), which no known value "
+    "produces"
+)
+
+
 def _add_unknown_disclosure(rows: list[dict], summary: dict) -> None:
     """A value outside the categories that leaves as a sign of its own.
 
@@ -88,12 +96,7 @@ def _add_unknown_disclosure(rows: list[dict], summary: dict) -> None:
     if summary.get("unknown_disclosed") is not True:
         return
     for row in rows:
-        _mark_exact(
-            row,
-            "values leave exactly: handle_unknown='ignore' reports a value "
-            "outside the categories as the all-zero block (coverage 0), which "
-            "no known value produces",
-        )
+        _mark_exact(row, _UNKNOWN_REASON)
 
 
 def _mark_exact(row: dict, reason: str) -> None:
@@ -255,8 +258,13 @@ def _guarantee_rows(privatizer: Any, summary: dict, names: list[str]) -> list[di
     return rows
 
 
-def _static_rows(privatizer: Any, label: str) -> list[dict]:
-    """One row per unfitted privatizer, read from its ``epsilon`` parameter."""
+def _static_rows(privatizer: Any, label: str, reads_data: bool = True) -> list[dict]:
+    """One row per unfitted privatizer, read from its ``epsilon`` parameter.
+
+    ``reads_data=False`` for a privatizer that only describes reports
+    released elsewhere (an estimator's ``oracle=`` or ``design=``): its
+    undeclared categories are then those of the reports, not of raw data.
+    """
     params = privatizer.get_params(deep=False)
     eps = params.get("epsilon")
     row = {"column": label, "mechanism": type(privatizer).__name__, "notion": ""}
@@ -278,6 +286,29 @@ def _static_rows(privatizer: Any, label: str) -> list[dict]:
     except Exception:
         summary = {}
     _add_exact_disclosure([row], summary)
+    # what a candidate would read from the data, or report of an unknown
+    # value, leaves exactly once fitted, as the fitted rows say
+    read = [
+        what
+        for what, unset in (
+            ("bounds", "bounds" in params and params["bounds"] is None),
+            ("categories", isinstance(params.get("categories"), str)),
+        )
+        if unset
+    ]
+    if read and reads_data:
+        _mark_exact(
+            row,
+            f"values leave exactly: the {' and '.join(read)} would be read from "
+            "the data and published (raw values of the records); no guarantee "
+            "for those records",
+        )
+    if (
+        reads_data
+        and params.get("handle_unknown") == "ignore"
+        and isinstance(privatizer, _BaseSubsetPrivatizer)
+    ):
+        _mark_exact(row, _UNKNOWN_REASON)
     return [row]
 
 

@@ -252,7 +252,7 @@ class _Walker:
                     self.flag(name, label, _join(NOT_CERTIFIED, why), "uncertified")
         if self.static:
             label = ", ".join(c.name for c in cols) or "X"
-            rows = _static_rows(p, label)
+            rows = _static_rows(p, label, reads_data=when != "release")
         else:
             rows, cols = self.fitted_rows(p, cols)
         for row in rows:
