@@ -192,3 +192,51 @@ def test_a_candidate_reading_its_law_from_the_data_leaves_values_exactly():
     )
     assert _total(report)["epsilon"] == np.inf
     assert "handle_unknown='ignore'" in report.iloc[0]["note"]
+
+
+# -- steps fitted on the raw response -------------------------------------------
+@pytest.mark.parametrize(
+    "selector",
+    ["select_k_best", "select_from_model", "select_percentile", "pls_svd"],
+)
+def test_a_step_fitted_on_the_raw_response_counts_it(selector):
+    from sklearn.cross_decomposition import PLSSVD
+    from sklearn.feature_selection import (
+        SelectFromModel,
+        SelectKBest,
+        SelectPercentile,
+        f_regression,
+    )
+    from sklearn.linear_model import LinearRegression
+
+    step = {
+        "select_k_best": SelectKBest(f_regression, k=2),
+        "select_from_model": SelectFromModel(LinearRegression(), threshold=-np.inf),
+        "select_percentile": SelectPercentile(f_regression, percentile=50),
+        "pls_svd": PLSSVD(n_components=1),
+    }[selector]
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 10, (120, 3))
+    y = X[:, 0] + rng.normal(size=120)
+    pipe = Pipeline(
+        [("ldp", LaplaceLDP(epsilon=1.0, bounds=(0, 10))), ("step", step)]
+    ).fit(X, y)
+    report = privacy_report(pipe).set_index("column")
+    assert report.loc["y", "epsilon"] == np.inf
+    assert report.loc["y", "mechanism"] == "raw (response)"
+    assert report.loc["total", "epsilon"] == np.inf
+
+
+def test_a_step_that_ignores_the_response_does_not_count_it():
+    from sklearn.feature_selection import VarianceThreshold
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 10, (120, 3))
+    y = X[:, 0]
+    for step in (VarianceThreshold(), StandardScaler(), PCA(n_components=2)):
+        pipe = Pipeline(
+            [("ldp", LaplaceLDP(epsilon=1.0, bounds=(0, 10))), ("step", step)]
+        ).fit(X, y)
+        report = privacy_report(pipe).set_index("column")
+        assert "y" not in report.index
+        assert report.loc["total", "epsilon"] == 1.0

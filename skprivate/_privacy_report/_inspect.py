@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,13 @@ from sklearn.ensemble import (
     VotingClassifier,
     VotingRegressor,
 )
-from sklearn.feature_selection import RFE, RFECV, SelectFromModel, SelectorMixin
+from sklearn.feature_selection import (
+    RFE,
+    RFECV,
+    SelectFromModel,
+    SelectorMixin,
+    VarianceThreshold,
+)
 from sklearn.impute import SimpleImputer
 from sklearn.model_selection import (
     GroupKFold,
@@ -282,7 +289,22 @@ def _uses_y(est: Any) -> bool:
     tags = _stated_tags(est)
     if tags is None:
         return True
-    return is_regressor(est) or is_classifier(est) or bool(tags.target_tags.required)
+    if is_regressor(est) or is_classifier(est) or bool(tags.target_tags.required):
+        return True
+    # supervised steps whose tags do not say so: a feature selector ranks
+    # the columns by their relation to y (SelectKBest, SelectFromModel, ...;
+    # not VarianceThreshold), a step whose fit has no default for y needs
+    # it (PLSSVD, TargetEncoder), and a wrapper fits its estimator on y
+    if isinstance(est, SelectorMixin) and not isinstance(est, VarianceThreshold):
+        return True
+    try:
+        y = inspect.signature(type(est).fit).parameters.get("y")
+    except (TypeError, ValueError, AttributeError):
+        return True
+    if y is not None and y.default is inspect.Parameter.empty:
+        return True
+    inner = getattr(est, "estimator", None)
+    return _is_estimator(inner) and _uses_y(inner)
 
 
 def _requires_fit(est: Any) -> bool:
