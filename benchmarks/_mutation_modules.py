@@ -335,31 +335,36 @@ MODULES: dict[str, ModuleSpec] = {
                 "exp(-2 rho(T)): rejection sampling then accepts the same "
                 "conditional law, only after more draws",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_19": (
+            f"{_NL}x_additive_privacy_profile__mutmut_33": (
                 "left *= 3.0",
-                "a wider bracket for the same unique root: the same t* to xtol",
+                "a wider bracket for the same unique root: the same t* to xtol; "
+                "where no root is found the search gives up past the limit, "
+                "1e6 (D + scale) out, where the CDF is 0.0 in double precision "
+                "(every supported law has tails at least as light as Laplace's)",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_20": (
-                "if left <= -1e6 * (D + noise.scale):",
+            f"{_NL}x_additive_privacy_profile__mutmut_35": (
+                "if left <= limit or not np.isfinite(left):",
                 "moves the give-up point by at most one doubling beyond "
                 "1e6 (D + scale), where both CDF terms are 0 in double "
                 "precision: delta is 0.0 either way",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_23": (
+            f"{_NL}x_additive_privacy_profile__mutmut_21": (
                 "-1000001.0 * (D + noise.scale)",
-                "as x_additive_privacy_profile__mutmut_20",
+                "as x_additive_privacy_profile__mutmut_35",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_37": (
-                "D / 2, )",
-                "brentq's default xtol (2e-12) instead of 1e-12 D: t* maximises "
-                "F(t) - e**eps F(t - D), so an error in t* changes delta only "
-                "to second order, far below double precision",
+            f"{_NL}x_additive_privacy_profile__mutmut_11": (
+                "with np.errstate(over=None):",
+                "D = float(sensitivity) and the laws store float(scale): the "
+                "limit is Python float arithmetic, which overflows to inf "
+                "without a numpy warning, so the errstate changes nothing",
             ),
-            f"{_NL}x_additive_privacy_profile__mutmut_38": (
-                "left, D * 2, xtol",
-                "the loss is below epsilon on all of [D / 2, 2 D] (it is 0 at "
-                "D / 2 and decreasing): the same bracketed root",
-            ),
+            **{
+                f"{_NL}x_additive_privacy_profile__mutmut_{n}": (
+                    text,
+                    "np.finfo(None) is the finfo of float64, as np.finfo(float)",
+                )
+                for n, text in ((24, "np.finfo(None).max"), (44, "np.finfo(None).max"))
+            },
             f"{_NL}x_standard_exponential__mutmut_6": (
                 "draws.reshape(-2)",
                 "numpy reads a negative size as 'infer', as -1",

@@ -101,11 +101,17 @@ SPECS: dict[str, ModuleSpec] = {
                 "--missing drop its row removed: no cell is missing unless "
                 "missing is 'keep'",
             ),
-            f"{_PRIV}privatize__mutmut_287": (
-                "Path(out).unlink(missing_ok=False)",
-                "the output file was written just before the settings file: it "
-                "exists when it is removed",
-            ),
+            **{
+                f"{_PRIV}privatize__mutmut_{n}": (
+                    text,
+                    "the output file was written just before the settings file: "
+                    "it exists when it is removed",
+                )
+                for n, text in (
+                    (285, "Path(out).unlink(missing_ok=None)"),
+                    (287, "Path(out).unlink(missing_ok=False)"),
+                )
+            },
             **{
                 f"{_PRIV}_blank_missing__mutmut_{n}": (text, _MISSING_VALUE)
                 for n, text in (
