@@ -13,6 +13,7 @@ privatized and a raw column passes the raw one into every output.
 from __future__ import annotations
 
 import warnings
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -240,3 +241,71 @@ def test_a_step_that_ignores_the_response_does_not_count_it():
         report = privacy_report(pipe).set_index("column")
         assert "y" not in report.index
         assert report.loc["total", "epsilon"] == 1.0
+
+
+# -- meta-estimators that privatize a record again during fit --------------------
+class _Counting(LaplaceLDP):
+    """LaplaceLDP that records the raw values it is given (a test spy)."""
+
+    seen: ClassVar[list] = []
+
+    def transform(self, X):
+        type(self).seen.append(np.asarray(X)[:, 0].copy())
+        return super().transform(X)
+
+
+def _times_privatized(value):
+    return int(np.sum(np.concatenate(_Counting.seen) == value))
+
+
+@pytest.mark.parametrize("cv", [2, 3])
+def test_a_chain_with_cv_counts_its_cross_val_predict_fits(cv):
+    from sklearn.cluster import KMeans
+    from sklearn.multioutput import RegressorChain
+    from sklearn.pipeline import make_pipeline
+
+    rng = np.random.default_rng(0)
+    n = 60
+    X = rng.uniform(0, 10, (n, 1)) + np.arange(n)[:, None] * 1e-6
+    Y = rng.integers(0, 2, (n, 2)).astype(float)
+    member = make_pipeline(
+        _Counting(epsilon=1.0, bounds=(0, 11)), KMeans(2, n_init=1, random_state=0)
+    )
+    _Counting.seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        chain = RegressorChain(member, cv=cv, order=[0, 1]).fit(X, Y)
+    worst = max(_times_privatized(v) for v in X[:, 0])
+    assert worst == cv + 2  # cv + 1 by the first member, 1 by the last
+    total = _total(privacy_report(chain))["epsilon"]
+    assert total == pytest.approx(worst)
+    # without cv each member fits once
+    _Counting.seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = RegressorChain(member, order=[0, 1]).fit(X, Y)
+    assert _total(privacy_report(plain))["epsilon"] == pytest.approx(2.0)
+
+
+def test_bagging_with_oob_score_counts_the_out_of_bag_predictions():
+    from sklearn.cluster import KMeans
+    from sklearn.ensemble import BaggingRegressor
+    from sklearn.pipeline import make_pipeline
+
+    rng = np.random.default_rng(1)
+    n = 40
+    X = rng.uniform(0, 10, (n, 1)) + np.arange(n)[:, None] * 1e-6
+    y = rng.normal(size=n)
+    # an unsupervised member: the response stays out of the report
+    member = make_pipeline(
+        _Counting(epsilon=1.0, bounds=(0, 11)), KMeans(2, n_init=1, random_state=0)
+    )
+    for oob in (False, True):
+        _Counting.seen = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            bag = BaggingRegressor(
+                member, n_estimators=8, oob_score=oob, random_state=0
+            ).fit(X, y)
+        worst = max(_times_privatized(v) for v in X[:, 0])
+        assert _total(privacy_report(bag))["epsilon"] == pytest.approx(worst)

@@ -19,6 +19,7 @@ from sklearn.linear_model import LinearRegression, LogisticRegression, RidgeCV
 from sklearn.model_selection import (
     check_cv,
 )
+from sklearn.multioutput import ClassifierChain, RegressorChain
 from sklearn.pipeline import FeatureUnion, Pipeline
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -53,6 +54,29 @@ from ._inspect import (
 from ._released import released_mechanism, report_source
 from ._rows import _rows_of_privatizer, _scale, _static_rows
 from ._rowwise import RowwiseTransformer
+
+
+def _n_splits(est: Any) -> int | None:
+    """The number of splits of ``est.cv`` (None: unknown)."""
+    try:
+        k = int(check_cv(est.cv, classifier=is_classifier(est)).get_n_splits())
+    except Exception:
+        return None
+    return None if k == 0 else k  # 0: a one-shot iterable, used up by fit
+
+
+def _cross_val_factor(k: int | None) -> Callable[[dict], int | None]:
+    """Releases per record of a member fitted on all records and in
+    ``cross_val_predict`` with ``k`` splits: a clone fitted on the ``k - 1``
+    folds holding the record, and its own fold predicted (privatized again
+    on a transform path)."""
+
+    def factor(row: dict) -> int | None:
+        if k is None:
+            return None
+        return k + (row.get("_when") == "transform" and k > 1)
+
+    return factor
 
 
 def _branch_width(ct: Any, name: str) -> int | None:
@@ -507,9 +531,23 @@ class _Walker:
         fits, reason = _member_fits(est, self.static)
         # RFE's estimator_ is fitted on the columns it keeps, as they came
         fed = self.kept(est, cols) if _selects_and_predicts(est) else cols
-        for member in members:
+        # a chain with cv also fits every member but the last in
+        # cross_val_predict, for the features of the next ones
+        chained = (
+            isinstance(est, RegressorChain | ClassifierChain)
+            and getattr(est, "cv", None) is not None
+            and not self.static
+        )
+        k = _n_splits(est) if chained else None
+        for i, member in enumerate(members):
             rows, out = self.sub(lambda m=member: self.walk(m, fed, y))
-            if not isinstance(est, _ONE_FIT_PER_MEMBER):
+            if chained and i < len(members) - 1:
+                rows = _scale(
+                    rows,
+                    _cross_val_factor(k),
+                    f"fitted on all records and in cross_val_predict by {name}",
+                )
+            elif not isinstance(est, _ONE_FIT_PER_MEMBER):
                 rows = _scale(rows, lambda r: fits, reason)
             self.rows += rows
             predictions += [c for c in out if c.prediction]
@@ -548,6 +586,14 @@ class _Walker:
             sub_cols = [cols[int(j)] for j in feats] if len(cols) > max(feats) else cols
             walked.append(self.sub(lambda m=member, c=sub_cols: self.walk(m, c, y)))
         size = 1 + max((int(np.max(s)) for s in samples if len(s)), default=0)
+        # oob_score=True: each member then predicts the records out of its
+        # bag, privatizing them again on its transform path
+        oob = bool(getattr(est, "oob_score", False)) and bool(est.bootstrap)
+        if oob:
+            scored = _attr(est, "oob_prediction_")
+            if scored is None:
+                scored = _attr(est, "oob_decision_function_")
+            size = max(size, 0 if scored is None else len(scored))
         counts = np.array(
             [
                 np.ones(size)
@@ -556,22 +602,38 @@ class _Walker:
                 for m, s in zip(members, samples, strict=True)
             ]
         )
-        budget = np.array(
-            [np.nansum([r.get("epsilon", np.nan) for r in rows]) for rows, _ in walked]
-        )
-        weight = (
-            budget
-            if np.any(budget > 0)
-            else np.array([len(rows) for rows, _ in walked], dtype=float)
-        )
-        worst = int(np.argmax(weight @ counts))  # the most exposed record
-        for m, (rows, _) in enumerate(walked):
-            c = int(counts[m, worst])
-            self.rows += _scale(
-                rows,
-                lambda r, c=c: c,
-                f"member {m} of {name} holds the most exposed record {c} times",
+        out_of_bag = np.ones_like(counts) if oob else np.zeros_like(counts)
+        for m, s in enumerate(samples):
+            out_of_bag[m, np.asarray(s, dtype=int)] = 0
+
+        def budget(rows: list[dict], transform: bool) -> float:
+            return float(
+                np.nansum(
+                    [
+                        r.get("epsilon", np.nan)
+                        for r in rows
+                        if (r.get("_when") == "transform") == transform
+                    ]
+                )
             )
+
+        on_fit = np.array([budget(rows, False) for rows, _ in walked])
+        on_transform = np.array([budget(rows, True) for rows, _ in walked])
+        if not (np.any(on_fit > 0) or np.any(on_transform > 0)):
+            on_transform = np.array([len(rows) for rows, _ in walked], dtype=float)
+        # the most exposed record
+        exposure = on_fit @ counts + on_transform @ (counts + out_of_bag)
+        worst = int(np.argmax(exposure))
+        for m, (rows, _) in enumerate(walked):
+            c, extra = int(counts[m, worst]), int(out_of_bag[m, worst])
+
+            def factor(r: dict, c: int = c, extra: int = extra) -> int:
+                return c + extra * (r.get("_when") == "transform")
+
+            held = f"member {m} of {name} holds the most exposed record {c} times"
+            if extra:
+                held += " and predicts it out of its bag (oob_score=True)"
+            self.rows += _scale(rows, factor, held)
         return [self.prediction(est, cols)]
 
     def stacking(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
@@ -583,27 +645,12 @@ class _Walker:
                 final = LogisticRegression() if is_classifier(est) else RidgeCV()
         else:
             members, final = est.estimators_, est.final_estimator_
-        k: int | None = 1
-        if not (isinstance(est.cv, str) and est.cv == "prefit"):
-            try:
-                k = int(check_cv(est.cv, classifier=is_classifier(est)).get_n_splits())
-            except Exception:
-                k = None
-            if k == 0:  # a one-shot iterable of splits, used up by fit
-                k = None
+        k = 1 if isinstance(est.cv, str) and est.cv == "prefit" else _n_splits(est)
         predictions = []
         for member in members:
             rows, out = self.sub(lambda m=member: self.walk(m, cols, y))
-            # cross_val_predict fits a clone on the k - 1 folds holding the
-            # record, and predicts (privatizing a transform path) its own fold.
-
-            def factor(row: dict, k: int | None = k) -> int | None:
-                if k is None:
-                    return None
-                return k + (row.get("_when") == "transform" and k > 1)
-
             reason = f"fitted on all records and in cross_val_predict by {name}"
-            self.rows += _scale(rows, factor, reason)
+            self.rows += _scale(rows, _cross_val_factor(k), reason)
             predictions += [c for c in out if c.prediction]
         if est.passthrough:
             predictions += self.passthrough(cols, f"passthrough=True of {name}")
