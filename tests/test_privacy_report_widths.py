@@ -309,3 +309,17 @@ def test_bagging_with_oob_score_counts_the_out_of_bag_predictions():
             ).fit(X, y)
         worst = max(_times_privatized(v) for v in X[:, 0])
         assert _total(privacy_report(bag))["epsilon"] == pytest.approx(worst)
+
+
+def test_an_interval_regressor_refuses_a_composite_privatizer():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    from skprivate import IntervalCaseI, IterativeIntervalRegressor
+
+    X = np.random.default_rng(0).uniform(0, 10, (60, 1))
+    reg = IterativeIntervalRegressor(
+        privatizer=make_pipeline(FunctionTransformer(), IntervalCaseI())
+    )
+    with pytest.raises(TypeError, match=r"^privatizer must be an interval mechanism"):
+        reg.fit(X, X[:, 0])

@@ -16,6 +16,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.linear_model import LinearRegression
 from sklearn.utils import get_tags
 
+from ..base import PrivatizerMixin
 from ..utils import check_generator
 from ..utils.validation import (
     check_float_array,
@@ -58,6 +59,16 @@ class RegressionInputsMixin:
         return est
 
     def _responses(self, y: Any) -> NDArray[np.float64]:
+        if self.privatizer is not None and not isinstance(
+            self.privatizer, PrivatizerMixin
+        ):
+            # a composite (a Pipeline ending in a mechanism) states no
+            # guarantee of its own: privacy_report could not read it
+            raise TypeError(
+                "privatizer must be an interval mechanism (IntervalCaseI, "
+                "IntervalCaseII, IntervalMechanism, IntervalEnsemble); got "
+                f"{type(self.privatizer).__name__}."
+            )
         if self.privatizer is not None:
             # (a non-number is refused by its position and type, not quoted:
             # these are the raw responses)

@@ -261,11 +261,16 @@ class _FlatteningPrivatizer(BaseEstimator):
         return check_array(np.ravel(X))
 
 
-def test_an_error_of_a_privatizer_quotes_no_raw_response():
-    # the fit's own redaction: the privatizer is not one of the library's
+def test_a_privatizer_that_is_not_an_interval_mechanism_is_refused_first():
+    # a user's transformer states no guarantee privacy_report could read: it
+    # is refused by its type before it sees a raw response
     reg = _regressor("linear", privatizer=_FlatteningPrivatizer())
     error = _refusal(lambda: reg.fit(_X(), np.r_[NUMBER, _y()[1:]]))
-    assert "values withheld" in str(error)
+    assert isinstance(error, TypeError)
+    assert str(error) == (
+        "privatizer must be an interval mechanism (IntervalCaseI, IntervalCaseII, "
+        "IntervalMechanism, IntervalEnsemble); got _FlatteningPrivatizer."
+    )
 
 
 def test_privatized_fit_still_takes_numeric_strings_and_nan_free_numbers():
