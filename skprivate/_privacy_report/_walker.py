@@ -103,6 +103,7 @@ class _Walker:
         self.raw: dict[str, dict] = {}
         self.n_privatizers = 0
         self.releases: list[tuple[int, str]] = []
+        self.root: Any = None  # the estimator reported on
 
     # -- bookkeeping -----------------------------------------------------
     def sub(self, walk: Callable[[], Any]) -> tuple[list[dict], Any]:
@@ -153,6 +154,8 @@ class _Walker:
 
     # -- the walk --------------------------------------------------------
     def walk(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+        if self.root is None:
+            self.root = est
         if est is None or (isinstance(est, str) and est == "drop"):
             return []
         if isinstance(est, str) and est == "passthrough":
@@ -288,7 +291,19 @@ class _Walker:
         """The rows of the fitted privatizer ``p`` fed ``cols``, and its columns."""
         check = getattr(p, "_check_fitted_settings", None)
         if check is not None:
-            check()  # settings changed since fit: the summary would misstate
+            try:
+                check()  # settings changed since fit: the summary would misstate
+            except ValueError as error:
+                if p is self.root:
+                    raise
+                # refitting the privatizer alone would leave the estimator's
+                # later steps fitted on its earlier release
+                raise ValueError(
+                    f"{error} It is part of {type(self.root).__name__}: fit "
+                    f"{type(self.root).__name__} again, not the privatizer alone "
+                    "(its later steps were fitted on the release of the old "
+                    "settings, which a refit of the privatizer does not undo)."
+                ) from None
         n = int(_attr(p, "n_features_in_") or 0)
         merged = any(c.merged for c in cols)
         # without a recorded column count, the columns fed to it: a

@@ -1,13 +1,21 @@
-"""privacy_report follows each node's real output columns, not one per input.
+"""privacy_report counts what a composite really releases.
 
-A one-hot encoder turns one column into several, a projection several into
-fewer, a subset privatizer one category into its indicators.  The report
-once mapped every node's output one to one onto its input: when the widths
-of a ColumnTransformer's branches balanced (1 -> 2 and 2 -> 1), a later
-selection of a raw column by position or by name was credited to a
-privatized one, and the report certified epsilon = 1 for a release holding
-a raw HIV indicator.  A step that may combine columns (a projection) fed a
-privatized and a raw column passes the raw one into every output.
+* Widths: a one-hot encoder turns one column into several, a projection
+  several into fewer, a subset privatizer one category into its indicators.
+  The report once mapped every node's output one to one onto its input:
+  when the widths of a ColumnTransformer's branches balanced (1 -> 2 and
+  2 -> 1), a later selection of a raw column by position or by name was
+  credited to a privatized one, and the report certified epsilon = 1 for a
+  release holding a raw HIV indicator.  A step that may combine columns (a
+  projection) fed a privatized and a raw column passes the raw one into
+  every output.
+* Searches fitted with ``refit=False``: a candidate that would read its
+  bounds or categories from the data leaves values exactly.
+* Steps fitted on the raw response (feature selectors, PLSSVD) report it.
+* A chain with ``cv`` and bagging with ``oob_score=True`` privatize a record
+  again during fit; the counts are checked against a spy.
+* A privatizer whose settings changed inside a composite asks for a refit of
+  the composite, not of the privatizer alone.
 """
 
 from __future__ import annotations
@@ -323,3 +331,22 @@ def test_an_interval_regressor_refuses_a_composite_privatizer():
     )
     with pytest.raises(TypeError, match=r"^privatizer must be an interval mechanism"):
         reg.fit(X, X[:, 0])
+
+
+def test_a_changed_privatizer_inside_a_composite_asks_for_the_composite_refit():
+    X = np.random.default_rng(0).uniform(0, 10, (100, 1))
+    privatizer = LaplaceLDP(epsilon=50.0, bounds=(0, 10))
+    pipe = Pipeline([("ldp", privatizer), ("scale", StandardScaler())]).fit(X)
+    privatizer.set_params(epsilon=0.1)
+    with pytest.raises(ValueError) as info:
+        privacy_report(pipe)
+    assert str(info.value).endswith(
+        "It is part of Pipeline: fit Pipeline again, not the privatizer alone "
+        "(its later steps were fitted on the release of the old settings, which "
+        "a refit of the privatizer does not undo)."
+    )
+    # alone, the privatizer's own advice
+    with pytest.raises(
+        ValueError, match=r"Call fit before transform or privacy_summary\.$"
+    ):
+        privacy_report(privatizer)
