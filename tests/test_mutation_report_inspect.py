@@ -538,3 +538,106 @@ def test_only_a_selector_that_predicts_changes_output_by_its_role():
     assert _selects_and_predicts(RFECV(LinearRegression()))
     assert not _selects_and_predicts(SelectFromModel(LinearRegression()))
     assert not _selects_and_predicts(LinearRegression())
+
+
+# -- columns that a node does not map one to one --------------------------------
+def test_spread_columns_carry_the_marks_of_all_their_inputs():
+    from skprivate._privacy_report._inspect import _Col, _spread
+
+    cols = [
+        _Col("a", via=None, flagged=True),
+        _Col("b", raw=False),
+        _Col("c", via=("V", "how"), mixed_by=("M", "why")),
+        _Col("a", via=("W", "other"), flagged=True),
+    ]
+    out = _spread(cols, 3)
+    assert len(out) == 3 and len({id(c) for c in out}) == 3
+    for c in out:
+        assert (c.name, c.sources) == ("a, c", ("a", "c"))
+        assert c.raw and c.merged and not c.prediction
+        assert c.via == ("V", "how")  # the first raw input that has one
+        assert c.mixed_by == ("M", "why")
+        assert c.flagged is False  # "c" was not flagged yet
+    # every raw input flagged: so is the spread column
+    (done,) = _spread([_Col("a", flagged=True), _Col("b", raw=False)], 1)
+    assert done.flagged is True and done.name == "a"
+    # no raw input: named after all, never raw, no channel
+    (private,) = _spread(
+        [_Col("b", raw=False), _Col("d", raw=False, sources=("x", "y"))], 1
+    )
+    assert (private.name, private.sources) == ("b, x, y", ("b", "x", "y"))
+    assert not private.raw and private.via is None and private.flagged is False
+    # a channel given for the step names it, for raw outputs only
+    step = ("PCA", "mixes")
+    (given,) = _spread([_Col("a", via=("V", "how"))], 1, step)
+    assert given.via == step
+    (none,) = _spread([_Col("b", raw=False)], 1, step)
+    assert none.via is None
+    # nothing fed: one raw column named X
+    (empty,) = _spread([], 1)
+    assert (empty.name, empty.raw, empty.prediction) == ("X", True, False)
+    # predictions stay predictions only when all inputs are
+    preds = [_Col("p", prediction=True), _Col("q", prediction=True)]
+    assert _spread(preds, 1)[0].prediction is True
+    assert _spread([*preds, _Col("r")], 1)[0].prediction is False
+
+
+class _FitNeedsNoY(BaseEstimator):
+    """A regressor whose fit does not require y (it is still supervised)."""
+
+    _estimator_type = "regressor"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "regressor"
+        tags.target_tags.required = False
+        return tags
+
+    def fit(self, X, y=None):
+        return self
+
+    def predict(self, X):
+        return np.zeros(len(X))
+
+
+class _Unreadable:
+    """A callable whose signature cannot be read."""
+
+    @property
+    def __signature__(self):
+        raise ValueError("no signature")
+
+    def __call__(self, *args, **kwargs):
+        return None
+
+
+class _NoSignature(BaseEstimator):
+    fit = _Unreadable()
+
+    def transform(self, X):
+        return X
+
+
+class _Wrapper(BaseEstimator):
+    def __init__(self, estimator=None):
+        self.estimator = estimator
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X):
+        return X
+
+
+def test_uses_y_of_the_steps_whose_tags_do_not_say():
+    from sklearn.preprocessing import StandardScaler
+
+    from skprivate._privacy_report._inspect import _uses_y
+
+    assert _uses_y(_FitNeedsNoY()) is True
+    assert _uses_y(_NoSignature()) is True
+    assert _uses_y(_Wrapper(LinearRegression())) is True
+    assert _uses_y(_Wrapper(StandardScaler())) is False
+    assert _uses_y(_Wrapper("passthrough")) is False
+    assert _uses_y(_Wrapper()) is False
+    assert _uses_y(StandardScaler()) is False
