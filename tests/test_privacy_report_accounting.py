@@ -350,3 +350,53 @@ def test_a_changed_privatizer_inside_a_composite_asks_for_the_composite_refit():
         ValueError, match=r"Call fit before transform or privacy_summary\.$"
     ):
         privacy_report(privatizer)
+
+
+def test_bagging_classifier_with_oob_score_counts_the_out_of_bag_predictions():
+    from sklearn.ensemble import BaggingClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    rng = np.random.default_rng(2)
+    n = 40
+    X = rng.uniform(0, 10, (n, 1)) + np.arange(n)[:, None] * 1e-6
+    y = (X[:, 0] > 5).astype(int)
+    member = make_pipeline(_Counting(epsilon=1.0, bounds=(0, 11)), LogisticRegression())
+    _Counting.seen = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bag = BaggingClassifier(
+            member, n_estimators=6, oob_score=True, random_state=0
+        ).fit(X, y)
+    worst = max(_times_privatized(v) for v in X[:, 0])
+    report = privacy_report(bag)
+    spent = report.loc[report["mechanism"] == "_Counting", "epsilon"].sum()
+    assert spent == pytest.approx(worst)
+
+
+def test_the_helpers_of_cross_validated_counts_and_branch_widths():
+    from sklearn.ensemble import StackingRegressor
+    from sklearn.linear_model import LinearRegression
+    from sklearn.model_selection import KFold
+
+    from skprivate._privacy_report._walker import (
+        _branch_width,
+        _cross_val_factor,
+        _n_splits,
+    )
+
+    assert _n_splits(StackingRegressor([("a", LinearRegression())], cv=3)) == 3
+    assert _n_splits(StackingRegressor([("a", LinearRegression())], cv=KFold(4))) == 4
+    assert (
+        _n_splits(StackingRegressor([("a", LinearRegression())], cv=iter([]))) is None
+    )
+    assert _n_splits(StackingRegressor([("a", LinearRegression())], cv="nope")) is None
+    transform, fit = {"_when": "transform"}, {"_when": "fit"}
+    assert _cross_val_factor(None)(transform) is None
+    assert _cross_val_factor(3)(transform) == 4 and _cross_val_factor(3)(fit) == 3
+    assert _cross_val_factor(1)(transform) == 1
+    ct = _features().fit(_data())
+    assert [_branch_width(ct, name) for name in ("hiv", "age", "pca")] == [2, 1, 1]
+    assert _branch_width(ct, "remainder") == 0
+    assert _branch_width(ct, "nope") is None
+    assert _branch_width(_features(), "hiv") is None  # not fitted
