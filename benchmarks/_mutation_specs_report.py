@@ -672,6 +672,33 @@ SPECS: dict[str, ModuleSpec] = {
         tests=[*_FAST, *_REPEATS],
         new_tests=_NEW_ROWS,
         equivalent={
+            f"{_RW}x__static_rows__mutmut_1": (
+                "reads_data: bool = False",
+                "the walker, its only caller, always passes reads_data",
+            ),
+            **{
+                f"{_RW}x__static_rows__mutmut_{n}": (
+                    text,
+                    "the parameters read (epsilon, delta, bounds, categories, "
+                    "handle_unknown) are top-level ones: deep=True only adds "
+                    "nested keys, and deep=None is falsy as False is",
+                )
+                for n, text in (
+                    (3, "get_params(deep=None)"),
+                    (4, "get_params(deep=True)"),
+                )
+            },
+            **{
+                f"{_RW}x__static_rows__mutmut_{n}": (
+                    text,
+                    "no privatizer has both a bounds and a categories "
+                    "parameter: the list joined holds one word",
+                )
+                for n, text in (
+                    (74, "'XX and XX'.join(read)"),
+                    (75, "' AND '.join(read)"),
+                )
+            },
             f"{_RW}x__rows_of_privatizer__mutmut_27": (
                 "_add_audit(rows, privatizer, None)",
                 _OWN_SUMMARY,

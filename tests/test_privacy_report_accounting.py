@@ -400,3 +400,26 @@ def test_the_helpers_of_cross_validated_counts_and_branch_widths():
     assert _branch_width(ct, "remainder") == 0
     assert _branch_width(ct, "nope") is None
     assert _branch_width(_features(), "hiv") is None  # not fitted
+
+
+def test_the_static_notes_of_a_law_read_from_the_data_in_full():
+    from skprivate import SubsetDistributionEstimator
+    from skprivate._privacy_report._rows import _static_rows
+
+    (row,) = _static_rows(LaplaceLDP(epsilon=1.0), "age", reads_data=True)
+    assert row["epsilon"] == np.inf and row["exact_disclosure"] is True
+    assert row["note"].startswith(
+        "values leave exactly: the bounds would be read from the data and "
+        "published (raw values of the records); no guarantee for those records; "
+    )
+    # a description of reports released elsewhere reads no raw data
+    (row,) = _static_rows(SubsetUniform(), "race", reads_data=False)
+    assert "would be read from the data" not in row["note"]
+    # handle_unknown="error" discloses nothing
+    cats = pd.DataFrame({"c": np.random.default_rng(1).choice(RACES, 90)})
+    learner = SubsetDistributionEstimator(privatizer=SubsetUniform(categories=[RACES]))
+    report = privacy_report(
+        _search(learner, {"privatizer__handle_unknown": ["error"]}, cats)
+    )
+    assert "handle_unknown='ignore'" not in report.iloc[0]["note"]
+    assert report.iloc[0]["exact_disclosure"] is not True
