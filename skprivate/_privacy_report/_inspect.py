@@ -11,6 +11,7 @@ import numpy as np
 from sklearn import get_config
 from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.compose import ColumnTransformer
+from sklearn.cross_decomposition import PLSSVD
 from sklearn.ensemble import (
     VotingClassifier,
     VotingRegressor,
@@ -50,6 +51,7 @@ from sklearn.preprocessing import (
     QuantileTransformer,
     RobustScaler,
     StandardScaler,
+    TargetEncoder,
 )
 from sklearn.utils import get_tags
 from sklearn.utils.validation import has_fit_parameter
@@ -280,6 +282,11 @@ def _stated_tags(est: Any) -> Any:
         return None
 
 
+# Transformers fitted on y whose fit signature may not say so (PLSSVD's y
+# has a default in scikit-learn 1.6, though the fit needs it).
+_SUPERVISED_TRANSFORMERS = (PLSSVD, TargetEncoder)
+
+
 def _uses_y(est: Any) -> bool:
     """Whether fitting ``est`` may read the response.
 
@@ -296,6 +303,8 @@ def _uses_y(est: Any) -> bool:
     # not VarianceThreshold), a step whose fit has no default for y needs
     # it (PLSSVD, TargetEncoder), and a wrapper fits its estimator on y
     if isinstance(est, SelectorMixin) and not isinstance(est, VarianceThreshold):
+        return True
+    if isinstance(est, _SUPERVISED_TRANSFORMERS):
         return True
     try:
         y = inspect.signature(type(est).fit).parameters.get("y")
