@@ -572,6 +572,45 @@ _DEEP_PARAMS = (
     "deep=True only adds the nested 'step__param' keys, and deep=None is "
     "falsy as False is"
 )
+# The same texts and reasons, renumbered after lines were added to walk
+# (its root), step, privatizer and bagging: mutmut numbers each function's
+# mutants in order, so an added line moves the numbers of those after it.
+_WALKER_BEFORE = dict(_WALKER_EQUIVALENT)
+_WALKER_EQUIVALENT.update(
+    {
+        f"{_W}bagging__mutmut_132": _WALKER_BEFORE[f"{_W}bagging__mutmut_95"],
+        f"{_W}bagging__mutmut_134": _WALKER_BEFORE[f"{_W}bagging__mutmut_97"],
+        f"{_W}bagging__mutmut_137": _WALKER_BEFORE[f"{_W}bagging__mutmut_100"],
+        f"{_W}bagging__mutmut_140": _WALKER_BEFORE[f"{_W}bagging__mutmut_103"],
+        f"{_W}bagging__mutmut_141": _WALKER_BEFORE[f"{_W}bagging__mutmut_104"],
+        f"{_W}bagging__mutmut_150": _WALKER_BEFORE[f"{_W}bagging__mutmut_95"],
+        f"{_W}bagging__mutmut_152": _WALKER_BEFORE[f"{_W}bagging__mutmut_97"],
+        f"{_W}privatizer__mutmut_49": _WALKER_BEFORE[f"{_W}privatizer__mutmut_43"],
+        f"{_W}step__mutmut_25": _WALKER_BEFORE[f"{_W}step__mutmut_11"],
+        f"{_W}step__mutmut_36": _WALKER_BEFORE[f"{_W}step__mutmut_22"],
+        f"{_W}step__mutmut_44": _WALKER_BEFORE[f"{_W}step__mutmut_30"],
+        f"{_W}walk__mutmut_3": _WALKER_BEFORE[f"{_W}walk__mutmut_1"],
+        f"{_W}walk__mutmut_5": _WALKER_BEFORE[f"{_W}walk__mutmut_3"],
+        f"{_W}walk__mutmut_6": _WALKER_BEFORE[f"{_W}walk__mutmut_4"],
+        f"{_W}walk__mutmut_7": _WALKER_BEFORE[f"{_W}walk__mutmut_5"],
+        f"{_W}walk__mutmut_8": _WALKER_BEFORE[f"{_W}walk__mutmut_6"],
+        f"{_W}walk__mutmut_9": _WALKER_BEFORE[f"{_W}walk__mutmut_7"],
+        f"{_W}walk__mutmut_10": _WALKER_BEFORE[f"{_W}walk__mutmut_8"],
+        f"{_W}walk__mutmut_11": _WALKER_BEFORE[f"{_W}walk__mutmut_9"],
+        f"{_W}walk__mutmut_12": _WALKER_BEFORE[f"{_W}walk__mutmut_10"],
+        f"{_W}walk__mutmut_13": _WALKER_BEFORE[f"{_W}walk__mutmut_11"],
+        f"{_W}walk__mutmut_14": _WALKER_BEFORE[f"{_W}walk__mutmut_12"],
+        f"{_W}walk__mutmut_15": _WALKER_BEFORE[f"{_W}walk__mutmut_13"],
+        f"{_W}walk__mutmut_16": _WALKER_BEFORE[f"{_W}walk__mutmut_14"],
+        f"{_W}walk__mutmut_17": _WALKER_BEFORE[f"{_W}walk__mutmut_15"],
+        f"{_W}walk__mutmut_18": _WALKER_BEFORE[f"{_W}walk__mutmut_16"],
+        f"{_W}walk__mutmut_40": _WALKER_BEFORE[f"{_W}walk__mutmut_38"],
+        f"{_W}walk__mutmut_66": _WALKER_BEFORE[f"{_W}walk__mutmut_57"],
+        f"{_W}walk__mutmut_67": _WALKER_BEFORE[f"{_W}walk__mutmut_58"],
+    }
+)
+
+
 SPECS: dict[str, ModuleSpec] = {
     "report_total": ModuleSpec(
         path=f"{_P}_total.py",
