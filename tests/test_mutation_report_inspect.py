@@ -641,3 +641,26 @@ def test_uses_y_of_the_steps_whose_tags_do_not_say():
     assert _uses_y(_Wrapper("passthrough")) is False
     assert _uses_y(_Wrapper()) is False
     assert _uses_y(StandardScaler()) is False
+
+
+class _NeedsY(BaseEstimator):
+    def fit(self, X, y):
+        return self
+
+    def transform(self, X):
+        return X
+
+
+class _NoY(BaseEstimator):
+    def fit(self, X):
+        return self
+
+    def transform(self, X):
+        return X
+
+
+def test_uses_y_reads_whether_fit_needs_y():
+    from skprivate._privacy_report._inspect import _uses_y
+
+    assert _uses_y(_NeedsY()) is True
+    assert _uses_y(_NoY()) is False
