@@ -788,14 +788,6 @@ SPECS: dict[str, ModuleSpec] = {
                 "for row, found in zip(rows, audited, strict=False):",
                 _SAME_LENGTH,
             ),
-            f"{_RW}x__static_rows__mutmut_2": (
-                "params = privatizer.get_params(deep=None)",
-                _SHALLOW,
-            ),
-            f"{_RW}x__static_rows__mutmut_3": (
-                "params = privatizer.get_params(deep=True)",
-                _SHALLOW,
-            ),
             f"{_RW}x__add_exact_disclosure__mutmut_3": (
                 'reference_share = row.pop("_exact_share", None)',
                 _SHARE_MISSING,
