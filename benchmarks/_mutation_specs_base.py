@@ -44,6 +44,7 @@ SPECS: dict[str, ModuleSpec] = {
                     "_is_seeded",
                     "_next_generator",
                     "_law_read_from_data",
+                    "_laws_read_from_data",
                     "_transform_with_seed",
                 )
             ),
@@ -103,11 +104,11 @@ SPECS: dict[str, ModuleSpec] = {
                 '"N_FEATURES_IN_")',
                 "as x__fitted_state_fingerprint__mutmut_13",
             ),
-            f"{_PM}_law_read_from_data__mutmut_2": (
+            f"{_PM}_laws_read_from_data__mutmut_2": (
                 "params = self.get_params(deep=None)",
                 "get_params tests deep for truth: None acts as False",
             ),
-            f"{_PM}_law_read_from_data__mutmut_3": (
+            f"{_PM}_laws_read_from_data__mutmut_3": (
                 "params = self.get_params(deep=True)",
                 "no privatizer holds an estimator among its parameters, so deep "
                 "adds no entry; bounds and categories are top-level parameters "

@@ -673,10 +673,22 @@ class PrivatizerMixin(
         to the fitted data, so a seeded release mixes the fitted state into
         its seed as it mixes the settings.
         """
+        return bool(self._laws_read_from_data())
+
+    def _laws_read_from_data(self) -> tuple[str, ...]:
+        """The parts of the noise law ``fit`` reads from the data, by name.
+
+        ``"bounds"`` for ``bounds=None``, ``"categories"`` for categories
+        given as a string (``"auto"``), in that order; read from the
+        settings, so it answers before ``fit`` too.
+        """
         params = self.get_params(deep=False)
-        return ("bounds" in params and params["bounds"] is None) or isinstance(
-            params.get("categories"), str
-        )
+        read = []
+        if "bounds" in params and params["bounds"] is None:
+            read.append("bounds")
+        if isinstance(params.get("categories"), str):
+            read.append("categories")
+        return tuple(read)
 
     def _transform_with_seed(
         self,

@@ -587,3 +587,23 @@ def test_pandas_output_warns_when_it_keeps_row_labels():
             "the index, the rows a filter kept), reset it first: "
             "X.reset_index(drop=True)."
         )
+
+
+def test_the_laws_read_from_the_data_are_named_before_fit():
+    from skprivate import GeneralizedRandomizedResponse, SubsetUniform
+
+    class _Both(PrivatizerMixin, BaseEstimator):
+        def __init__(self, bounds=None, categories="auto"):
+            self.bounds, self.categories = bounds, categories
+
+    assert _Both()._laws_read_from_data() == ("bounds", "categories")
+    assert _Both(bounds=(0, 1))._laws_read_from_data() == ("categories",)
+    assert _Both(categories=[["a"]])._laws_read_from_data() == ("bounds",)
+    assert LaplaceLDP(epsilon=1.0)._laws_read_from_data() == ("bounds",)
+    assert LaplaceLDP(epsilon=1.0, bounds=(0, 1))._laws_read_from_data() == ()
+    assert SubsetUniform()._laws_read_from_data() == ("categories",)
+    assert SubsetUniform(categories=[["a", "b"]])._laws_read_from_data() == ()
+    grr = GeneralizedRandomizedResponse(epsilon=1.0)
+    assert grr._laws_read_from_data() == ("categories",)
+    assert grr._law_read_from_data() is True
+    assert LaplaceLDP(epsilon=1.0, bounds=(0, 1))._law_read_from_data() is False

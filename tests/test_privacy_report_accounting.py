@@ -423,3 +423,29 @@ def test_the_static_notes_of_a_law_read_from_the_data_in_full():
     )
     assert "handle_unknown='ignore'" not in report.iloc[0]["note"]
     assert report.iloc[0]["exact_disclosure"] is not True
+
+
+def test_a_described_release_reporting_unknown_values_is_exact_before_fit_too():
+    # an unfitted reader's description without declared categories is read
+    # from its parameters: handle_unknown="ignore" marks the reports as
+    # leaving an unknown value exactly, as the fitted reader's report does
+    from skprivate import SubsetDistributionEstimator
+
+    cats = pd.DataFrame({"c": np.random.default_rng(1).choice(RACES, 90)})
+    source = SubsetUniform(handle_unknown="ignore", random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reports = source.fit(cats).transform(cats)
+    fitted = privacy_report(SubsetDistributionEstimator(design=source).fit(reports))
+    reader = SubsetDistributionEstimator(design=SubsetUniform())
+    grid = {"design__handle_unknown": ["ignore"]}
+    static = privacy_report(_search(reader, grid, reports))
+    for report in (fitted, static):
+        assert _total(report)["epsilon"] == np.inf
+        assert "handle_unknown='ignore'" in report.iloc[0]["note"]
+    # the categories of a description are those of the reports, never raw
+    assert "would be read from the data" not in static.iloc[0]["note"]
+    grid = {"design__handle_unknown": ["error"]}
+    static = privacy_report(_search(reader, grid, reports))
+    assert "handle_unknown='ignore'" not in static.iloc[0]["note"]
+    assert static.iloc[0]["exact_disclosure"] is not True

@@ -288,14 +288,7 @@ def _static_rows(privatizer: Any, label: str, reads_data: bool = True) -> list[d
     _add_exact_disclosure([row], summary)
     # what a candidate would read from the data, or report of an unknown
     # value, leaves exactly once fitted, as the fitted rows say
-    read = [
-        what
-        for what, unset in (
-            ("bounds", "bounds" in params and params["bounds"] is None),
-            ("categories", isinstance(params.get("categories"), str)),
-        )
-        if unset
-    ]
+    read = privatizer._laws_read_from_data()
     if read and reads_data:
         _mark_exact(
             row,
@@ -303,10 +296,9 @@ def _static_rows(privatizer: Any, label: str, reads_data: bool = True) -> list[d
             "the data and published (raw values of the records); no guarantee "
             "for those records",
         )
-    if (
-        reads_data
-        and params.get("handle_unknown") == "ignore"
-        and isinstance(privatizer, _BaseSubsetPrivatizer)
+    # a described release reports an unknown value as the all-zero block too
+    if params.get("handle_unknown") == "ignore" and isinstance(
+        privatizer, _BaseSubsetPrivatizer
     ):
         _mark_exact(row, _UNKNOWN_REASON)
     return [row]
