@@ -45,6 +45,9 @@ SPECS: dict[str, ModuleSpec] = {
                     "_next_generator",
                     "_law_read_from_data",
                     "_laws_read_from_data",
+                    "_settings_shown",
+                    "_remember_fitted_settings",
+                    "_released_before",
                     "_transform_with_seed",
                 )
             ),

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import numbers
+import reprlib
 import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -151,6 +152,12 @@ class _ReleaseCounter:
 
     def __setstate__(self, state: int) -> None:
         self.count = int(state)
+
+
+# settings in messages: long category lists and arrays cut short
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
+_SHORT.maxlist = _SHORT.maxtuple = 6
 
 
 def _settings_fingerprint(privatizer: Any) -> int:
@@ -379,6 +386,9 @@ class PrivatizerMixin(
         -------
         self : object
         """
+        # a fit that completed may have released: its settings stay on
+        # record (a failed fit leaves no settings, and released nothing)
+        self._remember_fitted_settings()
         with raw_values_withheld():
             try:
                 rows = X
@@ -412,6 +422,7 @@ class PrivatizerMixin(
             if name.endswith("_") and not name.startswith("__"):
                 delattr(self, name)
         self.__dict__.pop("_fitted_settings", None)
+        self.__dict__.pop("_fitted_shown", None)
 
     def transform(self, X: Any, **params: Any) -> Any:
         """Release ``X`` with fresh noise.
@@ -530,6 +541,12 @@ class PrivatizerMixin(
         params.pop("random_state", None)
         return {name: canonical(value) for name, value in params.items()}
 
+    def _settings_shown(self) -> dict[str, str]:
+        """Every parameter but ``random_state``, as a short text for messages."""
+        params = self.get_params(deep=False)
+        params.pop("random_state", None)
+        return {name: _SHORT.repr(value) for name, value in params.items()}
+
     def _check_params(self) -> None:
         super()._check_params()
         _check_random_state_value(getattr(self, "random_state", None))
@@ -538,6 +555,7 @@ class PrivatizerMixin(
         # (scikit-learn's checks expect transform to add no attribute); a
         # refit keeps counting, so refitting never replays a release.
         self._fitted_settings = self._mechanism_settings()
+        self._fitted_shown = self._settings_shown()
         if "_release_counter" not in self.__dict__:
             self._release_counter = _ReleaseCounter()
 
@@ -551,6 +569,40 @@ class PrivatizerMixin(
         return any(
             name.endswith("_") and not name.startswith("__") for name in vars(self)
         )
+
+    def _remember_fitted_settings(self) -> None:
+        """Keep the settings of the current fit before a new fit replaces them.
+
+        Whatever that fit released may sit in the later steps of a
+        composite: privacy_report reads the record (``_released_before``)
+        and refuses such a privatizer inside one.  Each distinct setting is
+        kept once.
+        """
+        before = self.__dict__.get("_fitted_settings")
+        if before is None:
+            return
+        earlier = self.__dict__.setdefault("_earlier_settings", [])
+        if all(seen != before for seen, _ in earlier):
+            earlier.append((before, self.__dict__.get("_fitted_shown", {})))
+
+    def _released_before(self) -> dict[str, tuple[str, str]]:
+        """The settings this object was fitted under before, as they differ now.
+
+        Each earlier fit under other settings (``set_params`` and a new
+        ``fit``) may have released: steps fitted after it on that release
+        keep it, whatever the privatizer states now.  Returns ``{name:
+        (earlier, now)}`` over all earlier fits (the first earlier value of
+        a setting that differs), empty when every fit used the current
+        settings.  A :func:`~sklearn.base.clone` starts with none.
+        """
+        current, shown = self._mechanism_settings(), self._settings_shown()
+        changed: dict[str, tuple[str, str]] = {}
+        for earlier, earlier_shown in self.__dict__.get("_earlier_settings", []):
+            for name in sorted(set(earlier) | set(current)):
+                if earlier.get(name) != current.get(name) and name not in changed:
+                    then = earlier_shown.get(name, "(unset)")
+                    changed[name] = (then, shown.get(name, "(unset)"))
+        return changed
 
     def _check_fitted_settings(self) -> None:
         """Raise if a setting changed with ``set_params`` since ``fit``.

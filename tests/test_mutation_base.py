@@ -607,3 +607,68 @@ def test_the_laws_read_from_the_data_are_named_before_fit():
     assert grr._laws_read_from_data() == ("categories",)
     assert grr._law_read_from_data() is True
     assert LaplaceLDP(epsilon=1.0, bounds=(0, 1))._law_read_from_data() is False
+
+
+# -- the settings a privatizer was fitted under before ---------------------------
+def test_the_earlier_settings_are_recorded_once_per_distinct_setting():
+    toy = _Toy(scale=1.0).fit(X)
+    assert toy._released_before() == {}
+    assert "_earlier_settings" not in vars(toy)
+    assert toy._fitted_shown == {"extra": "None", "scale": "1.0"}
+    toy.fit(X)  # the same settings: kept, but nothing differs
+    assert [shown for _, shown in toy._earlier_settings] == [
+        {"extra": "None", "scale": "1.0"}
+    ]
+    assert toy._released_before() == {}
+    toy.set_params(scale=2.0).fit(X)
+    assert toy._released_before() == {"scale": ("1.0", "2.0")}
+    toy.set_params(scale=3.0, random_state=4).fit(X)  # random_state is no setting
+    assert toy._released_before() == {"scale": ("1.0", "3.0")}
+    assert [shown for _, shown in toy._earlier_settings] == [
+        {"extra": "None", "scale": "1.0"},
+        {"extra": "None", "scale": "2.0"},
+    ]
+    toy.set_params(scale=1.0).fit(X)
+    toy.set_params(scale=2.0).fit(X)  # 1.0 and 2.0 were seen: no new entry
+    assert len(toy._earlier_settings) == 3
+    assert toy._released_before() == {"scale": ("1.0", "2.0")}
+    toy.set_params(extra="x" * 100).fit(X)
+    changed = toy._released_before()
+    assert list(changed) == ["extra", "scale"]  # by name
+    assert changed["extra"] == ("None", repr("x" * 100)[:18] + "..." + "x" * 18 + "'")
+
+
+def test_a_setting_missing_from_one_side_shows_as_unset():
+    toy = _Toy().fit(X)
+    toy._earlier_settings = [({"old": "s:a"}, {"old": "'a'"})]
+    assert toy._released_before() == {
+        "extra": ("(unset)", "None"),
+        "old": ("'a'", "(unset)"),
+        "scale": ("(unset)", "1.0"),
+    }
+
+
+def test_a_failed_fit_puts_no_settings_on_record():
+    # the fit that fails under scale=3 released nothing; the one before did
+
+    class _FailsAtThree(_Toy):
+        def _fit(self, X, y=None):
+            super()._fit(X, y)
+            if self.scale == 3.0:
+                raise ValueError("scale 3 refused")
+            return self
+
+    toy = _FailsAtThree().fit(X)
+    toy.set_params(scale=3.0)
+    with pytest.raises(ValueError, match="scale 3 refused"):
+        toy.fit(X)
+    assert "_fitted_settings" not in vars(toy)
+    assert "_fitted_shown" not in vars(toy)
+    toy.set_params(scale=1.0).fit(X)
+    assert toy._released_before() == {}
+    assert [shown["scale"] for _, shown in toy._earlier_settings] == ["1.0"]
+    toy.set_params(scale=2.0).fit(X)
+    assert toy._released_before() == {"scale": ("1.0", "2.0")}
+    fresh = _Toy()
+    fresh._remember_fitted_settings()  # nothing fitted: nothing on record
+    assert "_earlier_settings" not in vars(fresh)

@@ -449,3 +449,101 @@ def test_a_described_release_reporting_unknown_values_is_exact_before_fit_too():
     static = privacy_report(_search(reader, grid, reports))
     assert "handle_unknown='ignore'" not in static.iloc[0]["note"]
     assert static.iloc[0]["exact_disclosure"] is not True
+
+
+# -- a privatizer of a composite fitted again under other settings -------------
+def _ldp_pipe(epsilon=5.0):
+    return Pipeline(
+        [
+            ("ldp", LaplaceLDP(epsilon=epsilon, bounds=(0, 10))),
+            ("scale", StandardScaler()),
+        ]
+    )
+
+
+_X = np.random.default_rng(0).uniform(0, 10, (50, 2))
+
+
+def test_a_privatizer_refitted_alone_under_other_settings_is_refused():
+    # the scaler was fitted on the epsilon = 5 release; the privatizer now
+    # says 1: reading it would understate what the pipeline holds
+    pipe = _ldp_pipe().fit(_X)
+    assert _total(privacy_report(pipe))["epsilon"] == 5.0
+    pipe.named_steps["ldp"].set_params(epsilon=1.0).fit(_X)
+    with pytest.raises(ValueError) as error:
+        privacy_report(pipe)
+    assert str(error.value) == (
+        "LaplaceLDP inside Pipeline was fitted under other settings before "
+        "its current fit (epsilon: 5.0 then, 1.0 now). The later steps of "
+        "Pipeline may hold the earlier release, and the report cannot tell "
+        "which one they were fitted on. Fit a clone of Pipeline "
+        "(sklearn.base.clone) with the current settings and report that."
+    )
+    # alone, the privatizer states its current release
+    assert _total(privacy_report(pipe.named_steps["ldp"]))["epsilon"] == 1.0
+    # a clone starts with no history
+    from sklearn.base import clone
+
+    assert _total(privacy_report(clone(pipe).fit(_X)))["epsilon"] == 1.0
+    # a copy carries it
+    import pickle
+
+    with pytest.raises(ValueError, match="epsilon: 5.0 then, 1.0 now"):
+        privacy_report(pickle.loads(pickle.dumps(pipe)))
+
+
+def test_a_refit_under_the_same_settings_is_not_refused():
+    pipe = _ldp_pipe().fit(_X)
+    pipe.named_steps["ldp"].fit(_X[:20])
+    pipe.fit(_X)
+    assert _total(privacy_report(pipe))["epsilon"] == 5.0
+
+
+def test_returning_to_the_first_settings_still_names_the_other_release():
+    pipe = _ldp_pipe().fit(_X)
+    ldp = pipe.named_steps["ldp"]
+    ldp.set_params(epsilon=8.0).fit(_X)
+    ldp.set_params(epsilon=5.0).fit(_X)
+    with pytest.raises(ValueError, match=r"\(epsilon: 8.0 then, 5.0 now\)"):
+        privacy_report(pipe)
+    # every setting that differed, in name order, each once
+    ldp.set_params(bounds=(0, 20)).fit(_X)
+    with pytest.raises(ValueError) as error:
+        privacy_report(pipe)
+    assert "(bounds: (0, 10) then, (0, 20) now; epsilon: 8.0 then, 5.0 now)" in str(
+        error.value
+    )
+
+
+def test_a_failed_refit_under_other_settings_released_nothing():
+    # the fit under the new bounds raises before any release: the pipeline
+    # still holds the release of the settings the privatizer has again
+    pipe = _ldp_pipe().fit(_X)
+    ldp = pipe.named_steps["ldp"]
+    with pytest.raises(ValueError):
+        ldp.set_params(bounds=(5, 1)).fit(_X)
+    ldp.set_params(bounds=(0, 10)).fit(_X)
+    assert _total(privacy_report(pipe))["epsilon"] == 5.0
+
+
+def test_a_refit_inside_a_column_transformer_is_refused_too():
+    df = _data()
+    ct = ColumnTransformer([("age", LaplaceLDP(epsilon=1.0, bounds=(0, 100)), ["age"])])
+    pipe = Pipeline([("ct", ct), ("scale", StandardScaler())]).fit(df)
+    fitted = pipe.named_steps["ct"].named_transformers_["age"]
+    fitted.set_params(epsilon=2.0).fit(df[["age"]])
+    with pytest.raises(ValueError, match="inside Pipeline was fitted under other"):
+        privacy_report(pipe)
+
+
+def test_a_learner_refitted_under_new_privatizer_settings_reports_them():
+    # a learner privatizes with a fresh clone of its privatizer per fit
+    from skprivate import DeconvolutionKernelDensity
+
+    learner = DeconvolutionKernelDensity(
+        privatizer=LaplaceLDP(epsilon=1.0, bounds=(0, 10))
+    )
+    X = _X[:, :1]
+    learner.fit(X)
+    learner.set_params(privatizer__epsilon=3.0).fit(X)
+    assert _total(privacy_report(learner))["epsilon"] == 3.0

@@ -304,6 +304,8 @@ class _Walker:
                     "(its later steps were fitted on the release of the old "
                     "settings, which a refit of the privatizer does not undo)."
                 ) from None
+        if p is not self.root:
+            self.refuse_earlier_release(p)
         n = int(_attr(p, "n_features_in_") or 0)
         merged = any(c.merged for c in cols)
         # without a recorded column count, the columns fed to it: a
@@ -325,6 +327,28 @@ class _Walker:
         else:
             cols = [_Col(c) for c in names]
         return rows, cols
+
+    def refuse_earlier_release(self, p: Any) -> None:
+        """Refuse a privatizer of a composite fitted before under other settings.
+
+        The composite's later steps may have been fitted on the release of
+        the earlier settings (a refit of the privatizer alone, or of the
+        composite in place, looks the same), so the current settings need
+        not describe what they hold.
+        """
+        released_before = getattr(p, "_released_before", None)
+        changed = released_before() if callable(released_before) else {}
+        if not changed:
+            return
+        name, root = type(p).__name__, type(self.root).__name__
+        what = "; ".join(f"{k}: {a} then, {b} now" for k, (a, b) in changed.items())
+        raise ValueError(
+            f"{name} inside {root} was fitted under other settings before its "
+            f"current fit ({what}). The later steps of {root} may hold the "
+            "earlier release, and the report cannot tell which one they were "
+            f"fitted on. Fit a clone of {root} (sklearn.base.clone) with the "
+            "current settings and report that."
+        )
 
     def released(
         self, est: Any, param: str, source: Any, cols: list[_Col]
