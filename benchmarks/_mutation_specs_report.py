@@ -48,8 +48,9 @@ _NEW = [
 # the same files, the module's own first: a mutant's first failing test is
 # then found sooner
 _ACCOUNTING = "tests/test_privacy_report_accounting.py"
-_NEW_WALKER = [_NEW[2], _NEW[3], _NEW[0], _NEW[1], _NEW[4], _ACCOUNTING]
-_NEW_INSPECT = [_NEW[4], _NEW[3], _NEW[2], _NEW[0], _NEW[1], _ACCOUNTING]
+_SCORES = "tests/test_privacy_report_search_scores.py"
+_NEW_WALKER = [_NEW[2], _NEW[3], _NEW[0], _NEW[1], _NEW[4], _ACCOUNTING, _SCORES]
+_NEW_INSPECT = [_NEW[4], _NEW[3], _NEW[2], _NEW[0], _NEW[1], _ACCOUNTING, _SCORES]
 _NEW_ROWS = [_NEW[1], _NEW[0], _NEW[2], _NEW[3], _NEW[4], _NEW[5], _ACCOUNTING]
 _P = "skprivate/_privacy_report/"
 _T = "skprivate._privacy_report._total."
@@ -617,6 +618,7 @@ SPECS: dict[str, ModuleSpec] = {
         tests=_FAST,
         new_tests=[
             *_NEW,
+            _SCORES,
             "tests/test_side_doors.py::test_a_total_over_different_notions_says_so",
             "tests/test_side_doors.py::"
             "test_a_row_without_a_notion_is_named_unnamed_in_the_total",

@@ -225,6 +225,63 @@ def _table(report):
     )
 
 
+# the reasons a search's scores were computed from raw values
+_SCORER_CODE = (
+    "a scorer given as code, which receives the held-out records as given (raw)"
+)
+
+
+def _raw_response(name="y"):
+    return f"the raw response {name} of the held-out records"
+
+
+def _raw_inputs(names):
+    return f"the model's predictions at the raw held-out inputs ({names})"
+
+
+def _scores_note(search, *reasons):
+    return (
+        f"cv_results_ of {search} (with best_score_ and the choice of "
+        f"best_params_) holds scores computed from {'; '.join(reasons)}: no "
+        "guarantee covers them (a test fold of one record makes a split's "
+        f"score a function of that record). A deployment ships the model "
+        f"alone: privacy_report({search}.best_estimator_) states its guarantee"
+    )
+
+
+def _without_scores(report, *reasons):
+    """``report`` without its row of a search's scores of raw values.
+
+    The row must be there exactly once, without a guarantee, and make the
+    total infinite; given ``reasons``, its note names exactly these, in
+    order.  The rest of the report (and its ``attrs``) is returned as it is,
+    total included, for the assertions the report held before that row.
+    """
+    found = report[report["column"] == "search scores"]
+    assert len(found) == 1
+    row = found.iloc[0]
+    mechanism = row["mechanism"]
+    assert mechanism.startswith("raw (") and mechanism.endswith(" scores)")
+    search = mechanism[len("raw (") : -len(" scores)")]
+    assert row["notion"] == "none (scores of raw values)"
+    assert row["epsilon"] == np.inf and np.isnan(row["delta"])
+    assert row["exact_disclosure"] == False  # noqa: E712 (numpy bool)
+    head = _scores_note(search, "\0").split("\0")
+    assert row["note"].startswith(head[0]) and row["note"].endswith(head[1])
+    if reasons:
+        assert row["note"] == _scores_note(search, *reasons)
+    total = _total(report)
+    assert total["epsilon"] == np.inf and np.isnan(total["delta"])
+    note = total["note"]
+    heads = note.removeprefix("no guarantee: ").split(";", 1)[0].split(" and ")
+    assert note.startswith("no guarantee: ")
+    assert "scores of raw values are kept" in heads
+    assert "; computed from raw values (epsilon = inf): search scores" in note
+    rest = report.drop(index=found.index).reset_index(drop=True)
+    rest.attrs = dict(report.attrs)
+    return rest
+
+
 def _released_raw(how):
     return f"{how}; released raw"
 

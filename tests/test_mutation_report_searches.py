@@ -46,10 +46,13 @@ from .test_mutation_report import (
     _largest,
     _ldp,
     _Learner,
+    _raw_inputs,
+    _raw_response,
     _simulated,
     _Stated,
     _table,
     _total,
+    _without_scores,
     _y,
 )
 from .test_mutation_report_walker import _density
@@ -132,21 +135,25 @@ def _unfitted_bagging(**params):
 
 
 def test_bagging_of_an_unfitted_candidate():
-    # without bootstrap each of the 3 members privatizes every record once
-    row = _unfitted_bagging(bootstrap=False).iloc[0]
+    # without bootstrap each of the 3 members privatizes every record once;
+    # the scores compare the members' predictions at the raw held-out inputs
+    # with the raw response
+    scores = (_raw_response(), _raw_inputs("X"))
+    row = _without_scores(_unfitted_bagging(bootstrap=False), *scores).iloc[0]
     assert row["epsilon"] == 1.5
     assert row["note"].startswith(
         f"{_STATIC}; privatized 3 times per record: 3 members of BaggingRegressor; "
     )
     # with bootstrap, a member may draw a record several times: unknown
-    report = _unfitted_bagging()
+    report = _without_scores(_unfitted_bagging(), *scores)
     row = report.iloc[0]
     assert np.isnan(row["epsilon"]) and np.isnan(row["delta"])
     assert _total(report)["note"].startswith(
-        "no guarantee: some columns leave raw; raw columns (epsilon = inf): y; "
-        "other columns have no epsilon: an unknown number of releases (3 members "
-        "of BaggingRegressor, each fitted on a bootstrap sample that may hold a "
-        "record several times); in this simulation"
+        "no guarantee: some columns leave raw and scores of raw values are kept; "
+        "raw columns (epsilon = inf): y; computed from raw values (epsilon = "
+        "inf): search scores; other columns have no epsilon: an unknown number "
+        "of releases (3 members of BaggingRegressor, each fitted on a bootstrap "
+        "sample that may hold a record several times); in this simulation"
     )
     assert row["note"].startswith(
         f"{_STATIC}; released an unknown number of times per record: 3 members of "
@@ -288,7 +295,12 @@ def test_search_without_refit_reports_the_raw_columns_of_every_candidate():
     search = GridSearchCV(
         make_pipeline(ct, KernelDensity()), grid, cv=KFold(2), refit=False
     )
-    report = privacy_report(search.fit(_X(k=3)))
+    # the density is evaluated at the raw held-out columns: the remainder in
+    # every candidate, column 1 in two, each named once
+    report = _without_scores(
+        privacy_report(search.fit(_X(k=3))),
+        _raw_inputs("remainder columns (if any), 1"),
+    )
     largest = _largest({"columntransformer__a__epsilon": 2.0}, 3)
     first = {
         "columntransformer__a__epsilon": 1.0,
@@ -313,8 +325,9 @@ def test_search_without_refit_reports_the_raw_columns_of_every_candidate():
     ]
     assert report["exact_disclosure"].tolist() == [False, True, True, True]
     assert _total(report)["note"].startswith(
-        "no guarantee: some columns leave raw; raw columns (epsilon = inf): "
-        "remainder columns (if any), 1; "
+        "no guarantee: some columns leave raw and scores of raw values are kept; "
+        "raw columns (epsilon = inf): remainder columns (if any), 1; computed "
+        "from raw values (epsilon = inf): search scores; "
     )
 
 
@@ -327,7 +340,7 @@ def test_search_without_refit_adds_a_raw_channel_to_a_column_not_certified():
     search = GridSearchCV(
         make_pipeline(ct, KernelDensity()), grid, cv=KFold(2), refit=False
     )
-    report = privacy_report(search.fit(_X(k=2)))
+    report = _without_scores(privacy_report(search.fit(_X(k=2))), _raw_inputs("0"))
     assert report["column"].tolist() == ["0", "0", "total"]
     row = report.iloc[1]
     assert (row["mechanism"], row["notion"]) == (
@@ -344,7 +357,8 @@ def test_search_without_refit_adds_a_raw_channel_to_a_column_not_certified():
     )
     assert _total(report)["note"].startswith(
         "no guarantee: some columns leave raw and some columns are not "
-        "certified; raw columns (epsilon = inf): 0; not certified: "
+        "certified and scores of raw values are kept; raw columns (epsilon = "
+        "inf): 0; not certified: "
     )
 
 
@@ -375,7 +389,10 @@ def test_an_unfitted_column_transformer_names_its_columns_from_the_specs():
         remainder="passthrough",
     )
     grid = {"kerneldensity__bandwidth": [1.0]}
-    report = _candidate(make_pipeline(ct, KernelDensity()), grid, _frame())
+    report = _without_scores(
+        _candidate(make_pipeline(ct, KernelDensity()), grid, _frame()),
+        _raw_inputs("columns of 's', remainder columns (if any)"),
+    )
     largest = _largest({"kerneldensity__bandwidth": 1.0}, 1)
     assert _table(report) == [
         ("a, b", "_Budget", 1.0, f"{_STATIC}; {largest}"),
@@ -396,8 +413,10 @@ def test_an_unfitted_column_transformer_names_its_columns_from_the_specs():
     ]
     assert report["notion"].tolist()[1:3] == ["none (raw)", "none (raw)"]
     assert _total(report)["note"].startswith(
-        "no guarantee: some columns leave raw; raw columns (epsilon = inf): "
-        "columns of 's', remainder columns (if any); in this simulation"
+        "no guarantee: some columns leave raw and scores of raw values are kept; "
+        "raw columns (epsilon = inf): columns of 's', remainder columns (if "
+        "any); computed from raw values (epsilon = inf): search scores; in this "
+        "simulation"
     )
 
 
@@ -408,7 +427,8 @@ def test_an_unfitted_target_transformer_and_stacking_take_their_defaults():
         _Learner(_Budget(epsilon=0.5)), func=np.log1p, inverse_func=np.expm1
     )
     grid = {"regressor__privatizer__epsilon": [0.5]}
-    report = _candidate(ttr, grid, _frame(), _y())
+    scores = (_raw_response(), _raw_inputs("X"))
+    report = _without_scores(_candidate(ttr, grid, _frame(), _y()), *scores)
     largest = _largest({"regressor__privatizer__epsilon": 0.5}, 1)
     assert _table(report) == [
         ("X", "_Budget", 0.5, f"{_STATIC}; {largest}"),
@@ -424,7 +444,7 @@ def test_an_unfitted_target_transformer_and_stacking_take_their_defaults():
     # (RidgeCV) learns from the members' predictions at the raw inputs
     stack = StackingRegressor([("m", _Learner(_Budget())), ("d", "drop")], cv=KFold(2))
     grid = {"m__privatizer__epsilon": [0.5]}
-    report = _candidate(stack, grid, _frame(), _y())
+    report = _without_scores(_candidate(stack, grid, _frame(), _y()), *scores)
     largest = _largest({"m__privatizer__epsilon": 0.5}, 1)
     why = "fitted on all records and in cross_val_predict by StackingRegressor"
     assert _table(report) == [
@@ -455,7 +475,7 @@ def test_an_unfitted_target_transformer_and_stacking_take_their_defaults():
 def test_an_unfitted_bagging_without_estimator_fits_trees():
     pipe = make_pipeline(_ldp(0.5), BaggingRegressor(n_estimators=2))
     grid = {"baggingregressor__n_estimators": [2]}
-    report = _candidate(pipe, grid, _frame(), _y())
+    report = _without_scores(_candidate(pipe, grid, _frame(), _y()), _raw_response())
     assert report["column"].tolist() == ["X", "y", "total"]
     assert (
         report["note"]
@@ -489,7 +509,11 @@ def test_a_search_without_refit_inside_an_ensemble_adds_its_rows():
     # a candidate without any privatizer: the voting still holds one
     ridge = GridSearchCV(Ridge(), {"alpha": [1.0]}, cv=KFold(2), refit=False)
     vote = VotingRegressor([("p", make_pipeline(_ldp(0.5), Ridge())), ("s", ridge)])
-    report = privacy_report(vote.fit(_frame(), _y()))
+    report = _without_scores(
+        privacy_report(vote.fit(_frame(), _y())),
+        _raw_response(),
+        _raw_inputs("a, b"),
+    )
     note = _refit_false({"alpha": 1.0})
     assert _table(report) == [
         ("a", "_Stated", 0.5, ""),
@@ -519,7 +543,11 @@ def test_a_search_without_refit_inside_an_ensemble_adds_its_rows():
         _Learner(_Budget()), {"privatizer__epsilon": [2.0]}, cv=KFold(2), refit=False
     )
     vote = VotingRegressor([("p", make_pipeline(_ldp(0.5), Ridge())), ("s", search)])
-    report = privacy_report(vote.fit(_frame(), _y()))
+    report = _without_scores(
+        privacy_report(vote.fit(_frame(), _y())),
+        _raw_response(),
+        _raw_inputs("a, b"),
+    )
     assert report["column"].tolist() == ["a", "b", "a, b", "y", "total"]
     assert report["epsilon"].tolist()[:3] == [0.5, 0.5, 2.0]
 
@@ -552,7 +580,11 @@ def test_unfitted_classifier_ensembles_take_their_classifier_defaults():
 def test_an_unfitted_target_regressor_without_regressor_fits_a_linear_one():
     target = _Invertible({"notion": _LDP, "epsilon_per_feature": 1.0})
     ttr = TransformedTargetRegressor(transformer=target, check_inverse=False)
-    report = _candidate(ttr, {"check_inverse": [False]}, _frame(), _y())
+    report = _without_scores(
+        _candidate(ttr, {"check_inverse": [False]}, _frame(), _y()),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     assert report["column"].tolist() == ["y", "X", "total"]
     assert report["mechanism"].tolist()[:2] == ["_Invertible", "LinearRegression"]
 
@@ -561,7 +593,13 @@ def test_a_refitted_search_over_a_learner_uses_the_raw_response():
     search = GridSearchCV(
         _Learner(_Budget()), {"privatizer__epsilon": [0.5]}, cv=KFold(2)
     )
-    report = privacy_report(search.fit(_frame(), _y()))
+    # the learner predicts at the raw held-out inputs, scored against the
+    # raw response
+    report = _without_scores(
+        privacy_report(search.fit(_frame(), _y())),
+        _raw_response(),
+        _raw_inputs("x0, x1"),
+    )
     assert _table(report) == [
         ("x0", "_Budget", 0.25, ""),
         ("x1", "_Budget", 0.25, ""),
@@ -576,7 +614,11 @@ def test_a_refitted_search_over_a_learner_uses_the_raw_response():
 
 def test_members_of_an_unfitted_ensemble_and_their_notes():
     vote = VotingRegressor([("l", _Learner(_Budget()))])
-    report = _candidate(vote, {"l__privatizer__epsilon": [0.5]}, _frame(), _y())
+    report = _without_scores(
+        _candidate(vote, {"l__privatizer__epsilon": [0.5]}, _frame(), _y()),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     assert report["column"].tolist() == ["X", "y", "total"]
     assert report["epsilon"].iloc[0] == 0.5
     # a member's own note comes first
@@ -596,7 +638,10 @@ def test_members_of_an_unfitted_ensemble_and_their_notes():
 def test_an_unfitted_union_passes_its_passthrough_branch_on():
     union = FeatureUnion([("b", _Budget(epsilon=0.5)), ("raw", "passthrough")])
     grid = {"kerneldensity__bandwidth": [1.0]}
-    report = _candidate(make_pipeline(union, KernelDensity()), grid, _frame())
+    report = _without_scores(
+        _candidate(make_pipeline(union, KernelDensity()), grid, _frame()),
+        _raw_inputs("X"),
+    )
     largest = _largest({"kerneldensity__bandwidth": 1.0}, 1)
     assert _table(report) == [
         ("X", "_Budget", 0.5, f"{_STATIC}; {largest}"),
@@ -613,7 +658,10 @@ def test_an_unfitted_column_transformer_with_positions_and_privatized_input():
     largest = _largest({"kerneldensity__bandwidth": 1.0}, 1)
     grid = {"kerneldensity__bandwidth": [1.0]}
     ct = ColumnTransformer([("i", _Budget(epsilon=2.0), [0])], remainder="passthrough")
-    report = _candidate(make_pipeline(ct, KernelDensity()), grid, _frame())
+    report = _without_scores(
+        _candidate(make_pipeline(ct, KernelDensity()), grid, _frame()),
+        _raw_inputs("remainder columns (if any)"),
+    )
     assert report["column"].tolist() == ["0", "remainder columns (if any)", "total"]
     assert report["note"].iloc[1] == (
         "remainder='passthrough' of ColumnTransformer; used raw by KernelDensity; "

@@ -60,6 +60,7 @@ from skprivate.base import PrivatizerMixin
 
 from .test_mutation_report import (
     _LDP,
+    _SCORER_CODE,
     _STATIC,
     _UNCERTIFIED,
     _X,
@@ -71,10 +72,13 @@ from .test_mutation_report import (
     _largest,
     _ldp,
     _Learner,
+    _raw_inputs,
+    _raw_response,
     _released_raw,
     _Stated,
     _table,
     _total,
+    _without_scores,
     _y,
 )
 
@@ -490,7 +494,11 @@ def test_an_unfitted_interval_regressor_reads_its_base_from_its_parameters():
     search = GridSearchCV(
         _interval_regressor(base), {"max_iter": [2]}, cv=KFold(2), refit=False
     )
-    report = privacy_report(_fit_quietly(search, X, y))
+    report = _without_scores(
+        privacy_report(_fit_quietly(search, X, y)),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     largest = _largest({"max_iter": 2}, 1)
     assert report["column"].tolist() == ["y", "X", "total"]
     assert report["mechanism"].tolist()[:2] == ["IntervalCaseI", "_Budget"]
@@ -914,7 +922,11 @@ def test_a_response_step_before_an_interval_regressor_is_not_certified():
         inverse_func=np.exp,
     )
     search = GridSearchCV(ttr, {"regressor__max_iter": [2]}, cv=KFold(2), refit=False)
-    report = privacy_report(_fit_quietly(search, X, y))
+    report = _without_scores(
+        privacy_report(_fit_quietly(search, X, y)),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     assert report["column"].tolist() == ["y", "X", "y", "total"]
     row = report.iloc[2]
     assert (row["mechanism"], row["notion"]) == (
@@ -926,7 +938,8 @@ def test_a_response_step_before_an_interval_regressor_is_not_certified():
         f"{_UNCERTIFIED}; FunctionTransformer applies log to the whole array"
     )
     assert _total(report)["note"].startswith(
-        "no guarantee: some columns are not certified; "
+        "no guarantee: some columns are not certified and scores of raw values "
+        "are kept; "
     )
 
 
@@ -1176,7 +1189,11 @@ def test_an_unfitted_interval_regressor_without_base_uses_x_raw():
     search = GridSearchCV(
         _interval_regressor(), {"max_iter": [2]}, cv=KFold(2), refit=False
     )
-    report = privacy_report(_fit_quietly(search, X, y))
+    report = _without_scores(
+        privacy_report(_fit_quietly(search, X, y)),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     largest = _largest({"max_iter": 2}, 1)
     assert _table(report)[1:] == [
         (
@@ -1227,7 +1244,7 @@ def test_an_unfitted_declared_step_is_named_with_what_it_wraps():
     search = GridSearchCV(
         make_pipeline(ct, KernelDensity()), grid, cv=KFold(2), refit=False
     )
-    report = privacy_report(search.fit(_frame()))
+    report = _without_scores(privacy_report(search.fit(_frame())), _raw_inputs("b"))
     largest = _largest({"kerneldensity__bandwidth": 1.0}, 1)
     label = "RowwiseTransformer(FunctionTransformer)"
     assert _table(report) == [
@@ -1271,7 +1288,7 @@ def test_a_declared_step_that_states_no_tags_may_read_the_response():
     pipe = make_pipeline(_Budget(epsilon=0.5), RowwiseTransformer(_TaglessStep()))
     grid = {"_budget__epsilon": [0.5]}
     search = GridSearchCV(pipe, grid, cv=KFold(2), refit=False, scoring=_no_score)
-    report = privacy_report(search.fit(_frame(), _y()))
+    report = _without_scores(privacy_report(search.fit(_frame(), _y())), _SCORER_CODE)
     largest = _largest({"_budget__epsilon": 0.5}, 1)
     assert _table(report) == [
         ("X", "_Budget", 0.5, f"{_STATIC}; {largest}"),
@@ -1292,7 +1309,7 @@ def test_a_search_without_refit_after_a_privatizer_adds_its_rows():
         _Learner(_Budget()), {"privatizer__epsilon": [2.0]}, cv=KFold(2), refit=False
     )
     pipe = Pipeline([("p", _ldp(0.5)), ("s", search)])
-    report = privacy_report(pipe.fit(_frame(), _y()))
+    report = _without_scores(privacy_report(pipe.fit(_frame(), _y())), _raw_response())
     largest = _largest({"privatizer__epsilon": 2.0}, 1)
     assert _table(report) == [
         ("a", "_Stated", 0.5, ""),
@@ -1329,7 +1346,11 @@ def test_an_unfitted_bagging_of_weighted_members_privatizes_once_per_member():
     bag = BaggingRegressor(_WeightedLearner(_Budget()), n_estimators=3)
     grid = {"estimator__privatizer__epsilon": [0.5]}
     search = GridSearchCV(bag, grid, cv=KFold(2), refit=False)
-    report = privacy_report(search.fit(_frame(), _y()))
+    report = _without_scores(
+        privacy_report(search.fit(_frame(), _y())),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     largest = _largest({"estimator__privatizer__epsilon": 0.5}, 1)
     assert _table(report) == [
         (
@@ -1357,7 +1378,11 @@ def test_an_unfitted_stacking_fits_its_final_estimator_on_raw_predictions():
     )
     grid = {"bag__n_estimators": [2]}
     search = GridSearchCV(stack, grid, cv=KFold(2), refit=False)
-    report = privacy_report(search.fit(_frame(), _y()))
+    report = _without_scores(
+        privacy_report(search.fit(_frame(), _y())),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     largest = _largest({"bag__n_estimators": 2}, 1)
     assert _table(report) == [
         (
@@ -1610,7 +1635,7 @@ def test_a_candidates_privatizer_fed_no_column_is_named_x():
         refit=False,
         scoring=lambda estimator, X, y=None: 0.0,
     )
-    report = privacy_report(search.fit(_frame()))
+    report = _without_scores(privacy_report(search.fit(_frame())), _SCORER_CODE)
     largest = _largest({"_uncountedbudget__epsilon": 0.5}, 1)
     assert _table(report) == [("X", "_UncountedBudget", 0.5, f"{_STATIC}; {largest}")]
 
@@ -1627,7 +1652,7 @@ def test_a_candidates_remainder_after_no_known_column_is_reported_raw():
         refit=False,
         scoring=lambda estimator, X, y=None: 0.0,
     )
-    report = privacy_report(search.fit(_frame()))
+    report = _without_scores(privacy_report(search.fit(_frame())), _SCORER_CODE)
     largest = _largest({"featureunion-2__p__epsilon": 0.5}, 1)
     assert _table(report) == [
         ("X", "_UncountedBudget", 0.5, f"{_STATIC}; {largest}"),
@@ -1672,7 +1697,11 @@ def test_a_candidate_adds_a_raw_channel_after_one_the_reported_shares():
         cv=KFold(2),
         refit=False,
     )
-    report = privacy_report(search.fit(_frame(), _y()))
+    report = _without_scores(
+        privacy_report(search.fit(_frame(), _y())),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     chosen = _chosen({"featureunion__r": "drop"})
     opened = _opened_by({"featureunion__r": "passthrough"})
     assert _table(report) == [
@@ -1704,7 +1733,9 @@ def test_a_candidate_that_scales_first_adds_a_column_not_certified():
     search = GridSearchCV(
         pipe, {"pre": ["passthrough", StandardScaler()]}, cv=KFold(2), refit=False
     )
-    report = privacy_report(search.fit(_frame(), _y()))
+    report = _without_scores(
+        privacy_report(search.fit(_frame(), _y())), _raw_response()
+    )
     chosen = _chosen({"pre": "passthrough"})
     assert _table(report) == [
         ("X", "_Budget", 1.0, f"{_STATIC}; {chosen}"),
@@ -1854,7 +1885,11 @@ def test_rfe_feeds_its_member_the_kept_columns_as_they_came():
     search = GridSearchCV(
         _rfe_over_a_passthrough(), {"n_features_to_select": [2]}, cv=KFold(2)
     )
-    report = privacy_report(search.set_params(refit=False).fit(X, y))
+    report = _without_scores(
+        privacy_report(search.set_params(refit=False).fit(X, y)),
+        _raw_response(),
+        _raw_inputs("X"),
+    )
     raw = report.iloc[:-1]
     raw = raw[(raw["epsilon"] == np.inf) & (raw["column"] != "y")]
     assert set(raw["mechanism"]) == {"raw (passthrough)"}

@@ -169,19 +169,42 @@ def test_a_candidate_reading_its_law_from_the_data_leaves_values_exactly():
         SubsetDistributionEstimator,
     )
 
+    from .test_mutation_report import _raw_inputs, _without_scores
+
+    # every learner here is evaluated at the raw held-out inputs when scored:
+    # the search's scores have no guarantee (their own row), whatever the
+    # candidates' privatizers
+    def scored(search):
+        return _without_scores(privacy_report(search), _raw_inputs("X"))
+
     X = np.random.default_rng(0).uniform(0, 10, (90, 1))
     learner = DeconvolutionKernelDensity(
         privatizer=LaplaceLDP(epsilon=1.0, bounds=(0, 10))
     )
-    declared = _total(
-        privacy_report(_search(learner, {"privatizer__bounds": [(0, 10)]}, X))
+    report = scored(_search(learner, {"privatizer__bounds": [(0, 10)]}, X))
+    assert report["column"].tolist() == ["X", "total"]
+    assert report["epsilon"].tolist() == [1.0, np.inf]
+    declared = _total(report)
+    assert bool(declared["exact_disclosure"]) is False
+    # the scores alone make the total infinite: no value leaves exactly
+    assert declared["note"] == (
+        "no guarantee: scores of raw values are kept; computed from raw values "
+        "(epsilon = inf): search scores; in this simulation each record was "
+        "privatized up to 2 times (1 candidates x 2 training folds); a real "
+        "deployment privatizes each record once"
     )
-    assert declared["epsilon"] == 1.0
-    report = privacy_report(
-        _search(learner, {"privatizer__bounds": [(0, 10), None]}, X)
+    exactly = (
+        "no guarantee: scores of raw values are kept and some columns leave "
+        "exactly; computed from raw values (epsilon = inf): search scores; "
+        "values released exactly: X; in this simulation each record was "
+        "privatized up to 4 times (2 candidates x 2 training folds); a real "
+        "deployment privatizes each record once"
     )
+    report = scored(_search(learner, {"privatizer__bounds": [(0, 10), None]}, X))
     assert _total(report)["epsilon"] == np.inf
+    assert _total(report)["note"] == exactly
     row = report.iloc[0]
+    assert row["epsilon"] == np.inf
     assert bool(row["exact_disclosure"]) is True
     assert row["note"].startswith(
         "values leave exactly: the bounds would be read from the data"
@@ -190,16 +213,18 @@ def test_a_candidate_reading_its_law_from_the_data_leaves_values_exactly():
     learner = FrequencyEstimator(
         privatizer=GeneralizedRandomizedResponse(epsilon=1.0, categories=[RACES])
     )
-    report = privacy_report(
+    report = scored(
         _search(learner, {"privatizer__categories": [[RACES], "auto"]}, cats)
     )
     assert _total(report)["epsilon"] == np.inf
+    assert _total(report)["note"] == exactly
     assert "the categories would be read from the data" in report.iloc[0]["note"]
     learner = SubsetDistributionEstimator(privatizer=SubsetUniform(categories=[RACES]))
-    report = privacy_report(
+    report = scored(
         _search(learner, {"privatizer__handle_unknown": ["error", "ignore"]}, cats)
     )
     assert _total(report)["epsilon"] == np.inf
+    assert _total(report)["note"] == exactly
     assert "handle_unknown='ignore'" in report.iloc[0]["note"]
 
 

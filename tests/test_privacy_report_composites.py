@@ -33,6 +33,8 @@ from skprivate import (
 )
 from skprivate.base import PrivatizerMixin
 
+from .test_mutation_report import _raw_inputs, _raw_response, _without_scores
+
 
 def _data(n=60, seed=0):
     rng = np.random.default_rng(seed)
@@ -415,11 +417,22 @@ def test_search_releases_per_record_match_the_releases_made(
     assert "a real deployment privatizes each record once" in _total(report)["note"]
 
 
+# the total of a search whose only channel without a guarantee is its scores
+_SCORES_ONLY = (
+    "no guarantee: scores of raw values are kept; computed from raw values "
+    "(epsilon = inf): search scores; in this simulation "
+)
+
+
 def test_search_without_refit_reports_the_largest_candidate():
     df, _ = _data()
     search = _density_search(refit=False).fit(df[["age"]])
-    report = privacy_report(search)
-    assert _total(report)["epsilon"] == 2.0
+    # the density is evaluated at the raw held-out ages: the scores have no
+    # guarantee, and make the total infinite (the privatizer keeps its epsilon)
+    report = _without_scores(privacy_report(search), _raw_inputs("X"))
+    assert report["column"].tolist() == ["X", "total"]
+    assert report["epsilon"].tolist() == [2.0, np.inf]
+    assert _total(report)["note"].startswith(_SCORES_ONLY)
     assert "refit=False" in report["note"].iloc[0]
     assert "'privatizer__epsilon': 2.0" in report["note"].iloc[0]
 
@@ -433,12 +446,19 @@ def test_search_refitted_without_refit_does_not_report_an_earlier_model():
     df, _ = _data()
     search = _density_search(refit=True)
     search.set_params(param_grid={"privatizer__epsilon": [0.5]}).fit(df[["age"]])
-    assert _total(privacy_report(search))["epsilon"] == 0.5
+    # the scores of the density at the raw held-out ages have their own row
+    # and make the total infinite; the privatizer's row keeps its epsilon
+    report = _without_scores(privacy_report(search), _raw_inputs("age"))
+    assert report["column"].tolist() == ["age", "total"]
+    assert report["epsilon"].tolist() == [0.5, np.inf]
+    assert _total(report)["note"].startswith(_SCORES_ONLY)
     search.set_params(refit=False, param_grid={"privatizer__epsilon": [2.0]})
     search.fit(df[["age"]])
     assert hasattr(search, "best_estimator_")
-    report = privacy_report(search)
-    assert _total(report)["epsilon"] == 2.0
+    report = _without_scores(privacy_report(search), _raw_inputs("age"))
+    assert report["column"].tolist() == ["age", "total"]
+    assert report["epsilon"].tolist() == [2.0, np.inf]
+    assert _total(report)["note"].startswith(_SCORES_ONLY)
     assert "refit=False" in report["note"].iloc[0]
     assert "1 refit" not in _total(report)["note"]
     assert report.attrs["releases_per_record"] == 2
@@ -474,7 +494,12 @@ def test_search_without_refit_flags_a_column_any_candidate_passes_raw():
         {"ct__age__epsilon": [0.5], "ct__remainder": ["passthrough"]},
     ]
     search = GridSearchCV(estimator, grid, cv=KFold(3), refit=False)
-    report = privacy_report(search.fit(df[["age", "zip"]], y))
+    # the ridge is scored against the raw y at the raw held-out ZIP codes
+    report = _without_scores(
+        privacy_report(search.fit(df[["age", "zip"]], y)),
+        _raw_response(),
+        _raw_inputs("remainder columns (if any)"),
+    )
     assert report["column"].tolist() == [
         "age",
         "y",
@@ -487,8 +512,9 @@ def test_search_without_refit_flags_a_column_any_candidate_passes_raw():
     assert passed["epsilon"] == np.inf
     assert "'ct__remainder': 'passthrough'" in passed["note"]
     assert _total(report)["note"].startswith(
-        "no guarantee: some columns leave raw; raw columns (epsilon = inf): "
-        "y, remainder columns (if any);"
+        "no guarantee: some columns leave raw and scores of raw values are kept; "
+        "raw columns (epsilon = inf): y, remainder columns (if any); computed "
+        "from raw values (epsilon = inf): search scores;"
     )
 
 

@@ -154,7 +154,13 @@ def privacy_report(estimator: Any) -> pd.DataFrame:
         parameters of its privatizers (one with a raw channel first, then
         the largest epsilon, then the largest delta), and every column that
         another candidate releases raw or uncertified gets its row too, with
-        a note naming the candidates that do.
+        a note naming the candidates that do.  The search also keeps its
+        scores (``cv_results_``, ``best_score_``, and the choice of
+        ``best_params_``): when they were computed from raw values (the raw
+        response, a model that predicts at raw inputs, or a scorer given as
+        code), a ``"search scores"`` row with ``epsilon = inf`` names them,
+        and the total is ``inf``; ``privacy_report(search.best_estimator_)``
+        states the guarantee of the model alone.
 
     Raises
     ------

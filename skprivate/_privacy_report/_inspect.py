@@ -131,6 +131,8 @@ class _Col:
     merged: bool = False
     # the record columns a merged column may carry (flagged one by one)
     sources: tuple[str, ...] = ()
+    # a prediction's raw input columns, each once
+    inputs: tuple[str, ...] = ()
 
 
 def _merged_marks(cols: list[_Col]) -> dict:
@@ -531,6 +533,63 @@ def _search_releases(s: Any, best: Any) -> tuple[int, str]:
     if not exact:
         how += f"; the worst case over any split of {n_splits} splits"
     return count, how
+
+
+def _named_scoring(scoring: Any) -> bool:
+    """Whether a search scores with scikit-learn's scorers named by strings.
+
+    ``None`` (the estimator's ``score``), a string, or a list, tuple, set or
+    dict of strings.  Anything else is code of the caller's, which receives
+    the held-out records as given.
+    """
+    if scoring is None or isinstance(scoring, str):
+        return True
+    values = scoring.values() if isinstance(scoring, dict) else scoring
+    if isinstance(scoring, dict | list | tuple | set):
+        return all(isinstance(v, str) for v in values)
+    return False
+
+
+def _raw_in_scores(s: Any, outs: list[list[_Col]], y: _Col | None) -> list[str]:
+    """The raw values the scores of the fitted search ``s`` were computed from.
+
+    ``outs`` are the walked outputs of the model (or of every candidate,
+    with ``refit=False``): a raw prediction column means the model predicts
+    at raw inputs, so scoring the held-out fold evaluates it at the raw
+    records.  A scorer compares the predictions with the response as given
+    whenever a metric is named (``scoring`` a string, or strings) or the
+    estimator's own ``score`` is a regressor's or classifier's.  Empty when
+    the scores are post-processing of privatized values only.
+    """
+    scoring = getattr(s, "scoring", None)
+    named = _named_scoring(scoring)
+    found = []
+    if not named:
+        found.append(
+            "a scorer given as code, which receives the held-out records as given (raw)"
+        )
+    estimator = s.estimator
+    # a named metric compares with y; the estimator's score does when it is
+    # a regressor's or a classifier's (code's reading is named above)
+    reads_y = (named and scoring is not None) or (
+        is_regressor(estimator) or is_classifier(estimator)
+    )
+    if y is not None and y.raw and reads_y:
+        found.append(f"the raw response {y.name} of the held-out records")
+    inputs = list(
+        dict.fromkeys(
+            name
+            for out in outs
+            for c in out
+            if c.prediction and c.raw
+            for name in c.inputs or (c.name,)
+        )
+    )
+    if inputs:
+        found.append(
+            f"the model's predictions at the raw held-out inputs ({', '.join(inputs)})"
+        )
+    return found
 
 
 def _input_cols(est: Any) -> list[_Col]:

@@ -16,21 +16,22 @@ def _total_row(rows: list[dict], raw: dict[str, dict]) -> dict:
     """Compose the privatizer ``rows`` and the ``raw`` channels of a walk.
 
     A column without any guarantee (a raw channel, a step that may mix
-    records before its privatizer, values released exactly) makes the total
+    records before its privatizer, values released exactly, a search's
+    scores of raw held-out records) makes the total
     ``inf``, whatever the other columns have.  Otherwise a column without an
     epsilon (coverage notions) makes it NaN, and the epsilons and deltas of
     all rows add up (sequential composition).
     """
     by_kind = {
         kind: [name for name, row in raw.items() if kind in row["_kinds"]]
-        for kind in ("raw", "uncertified")
+        for kind in ("raw", "uncertified", "scores")
     }
     exact = [r["column"] for r in rows if r.get("exact_disclosure") is True]
     eps = np.array([r.get("epsilon", np.nan) for r in rows], dtype=float)
     nan_reasons = "; ".join(
         dict.fromkeys(r["_nan_reason"] for r in rows if "_nan_reason" in r)
     )
-    if by_kind["raw"] or by_kind["uncertified"] or exact:
+    if any(by_kind.values()) or exact:
         heads, lists = [], []
         if by_kind["raw"]:
             heads.append("some columns leave raw")
@@ -38,6 +39,11 @@ def _total_row(rows: list[dict], raw: dict[str, dict]) -> dict:
         if by_kind["uncertified"]:
             heads.append("some columns are not certified")
             lists.append(f"{NOT_CERTIFIED}: {_names(by_kind['uncertified'])}")
+        if by_kind["scores"]:
+            heads.append("scores of raw values are kept")
+            lists.append(
+                f"computed from raw values (epsilon = inf): {_names(by_kind['scores'])}"
+            )
         if exact:
             heads.append("some columns leave exactly")
             lists.append(f"values released exactly: {_names(exact)}")

@@ -44,6 +44,7 @@ from ._inspect import (
     _output_width,
     _param_members,
     _privatizes,
+    _raw_in_scores,
     _resolve_columns,
     _search_releases,
     _selects_and_predicts,
@@ -54,6 +55,15 @@ from ._inspect import (
 from ._released import released_mechanism, report_source
 from ._rows import _rows_of_privatizer, _scale, _static_rows
 from ._rowwise import RowwiseTransformer
+
+# the report row of a search's scores computed from raw values
+_SCORES = "search scores"
+# the notion of a row without a guarantee, by the kind of channel
+_NOTIONS = {
+    "raw": "none (raw)",
+    "uncertified": "none (not certified)",
+    "scores": "none (scores of raw values)",
+}
 
 
 def _n_splits(est: Any) -> int | None:
@@ -120,7 +130,7 @@ class _Walker:
             row = self.raw[name] = {
                 "column": name,
                 "mechanism": mechanism,
-                "notion": "none (raw)" if kind == "raw" else "none (not certified)",
+                "notion": _NOTIONS[kind],
                 "epsilon": np.inf,
                 "note": note,
                 "_kinds": [],
@@ -505,8 +515,14 @@ class _Walker:
         raw = [c for c in cols if c.raw]
         label = ", ".join(c.name for c in raw) or "predictions"
         how = f"predictions of {type(est).__name__} at the raw inputs"
+        names = (n for c in raw for n in c.inputs or c.sources or (c.name,))
+        inputs = tuple(dict.fromkeys(names))
         return _Col(
-            label, raw=bool(raw), via=("raw (predictions)", how), prediction=True
+            label,
+            raw=bool(raw),
+            via=("raw (predictions)", how),
+            prediction=True,
+            inputs=inputs,
         )
 
     def leaf(self, est: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
@@ -704,8 +720,10 @@ class _Walker:
         saved = len(self.releases)
         if best is not None:
             out = self.walk(best, cols, y)
+            outs = [out]
         else:
-            out = self.candidates(s, cols, y)
+            out, outs = self.candidates(s, cols, y)
+        self.scores(s, outs, y)
         inner = self.releases[saved:]
         del self.releases[saved:]
         per_fit = sum(count for count, _ in inner) if inner else 1
@@ -716,7 +734,29 @@ class _Walker:
             self.releases.append((count * per_fit, how))
         return out
 
-    def candidates(self, s: Any, cols: list[_Col], y: _Col | None) -> list[_Col]:
+    def scores(self, s: Any, outs: list[list[_Col]], y: _Col | None) -> None:
+        """The search's scores, when they were computed from raw values.
+
+        ``cv_results_`` (and ``best_score_``, and the choice of
+        ``best_params_`` it drives) stays in the fitted search and its
+        pickle; scores of raw held-out records carry no guarantee.
+        """
+        found = _raw_in_scores(s, outs, y)
+        if not found:
+            return
+        name = type(s).__name__
+        note = (
+            f"cv_results_ of {name} (with best_score_ and the choice of "
+            f"best_params_) holds scores computed from {'; '.join(found)}: no "
+            "guarantee covers them (a test fold of one record makes a split's "
+            f"score a function of that record). A deployment ships the model "
+            f"alone: privacy_report({name}.best_estimator_) states its guarantee"
+        )
+        self.flag(_SCORES, f"raw ({name} scores)", note, "scores")
+
+    def candidates(
+        self, s: Any, cols: list[_Col], y: _Col | None
+    ) -> tuple[list[_Col], list[list[_Col]]]:
         """Rows of the candidates of a search fitted with ``refit=False``.
 
         No model is fitted, and any candidate may be the one deployed.  The
@@ -775,4 +815,4 @@ class _Walker:
                 "the parameters"
             )
             self.flag(name, row["mechanism"], _join(row["note"], where), kind)
-        return chosen_out
+        return chosen_out, [out for _, _, out in walked]
