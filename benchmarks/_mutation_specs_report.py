@@ -49,7 +49,11 @@ _NEW = [
 # then found sooner
 _ACCOUNTING = "tests/test_privacy_report_accounting.py"
 _SCORES = "tests/test_privacy_report_search_scores.py"
-_NEW_WALKER = [_NEW[2], _NEW[3], _NEW[0], _NEW[1], _NEW[4], _ACCOUNTING, _SCORES]
+_MEMORY = "tests/test_privacy_report_pipeline_memory.py"
+_NEW_WALKER = [
+    *(_NEW[2], _NEW[3], _NEW[0], _NEW[1], _NEW[4]),
+    *(_ACCOUNTING, _SCORES, _MEMORY),
+]
 _NEW_INSPECT = [_NEW[4], _NEW[3], _NEW[2], _NEW[0], _NEW[1], _ACCOUNTING, _SCORES]
 _NEW_ROWS = [_NEW[1], _NEW[0], _NEW[2], _NEW[3], _NEW[4], _NEW[5], _ACCOUNTING]
 _P = "skprivate/_privacy_report/"

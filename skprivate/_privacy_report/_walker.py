@@ -56,6 +56,8 @@ from ._released import released_mechanism, report_source
 from ._rows import _rows_of_privatizer, _scale, _static_rows
 from ._rowwise import RowwiseTransformer
 
+# the channel of the raw input a Pipeline with memory= writes to its cache
+_CACHE = "raw (Pipeline memory)"
 # the report row of a search's scores computed from raw values
 _SCORES = "search scores"
 # the notion of a row without a guarantee, by the kind of channel
@@ -182,8 +184,14 @@ class _Walker:
                     step is None or (isinstance(step, str) and step == "passthrough")
                 )
             ]
+            memory = est.get_params(deep=False).get("memory")
+            # a joblib Memory without a location caches nothing
+            cached = memory is not None and getattr(memory, "location", "") is not None
             for i, step in enumerate(steps):
-                cols = self.transformed(step, cols, y, last=i == len(steps) - 1)
+                last = i == len(steps) - 1
+                if cached and not last:
+                    self.cached(steps[-1], cols, y)
+                cols = self.transformed(step, cols, y, last=last)
             return cols
         if isinstance(est, ColumnTransformer):
             return self.column_transformer(est, cols, y)
@@ -221,6 +229,32 @@ class _Walker:
         if any(_privatizes(est)):
             return self.ensemble(est, cols, y)
         return self.leaf(est, cols, y)
+
+    def cached(self, final: Any, cols: list[_Col], y: _Col | None) -> None:
+        """The raw input of a transformer of a ``Pipeline(memory=...)``.
+
+        joblib's cache of each transformer's fit writes the repr of its
+        arguments to the cache directory: the records' raw values (all of
+        a small array, the first and last rows of a large one), and the
+        response the pipeline was fitted with (taken as given when its
+        final step ``final`` reads one).
+        """
+        how = (
+            _CACHE,
+            "Pipeline(memory=...) caches each transformer's fit: joblib writes "
+            "the repr of its input (raw values of the records) to metadata.json "
+            "in the cache directory",
+        )
+        for c in cols:
+            if c.raw:
+                self.flag_col(replace(c, via=how), None)
+        if y is not None and y.raw and final is not None and _uses_y(final):
+            note = (
+                "Pipeline(memory=...) caches each transformer's fit: joblib "
+                "writes the repr of the response it is given (raw values of the "
+                "records) to metadata.json in the cache directory"
+            )
+            self.flag(y.name, _CACHE, note)
 
     def transformed(
         self, est: Any, cols: list[_Col], y: _Col | None, last: bool = False
