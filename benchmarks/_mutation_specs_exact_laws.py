@@ -459,6 +459,11 @@ _WINDOW_AUDIT_EQUIVALENT = {
         "step = 1 << max(span.bit_length(), 2)",
         "the span is at least K >= 2 (K > D >= 1): its bit length is already >= 2",
     ),
+    f"{_WL}_climb__mutmut_25": (
+        "improved = None",
+        "improved is read only by `while improved`, and is set to True on an "
+        "improving move: None is falsy like False, so the loop ends alike",
+    ),
     f"{_WL}_best_numerator__mutmut_13": ("best = (Fraction(-2), -1)", _FIRST_REPLACES),
     f"{_WL}_best_numerator__mutmut_14": ("best = (Fraction(-1), +1)", _FIRST_REPLACES),
     f"{_WL}_best_numerator__mutmut_15": ("best = (Fraction(-1), -2)", _FIRST_REPLACES),

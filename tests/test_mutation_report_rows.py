@@ -427,3 +427,22 @@ def test_a_row_without_a_note_gets_the_categories_note_alone():
     assert rows == [{"categories_from_data": False, "note": "kept"}]
     _add_categories_from_data(rows, {})
     assert rows == [{"categories_from_data": False, "note": "kept"}]
+
+
+def test_a_candidate_reading_bounds_and_categories_names_both():
+    from sklearn.base import BaseEstimator
+
+    from skprivate._privacy_report._rows import _static_rows
+    from skprivate.base import PrivatizerMixin
+
+    class _Both(PrivatizerMixin, BaseEstimator):
+        def __init__(self, epsilon=1.0, bounds=None, categories="auto"):
+            self.epsilon, self.bounds, self.categories = epsilon, bounds, categories
+
+    (row,) = _static_rows(_Both(), "x", reads_data=True)
+    assert row["epsilon"] == np.inf
+    assert row["note"].startswith(
+        "values leave exactly: the bounds and categories would be read from the "
+        "data and published (raw values of the records); no guarantee for those "
+        "records"
+    )
