@@ -600,7 +600,9 @@ class PrivatizerMixin(
         for earlier, earlier_shown in self.__dict__.get("_earlier_settings", []):
             for name in sorted(set(earlier) | set(current)):
                 if earlier.get(name) != current.get(name) and name not in changed:
-                    then = earlier_shown.get(name, "(unset)")
+                    # a privatizer pickled before the settings were shown
+                    # has their canonical text only
+                    then = earlier_shown.get(name, earlier.get(name, "(unset)"))
                     changed[name] = (then, shown.get(name, "(unset)"))
         return changed
 

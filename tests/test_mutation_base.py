@@ -646,6 +646,9 @@ def test_a_setting_missing_from_one_side_shows_as_unset():
         "old": ("'a'", "(unset)"),
         "scale": ("(unset)", "1.0"),
     }
+    # recorded without the shown text: the canonical text stands in
+    toy._earlier_settings = [({"scale": "n:2", "extra": "None"}, {})]
+    assert toy._released_before() == {"scale": ("n:2", "1.0")}
 
 
 def test_a_failed_fit_puts_no_settings_on_record():
