@@ -117,6 +117,16 @@ SPECS: dict[str, ModuleSpec] = {
                 "adds no entry; bounds and categories are top-level parameters "
                 "either way",
             ),
+            f"{_PM}_settings_shown__mutmut_2": (
+                "params = self.get_params(deep=None)",
+                "get_params tests deep for truth: None acts as False",
+            ),
+            f"{_PM}_settings_shown__mutmut_3": (
+                "params = self.get_params(deep=True)",
+                "deep adds only nested names (name__param, of a privatizer "
+                "held as a parameter); the shown text is looked up by the "
+                "top-level names of the canonical settings only",
+            ),
             f"{_B}x__seed_words__mutmut_5": (
                 "random_state.integers(2**63 - 1, size=4)",
                 "integers(n) draws from [0, n) like integers(0, n), with the "

@@ -675,3 +675,13 @@ def test_a_failed_fit_puts_no_settings_on_record():
     fresh = _Toy()
     fresh._remember_fitted_settings()  # nothing fitted: nothing on record
     assert "_earlier_settings" not in vars(fresh)
+
+
+def test_a_fit_recorded_before_the_shown_text_existed_is_remembered():
+    # a privatizer pickled by an earlier version has its fitted settings but
+    # not their shown text: the record keeps the canonical text
+    toy = _Toy(scale=2.0).fit(X)
+    del toy._fitted_shown
+    toy.set_params(scale=1.0).fit(X)
+    assert toy._earlier_settings == [({"extra": "None", "scale": "n:2"}, {})]
+    assert toy._released_before() == {"scale": ("n:2", "1.0")}
