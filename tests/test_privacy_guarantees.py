@@ -365,7 +365,12 @@ def test_report_pipeline_learner_and_search():
         cv=2,
     ).fit(X)
     best = search.best_params_["privatizer__epsilon"]
-    assert privacy_report(search)["epsilon"].iloc[-1] == best
+    # the model ships alone at its epsilon; the search also keeps scores of
+    # the density at the raw held-out ages, which no epsilon covers
+    assert privacy_report(search.best_estimator_)["epsilon"].iloc[-1] == best
+    report = privacy_report(search)
+    assert report["column"].tolist() == ["x0", "search scores", "total"]
+    assert report["epsilon"].tolist() == [best, np.inf, np.inf]
 
 
 def test_report_coverage_notion_has_no_total_epsilon():
