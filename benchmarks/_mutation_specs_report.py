@@ -610,8 +610,33 @@ _WALKER_EQUIVALENT.update(
         f"{_W}walk__mutmut_17": _WALKER_BEFORE[f"{_W}walk__mutmut_15"],
         f"{_W}walk__mutmut_18": _WALKER_BEFORE[f"{_W}walk__mutmut_16"],
         f"{_W}walk__mutmut_40": _WALKER_BEFORE[f"{_W}walk__mutmut_38"],
-        f"{_W}walk__mutmut_66": _WALKER_BEFORE[f"{_W}walk__mutmut_57"],
-        f"{_W}walk__mutmut_67": _WALKER_BEFORE[f"{_W}walk__mutmut_58"],
+        # renumbered again after the lines of Pipeline(memory=...)
+        f"{_W}walk__mutmut_96": _WALKER_BEFORE[f"{_W}walk__mutmut_57"],
+        f"{_W}walk__mutmut_97": _WALKER_BEFORE[f"{_W}walk__mutmut_58"],
+        f"{_W}walk__mutmut_46": (
+            'memory = est.get_params(deep=None).get("memory")',
+            "get_params tests deep for truth: None acts as False",
+        ),
+        f"{_W}walk__mutmut_47": (
+            'memory = est.get_params(deep=True).get("memory")',
+            "deep adds only the steps' own parameters (name__param); memory "
+            "is a top-level parameter either way",
+        ),
+        f"{_W}walk__mutmut_61": (
+            'getattr(memory, "location", "XXXX") is not None',
+            "the default only answers for a memory without a location "
+            "attribute (a directory given as a string or path), which "
+            "caches: any default but None says so",
+        ),
+        "skprivate._privacy_report._walker.x__n_splits__mutmut_4": (
+            "check_cv(est.cv, classifier=None)",
+            "classifier only picks StratifiedKFold over KFold for an int or "
+            "None cv: the same number of splits",
+        ),
+        "skprivate._privacy_report._walker.x__n_splits__mutmut_6": (
+            "check_cv(est.cv, ).get_n_splits()",
+            "as x__n_splits__mutmut_4 (classifier defaults to False)",
+        ),
     }
 )
 

@@ -114,3 +114,21 @@ def test_a_search_over_a_cached_pipeline_names_the_cache(tmp_path):
     )
     report = privacy_report(_fit(search, X))
     assert "raw (Pipeline memory)" in report["mechanism"].tolist()
+
+
+def test_the_response_is_read_by_the_final_step_not_the_second(tmp_path):
+    # the scaler in the middle reads no response; the regressor at the end
+    # does: the cache holds y as given
+    from sklearn.preprocessing import StandardScaler
+
+    pipe = Pipeline(
+        [
+            ("ldp", LaplaceLDP(epsilon=1.0, bounds=(0, 10))),
+            ("scale", StandardScaler()),
+            ("final", LinearRegression()),
+        ],
+        memory=str(tmp_path),
+    )
+    report = privacy_report(_fit(pipe, X, Y)).set_index("column")
+    assert report.loc["y", "mechanism"] == "raw (Pipeline memory)"
+    assert report.loc["y", "note"].startswith(RESPONSE)
