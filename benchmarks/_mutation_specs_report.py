@@ -628,6 +628,22 @@ _WALKER_EQUIVALENT.update(
             "attribute (a directory given as a string or path), which "
             "caches: any default but None says so",
         ),
+        **{
+            f"{_W}bagging__mutmut_{n}": (
+                text,
+                "a bagging ensemble always has an oob_score parameter: the "
+                "default of getattr is never read",
+            )
+            for n, text in (
+                (89, 'getattr(est, "oob_score", None)'),
+                (92, 'getattr(est, "oob_score", )'),
+                (95, 'getattr(est, "oob_score", True)'),
+            )
+        },
+        "skprivate._privacy_report._walker.x__branch_width__mutmut_14": (
+            "if (isinstance(part, slice)) or True else None",
+            "scikit-learn stores every branch's output_indices_ as a slice",
+        ),
         "skprivate._privacy_report._walker.x__n_splits__mutmut_4": (
             "check_cv(est.cv, classifier=None)",
             "classifier only picks StratifiedKFold over KFold for an int or "

@@ -572,3 +572,36 @@ def test_a_learner_refitted_under_new_privatizer_settings_reports_them():
     learner.fit(X)
     learner.set_params(privatizer__epsilon=3.0).fit(X)
     assert _total(privacy_report(learner))["epsilon"] == 3.0
+
+
+def test_bagging_after_a_step_of_unknown_width_reads_its_members():
+    # the duplicating step names no output columns, so the walk keeps its two
+    # input columns while the members see four: a member's features beyond
+    # (or at) the columns known cannot be looked up, and it is given them all
+    from sklearn.ensemble import BaggingRegressor
+    from sklearn.linear_model import LinearRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    rng = np.random.default_rng(0)
+    X, y = rng.uniform(0, 10, (40, 2)), rng.normal(size=40)
+    bag = BaggingRegressor(
+        make_pipeline(LaplaceLDP(epsilon=1.0, bounds=(0, 10)), LinearRegression()),
+        n_estimators=6,
+        max_features=3,
+        random_state=0,
+    )
+    pipe = make_pipeline(FunctionTransformer(_twice), bag)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pipe.fit(X, y)
+    features = [set(map(int, f)) for f in pipe[-1].estimators_features_]
+    assert {0, 1, 2} in features and any(3 in f for f in features)
+    report = privacy_report(pipe)
+    private = report[report["mechanism"] == "LaplaceLDP"]
+    assert set(private["column"]) == {"x0", "x1", "x2"}
+    assert report.iloc[-1]["epsilon"] == np.inf  # the raw response
+
+
+def _twice(X):
+    return np.hstack([X, X])
