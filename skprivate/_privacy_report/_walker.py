@@ -719,9 +719,9 @@ class _Walker:
             def factor(r: dict, c: int = c, extra: int = extra) -> int:
                 return c + extra * (r.get("_when") == "transform")
 
+            # (out of its bag, c is 0 and the record's one prediction needs
+            # no note: a row privatized once is shown as it is)
             held = f"member {m} of {name} holds the most exposed record {c} times"
-            if extra:
-                held += " and predicts it out of its bag (oob_score=True)"
             self.rows += _scale(rows, factor, held)
         return [self.prediction(est, cols)]
 
